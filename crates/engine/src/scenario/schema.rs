@@ -1,0 +1,215 @@
+//! The scenario schema: the one source of truth for what a scenario file may contain
+//! (DESIGN.md §1.8). Every struct denies unknown fields; defaults sit next to their field with
+//! their source. `docs/scenario.md` documents each field; keep the two in step.
+
+use super::quantity::{Duration, Rate};
+use serde::{Deserialize, Serialize};
+use std::net::Ipv4Addr;
+
+/// A whole scenario file.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Run control: duration, seed, sampling.
+    pub simulation: SimulationSpec,
+    /// Named nodes (wired and mixed topologies).
+    #[serde(default)]
+    pub node: Vec<NodeSpec>,
+    /// Point-to-point links between named nodes.
+    #[serde(default)]
+    pub link: Vec<LinkSpec>,
+    /// Traffic flows.
+    #[serde(default)]
+    pub flows: Vec<FlowSpec>,
+}
+
+/// `[simulation]`
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationSpec {
+    /// Simulated time to run. Required; must be positive.
+    pub duration: Duration,
+    /// Root seed of the run's seed tree. Default 1 (ns-2 and ns-3 both default to a fixed seed).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Interval of the time series in `timeseries.parquet`. Default 100 ms.
+    #[serde(default = "default_sample_interval")]
+    pub sample_interval: Duration,
+    /// Free text, copied to the results.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Free text, copied to the results.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+fn default_sample_interval() -> Duration {
+    Duration::millis(100)
+}
+
+/// `[[node]]`
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    /// Unique name; links and flows refer to nodes by it.
+    pub name: String,
+}
+
+/// `[[link]]`: a full-duplex point-to-point link.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// The two node names. "Forward" is `between[0]` → `between[1]`.
+    pub between: [String; 2],
+    /// Bandwidth of each direction. Must be positive.
+    pub bandwidth: Rate,
+    /// One-way propagation delay.
+    pub delay: Duration,
+    /// Drop-tail queue limit per direction in packets, not counting the packet being
+    /// transmitted. Default 50: ns-2 `Queue/DropTail` `limit_`.
+    #[serde(default = "default_queue_limit")]
+    pub queue_limit_packets: u32,
+    /// Largest IP packet the link carries. Default 1500 (Ethernet).
+    #[serde(default = "default_mtu")]
+    pub mtu_bytes: u32,
+    /// Interface addresses of `between[0]` and `between[1]`. Default: link k gets
+    /// 10.(k/256).(k%256).1 and .2.
+    #[serde(default)]
+    pub addresses: Option<[Ipv4Addr; 2]>,
+    /// Random loss applied after transmission (the packet uses the link, then is lost).
+    #[serde(default)]
+    pub loss: Option<LossSpec>,
+    /// Scripted drops of chosen packets of a flow.
+    #[serde(default)]
+    pub drops: Vec<DropSpec>,
+}
+
+fn default_queue_limit() -> u32 {
+    50
+}
+
+fn default_mtu() -> u32 {
+    1500
+}
+
+/// Which loss process a link applies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LossModelKind {
+    /// No random loss.
+    None,
+    /// Each packet lost independently with probability `p`.
+    Bernoulli,
+    /// Two-state Markov chain (Gilbert 1960, Elliott 1963).
+    GilbertElliott,
+}
+
+/// `[link.loss]`: one table for all models; the fields a model does not use must be absent.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LossSpec {
+    /// The loss process.
+    pub model: LossModelKind,
+    /// Bernoulli: loss probability per packet, in [0, 1].
+    #[serde(default)]
+    pub p: Option<f64>,
+    /// Gilbert–Elliott: probability per packet of moving from the good to the bad state.
+    #[serde(default)]
+    pub p_good_to_bad: Option<f64>,
+    /// Gilbert–Elliott: probability per packet of moving from the bad to the good state.
+    #[serde(default)]
+    pub p_bad_to_good: Option<f64>,
+    /// Gilbert–Elliott: loss probability in the good state. Default 0 (Gilbert's model).
+    #[serde(default)]
+    pub loss_good: Option<f64>,
+    /// Gilbert–Elliott: loss probability in the bad state. Default 1 (Gilbert's model).
+    #[serde(default)]
+    pub loss_bad: Option<f64>,
+    /// Apply only to packets leaving this node (one direction). Default: both directions, each
+    /// with its own independent process.
+    #[serde(default)]
+    pub from: Option<String>,
+}
+
+/// `[[link.drops]]`: drop the k-th, m-th, ... packet of a flow crossing this link.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DropSpec {
+    /// Index of the flow in `[[flows]]` (0-based).
+    pub flow: u32,
+    /// Ordinals (1-based) of that flow's packets on this link, counted per direction.
+    pub packets: Vec<u64>,
+    /// Count and drop only packets leaving this node. Default: both directions.
+    #[serde(default)]
+    pub from: Option<String>,
+}
+
+/// Transport protocol of a flow.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TransportKind {
+    /// UDP (RFC 768).
+    Udp,
+}
+
+/// Application of a flow.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AppKind {
+    /// Constant bit rate until `stop`.
+    Cbr,
+    /// `size_bytes` of payload at `rate`, then stop.
+    File,
+}
+
+/// `[[flows]]`
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    /// Source node name.
+    pub src: String,
+    /// Destination node name.
+    pub dst: String,
+    /// Transport protocol. Default `udp`.
+    #[serde(default = "default_transport")]
+    pub transport: TransportKind,
+    /// Application.
+    pub app: AppKind,
+    /// Payload rate (CBR, and file over UDP).
+    #[serde(default)]
+    pub rate: Option<Rate>,
+    /// Payload bytes per packet. Default 512: ns-3 `OnOffApplication::PacketSize`.
+    #[serde(default = "default_packet_size")]
+    pub packet_size_bytes: u32,
+    /// Total payload bytes (`app = "file"`).
+    #[serde(default)]
+    pub size_bytes: Option<u64>,
+    /// When the application starts. Default 0 s.
+    #[serde(default)]
+    pub start: Duration,
+    /// When the application stops sending. Default: the end of the run.
+    #[serde(default)]
+    pub stop: Option<Duration>,
+    /// Destination port. Default 9 (discard, RFC 863).
+    #[serde(default = "default_dst_port")]
+    pub dst_port: u16,
+    /// Source port. Default 49152 + flow index (IANA dynamic range, RFC 6335).
+    #[serde(default)]
+    pub src_port: Option<u16>,
+}
+
+fn default_transport() -> TransportKind {
+    TransportKind::Udp
+}
+
+fn default_packet_size() -> u32 {
+    512
+}
+
+fn default_dst_port() -> u16 {
+    9
+}

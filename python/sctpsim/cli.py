@@ -1,0 +1,188 @@
+"""The `sctpsim` command line (contract: DESIGN.md §5, docs/cli.md).
+
+Exit codes: 0 success, 2 bad input (scenario or arguments; one line naming the field, no
+traceback), 1 internal error, 130 interrupted (Ctrl-C; what was measured is still written).
+Set SCTPSIM_DEBUG=1 to see tracebacks of internal errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Sequence
+
+from sctpsim import _native
+from sctpsim.progress import ProgressBar
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"sctpsim: error: {message} (see `sctpsim {self.prog.split()[-1]} --help`)\n")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="sctpsim", description="Packet-level simulator for SCTP and TCP over wireless and mobile networks.")
+    p.add_argument("--version", action="version", version=f"sctpsim {_native.__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    r = sub.add_parser("run", help="run one simulation")
+    r.add_argument("scenario", help="scenario TOML file")
+    r.add_argument("--out", help="output directory (default: results/<scenario name>)")
+    r.add_argument("--seed", type=int, help="root seed (overrides simulation.seed)")
+    r.add_argument("--set", dest="sets", action="append", default=[], metavar="PATH=VALUE",
+                   help="override a field, e.g. --set flows[0].rate=2Mbps (repeatable)")
+    r.add_argument("--pcap", action="store_true", help="write IP-level captures to OUT/pcap/<node>-<iface>.pcap")
+    r.add_argument("--quiet", action="store_true", help="no summary table")
+
+    v = sub.add_parser("validate", help="check a scenario without running it")
+    v.add_argument("scenario")
+    v.add_argument("--set", dest="sets", action="append", default=[], metavar="PATH=VALUE")
+
+    ver = sub.add_parser("verify", help="run model validations against their references")
+    ver.add_argument("checks", nargs="*", help="checks to run (default: all); see --list")
+    ver.add_argument("--quick", action="store_true", help="the quick subset (as in CI)")
+    ver.add_argument("--list", action="store_true", help="list the checks and exit")
+
+    b = sub.add_parser("bench", help="throughput benchmarks, one key=value line per case")
+    b.add_argument("what", choices=["kernel", "scenario"], help="kernel: hold model; scenario: wall time of a scenario")
+    b.add_argument("scenario", nargs="?", help="scenario file (bench scenario)")
+    b.add_argument("--events", type=int, default=20_000_000, help="events per kernel case (default 2e7)")
+    b.add_argument("--pending", type=str, default="1000,100000,1000000",
+                   help="comma-separated pending-event counts (default 1000,100000,1000000)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _build_parser().parse_args(argv)
+    try:
+        if args.command == "run":
+            return _cmd_run(args)
+        if args.command == "validate":
+            return _cmd_validate(args)
+        if args.command == "verify":
+            from sctpsim.verify import main as verify_main
+
+            return verify_main(args.checks, quick=args.quick, list_only=args.list)
+        if args.command == "bench":
+            return _cmd_bench(args)
+    except _native.ScenarioError as e:
+        sys.stderr.write(f"sctpsim: error: {e}\n")
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        sys.stderr.write("sctpsim: interrupted\n")
+        return EXIT_INTERRUPTED
+    except _native.SimulationError as e:
+        sys.stderr.write(f"sctpsim: simulation failed: {e}\n")
+        return EXIT_INTERNAL
+    except Exception as e:  # noqa: BLE001 - the contract is: no traceback unless asked
+        if os.environ.get("SCTPSIM_DEBUG"):
+            traceback.print_exc()
+        sys.stderr.write(f"sctpsim: internal error: {type(e).__name__}: {e}\n")
+        return EXIT_INTERNAL
+    return EXIT_INTERNAL
+
+
+def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from sctpsim.scenario import Scenario
+
+    sc = Scenario.load(args.scenario)
+    if args.sets:
+        sc = sc.with_cli_overrides(args.sets)
+    return sc
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    sc = _load(args)
+    d = sc.to_dict()
+    print(
+        f"{sc.source}: ok ({len(d.get('node', []))} nodes, {len(d.get('link', []))} links, "
+        f"{len(d.get('flows', []))} flows; scenario hash {sc.hash[:12]})"
+    )
+    return EXIT_OK
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from sctpsim.results import RunResult
+
+    sc = _load(args)
+    out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
+    out.mkdir(parents=True, exist_ok=True)
+    bar = ProgressBar()
+    raw = _native.run(
+        sc.text,
+        [list(o) for o in sc.overrides],
+        seed=args.seed,
+        pcap_dir=str(out / "pcap") if args.pcap else None,
+        progress=bar,
+    )
+    bar.close()
+    res = RunResult.from_native(raw, scenario=sc)
+    res.write(out)
+    if not args.quiet:
+        _print_summary(res)
+    print(f"results written to {out}/")
+    if res.interrupted:
+        sys.stderr.write(f"sctpsim: interrupted at t={res.summary['sim_time_s']:.3f}s; partial results written\n")
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def _print_summary(res) -> None:  # type: ignore[no-untyped-def]
+    s = res.summary
+    print(f"seed {s['seed']}  simulated {s['sim_time_s']:.3f} s  events {s['events']}  wall {s['wall_time_s']:.3f} s")
+    header = f"{'flow':>4} {'path':<16} {'transport':<9} {'sent pkts':>9} {'deliv pkts':>10} {'deliv %':>8} {'goodput kbit/s':>14} {'delay ms':>9}"
+    print(header)
+    for f in s["flows"]:
+        delay = f"{1e3 * f['mean_delay_s']:.3f}" if f["mean_delay_s"] is not None else "-"
+        print(
+            f"{f['id']:>4} {f['src'] + '->' + f['dst']:<16} {f['transport']:<9} {f['packets_sent']:>9} "
+            f"{f['packets_delivered']:>10} {100 * f['delivered_fraction']:>8.2f} {f['goodput_bps'] / 1e3:>14.1f} {delay:>9}"
+        )
+    n = s["network"]
+    print(f"network: pdf {n['pdf']:.4f}  queue drops {n['queue_drops']}  loss drops {n['loss_drops']}  scripted drops {n['scripted_drops']}")
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.what == "kernel":
+        try:
+            pending = [int(x) for x in args.pending.split(",") if x.strip()]
+        except ValueError:
+            sys.stderr.write(f"sctpsim: error: --pending: expected comma-separated integers, got {args.pending!r}\n")
+            return EXIT_BAD_INPUT
+        if args.events <= 0 or any(p <= 0 for p in pending):
+            sys.stderr.write("sctpsim: error: --events and --pending must be positive\n")
+            return EXIT_BAD_INPUT
+        for n, events, seconds, rate in _native.bench_kernel(pending, args.events):
+            print(f"pending={n} events={events} seconds={seconds:.3f} events_per_s={rate:.0f}", flush=True)
+        return EXIT_OK
+    if not args.scenario:
+        sys.stderr.write("sctpsim: error: bench scenario needs a scenario file\n")
+        return EXIT_BAD_INPUT
+    from sctpsim.scenario import Scenario
+
+    sc = Scenario.load(args.scenario)
+    raw = _native.run(sc.text, [], seed=None)
+    import json
+
+    s = json.loads(raw["summary"])
+    rate = s["events"] / s["wall_time_s"] if s["wall_time_s"] > 0 else 0.0
+    print(
+        f"scenario={Path(args.scenario).name} sim_time_s={s['sim_time_s']:.3f} events={s['events']} "
+        f"seconds={s['wall_time_s']:.3f} events_per_s={rate:.0f}"
+    )
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,102 @@
+"""Results of one run: summary, flows, links and time series as pandas DataFrames, and the
+writer of the run directory (`summary.json`, `flows.parquet`, `links.parquet`,
+`timeseries.parquet`, `run.json`). Every file is written to a temporary name and renamed, so an
+interrupted write never leaves a truncated file."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+if TYPE_CHECKING:
+    from sctpsim.scenario import Scenario
+
+#: Column order of flows.parquet (docs/metrics.md).
+FLOW_COLUMNS = [
+    "id", "transport", "app", "src", "dst", "bytes_sent", "bytes_delivered", "goodput_bps",
+    "packets_sent", "packets_delivered", "delivered_fraction", "retransmissions",
+    "fast_retransmits", "timeouts", "mean_rtt_s", "mean_delay_s", "reordered",
+]
+
+#: Column order of timeseries.parquet.
+TIMESERIES_COLUMNS = ["time_s", "scope", "id", "dir", "metric", "value"]
+
+
+@dataclass
+class RunResult:
+    """What one run produced."""
+
+    summary: dict[str, Any]
+    manifest: dict[str, Any]
+    flows: pd.DataFrame
+    links: pd.DataFrame
+    timeseries: pd.DataFrame
+    pcap_files: list[str] = field(default_factory=list)
+    scenario: Scenario | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether the run stopped before its configured duration."""
+        return bool(self.summary.get("interrupted", False))
+
+    @classmethod
+    def from_native(cls, raw: dict[str, Any], scenario: Scenario | None = None) -> RunResult:
+        summary = json.loads(raw["summary"])
+        manifest = json.loads(raw["manifest"])
+        flows = pd.DataFrame(summary["flows"], columns=FLOW_COLUMNS)
+        for col in ("mean_rtt_s", "mean_delay_s"):
+            flows[col] = flows[col].astype("float64")
+        links = pd.DataFrame(summary["links"])
+        ts = raw["timeseries"]
+        timeseries = pd.DataFrame({c: ts[c] for c in TIMESERIES_COLUMNS})
+        timeseries = timeseries.astype({"time_s": "float64", "id": "int64", "value": "float64"})
+        return cls(summary, manifest, flows, links, timeseries, list(raw["pcap_files"]), scenario)
+
+    def write(self, out_dir: str | Path) -> Path:
+        """Write the run directory; returns its path."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        _atomic_json(out / "summary.json", self.summary)
+        manifest = dict(self.manifest)
+        if self.scenario is not None:
+            manifest["scenario_source"] = self.scenario.source
+            manifest["overrides"] = [[p, v] for p, v in self.scenario.overrides]
+        _atomic_json(out / "run.json", manifest)
+        _atomic_parquet(out / "flows.parquet", self.flows)
+        _atomic_parquet(out / "links.parquet", self.links)
+        _atomic_parquet(out / "timeseries.parquet", self.timeseries)
+        return out
+
+
+def _atomic_write(path: Path, write: Any) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _atomic_json(path: Path, obj: Any) -> None:
+    def w(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(obj, f, indent=2, allow_nan=False, default=_nan_to_none)
+            f.write("\n")
+
+    _atomic_write(path, w)
+
+
+def _nan_to_none(o: Any) -> Any:  # pragma: no cover - json calls it only for unknown types
+    return None
+
+
+def _atomic_parquet(path: Path, df: pd.DataFrame) -> None:
+    _atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False, engine="pyarrow"))
