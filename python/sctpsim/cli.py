@@ -121,7 +121,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     bar = ProgressBar()
     raw = _native.run(
         sc.text,
-        [list(o) for o in sc.overrides],
+        list(sc.overrides),
         seed=args.seed,
         pcap_dir=str(out / "pcap") if args.pcap else None,
         progress=bar,

@@ -29,7 +29,7 @@ def run(
     sc = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
     raw = _native.run(
         sc.text,
-        [list(o) for o in sc.overrides],
+        list(sc.overrides),
         seed=seed,
         pcap_dir=str(pcap_dir) if pcap_dir is not None else None,
         progress=progress,

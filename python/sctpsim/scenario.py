@@ -22,7 +22,7 @@ class Scenario:
         self._text = text
         self._source = source
         self._overrides = tuple(overrides)
-        canonical, digest = _native.check_scenario(text, [list(o) for o in self._overrides])
+        canonical, digest = _native.check_scenario(text, list(self._overrides))
         self._canonical: dict[str, Any] = canonical
         self._hash: str = digest
 

@@ -65,10 +65,25 @@ pub fn from_table(table: Table) -> Result<LoadedScenario, ScenarioError> {
     let spec: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
-        ScenarioError::at(path, e.into_inner().to_string())
+        ScenarioError::at(path, strip_key_suffix(e.into_inner().to_string()))
     })?;
     check::check(&spec)?;
     Ok(LoadedScenario { spec, table })
+}
+
+/// The TOML deserializer appends `` in `a.b` `` (its own, index-free key path) to messages; the
+/// field path we report is more precise, so drop it.
+fn strip_key_suffix(mut msg: String) -> String {
+    let msg_trim = msg.trim_end().to_string();
+    if msg_trim.ends_with('`') {
+        if let Some(i) = msg_trim.rfind(" in `") {
+            if !msg_trim[i + 5..msg_trim.len() - 1].contains('`') {
+                msg.truncate(i);
+                return msg;
+            }
+        }
+    }
+    msg_trim
 }
 
 /// Load scenario text, apply `(path, value)` overrides in order, and check the result.

@@ -1,1 +1,118 @@
+//! Scenario loading: every broken scenario gives one error naming the field path.
 
+use super::*;
+
+const GOOD: &str = r#"
+[simulation]
+duration = "10s"
+[[node]]
+name = "a"
+[[node]]
+name = "b"
+[[link]]
+between = ["a", "b"]
+bandwidth = "1Mbps"
+delay = "10ms"
+[[flows]]
+src = "a"
+dst = "b"
+app = "cbr"
+rate = "100kbps"
+"#;
+
+fn err_with(path: &str, value: &str) -> ScenarioError {
+    let ov = vec![(path.to_string(), overrides::value_from_cli(value))];
+    load(GOOD, &ov).expect_err("override must be rejected")
+}
+
+#[test]
+fn good_scenario_loads_with_defaults() {
+    let s = load(GOOD, &[]).unwrap();
+    assert_eq!(s.spec.simulation.seed, 1);
+    assert_eq!(s.spec.link[0].queue_limit_packets, 50);
+    assert_eq!(s.spec.flows[0].packet_size_bytes, 512);
+    assert_eq!(s.spec.link[0].bandwidth.0.bps(), 1_000_000);
+}
+
+#[test]
+fn hash_ignores_formatting_but_not_values() {
+    let a = load(GOOD, &[]).unwrap().hash();
+    let reformatted = GOOD.replace("duration = \"10s\"", "duration   =   \"10s\"  # comment");
+    assert_eq!(a, load(&reformatted, &[]).unwrap().hash());
+    let ov = vec![("simulation.seed".to_string(), toml::Value::Integer(2))];
+    assert_ne!(a, load(GOOD, &ov).unwrap().hash());
+}
+
+#[test]
+fn unknown_field_names_its_path() {
+    let e = err_with("link[0].bandwidht", "1Mbps");
+    assert_eq!(e.path, "link[0].bandwidht");
+    assert!(e.message.contains("unknown field"), "{e}");
+    assert!(!e.message.contains(" in `"), "{e}");
+}
+
+#[test]
+fn wrong_unit_and_missing_unit() {
+    let e = err_with("link[0].bandwidth", "2ms");
+    assert_eq!(e.path, "link[0].bandwidth");
+    assert!(e.message.contains("unknown rate unit"), "{e}");
+    let e = err_with("link[0].delay", "5");
+    assert_eq!(e.path, "link[0].delay");
+    assert!(e.message.contains("no unit"), "{e}");
+}
+
+#[test]
+fn negative_and_zero_quantities() {
+    assert_eq!(err_with("link[0].bandwidth", "-2Mbps").path, "link[0].bandwidth");
+    assert_eq!(err_with("link[0].bandwidth", "0Mbps").path, "link[0].bandwidth");
+    assert_eq!(err_with("simulation.duration", "0s").path, "simulation.duration");
+    assert_eq!(err_with("flows[0].rate", "0bps").path, "flows[0].rate");
+}
+
+#[test]
+fn references_to_missing_nodes() {
+    let e = err_with("link[0].between", "[\"a\", \"zz\"]");
+    assert_eq!(e.path, "link[0].between[1]");
+    assert!(e.message.contains("no node named \"zz\""));
+    assert_eq!(err_with("flows[0].dst", "nowhere").path, "flows[0].dst");
+    assert_eq!(err_with("flows[0].dst", "a").path, "flows[0].dst");
+}
+
+#[test]
+fn loss_model_fields_are_checked() {
+    let e = err_with("link[0].loss", "{ model = \"bernoulli\" }");
+    assert_eq!(e.path, "link[0].loss.p");
+    let e = err_with("link[0].loss", "{ model = \"bernoulli\", p = 2.0 }");
+    assert_eq!(e.path, "link[0].loss.p");
+    let e = err_with("link[0].loss", "{ model = \"gilbert-elliott\", p = 0.1 }");
+    assert_eq!(e.path, "link[0].loss.p");
+    let e = err_with("link[0].loss", "{ model = \"bursty\" }");
+    assert_eq!(e.path, "link[0].loss.model");
+    let e = err_with("link[0].loss", "{ model = \"bernoulli\", p = 0.1, from = \"x\" }");
+    assert_eq!(e.path, "link[0].loss.from");
+}
+
+#[test]
+fn scripted_drops_are_checked() {
+    let e = err_with("link[0].drops", "[{ flow = 3, packets = [1] }]");
+    assert_eq!(e.path, "link[0].drops[0].flow");
+    let e = err_with("link[0].drops", "[{ flow = 0, packets = [2, 0] }]");
+    assert_eq!(e.path, "link[0].drops[0].packets[1]");
+}
+
+#[test]
+fn syntax_errors_carry_the_line() {
+    let text = "[simulation]\nduration = \"1s\"\n[[node]\nname = \"a\"\n";
+    let e = load(text, &[]).unwrap_err();
+    assert_eq!(e.line, Some(3));
+    assert!(e.to_string().starts_with("line 3"), "{e}");
+    assert!(!e.to_string().contains('\n'));
+}
+
+#[test]
+fn errors_are_one_line() {
+    for (p, v) in [("link[0].bandwidht", "1"), ("link[0].bandwidth", "x"), ("flows[0].app", "ftp")] {
+        let e = err_with(p, v);
+        assert!(!e.to_string().contains('\n'), "{e}");
+    }
+}

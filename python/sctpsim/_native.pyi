@@ -1,0 +1,47 @@
+# Hand-written stub of the Rust extension `sctpsim._native` (crates/py/src/lib.rs).
+# Checked against the compiled module by `python -m mypy.stubtest sctpsim._native`.
+
+from os import PathLike
+from typing import Any, Callable
+
+__all__ = [
+    "SctpsimError",
+    "ScenarioError",
+    "SimulationError",
+    "__version__",
+    "cli_value",
+    "check_scenario",
+    "run",
+    "bench_kernel",
+    "version",
+]
+
+__version__: str
+
+class SctpsimError(Exception):
+    """Base class of every sctpsim error."""
+
+class ScenarioError(SctpsimError):
+    """A scenario or an override is invalid."""
+
+    path: str
+    line: int | None
+    column: int | None
+
+class SimulationError(SctpsimError):
+    """A run failed for a reason other than its scenario."""
+
+def cli_value(text: str) -> Any: ...
+def check_scenario(text: str, overrides: list[tuple[str, Any]]) -> tuple[dict[str, Any], str]: ...
+def run(
+    text: str,
+    overrides: list[tuple[str, Any]],
+    seed: int | None = None,
+    pcap_dir: str | PathLike[str] | None = None,
+    progress: Callable[[float, float, int, float], object] | None = None,
+    progress_interval_s: float = 0.2,
+) -> dict[str, Any]: ...
+def bench_kernel(
+    pending: list[int], events: int, mean_ns: float = 100.0, seed: int = 1
+) -> list[tuple[int, int, float, float]]: ...
+def version() -> str: ...

@@ -1,0 +1,155 @@
+"""`sctpsim run`: outputs, the delivered rate under Bernoulli loss, determinism, captures,
+Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from conftest import EXAMPLES, REPO, require_tool, sctpsim
+
+WIRED = str(EXAMPLES / "wired-cbr.toml")
+
+
+def _summary(out: Path) -> dict:
+    return json.loads((out / "summary.json").read_text())
+
+
+def test_wired_cbr_delivers_rate_minus_losses(tmp_path: Path) -> None:
+    r = sctpsim("run", WIRED, "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    s = _summary(tmp_path)
+    flow = s["flows"][0]
+    p = 0.05  # link[1].loss.p in the example
+    n = flow["packets_sent"]
+    # 1 Mbit/s of 1000-byte payloads for 60 s.
+    assert n == 7500
+    se = math.sqrt(p * (1 - p) / n)
+    assert abs(flow["delivered_fraction"] - (1 - p)) <= 3 * se
+    assert abs(flow["goodput_bps"] - 1e6 * (1 - p)) <= 3 * se * 1e6
+    for name in ("summary.json", "run.json", "flows.parquet", "links.parquet", "timeseries.parquet"):
+        assert (tmp_path / name).is_file(), name
+    flows = pd.read_parquet(tmp_path / "flows.parquet")
+    assert list(flows.columns[:5]) == ["id", "transport", "app", "src", "dst"]
+    assert flows.loc[0, "packets_delivered"] == flow["packets_delivered"]
+    ts = pd.read_parquet(tmp_path / "timeseries.parquet")
+    assert set(ts.columns) == {"time_s", "scope", "id", "dir", "metric", "value"}
+    assert (ts.query("scope == 'flow' and metric == 'goodput_bps'").time_s.diff().dropna() == 1.0).all()
+    manifest = json.loads((tmp_path / "run.json").read_text())
+    assert manifest["seed"] == 1 and len(manifest["scenario_hash"]) == 64
+
+
+def test_set_overrides_change_the_run(tmp_path: Path) -> None:
+    r = sctpsim("run", WIRED, "--out", str(tmp_path), "--set", "link[1].loss.p=0.3", "--set", "flows[0].rate=500kbps")
+    assert r.returncode == 0, r.stderr
+    flow = _summary(tmp_path)["flows"][0]
+    assert flow["packets_sent"] == 3750
+    assert abs(flow["delivered_fraction"] - 0.7) < 0.05
+
+
+def test_same_seed_same_summary_other_seed_differs(tmp_path: Path) -> None:
+    outs = []
+    for name, seed in (("a", "4"), ("b", "4"), ("c", "5")):
+        r = sctpsim("run", WIRED, "--out", str(tmp_path / name), "--seed", seed, "--quiet")
+        assert r.returncode == 0, r.stderr
+        s = _summary(tmp_path / name)
+        s.pop("wall_time_s")
+        outs.append(s)
+    assert outs[0] == outs[1]
+    assert outs[0] != outs[2]
+    ts_a = pd.read_parquet(tmp_path / "a" / "timeseries.parquet")
+    ts_b = pd.read_parquet(tmp_path / "b" / "timeseries.parquet")
+    pd.testing.assert_frame_equal(ts_a, ts_b)
+
+
+def test_captures_dissect_cleanly_in_tshark(tmp_path: Path) -> None:
+    tshark = require_tool("tshark")
+    r = sctpsim("run", WIRED, "--out", str(tmp_path), "--pcap", "--set", "simulation.duration=5s", "--set", "flows[0].stop=4s")
+    assert r.returncode == 0, r.stderr
+    pcaps = sorted((tmp_path / "pcap").glob("*.pcap"))
+    assert [p.name for p in pcaps] == ["dst-eth0.pcap", "r-eth0.pcap", "r-eth1.pcap", "src-eth0.pcap"]
+    for pcap in pcaps:
+        base = [tshark, "-r", str(pcap), "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"]
+        bad = subprocess.run([*base, "-Y", "_ws.malformed || _ws.expert.severity >= error"], capture_output=True, text=True)
+        assert bad.returncode == 0, bad.stderr
+        assert bad.stdout == "", f"{pcap.name}: {bad.stdout[:500]}"
+        # ...and the capture is not empty: the filter had something to look at.
+        count = subprocess.run([*base, "-Y", "udp"], capture_output=True, text=True)
+        assert len(count.stdout.splitlines()) > 100
+
+
+BROKEN = {
+    "unknown field": ('[simulation]\nduration = "1s"\ncolour = "red"\n', "simulation.colour"),
+    "wrong unit": ('[simulation]\nduration = "1Mbps"\n', "simulation.duration"),
+    "missing node": (
+        '[simulation]\nduration = "1s"\n[[node]]\nname = "a"\n[[link]]\nbetween = ["a", "ghost"]\n'
+        'bandwidth = "1Mbps"\ndelay = "1ms"\n',
+        "link[0].between[1]",
+    ),
+    "negative bandwidth": (
+        '[simulation]\nduration = "1s"\n[[node]]\nname = "a"\n[[node]]\nname = "b"\n[[link]]\n'
+        'between = ["a", "b"]\nbandwidth = "-1Mbps"\ndelay = "1ms"\n',
+        "link[0].bandwidth",
+    ),
+    "zero duration": ('[simulation]\nduration = "0s"\n', "simulation.duration"),
+    "malformed toml line": ('[simulation]\nduration = "1s"\nseed = = 3\n', "line 3"),
+}
+
+
+@pytest.mark.parametrize("command", ["run", "validate"])
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_broken_scenarios_exit_2_with_one_line_naming_the_field(tmp_path: Path, command: str, case: str) -> None:
+    text, where = BROKEN[case]
+    path = tmp_path / "broken.toml"
+    path.write_text(text)
+    args = [command, str(path)] + (["--out", str(tmp_path / "out")] if command == "run" else [])
+    r = sctpsim(*args)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert where in lines[0]
+    assert "Traceback" not in r.stderr and "panicked" not in r.stderr
+
+
+def test_bad_set_and_unknown_scenario_file_exit_2(tmp_path: Path) -> None:
+    r = sctpsim("run", WIRED, "--out", str(tmp_path), "--set", "flows[7].rate=1Mbps")
+    assert r.returncode == 2 and "flows[7]" in r.stderr
+    r = sctpsim("validate", str(tmp_path / "missing.toml"))
+    assert r.returncode == 2 and "no such scenario file" in r.stderr
+    r = sctpsim("run")
+    assert r.returncode == 2
+
+
+def test_validate_ok() -> None:
+    r = sctpsim("validate", WIRED)
+    assert r.returncode == 0, r.stderr
+    assert "ok (3 nodes, 2 links, 1 flows" in r.stdout
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_what_was_measured(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sctpsim", "run", WIRED, "--out", str(tmp_path), "--quiet",
+         "--set", "simulation.duration=200000s", "--set", "flows[0].stop=199999s"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    # Wait until the run is under way (the output directory is created before the core starts).
+    deadline = time.monotonic() + 60
+    while not tmp_path.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err
+    s = _summary(tmp_path)
+    assert s["interrupted"] is True
+    assert 0 < s["sim_time_s"] < 200000
+    assert s["flows"][0]["packets_sent"] > 0
