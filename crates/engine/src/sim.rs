@@ -216,7 +216,7 @@ impl Simulation {
             self.now = t;
             self.events += 1;
             self.dispatch(ev);
-            if self.events % PROGRESS_CHECK_EVERY == 0 {
+            if self.events.is_multiple_of(PROGRESS_CHECK_EVERY) {
                 let w = wall.elapsed().as_secs_f64();
                 if w - last_report >= interval {
                     last_report = w;

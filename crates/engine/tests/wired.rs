@@ -31,7 +31,10 @@ stop = "9s"
 "#;
 
 fn run_with(text: &str, sets: &[(&str, &str)], seed: Option<u64>) -> RunResult {
-    let ov: Vec<_> = sets.iter().map(|(p, v)| (p.to_string(), value_from_cli(v))).collect();
+    let ov: Vec<_> = sets
+        .iter()
+        .map(|(p, v)| (p.to_string(), value_from_cli(v)))
+        .collect();
     let sc = load(text, &ov).unwrap_or_else(|e| panic!("{e}"));
     run_scenario(sc, seed, &RunOptions::default(), &mut |_| true).expect("run")
 }
@@ -52,27 +55,57 @@ fn lossless_path_delivers_everything_with_exact_delay() {
     // 500-byte IP packets: 0.4 ms at 10 Mbit/s + 5 ms, then 4 ms at 1 Mbit/s + 20 ms; the
     // bottleneck is never queued (packet every 9.44 ms, service 4 ms).
     let expect = 0.0004 + 0.005 + 0.004 + 0.020;
-    assert!((f.mean_delay_s.unwrap() - expect).abs() < 1e-9, "{:?}", f.mean_delay_s);
+    assert!(
+        (f.mean_delay_s.unwrap() - expect).abs() < 1e-9,
+        "{:?}",
+        f.mean_delay_s
+    );
     assert_eq!(r.summary.network.queue_drops, 0);
 }
 
 #[test]
 fn scripted_drops_remove_exactly_the_named_packets() {
-    let r = run_with(LINE, &[("link[1].drops", "[{ flow = 0, packets = [3, 5, 100], from = \"r\" }]")], None);
+    let r = run_with(
+        LINE,
+        &[(
+            "link[1].drops",
+            "[{ flow = 0, packets = [3, 5, 100], from = \"r\" }]",
+        )],
+        None,
+    );
     let f = &r.summary.flows[0];
     assert_eq!(f.packets_delivered, f.packets_sent - 3);
     assert_eq!(r.summary.network.scripted_drops, 3);
     // The reverse direction carries nothing of flow 0, so `from = "b"` drops nothing.
-    let r = run_with(LINE, &[("link[1].drops", "[{ flow = 0, packets = [3], from = \"b\" }]")], None);
+    let r = run_with(
+        LINE,
+        &[(
+            "link[1].drops",
+            "[{ flow = 0, packets = [3], from = \"b\" }]",
+        )],
+        None,
+    );
     assert_eq!(r.summary.network.scripted_drops, 0);
 }
 
 #[test]
 fn overload_fills_the_drop_tail_queue_and_the_link_runs_at_capacity() {
-    let r = run_with(LINE, &[("flows[0].rate", "2Mbps"), ("link[1].queue_limit_packets", "10")], None);
+    let r = run_with(
+        LINE,
+        &[
+            ("flows[0].rate", "2Mbps"),
+            ("link[1].queue_limit_packets", "10"),
+        ],
+        None,
+    );
     let n = &r.summary.network;
     assert!(n.queue_drops > 0);
-    let bottleneck = r.summary.links.iter().find(|l| l.id == 1 && l.dir == "fwd").unwrap();
+    let bottleneck = r
+        .summary
+        .links
+        .iter()
+        .find(|l| l.id == 1 && l.dir == "fwd")
+        .unwrap();
     assert!(bottleneck.utilization > 0.89, "{}", bottleneck.utilization);
     // Offered 2 Mbit/s of payload into 1 Mbit/s: about half is delivered.
     let f = &r.summary.flows[0];
@@ -96,11 +129,18 @@ fn same_seed_same_summary_different_seed_differs() {
 #[test]
 fn adding_a_flow_does_not_change_another_links_loss_pattern() {
     // Keyed streams: the loss draws of link 1 depend on (seed, link, direction) only.
-    let lossy = [("link[1].loss", "{ model = \"bernoulli\", p = 0.1, from = \"r\" }")];
+    let lossy = [(
+        "link[1].loss",
+        "{ model = \"bernoulli\", p = 0.1, from = \"r\" }",
+    )];
     let one = run_with(LINE, &lossy, Some(3));
-    let text2 = format!("{LINE}\n[[flows]]\nsrc = \"b\"\ndst = \"a\"\napp = \"cbr\"\nrate = \"10kbps\"\n");
+    let text2 =
+        format!("{LINE}\n[[flows]]\nsrc = \"b\"\ndst = \"a\"\napp = \"cbr\"\nrate = \"10kbps\"\n");
     let two = run_with(&text2, &lossy, Some(3));
-    assert_eq!(one.summary.flows[0].packets_delivered, two.summary.flows[0].packets_delivered);
+    assert_eq!(
+        one.summary.flows[0].packets_delivered,
+        two.summary.flows[0].packets_delivered
+    );
 }
 
 #[test]
@@ -145,7 +185,12 @@ rate = "10kbps"
 stop = "1s"
 "#;
     let r = run_with(text, &[], None);
-    let diag = r.summary.links.iter().find(|l| l.id == 4 && l.dir == "fwd").unwrap();
+    let diag = r
+        .summary
+        .links
+        .iter()
+        .find(|l| l.id == 4 && l.dir == "fwd")
+        .unwrap();
     assert_eq!(diag.tx_packets, r.summary.flows[0].packets_sent);
     assert!(r.summary.flows[0].mean_delay_s.unwrap() > 0.05);
 }
@@ -156,7 +201,10 @@ fn unreachable_destination_counts_no_route_drops() {
     let text = text.replace("dst = \"b\"", "dst = \"island\"");
     let r = run_with(&text, &[], None);
     assert_eq!(r.summary.flows[0].packets_delivered, 0);
-    assert_eq!(r.summary.network.no_route_drops, r.summary.flows[0].packets_sent);
+    assert_eq!(
+        r.summary.network.no_route_drops,
+        r.summary.flows[0].packets_sent
+    );
 }
 
 #[test]
@@ -172,8 +220,17 @@ fn time_series_has_one_sample_per_interval() {
 
 #[test]
 fn observer_can_stop_a_run_and_the_result_says_so() {
-    let sc = load(&LINE.replace("duration = \"10s\"", "duration = \"2000s\"").replace("stop = \"9s\"", ""), &[]).unwrap();
-    let opts = RunOptions { pcap_dir: None, progress_interval_s: Some(0.0) };
+    let sc = load(
+        &LINE
+            .replace("duration = \"10s\"", "duration = \"2000s\"")
+            .replace("stop = \"9s\"", ""),
+        &[],
+    )
+    .unwrap();
+    let opts = RunOptions {
+        pcap_dir: None,
+        progress_interval_s: Some(0.0),
+    };
     let mut calls = 0;
     let r = run_scenario(sc, None, &opts, &mut |_| {
         calls += 1;

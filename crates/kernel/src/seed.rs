@@ -18,7 +18,7 @@ impl StreamKey {
     /// `"dcf-backoff"`).
     pub fn new(purpose: &str) -> Self {
         StreamKey {
-            hash: 0x5EED_0F_5C7B_5117,
+            hash: 0x5EED_F00D_5C7B_5117,
         }
         .with_str(purpose)
     }

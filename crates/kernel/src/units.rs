@@ -47,9 +47,9 @@ impl BitRate {
 impl fmt::Display for BitRate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let v = self.0;
-        if v >= 1_000_000_000 && v % 1_000_000 == 0 {
+        if v >= 1_000_000_000 && v.is_multiple_of(1_000_000) {
             write!(f, "{}Gbps", trim(v as f64 / 1e9))
-        } else if v >= 1_000_000 && v % 1_000 == 0 {
+        } else if v >= 1_000_000 && v.is_multiple_of(1_000) {
             write!(f, "{}Mbps", trim(v as f64 / 1e6))
         } else if v >= 1_000 {
             write!(f, "{}kbps", trim(v as f64 / 1e3))

@@ -63,9 +63,18 @@ fn wrong_unit_and_missing_unit() {
 
 #[test]
 fn negative_and_zero_quantities() {
-    assert_eq!(err_with("link[0].bandwidth", "-2Mbps").path, "link[0].bandwidth");
-    assert_eq!(err_with("link[0].bandwidth", "0Mbps").path, "link[0].bandwidth");
-    assert_eq!(err_with("simulation.duration", "0s").path, "simulation.duration");
+    assert_eq!(
+        err_with("link[0].bandwidth", "-2Mbps").path,
+        "link[0].bandwidth"
+    );
+    assert_eq!(
+        err_with("link[0].bandwidth", "0Mbps").path,
+        "link[0].bandwidth"
+    );
+    assert_eq!(
+        err_with("simulation.duration", "0s").path,
+        "simulation.duration"
+    );
     assert_eq!(err_with("flows[0].rate", "0bps").path, "flows[0].rate");
 }
 
@@ -88,7 +97,10 @@ fn loss_model_fields_are_checked() {
     assert_eq!(e.path, "link[0].loss.p");
     let e = err_with("link[0].loss", "{ model = \"bursty\" }");
     assert_eq!(e.path, "link[0].loss.model");
-    let e = err_with("link[0].loss", "{ model = \"bernoulli\", p = 0.1, from = \"x\" }");
+    let e = err_with(
+        "link[0].loss",
+        "{ model = \"bernoulli\", p = 0.1, from = \"x\" }",
+    );
     assert_eq!(e.path, "link[0].loss.from");
 }
 
@@ -111,7 +123,11 @@ fn syntax_errors_carry_the_line() {
 
 #[test]
 fn errors_are_one_line() {
-    for (p, v) in [("link[0].bandwidht", "1"), ("link[0].bandwidth", "x"), ("flows[0].app", "ftp")] {
+    for (p, v) in [
+        ("link[0].bandwidht", "1"),
+        ("link[0].bandwidth", "x"),
+        ("flows[0].app", "ftp"),
+    ] {
         let e = err_with(p, v);
         assert!(!e.to_string().contains('\n'), "{e}");
     }
