@@ -111,12 +111,13 @@ mod test {
 
     #[test]
     fn known_sequence_is_stable() {
-        // Pinned so that a change to the generator is caught: every stored result depends on it.
+        // Pinned: every stored result depends on this sequence. The values were cross-checked
+        // against an independent Python transcription of xoshiro256++ seeded by SplitMix64.
         let mut r = Rng::from_seed(1);
-        let first: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
-        let mut r2 = Rng::from_seed(1);
-        assert_eq!(first, (0..3).map(|_| r2.next_u64()).collect::<Vec<_>>());
-        assert_ne!(Rng::from_seed(2).next_u64(), first[0]);
+        assert_eq!(r.next_u64(), 0xcfc5_d07f_6f03_c29b);
+        assert_eq!(r.next_u64(), 0xbf42_4132_963f_e08d);
+        assert_eq!(r.next_u64(), 0x19a3_7d57_57aa_f520);
+        assert_ne!(Rng::from_seed(2).next_u64(), 0xcfc5_d07f_6f03_c29b);
     }
 
     #[test]
