@@ -45,6 +45,7 @@ mod error;
 pub mod icmp;
 pub mod ipv4;
 pub mod pcap;
+pub mod sctp;
 pub mod udp;
 
 pub use error::WireError;
@@ -53,6 +54,7 @@ pub use icmp::{
 };
 pub use ipv4::{decrement_ttl_in_place, IpProtocol, Ipv4Packet, Ipv4Repr};
 pub use pcap::PcapWriter;
+pub use sctp::{sctp_packet, ChunkRepr, SctpPacket, SctpRepr};
 pub use std::net::Ipv4Addr;
 pub use udp::{udp_datagram, UdpPacket, UdpRepr};
 

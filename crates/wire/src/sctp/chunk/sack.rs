@@ -1,0 +1,123 @@
+//! The SACK chunk (RFC 9260 §3.3.4).
+//!
+//! ```text
+//!  0                   1                   2                   3
+//!  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+//! +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//! |   Type = 3    |  Chunk Flags  |          Chunk Length         |
+//! +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//! |                      Cumulative TSN Ack                       |
+//! +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//! |          Advertised Receiver Window Credit (a_rwnd)           |
+//! +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//! | Number of Gap Ack Blocks = N  |  Number of Duplicate TSNs = M |
+//! +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//! |    Gap Ack Block #1 Start     |     Gap Ack Block #1 End      |
+//! /                              ...                              /
+//! |                        Duplicate TSN 1                        |
+//! /                              ...                              /
+//! +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+//! ```
+
+use crate::sctp::bytes::{Reader, Writer};
+use crate::sctp::Tsn;
+use crate::{Result, WireError};
+
+/// RFC 9260 §3.3.4: cumulative TSN ack, a_rwnd and the two counts take 12 bytes after the chunk
+/// header.
+pub const SACK_FIXED_LEN: usize = 12;
+
+/// One Gap Ack Block (RFC 9260 §3.3.4): TSNs `cum_tsn_ack + start ..= cum_tsn_ack + end` were
+/// received.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GapAckBlock {
+    /// Gap Ack Block Start, an offset from the cumulative TSN ack.
+    pub start: u16,
+    /// Gap Ack Block End, an offset from the cumulative TSN ack.
+    pub end: u16,
+}
+
+impl GapAckBlock {
+    /// The first TSN this block acknowledges.
+    pub fn first_tsn(&self, cum_tsn_ack: Tsn) -> Tsn {
+        cum_tsn_ack + u32::from(self.start)
+    }
+
+    /// The last TSN this block acknowledges.
+    pub fn last_tsn(&self, cum_tsn_ack: Tsn) -> Tsn {
+        cum_tsn_ack + u32::from(self.end)
+    }
+}
+
+/// A SACK chunk (RFC 9260 §3.3.4). All gap ack blocks and duplicate TSNs are kept, in order and
+/// unvalidated (blocks may overlap or be out of order on the wire). Flags are reserved and
+/// ignored.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SackChunk {
+    /// Cumulative TSN Ack: the last TSN received in sequence.
+    pub cum_tsn_ack: Tsn,
+    /// Advertised Receiver Window Credit, in bytes.
+    pub a_rwnd: u32,
+    /// Gap Ack Blocks, at most 65535.
+    pub gap_blocks: Vec<GapAckBlock>,
+    /// Duplicate TSNs received since the last SACK, at most 65535.
+    pub duplicate_tsns: Vec<Tsn>,
+}
+
+impl SackChunk {
+    /// Parses the value; the counts must fit the chunk ([`WireError::Truncated`]), trailing
+    /// bytes after the listed entries are ignored.
+    pub(crate) fn parse_value(value: &[u8]) -> Result<Self> {
+        let mut r = Reader::new(value);
+        let cum_tsn_ack = Tsn(r.u32()?);
+        let a_rwnd = r.u32()?;
+        let gaps = usize::from(r.u16()?);
+        let dups = usize::from(r.u16()?);
+        if (gaps + dups) * 4 > r.remaining() {
+            return Err(WireError::Truncated);
+        }
+        let mut gap_blocks = Vec::with_capacity(gaps);
+        for _ in 0..gaps {
+            gap_blocks.push(GapAckBlock {
+                start: r.u16()?,
+                end: r.u16()?,
+            });
+        }
+        let mut duplicate_tsns = Vec::with_capacity(dups);
+        for _ in 0..dups {
+            duplicate_tsns.push(Tsn(r.u32()?));
+        }
+        Ok(SackChunk {
+            cum_tsn_ack,
+            a_rwnd,
+            gap_blocks,
+            duplicate_tsns,
+        })
+    }
+
+    pub(crate) fn value_len(&self) -> usize {
+        let entries = self
+            .gap_blocks
+            .len()
+            .saturating_add(self.duplicate_tsns.len());
+        SACK_FIXED_LEN.saturating_add(entries.saturating_mul(4))
+    }
+
+    /// [`WireError::Malformed`] if a count does not fit its 16-bit field.
+    pub(crate) fn emit_value(&self, w: &mut Writer<'_>) -> Result<()> {
+        let gaps = u16::try_from(self.gap_blocks.len()).map_err(|_| WireError::Malformed)?;
+        let dups = u16::try_from(self.duplicate_tsns.len()).map_err(|_| WireError::Malformed)?;
+        w.u32(self.cum_tsn_ack.0)?;
+        w.u32(self.a_rwnd)?;
+        w.u16(gaps)?;
+        w.u16(dups)?;
+        for block in &self.gap_blocks {
+            w.u16(block.start)?;
+            w.u16(block.end)?;
+        }
+        for tsn in &self.duplicate_tsns {
+            w.u32(tsn.0)?;
+        }
+        Ok(())
+    }
+}
