@@ -1,0 +1,146 @@
+//! Chunk success rates: the probability that `n` bits sent in one mode at a constant SINR all
+//! arrive correctly. DSSS/CCK formulas are in [`super::dsss`], OFDM in [`super::ofdm`]; see
+//! `docs/models/phy.md` for the sources.
+//!
+//! Bit errors are treated as independent, `success = (1 − BER)^n`, as both of ns-3's 802.11
+//! error-rate models (`YansErrorRateModel`, `NistErrorRateModel`) do.
+
+use super::dsss::dsss_ber;
+use super::ofdm::ofdm_ber;
+use super::WifiMode;
+
+/// Bit error rate of `mode` at channel SINR `snr_linear` (over the mode's bandwidth), in
+/// [0, ½].
+pub fn bit_error_rate(mode: WifiMode, snr_linear: f64) -> f64 {
+    let snr = if snr_linear.is_nan() { 0.0 } else { snr_linear };
+    dsss_ber(mode, snr)
+        .or_else(|| ofdm_ber(mode, snr))
+        .unwrap_or(0.5)
+}
+
+/// Probability that `nbits` bits sent in `mode` at SINR `snr_linear` are all received
+/// correctly.
+pub fn chunk_success_rate(mode: WifiMode, snr_linear: f64, nbits: u64) -> f64 {
+    chunk_success_rate_bits(mode, snr_linear, nbits as f64)
+}
+
+/// [`chunk_success_rate`] for a fractional number of bits (a chunk of a frame between two
+/// interference changes need not hold a whole number of bits).
+pub fn chunk_success_rate_bits(mode: WifiMode, snr_linear: f64, nbits: f64) -> f64 {
+    if nbits.is_nan() || nbits <= 0.0 {
+        return 1.0;
+    }
+    let ber = bit_error_rate(mode, snr_linear);
+    // ln(1 − ber) via ln_1p keeps tiny error rates exact.
+    (nbits * (-ber).ln_1p()).exp()
+}
+
+/// The smallest SINR (linear) at which `nbits` bits in `mode` succeed with probability at
+/// least `target` (bisection in dB over −20…60 dB; `f64::INFINITY` if even 60 dB is not
+/// enough). A convenience for documentation, tests and rate-adaptation thresholds.
+pub fn min_snr_for_success(mode: WifiMode, nbits: u64, target: f64) -> f64 {
+    let ok = |db: f64| chunk_success_rate(mode, 10f64.powf(db / 10.0), nbits) >= target;
+    let (mut lo, mut hi) = (-20.0f64, 60.0f64);
+    if ok(lo) {
+        return 10f64.powf(lo / 10.0);
+    }
+    if !ok(hi) {
+        return f64::INFINITY;
+    }
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if ok(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    10f64.powf(hi / 10.0)
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    fn db(x: f64) -> f64 {
+        10f64.powf(x / 10.0)
+    }
+
+    #[test]
+    fn monotone_in_snr_for_every_mode() {
+        for mode in WifiMode::ALL {
+            let mut last_ber = 1.0;
+            let mut last_psr = 0.0;
+            let mut x = -15.0;
+            while x <= 45.0 {
+                let ber = bit_error_rate(mode, db(x));
+                let psr = chunk_success_rate(mode, db(x), 8000);
+                assert!((0.0..=0.5).contains(&ber), "{mode:?} {x} dB: {ber}");
+                assert!(ber <= last_ber, "{mode:?} BER rises at {x} dB");
+                assert!(psr >= last_psr, "{mode:?} PSR falls at {x} dB");
+                last_ber = ber;
+                last_psr = psr;
+                x += 0.05;
+            }
+        }
+    }
+
+    #[test]
+    fn limits_at_high_and_low_snr() {
+        for mode in WifiMode::ALL {
+            assert!(
+                chunk_success_rate(mode, db(45.0), 12_000) > 1.0 - 1e-12,
+                "{mode:?}"
+            );
+            assert!(
+                chunk_success_rate(mode, db(-10.0), 12_000) < 1e-6,
+                "{mode:?}"
+            );
+            assert_eq!(chunk_success_rate(mode, db(-10.0), 0), 1.0);
+            assert!(chunk_success_rate(mode, f64::NAN, 100) < 1e-6);
+            assert_eq!(chunk_success_rate(mode, 0.0, 1), 0.5);
+        }
+    }
+
+    #[test]
+    fn faster_modes_need_more_snr() {
+        let need = |m| min_snr_for_success(m, 8000, 0.9);
+        let dsss = [
+            WifiMode::Dsss1,
+            WifiMode::Dsss2,
+            WifiMode::Cck5_5,
+            WifiMode::Cck11,
+        ];
+        let ofdm = &WifiMode::ALL[4..];
+        for pair in dsss.windows(2).chain(ofdm.windows(2)) {
+            assert!(
+                need(pair[0]) < need(pair[1]),
+                "{:?} vs {:?}",
+                pair[0],
+                pair[1]
+            );
+        }
+        // 90 % success for 1000 bytes (Python bisection of the same formulas): 6 Mbit/s at
+        // 3.43 dB, 54 Mbit/s at 21.76 dB.
+        let six = 10.0 * need(WifiMode::Ofdm6).log10();
+        let fifty_four = 10.0 * need(WifiMode::Ofdm54).log10();
+        assert!((six - 3.43).abs() < 0.01, "{six}");
+        assert!((fifty_four - 21.76).abs() < 0.01, "{fifty_four}");
+        assert_eq!(
+            min_snr_for_success(WifiMode::Dsss1, 8000, 2.0),
+            f64::INFINITY
+        );
+    }
+
+    #[test]
+    fn success_is_product_over_bits() {
+        let m = WifiMode::Ofdm24;
+        let s = db(11.0);
+        let a = chunk_success_rate(m, s, 4000);
+        let b = chunk_success_rate(m, s, 8000);
+        assert!((a * a - b).abs() < 1e-12);
+        let ber = bit_error_rate(m, s);
+        assert!((chunk_success_rate(m, s, 1) - (1.0 - ber)).abs() < 1e-15);
+        assert!((chunk_success_rate_bits(m, s, 0.5) - (1.0 - ber).sqrt()).abs() < 1e-12);
+    }
+}
