@@ -6,3 +6,4 @@
 //! never cancels queued events.
 
 pub mod app;
+pub mod transport;

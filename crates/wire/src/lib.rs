@@ -46,6 +46,7 @@ pub mod icmp;
 pub mod ipv4;
 pub mod pcap;
 pub mod sctp;
+pub mod tcp;
 pub mod udp;
 
 pub use error::WireError;
@@ -56,6 +57,7 @@ pub use ipv4::{decrement_ttl_in_place, IpProtocol, Ipv4Packet, Ipv4Repr};
 pub use pcap::PcapWriter;
 pub use sctp::{sctp_packet, ChunkRepr, SctpPacket, SctpRepr};
 pub use std::net::Ipv4Addr;
+pub use tcp::{tcp_segment, TcpFlags, TcpOption, TcpPacket, TcpRepr, TcpSeqNumber, TcpTimestamp};
 pub use udp::{udp_datagram, UdpPacket, UdpRepr};
 
 /// Result of a parse: the value or the [`WireError`] explaining why the bytes were rejected.

@@ -1,0 +1,3 @@
+//! Transport protocols as sans-IO state machines: [`tcp`] (Reno, NewReno, SACK).
+
+pub mod tcp;
