@@ -6,4 +6,5 @@
 //! never cancels queued events.
 
 pub mod app;
+pub mod mac;
 pub mod transport;

@@ -41,8 +41,10 @@
 //! ```
 
 pub mod checksum;
+pub mod crc32;
 mod error;
 pub mod icmp;
+pub mod ieee80211;
 pub mod ipv4;
 pub mod pcap;
 pub mod sctp;
@@ -53,6 +55,7 @@ pub use error::WireError;
 pub use icmp::{
     icmp_error_datagram, DstUnreachable, IcmpError, Icmpv4Message, Icmpv4Packet, Icmpv4Repr,
 };
+pub use ieee80211::MacAddr;
 pub use ipv4::{decrement_ttl_in_place, IpProtocol, Ipv4Packet, Ipv4Repr};
 pub use pcap::PcapWriter;
 pub use sctp::{sctp_packet, ChunkRepr, SctpPacket, SctpRepr};

@@ -1,0 +1,203 @@
+//! RTS/CTS above the threshold: the exchange, its Duration fields and timing, the CTS
+//! rules, CTS timeouts.
+
+use sctpsim_kernel::SimDuration;
+
+use super::harness::{addr, at_us, Net};
+use crate::mac::{tx_duration, FrameKind, MacConfig, MacEvent, PhyMode, RadioProfile};
+use sctpsim_wire::ieee80211::{DATA_OVERHEAD, RTS_LEN};
+
+fn wavelan() -> MacConfig {
+    // ns-2 defaults: RTS threshold 0, 2 Mbit/s data, 1 Mbit/s basic.
+    RadioProfile::Ns2Wavelan.mac_config()
+}
+
+#[test]
+fn rts_cts_data_ack_exchange_is_exact() {
+    let cfg = wavelan();
+    let mut net = Net::adhoc(2, &cfg, 1);
+    let t0 = at_us(1_000);
+    net.run_until(t0);
+    net.send(0, Some(1), 512);
+    net.run_for(SimDuration::from_millis(20));
+    let l = &net.log;
+    let kinds: Vec<(usize, FrameKind)> = l.iter().map(|t| (t.src, t.kind)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (0, FrameKind::Rts),
+            (1, FrameKind::Cts),
+            (0, FrameKind::Data),
+            (1, FrameKind::Ack)
+        ]
+    );
+    let rts = tx_duration(PhyMode::Dsss1, RTS_LEN, cfg.preamble);
+    let cts = tx_duration(PhyMode::Dsss1, 14, cfg.preamble);
+    let data = tx_duration(PhyMode::Dsss2, 512 + DATA_OVERHEAD, cfg.preamble);
+    let ack = cts;
+    assert_eq!(rts, SimDuration::from_micros(352));
+    assert_eq!(data, SimDuration::from_micros(192 + 4 * 548));
+    assert_eq!(l[0].start, t0);
+    assert_eq!(l[1].start, t0 + rts + cfg.sifs);
+    assert_eq!(l[2].start, l[1].end + cfg.sifs);
+    assert_eq!(l[3].start, l[2].end + cfg.sifs);
+    assert_eq!(
+        l[3].end,
+        t0 + rts + cts + data + ack + cfg.sifs.saturating_mul(3)
+    );
+    assert_eq!(
+        (l[0].mode, l[1].mode, l[2].mode, l[3].mode),
+        (
+            PhyMode::Dsss1,
+            PhyMode::Dsss1,
+            PhyMode::Dsss2,
+            PhyMode::Dsss1
+        )
+    );
+    // Duration fields (§9.2.5.2): RTS = 3·SIFS + CTS + DATA + Ack, CTS = RTS − SIFS − CTS,
+    // DATA = SIFS + Ack, Ack = 0.
+    let micros = |d: SimDuration| d.0 / 1_000;
+    assert_eq!(
+        l[0].duration_field(),
+        micros(cfg.sifs.saturating_mul(3) + cts + data + ack)
+    );
+    assert_eq!(
+        l[1].duration_field(),
+        l[0].duration_field() - micros(cfg.sifs + cts)
+    );
+    assert_eq!(l[2].duration_field(), micros(cfg.sifs + ack));
+    assert_eq!(l[3].duration_field(), 0);
+    // The RTS Duration covers exactly to the end of the Ack.
+    assert_eq!(
+        l[0].end + SimDuration::from_micros(l[0].duration_field()),
+        l[3].end
+    );
+    assert!(net
+        .events_of(0)
+        .iter()
+        .any(|e| e.0 == l[3].end && matches!(e.2, MacEvent::TxSuccess { retries: 0, .. })));
+}
+
+#[test]
+fn threshold_compares_the_mpdu_length() {
+    let mut cfg = wavelan();
+    // A 100-byte packet is a 136-octet MPDU.
+    for (threshold, rts) in [(135, true), (136, false), (2_000, false)] {
+        cfg.rts_threshold = threshold;
+        let mut net = Net::adhoc(2, &cfg, 1);
+        net.send(0, Some(1), 100);
+        net.run_for(SimDuration::from_millis(10));
+        assert_eq!(
+            net.log[0].kind == FrameKind::Rts,
+            rts,
+            "threshold {threshold}"
+        );
+    }
+    // Broadcast frames never use RTS.
+    cfg.rts_threshold = 0;
+    let mut net = Net::adhoc(2, &cfg, 1);
+    net.send(0, None, 100);
+    net.run_for(SimDuration::from_millis(10));
+    assert_eq!(net.log.len(), 1);
+    assert_eq!(net.log[0].kind, FrameKind::Data);
+}
+
+#[test]
+fn overhearing_stations_set_their_nav_and_defer() {
+    let cfg = wavelan();
+    // 0 → 1; station 2 hears only 0 (the RTS), station 3 hears only 1 (the CTS).
+    let mut net = Net::adhoc(4, &cfg, 2);
+    for (a, b) in [(2, 1), (1, 2), (3, 0), (0, 3), (2, 3), (3, 2)] {
+        net.hears[a][b] = false;
+    }
+    net.run_until(at_us(1_000));
+    net.send(0, Some(1), 1000);
+    let rts_end = net.log[0].end;
+    net.run_until(rts_end);
+    let exchange_end = rts_end + SimDuration::from_micros(net.log[0].duration_field());
+    assert_eq!(net.macs[2].nav_until(), exchange_end);
+    assert_eq!(net.macs[1].nav_until(), sctpsim_kernel::SimTime::ZERO);
+    net.run_until(rts_end + cfg.sifs);
+    let cts_end = net.log[1].end;
+    net.run_until(cts_end);
+    assert_eq!(
+        net.macs[3].nav_until(),
+        cts_end + SimDuration::from_micros(net.log[1].duration_field())
+    );
+    assert_eq!(net.macs[3].nav_until(), exchange_end);
+    // Station 3 (hidden from 0) gets a packet for 2 in the middle of the DATA: the medium is
+    // physically idle for it but the NAV defers it to the end of the exchange.
+    net.run_until(cts_end + SimDuration::from_micros(500));
+    net.send(3, Some(2), 100);
+    net.run_for(SimDuration::from_millis(50));
+    let first = net.tx_of(3)[0];
+    assert!(
+        first.start >= exchange_end + cfg.difs(),
+        "{:?} vs {exchange_end}",
+        first.start
+    );
+    // The exchange 0 → 1 was not disturbed.
+    assert_eq!(net.macs[0].counters().tx_success, 1);
+    assert_eq!(net.macs[0].counters().collisions(), 0);
+}
+
+#[test]
+fn no_cts_while_the_nav_is_set() {
+    let cfg = wavelan();
+    // 0 → 3 exchange. Station 1 hears only 3 (so its NAV comes from 3's CTS) and 2; station
+    // 2 hears only 1 and sends it an RTS during 0's DATA.
+    let mut net = Net::adhoc(4, &cfg, 3);
+    for (a, b) in [(1, 0), (0, 1), (2, 0), (0, 2), (2, 3), (3, 2)] {
+        net.hears[a][b] = false;
+    }
+    net.run_until(at_us(1_000));
+    net.send(0, Some(3), 1000);
+    let rts_end = net.log[0].end;
+    net.run_until(rts_end + cfg.sifs);
+    let cts_end = net.log[1].end;
+    net.run_until(cts_end + SimDuration::from_micros(400));
+    assert!(net.macs[1].nav_until() > net.now);
+    net.send(2, Some(1), 100);
+    net.run_for(SimDuration::from_millis(2));
+    assert!(net.macs[1].counters().cts_suppressed >= 1);
+    assert_eq!(net.tx_of(1).len(), 0);
+}
+
+#[test]
+fn cts_timeouts_use_the_short_retry_limit() {
+    let cfg = wavelan();
+    let mut net = Net::adhoc(2, &cfg, 4);
+    net.hears[1][0] = false;
+    net.send(0, Some(1), 1000);
+    net.run_for(SimDuration::from_secs(1));
+    let c = net.macs[0].counters();
+    assert_eq!(c.tx_rts, 7);
+    assert_eq!(c.cts_timeouts, 7);
+    assert_eq!(c.tx_data, 0);
+    assert_eq!(c.drops_short_retry, 1);
+    let failed: Vec<_> = net
+        .events_of(0)
+        .iter()
+        .filter_map(|e| match &e.2 {
+            MacEvent::TxFailed {
+                next_hop, reason, ..
+            } => Some((*next_hop, *reason)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        failed,
+        vec![(addr(1), crate::mac::DropReason::ShortRetryLimit)]
+    );
+    // Each RTS attempt: CTSTimeout = SIFS + slot + aRxPHYStartDelay after its end, then DIFS
+    // and a backoff from the doubled window.
+    let rts = net.tx_of(0);
+    for w in rts.windows(2) {
+        let gap = w[1].start - w[0].end;
+        assert!(gap >= cfg.response_timeout() + cfg.difs(), "{gap}");
+        assert_eq!(
+            (gap.0 - cfg.response_timeout().0 - cfg.difs().0) % cfg.slot.0,
+            0
+        );
+    }
+}
