@@ -191,10 +191,10 @@ impl TcpConfig {
             variant: TcpVariant::Reno,
             // `Agent/TCP set packetSize_ 1000` (payload bytes; headers are added on top).
             mss: 1000,
-            // `Agent/TCP set windowInit_ 2` (changed from 1 on 2001/5/26). With `syn_ true`
-            // and `delay_growth_ true`, ns-2 sends its modelled SYN with cwnd 1 and sets cwnd
-            // to windowInit_ when it is acknowledged — our real handshake does the same.
-            initial_window: Some(2),
+            // `Agent/TCP set windowInit_ 1`: the value of the ns-2 releases the studies used
+            // (2.1b6–2.1b8, 1999–2001; e.g. the Mobile IP study ran 2.1b8). ns-2.35 changed it
+            // to 2 on 2001/5/26; set `initial_window = Some(2)` to reproduce ns-2.35.
+            initial_window: Some(1),
             // `ssthresh_ = int(wnd_)` in `TcpAgent::reset()`: window_ (20) packets.
             initial_ssthresh: 20 * 1000,
             // `Agent/TCP set window_ 20` (packets of packetSize_).
