@@ -28,8 +28,16 @@ class Scenario:
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
-        """Read and check a scenario file."""
+        """Read and check a scenario file. A bare name without a folder that is not a file
+        (``"wired-cbr"``) names one of the shipped examples."""
         p = Path(path)
+        if not p.exists() and p.parent == Path(".") and p.suffix in ("", ".toml"):
+            # A bare name such as "wired-cbr" names a shipped example.
+            from sctpsim.scenarios import EXAMPLES
+
+            candidate = EXAMPLES / f"{p.stem}.toml"
+            if candidate.is_file():
+                p = candidate
         try:
             text = p.read_text(encoding="utf-8")
         except FileNotFoundError:

@@ -67,8 +67,8 @@ pub enum Offer {
     StartNow(Packet),
     /// Queued behind others.
     Queued,
-    /// The queue was full; the packet is gone.
-    Dropped,
+    /// The queue was full; the packet is dropped (returned for the record).
+    Dropped(Packet),
 }
 
 impl LinkDir {
@@ -82,7 +82,7 @@ impl LinkDir {
             Offer::Queued
         } else {
             self.counters.queue_drops += 1;
-            Offer::Dropped
+            Offer::Dropped(pkt)
         }
     }
 

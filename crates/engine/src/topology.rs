@@ -52,6 +52,9 @@ pub struct Node {
     pub next_ip_id: u16,
     /// Connected UDP sockets: (local port, remote address, remote port) → flow.
     pub udp_sockets: BTreeMap<(u16, Ipv4Addr, u16), FlowId>,
+    /// TCP connections: (local port, remote address, remote port) → (flow, side: 0 client,
+    /// 1 server).
+    pub tcp_sockets: BTreeMap<(u16, Ipv4Addr, u16), (FlowId, u8)>,
     /// IP-layer counters.
     pub ip: IpCounters,
 }
@@ -109,6 +112,7 @@ impl Topology {
                 routes: Vec::new(),
                 next_ip_id: 0,
                 udp_sockets: BTreeMap::new(),
+                tcp_sockets: BTreeMap::new(),
                 ip: IpCounters::default(),
             })
             .collect();

@@ -197,6 +197,7 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
     }
 
     let duration = s.simulation.duration.0;
+    let min_mtu = s.link.iter().enumerate().min_by_key(|(_, l)| l.mtu_bytes);
     for (i, f) in s.flows.iter().enumerate() {
         let p = format!("flows[{i}]");
         let src = node_ref(format!("{p}.src"), &f.src)?;
@@ -207,42 +208,10 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
                 "must differ from src",
             ));
         }
-        let rate = f.rate.ok_or_else(|| {
-            ScenarioError::at(format!("{p}.rate"), "required for UDP applications")
-        })?;
-        if rate.0.bps() == 0 {
-            return Err(ScenarioError::at(format!("{p}.rate"), "must be positive"));
-        }
-        if f.packet_size_bytes < 12 || f.packet_size_bytes > 65_507 {
-            return Err(ScenarioError::at(
-                format!("{p}.packet_size_bytes"),
-                "must be between 12 (the sequence/timestamp header) and 65507 (largest UDP payload)",
-            ));
-        }
-        match f.app {
-            AppKind::File => match f.size_bytes {
-                None => {
-                    return Err(ScenarioError::at(
-                        format!("{p}.size_bytes"),
-                        "required for app \"file\"",
-                    ))
-                }
-                Some(0) => {
-                    return Err(ScenarioError::at(
-                        format!("{p}.size_bytes"),
-                        "must be positive",
-                    ))
-                }
-                Some(_) => {}
-            },
-            AppKind::Cbr => {
-                if f.size_bytes.is_some() {
-                    return Err(ScenarioError::at(
-                        format!("{p}.size_bytes"),
-                        "only used by app \"file\"",
-                    ));
-                }
-            }
+        if f.transport.is_tcp() {
+            check_tcp_flow(&p, f, min_mtu)?;
+        } else {
+            check_udp_flow(&p, f, min_mtu)?;
         }
         if f.start.0 >= duration {
             return Err(ScenarioError::at(
@@ -258,18 +227,188 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
                 ));
             }
         }
-        // No fragmentation: every link must carry the whole datagram. Links not on the path are
-        // checked too, which is stricter than needed but keeps the rule simple to state.
-        let ip_len = f.packet_size_bytes + UDP_IP_OVERHEAD;
-        if let Some((j, l)) = s
-            .link
-            .iter()
-            .enumerate()
-            .find(|(_, l)| l.mtu_bytes < ip_len)
-        {
+    }
+    Ok(())
+}
+
+fn check_file_size(p: &str, f: &FlowSpec) -> Result<(), ScenarioError> {
+    match (f.app, f.size_bytes) {
+        (AppKind::File, None) => Err(ScenarioError::at(
+            format!("{p}.size_bytes"),
+            "required for app \"file\"",
+        )),
+        (AppKind::File, Some(0)) => Err(ScenarioError::at(
+            format!("{p}.size_bytes"),
+            "must be positive",
+        )),
+        (AppKind::Cbr | AppKind::Ftp, Some(_)) => Err(ScenarioError::at(
+            format!("{p}.size_bytes"),
+            "only used by app \"file\"",
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn check_udp_flow(
+    p: &str,
+    f: &FlowSpec,
+    min_mtu: Option<(usize, &LinkSpec)>,
+) -> Result<(), ScenarioError> {
+    if f.app == AppKind::Ftp {
+        return Err(ScenarioError::at(
+            format!("{p}.app"),
+            "\"ftp\" needs a reliable transport (tcp-reno, tcp-newreno, tcp-sack); use \"cbr\" or \"file\" over UDP",
+        ));
+    }
+    if f.tcp.is_some() {
+        return Err(ScenarioError::at(
+            format!("{p}.tcp"),
+            "only used by TCP transports",
+        ));
+    }
+    let rate = f
+        .rate
+        .ok_or_else(|| ScenarioError::at(format!("{p}.rate"), "required for UDP applications"))?;
+    if rate.0.bps() == 0 {
+        return Err(ScenarioError::at(format!("{p}.rate"), "must be positive"));
+    }
+    let size = f.udp_packet_size();
+    if !(12..=65_507).contains(&size) {
+        return Err(ScenarioError::at(
+            format!("{p}.packet_size_bytes"),
+            "must be between 12 (the sequence/timestamp header) and 65507 (largest UDP payload)",
+        ));
+    }
+    check_file_size(p, f)?;
+    // No fragmentation: every link must carry the whole datagram. Links not on the path are
+    // checked too, which is stricter than needed but keeps the rule simple to state.
+    if let Some((j, l)) = min_mtu {
+        if l.mtu_bytes < size + UDP_IP_OVERHEAD {
             return Err(ScenarioError::at(
                 format!("{p}.packet_size_bytes"),
-                format!("{} + {UDP_IP_OVERHEAD} header bytes exceed the MTU {} of link[{j}] (no fragmentation)", f.packet_size_bytes, l.mtu_bytes),
+                format!("{size} + {UDP_IP_OVERHEAD} header bytes exceed the MTU {} of link[{j}] (no fragmentation)", l.mtu_bytes),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// IPv4 (20) + TCP (20) header bytes without options; the connection makes room for its
+/// options inside the MSS (RFC 6691 §2).
+const TCP_IP_OVERHEAD: u32 = 40;
+
+fn check_tcp_flow(
+    p: &str,
+    f: &FlowSpec,
+    min_mtu: Option<(usize, &LinkSpec)>,
+) -> Result<(), ScenarioError> {
+    if f.app == AppKind::Cbr {
+        return Err(ScenarioError::at(
+            format!("{p}.app"),
+            "\"cbr\" is a UDP application; over TCP use \"ftp\" (backlogged) or \"file\"",
+        ));
+    }
+    if f.rate.is_some() {
+        return Err(ScenarioError::at(
+            format!("{p}.rate"),
+            "not used by TCP (congestion control sets the rate); remove it",
+        ));
+    }
+    if f.packet_size_bytes.is_some() {
+        return Err(ScenarioError::at(
+            format!("{p}.packet_size_bytes"),
+            "not used by TCP; set tcp.mss_bytes instead",
+        ));
+    }
+    if f.stop.is_some() {
+        return Err(ScenarioError::at(
+            format!("{p}.stop"),
+            "not supported for TCP flows yet: an ftp flow runs to the end, a file flow until its last byte",
+        ));
+    }
+    check_file_size(p, f)?;
+    let tcp = f.tcp.clone().unwrap_or_default();
+    let tp = format!("{p}.tcp");
+    let mss = tcp.mss_bytes.map(u32::from).unwrap_or(match tcp.profile {
+        TcpProfileKind::Rfc => 1460,
+        TcpProfileKind::Ns2 => 1000,
+    });
+    if mss < 64 {
+        return Err(ScenarioError::at(
+            format!("{tp}.mss_bytes"),
+            "must be at least 64 (room for options)",
+        ));
+    }
+    if let Some((j, l)) = min_mtu {
+        if l.mtu_bytes < mss + TCP_IP_OVERHEAD {
+            return Err(ScenarioError::at(
+                format!("{tp}.mss_bytes"),
+                format!(
+                    "{mss} + {TCP_IP_OVERHEAD} header bytes exceed the MTU {} of link[{j}]",
+                    l.mtu_bytes
+                ),
+            ));
+        }
+    }
+    for (field, v) in [
+        ("initial_window_segments", tcp.initial_window_segments),
+        ("dupthresh", tcp.dupthresh),
+    ] {
+        if v == Some(0) {
+            return Err(ScenarioError::at(
+                format!("{tp}.{field}"),
+                "must be at least 1",
+            ));
+        }
+    }
+    if let Some(b) = tcp.max_sack_blocks {
+        if !(1..=4).contains(&b) {
+            return Err(ScenarioError::at(
+                format!("{tp}.max_sack_blocks"),
+                "must be 1–4 (RFC 2018 §3: at most 4 fit in the option space)",
+            ));
+        }
+        if f.transport != TransportKind::TcpSack {
+            return Err(ScenarioError::at(
+                format!("{tp}.max_sack_blocks"),
+                "only used by transport \"tcp-sack\"",
+            ));
+        }
+    }
+    for (field, v) in [
+        ("max_window_bytes", tcp.max_window_bytes),
+        ("recv_buffer_bytes", tcp.recv_buffer_bytes),
+        ("initial_ssthresh_bytes", tcp.initial_ssthresh_bytes),
+    ] {
+        if let Some(v) = v {
+            if v < mss {
+                return Err(ScenarioError::at(
+                    format!("{tp}.{field}"),
+                    format!("must be at least one segment ({mss} bytes)"),
+                ));
+            }
+        }
+    }
+    for (field, v) in [
+        ("initial_rto", tcp.initial_rto),
+        ("min_rto", tcp.min_rto),
+        ("max_rto", tcp.max_rto),
+        ("delayed_ack_timeout", tcp.delayed_ack_timeout),
+    ] {
+        if let Some(d) = v {
+            if d.0.is_zero() {
+                return Err(ScenarioError::at(
+                    format!("{tp}.{field}"),
+                    "must be positive",
+                ));
+            }
+        }
+    }
+    if let (Some(lo), Some(hi)) = (tcp.min_rto, tcp.max_rto) {
+        if lo.0 > hi.0 {
+            return Err(ScenarioError::at(
+                format!("{tp}.max_rto"),
+                "must not be below min_rto",
             ));
         }
     }

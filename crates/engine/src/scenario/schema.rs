@@ -154,16 +154,134 @@ pub struct DropSpec {
 pub enum TransportKind {
     /// UDP (RFC 768).
     Udp,
+    /// TCP with Reno loss recovery (RFC 5681).
+    TcpReno,
+    /// TCP with NewReno loss recovery (RFC 6582).
+    TcpNewreno,
+    /// TCP with SACK (RFC 2018) and RFC 6675 loss recovery.
+    TcpSack,
+}
+
+impl TransportKind {
+    /// Whether this is one of the TCP variants.
+    pub fn is_tcp(self) -> bool {
+        matches!(
+            self,
+            TransportKind::TcpReno | TransportKind::TcpNewreno | TransportKind::TcpSack
+        )
+    }
+
+    /// The name used in scenarios and results.
+    pub fn name(self) -> &'static str {
+        match self {
+            TransportKind::Udp => "udp",
+            TransportKind::TcpReno => "tcp-reno",
+            TransportKind::TcpNewreno => "tcp-newreno",
+            TransportKind::TcpSack => "tcp-sack",
+        }
+    }
 }
 
 /// Application of a flow.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AppKind {
-    /// Constant bit rate until `stop`.
+    /// Constant bit rate until `stop` (UDP).
     Cbr,
-    /// `size_bytes` of payload at `rate`, then stop.
+    /// `size_bytes` of payload: at `rate` over UDP, as fast as the transport allows over TCP.
     File,
+    /// Backlogged bulk transfer: always has data (ns-2 `Application/FTP`); TCP only.
+    Ftp,
+}
+
+impl AppKind {
+    /// The name used in scenarios and results.
+    pub fn name(self) -> &'static str {
+        match self {
+            AppKind::Cbr => "cbr",
+            AppKind::File => "file",
+            AppKind::Ftp => "ftp",
+        }
+    }
+}
+
+/// Which set of TCP defaults a flow starts from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TcpProfileKind {
+    /// The IETF specifications' values (`docs/models/tcp.md`).
+    #[default]
+    Rfc,
+    /// ns-2's `Agent/TCP` defaults as the studies used them.
+    Ns2,
+}
+
+/// RFC 6582 §4 timer behaviour on NewReno partial ACKs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartialAckTimerKind {
+    /// Only the first partial ACK restarts the retransmission timer.
+    Impatient,
+    /// Every partial ACK restarts it.
+    SlowButSteady,
+}
+
+/// `[flows.tcp]`: TCP knobs. Every field is optional; an absent field keeps the profile's
+/// value (see `docs/models/tcp.md` for both profiles and their sources).
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    /// Defaults to start from. Default `rfc`.
+    #[serde(default)]
+    pub profile: TcpProfileKind,
+    /// Largest segment payload (and advertised MSS).
+    #[serde(default)]
+    pub mss_bytes: Option<u16>,
+    /// Initial congestion window in segments (absent: the profile's).
+    #[serde(default)]
+    pub initial_window_segments: Option<u32>,
+    /// Initial slow-start threshold.
+    #[serde(default)]
+    pub initial_ssthresh_bytes: Option<u32>,
+    /// Cap on the send window (ns-2 `window_`).
+    #[serde(default)]
+    pub max_window_bytes: Option<u32>,
+    /// Receive buffer: the largest window the receiver advertises.
+    #[serde(default)]
+    pub recv_buffer_bytes: Option<u32>,
+    /// RFC 7323 timestamps.
+    #[serde(default)]
+    pub timestamps: Option<bool>,
+    /// Most SACK blocks per ACK (1–4).
+    #[serde(default)]
+    pub max_sack_blocks: Option<u8>,
+    /// Duplicate ACKs that trigger fast retransmit.
+    #[serde(default)]
+    pub dupthresh: Option<u32>,
+    /// RFC 3042 limited transmit.
+    #[serde(default)]
+    pub limited_transmit: Option<bool>,
+    /// Delayed ACKs (every second segment or the timer).
+    #[serde(default)]
+    pub delayed_ack: Option<bool>,
+    /// The delayed-ACK timer.
+    #[serde(default)]
+    pub delayed_ack_timeout: Option<Duration>,
+    /// RTO before the first RTT sample.
+    #[serde(default)]
+    pub initial_rto: Option<Duration>,
+    /// Lower bound of the RTO.
+    #[serde(default)]
+    pub min_rto: Option<Duration>,
+    /// Upper bound of the RTO.
+    #[serde(default)]
+    pub max_rto: Option<Duration>,
+    /// NewReno partial-ACK timer behaviour.
+    #[serde(default)]
+    pub partial_ack_timer: Option<PartialAckTimerKind>,
+    /// Nagle's algorithm.
+    #[serde(default)]
+    pub nagle: Option<bool>,
 }
 
 /// `[[flows]]`
@@ -179,12 +297,13 @@ pub struct FlowSpec {
     pub transport: TransportKind,
     /// Application.
     pub app: AppKind,
-    /// Payload rate (CBR, and file over UDP).
+    /// Payload rate (UDP applications only).
     #[serde(default)]
     pub rate: Option<Rate>,
-    /// Payload bytes per packet. Default 512: ns-3 `OnOffApplication::PacketSize`.
-    #[serde(default = "default_packet_size")]
-    pub packet_size_bytes: u32,
+    /// Payload bytes per packet (UDP only; TCP uses `tcp.mss_bytes`). Default 512: ns-3
+    /// `OnOffApplication::PacketSize`.
+    #[serde(default)]
+    pub packet_size_bytes: Option<u32>,
     /// Total payload bytes (`app = "file"`).
     #[serde(default)]
     pub size_bytes: Option<u64>,
@@ -194,22 +313,28 @@ pub struct FlowSpec {
     /// When the application stops sending. Default: the end of the run.
     #[serde(default)]
     pub stop: Option<Duration>,
-    /// Destination port. Default 9 (discard, RFC 863).
-    #[serde(default = "default_dst_port")]
-    pub dst_port: u16,
+    /// Destination port. Default 9 (discard, RFC 863) for UDP, 5001 for TCP (iperf's, so
+    /// captures dissect as plain TCP).
+    #[serde(default)]
+    pub dst_port: Option<u16>,
     /// Source port. Default 49152 + flow index (IANA dynamic range, RFC 6335).
     #[serde(default)]
     pub src_port: Option<u16>,
+    /// TCP knobs (TCP transports only).
+    #[serde(default)]
+    pub tcp: Option<TcpSpec>,
 }
+
+impl FlowSpec {
+    /// UDP payload bytes per packet, with its default applied.
+    pub fn udp_packet_size(&self) -> u32 {
+        self.packet_size_bytes.unwrap_or(DEFAULT_PACKET_SIZE)
+    }
+}
+
+/// ns-3 `OnOffApplication::PacketSize` default.
+pub const DEFAULT_PACKET_SIZE: u32 = 512;
 
 fn default_transport() -> TransportKind {
     TransportKind::Udp
-}
-
-fn default_packet_size() -> u32 {
-    512
-}
-
-fn default_dst_port() -> u16 {
-    9
 }

@@ -30,7 +30,7 @@ fn good_scenario_loads_with_defaults() {
     let s = load(GOOD, &[]).unwrap();
     assert_eq!(s.spec.simulation.seed, 1);
     assert_eq!(s.spec.link[0].queue_limit_packets, 50);
-    assert_eq!(s.spec.flows[0].packet_size_bytes, 512);
+    assert_eq!(s.spec.flows[0].udp_packet_size(), 512);
     assert_eq!(s.spec.link[0].bandwidth.0.bps(), 1_000_000);
 }
 

@@ -390,7 +390,10 @@ impl TcpConnection {
         if !self.state.is_synchronized() || self.fin_received {
             return;
         }
-        let wnd = self.rcv.window();
+        // Compare what could be advertised now with what was: a buffer larger than the window
+        // field (and scale) can express must not look like an ever-opening window.
+        let wnd =
+            (self.rcv.window() >> self.rcv_wscale).min(u32::from(u16::MAX)) << self.rcv_wscale;
         let threshold = (self.cfg.recv_buffer / 2)
             .min(u32::from(self.cfg.mss))
             .max(1);

@@ -1,0 +1,180 @@
+//! Turning the counters of a finished run into its results.
+
+use super::flows::FlowRt;
+use super::{SimError, Simulation};
+use crate::results::{FlowResult, LinkResult, NetworkResult, RunResult, Summary};
+use sctpsim_kernel::RunManifest;
+
+impl Simulation {
+    fn flow_results(&self) -> Vec<FlowResult> {
+        let spec = &self.scenario.spec;
+        let end = self.now;
+        self.flows
+            .iter()
+            .map(|flow| {
+                let ep = flow.ep();
+                let fs = &spec.flows[ep.spec_index];
+                let start = sctpsim_kernel::SimTime::ZERO + fs.start.0;
+                let base = FlowResult {
+                    id: ep.spec_index as u32,
+                    transport: fs.transport.name().into(),
+                    app: fs.app.name().into(),
+                    src: self.topo.nodes[ep.src.index()].name.clone(),
+                    dst: self.topo.nodes[ep.dst.index()].name.clone(),
+                    bytes_sent: 0,
+                    bytes_delivered: 0,
+                    goodput_bps: 0.0,
+                    packets_sent: 0,
+                    packets_delivered: 0,
+                    delivered_fraction: 0.0,
+                    retransmissions: 0,
+                    fast_retransmits: 0,
+                    timeouts: 0,
+                    mean_rtt_s: None,
+                    mean_delay_s: None,
+                    reordered: 0,
+                };
+                let (mut r, stop) = match flow {
+                    FlowRt::Udp(u) => {
+                        let st = u.sink.stats();
+                        let r = FlowResult {
+                            bytes_sent: u.source.bytes_sent(),
+                            bytes_delivered: st.bytes,
+                            packets_sent: u.source.packets_sent(),
+                            packets_delivered: st.packets,
+                            mean_delay_s: u.sink.mean_delay_s(),
+                            reordered: st.reordered,
+                            ..base
+                        };
+                        (r, u.source.config().stop)
+                    }
+                    FlowRt::Tcp(t) => {
+                        let client = t.sides[0].conn.stats();
+                        let server = t.sides[1].conn.stats();
+                        let r = FlowResult {
+                            bytes_sent: client.bytes_sent,
+                            bytes_delivered: server.bytes_delivered,
+                            packets_sent: client.data_segments_sent,
+                            packets_delivered: t.data_segments_received,
+                            retransmissions: client.retransmissions,
+                            fast_retransmits: client.fast_retransmits,
+                            timeouts: client.timeouts,
+                            mean_rtt_s: client.mean_rtt_s(),
+                            reordered: server.out_of_order_segments_received,
+                            ..base
+                        };
+                        (r, end)
+                    }
+                };
+                let active = stop.min(end).saturating_since(start).as_secs_f64();
+                r.goodput_bps = if active > 0.0 {
+                    r.bytes_delivered as f64 * 8.0 / active
+                } else {
+                    0.0
+                };
+                r.delivered_fraction = if r.packets_sent > 0 {
+                    r.packets_delivered as f64 / r.packets_sent as f64
+                } else {
+                    0.0
+                };
+                r
+            })
+            .collect()
+    }
+
+    pub(super) fn finish(self, wall_s: f64, interrupted: bool) -> Result<RunResult, SimError> {
+        let spec = &self.scenario.spec;
+        let end_s = self.now.as_secs_f64();
+        let flows = self.flow_results();
+        let sent_total: u64 = flows.iter().map(|f| f.packets_sent).sum();
+        let delivered_total: u64 = flows.iter().map(|f| f.packets_delivered).sum();
+        let mut links = Vec::new();
+        let mut net = NetworkResult {
+            pdf: if sent_total > 0 {
+                delivered_total as f64 / sent_total as f64
+            } else {
+                0.0
+            },
+            routing_packets: 0,
+            routing_bytes: 0,
+            mac_drops: 0,
+            queue_drops: 0,
+            loss_drops: 0,
+            scripted_drops: 0,
+            ttl_drops: 0,
+            no_route_drops: 0,
+            malformed_drops: 0,
+            icmp_sent: 0,
+        };
+        for (k, link) in self.topo.links.iter().enumerate() {
+            for (d, dir) in link.dirs.iter().enumerate() {
+                let c = &dir.counters;
+                net.queue_drops += c.queue_drops;
+                net.loss_drops += c.loss_drops;
+                net.scripted_drops += c.scripted_drops;
+                let busy = self.link_busy_ns[k][d] as f64 / 1e9;
+                links.push(LinkResult {
+                    id: k as u32,
+                    dir: if d == 0 { "fwd".into() } else { "rev".into() },
+                    from: self.topo.nodes[dir.from.index()].name.clone(),
+                    to: self.topo.nodes[dir.to.index()].name.clone(),
+                    tx_packets: c.tx_packets,
+                    tx_bytes: c.tx_bytes,
+                    queue_drops: c.queue_drops,
+                    loss_drops: c.loss_drops,
+                    scripted_drops: c.scripted_drops,
+                    utilization: if end_s > 0.0 {
+                        (busy / end_s).min(1.0)
+                    } else {
+                        0.0
+                    },
+                });
+            }
+        }
+        for n in &self.topo.nodes {
+            net.ttl_drops += n.ip.ttl_drops;
+            net.no_route_drops += n.ip.no_route_drops;
+            net.malformed_drops += n.ip.malformed_drops;
+            net.icmp_sent += n.ip.icmp_sent;
+        }
+        for f in &self.flows {
+            if let FlowRt::Tcp(t) = f {
+                net.malformed_drops += t
+                    .sides
+                    .iter()
+                    .map(|s| s.conn.stats().malformed_dropped)
+                    .sum::<u64>();
+            }
+        }
+        let summary = Summary {
+            name: spec.simulation.name.clone(),
+            seed: self.seed,
+            sim_time_s: end_s,
+            wall_time_s: wall_s,
+            events: self.events,
+            interrupted,
+            flows,
+            links,
+            network: net,
+        };
+        let manifest = RunManifest {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            scenario_hash: self.scenario.hash(),
+            seed: self.seed,
+            sim_time_s: end_s,
+            events: self.events,
+            wall_time_s: wall_s,
+            interrupted,
+        };
+        let pcap_files = match self.capture {
+            Some(c) => c.finish().map_err(SimError::Io)?,
+            None => Vec::new(),
+        };
+        Ok(RunResult {
+            summary,
+            timeseries: self.series,
+            manifest,
+            pcap_files,
+        })
+    }
+}

@@ -1,0 +1,210 @@
+//! The IP layer of every node: output (routing, the link's queue and transmitter), input
+//! (verification, local delivery, forwarding, ICMP errors) and transport demultiplexing.
+
+use super::flows::FlowRt;
+use super::{Event, Simulation, DEFAULT_TTL};
+use crate::link::Offer;
+use crate::packet::Packet;
+use sctpsim_kernel::{LinkId, NodeId};
+use sctpsim_proto::app::SeqTsHeader;
+use sctpsim_wire::icmp::{icmp_error_datagram, IcmpError, Icmpv4Packet};
+use sctpsim_wire::ipv4::{decrement_ttl_in_place, IpProtocol, Ipv4Packet};
+use sctpsim_wire::tcp::TcpPacket;
+use sctpsim_wire::udp::{UdpPacket, UdpRepr};
+use std::net::Ipv4Addr;
+
+impl Simulation {
+    /// Route a packet out of `node` (originated or forwarded).
+    pub(super) fn ip_output(&mut self, node: NodeId, dst: Ipv4Addr, pkt: Packet) {
+        let Some(iface) = self.topo.route(node, dst) else {
+            self.topo.nodes[node.index()].ip.no_route_drops += 1;
+            return;
+        };
+        let i = &self.topo.nodes[node.index()].ifaces[iface as usize];
+        let (link, d) = (i.link, i.tx_dir as u8);
+        match self.topo.links[link.index()].dirs[d as usize].offer(pkt) {
+            Offer::StartNow(p) => self.start_tx(link, d, p),
+            Offer::Queued => {}
+            Offer::Dropped(p) => self.note_drop(&p),
+        }
+    }
+
+    pub(super) fn start_tx(&mut self, link: LinkId, d: u8, pkt: Packet) {
+        let dir = &mut self.topo.links[link.index()].dirs[d as usize];
+        let (tx, arrives) = dir.start_tx(&pkt);
+        let from = dir.from;
+        let delay = dir.delay;
+        self.link_busy_ns[link.index()][d as usize] += tx.0;
+        if let Some(c) = &mut self.capture {
+            // The sending interface is the one whose link and direction match.
+            let node = &self.topo.nodes[from.index()];
+            if let Some(ix) = node
+                .ifaces
+                .iter()
+                .position(|i| i.link == link && i.tx_dir == d as usize)
+            {
+                c.record(from, ix as u32, self.now, &pkt.bytes);
+            }
+        }
+        self.queue.push(self.now + tx, Event::TxDone(link, d));
+        if arrives {
+            self.queue
+                .push(self.now + tx + delay, Event::Arrive(link, d, pkt));
+        } else {
+            self.note_drop(&pkt);
+        }
+    }
+
+    /// Record a lost packet of a flow in the time series (`dropped_seq`): for TCP the stream
+    /// offset just past the segment's payload (comparable with `snd_una`), for UDP the
+    /// application sequence number. Pure ACKs and packets of no flow are not recorded.
+    fn note_drop(&mut self, pkt: &Packet) {
+        let Some(f) = pkt.flow else { return };
+        let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
+            return;
+        };
+        let value = match (&self.flows[f.index()], ip.protocol()) {
+            (FlowRt::Tcp(t), IpProtocol::Tcp) => {
+                let Ok(seg) = TcpPacket::new_checked(ip.payload()) else {
+                    return;
+                };
+                let len = ip.payload().len().saturating_sub(seg.header_len() as usize);
+                let client = &t.sides[0].conn;
+                if len == 0 || ip.src_addr() != t.ep.src_addr {
+                    return;
+                }
+                let offset = u64::from(seg.seq_number().0.wrapping_sub(client.iss().0));
+                (offset + len as u64) as f64
+            }
+            (FlowRt::Udp(_), IpProtocol::Udp) => {
+                let Ok(udp) = UdpPacket::new_checked(ip.payload()) else {
+                    return;
+                };
+                match SeqTsHeader::parse(udp.payload()) {
+                    Some(h) => h.seq as f64,
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        let id = self.flows[f.index()].ep().spec_index as u32;
+        self.series
+            .push(self.now.as_secs_f64(), "flow", id, "", "dropped_seq", value);
+    }
+
+    pub(super) fn send_icmp_error(&mut self, node: NodeId, kind: IcmpError, offending: &[u8]) {
+        let Some(src) = self.topo.nodes[node.index()].primary_addr() else {
+            return;
+        };
+        let ident = self.topo.nodes[node.index()].next_ip_id;
+        let Some(bytes) = icmp_error_datagram(kind, src, DEFAULT_TTL, ident, offending) else {
+            return;
+        };
+        let n = &mut self.topo.nodes[node.index()];
+        n.next_ip_id = n.next_ip_id.wrapping_add(1);
+        n.ip.icmp_sent += 1;
+        let dst = Ipv4Packet::new_unchecked(&bytes[..]).dst_addr();
+        let pkt = self.new_packet(bytes, None);
+        self.ip_output(node, dst, pkt);
+    }
+
+    /// IP input: verify, then deliver locally or forward.
+    pub(super) fn ip_receive(&mut self, node: NodeId, mut pkt: Packet) {
+        let (dst, src, proto) = match Ipv4Packet::new_checked(&pkt.bytes[..]) {
+            Ok(ip) if ip.verify_checksum() => (ip.dst_addr(), ip.src_addr(), ip.protocol()),
+            _ => {
+                self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                return;
+            }
+        };
+        if self.topo.nodes[node.index()].owns(dst) {
+            self.deliver(node, src, dst, proto, pkt);
+            return;
+        }
+        // RFC 1812 §5.3.1: decrement the TTL; if it reaches zero, discard and send Time
+        // Exceeded.
+        match decrement_ttl_in_place(&mut pkt.bytes) {
+            Ok(0) => {
+                self.topo.nodes[node.index()].ip.ttl_drops += 1;
+                self.send_icmp_error(node, IcmpError::TtlExceeded, &pkt.bytes);
+            }
+            Ok(_) => {
+                if self.topo.route(node, dst).is_none() {
+                    self.topo.nodes[node.index()].ip.no_route_drops += 1;
+                    self.send_icmp_error(node, IcmpError::NetUnreachable, &pkt.bytes);
+                } else {
+                    self.topo.nodes[node.index()].ip.forwarded += 1;
+                    self.ip_output(node, dst, pkt);
+                }
+            }
+            Err(_) => self.topo.nodes[node.index()].ip.malformed_drops += 1,
+        }
+    }
+
+    fn deliver(
+        &mut self,
+        node: NodeId,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        proto: IpProtocol,
+        pkt: Packet,
+    ) {
+        let now = self.now;
+        let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
+            return;
+        };
+        match proto {
+            IpProtocol::Udp => {
+                let parsed = UdpPacket::new_checked(ip.payload())
+                    .and_then(|udp| UdpRepr::parse(&udp, src, dst).map(|r| (r, udp)));
+                let Ok((repr, udp)) = parsed else {
+                    self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                    return;
+                };
+                let key = (repr.dst_port, src, repr.src_port);
+                match self.topo.nodes[node.index()].udp_sockets.get(&key).copied() {
+                    Some(f) => {
+                        if let FlowRt::Udp(u) = &mut self.flows[f.index()] {
+                            u.sink.handle_datagram(now, udp.payload());
+                        }
+                    }
+                    None => self.port_unreachable(node, &pkt.bytes),
+                }
+            }
+            IpProtocol::Tcp => {
+                let Ok(seg) = TcpPacket::new_checked(ip.payload()) else {
+                    self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                    return;
+                };
+                let key = (seg.dst_port(), src, seg.src_port());
+                match self.topo.nodes[node.index()].tcp_sockets.get(&key).copied() {
+                    Some((f, side)) => self.tcp_input(f, side as usize, src, dst, ip.payload()),
+                    None => self.port_unreachable(node, &pkt.bytes),
+                }
+            }
+            IpProtocol::Icmp => {
+                let ok = Icmpv4Packet::new_checked(ip.payload())
+                    .map(|p| p.verify_checksum())
+                    .unwrap_or(false);
+                let n = &mut self.topo.nodes[node.index()].ip;
+                if ok {
+                    n.icmp_received += 1;
+                } else {
+                    n.malformed_drops += 1;
+                }
+            }
+            _ => {
+                self.topo.nodes[node.index()].ip.malformed_drops += 1;
+            }
+        }
+    }
+
+    /// RFC 1122 §3.2.2.1: a datagram for a port nobody listens on gets ICMP Port Unreachable.
+    /// (TCP would answer with a RST, RFC 9293 §3.10.7.1; flows here always have a listener, so
+    /// this only happens to stray segments.)
+    fn port_unreachable(&mut self, node: NodeId, bytes: &[u8]) {
+        self.topo.nodes[node.index()].ip.port_unreachable += 1;
+        let bytes = bytes.to_vec();
+        self.send_icmp_error(node, IcmpError::PortUnreachable, &bytes);
+    }
+}

@@ -1,0 +1,355 @@
+//! The simulation: builds the network from a checked scenario and drives it — the only place
+//! that owns the clock and the event queue. Protocols and applications are sans-IO state
+//! machines polled from here (DESIGN.md §1.1).
+//!
+//! * `flows.rs` — building each flow's endpoints (UDP source/sink, TCP client/server).
+//! * `ip.rs` — IP output, link transmission, IP input, forwarding, ICMP, demultiplexing.
+//! * `tcp.rs` — driving TCP connections: polling, timers, metric events.
+//! * `finish.rs` — turning counters into results.
+
+mod finish;
+mod flows;
+mod ip;
+mod tcp;
+
+use crate::capture::Capture;
+use crate::packet::Packet;
+use crate::results::{RunResult, TimeSeries};
+use crate::scenario::LoadedScenario;
+use crate::topology::Topology;
+use flows::{build_flow, FlowRt};
+use sctpsim_kernel::{EventQueue, FlowId, LinkId, NodeId, SeedTree, SimTime};
+use sctpsim_wire::udp::udp_datagram;
+use std::net::Ipv4Addr;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Initial TTL of originated packets: 64, the IANA-recommended default (RFC 1700, "IP TTL"),
+/// also Linux's `ip_default_ttl`.
+const DEFAULT_TTL: u8 = 64;
+
+/// How often (in events) the wall clock is read to decide whether to report progress.
+const PROGRESS_CHECK_EVERY: u64 = 4096;
+
+#[derive(Debug)]
+enum Event {
+    /// An application may have something to send (UDP source due, TCP application start).
+    App(FlowId),
+    /// A TCP endpoint's timer may have expired (side 0 client, 1 server).
+    TcpTimer(FlowId, u8),
+    /// A link direction finished serialising a packet.
+    TxDone(LinkId, u8),
+    /// A packet reached the far end of a link direction.
+    Arrive(LinkId, u8, Packet),
+    /// Record the time series.
+    Sample,
+}
+
+/// Progress of a running simulation, for progress bars.
+#[derive(Copy, Clone, Debug)]
+pub struct Progress {
+    /// Simulated time reached.
+    pub now: SimTime,
+    /// Configured end.
+    pub end: SimTime,
+    /// Events processed so far.
+    pub events: u64,
+    /// Wall-clock seconds since the run started.
+    pub wall_s: f64,
+}
+
+/// Run options that are not part of the scenario.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Directory for pcap captures (`None`: no captures).
+    pub pcap_dir: Option<PathBuf>,
+    /// Minimum wall-clock interval between progress reports, s (default 0.2 s).
+    pub progress_interval_s: Option<f64>,
+}
+
+/// Why a run failed (not a scenario problem: those are caught before building).
+#[derive(Debug)]
+pub enum SimError {
+    /// Writing captures failed.
+    Io(std::io::Error),
+}
+
+impl core::fmt::Display for SimError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SimError::Io(e) => write!(f, "writing captures: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// A built simulation, ready to run once.
+pub struct Simulation {
+    scenario: LoadedScenario,
+    seed: u64,
+    topo: Topology,
+    flows: Vec<FlowRt>,
+    queue: EventQueue<Event>,
+    now: SimTime,
+    end: SimTime,
+    events: u64,
+    next_uid: u64,
+    capture: Option<Capture>,
+    series: TimeSeries,
+    flow_sampled_bytes: Vec<u64>,
+    link_sampled_bytes: Vec<[u64; 2]>,
+    /// Time each link direction has been busy so far (for utilisation), ns.
+    link_busy_ns: Vec<[u64; 2]>,
+}
+
+impl Simulation {
+    /// Build the network of a checked scenario. `seed` overrides `simulation.seed`.
+    pub fn new(
+        scenario: LoadedScenario,
+        seed: Option<u64>,
+        opts: &RunOptions,
+    ) -> Result<Self, SimError> {
+        let spec = &scenario.spec;
+        let seed = seed.unwrap_or(spec.simulation.seed);
+        let seeds = SeedTree::new(seed);
+        let mut topo = Topology::build(spec, &seeds);
+        let end = SimTime::ZERO + spec.simulation.duration.0;
+        let mtu = spec
+            .link
+            .iter()
+            .map(|l| l.mtu_bytes as usize)
+            .min()
+            .unwrap_or(1500);
+        let index = |name: &str| {
+            spec.node
+                .iter()
+                .position(|n| n.name == name)
+                .map(|i| NodeId(i as u32))
+        };
+        let mut flows = Vec::with_capacity(spec.flows.len());
+        for (i, f) in spec.flows.iter().enumerate() {
+            // References were checked; a node without interfaces has no address and its flow
+            // simply sends nothing (its packets are counted as no-route drops).
+            let (Some(src), Some(dst)) = (index(&f.src), index(&f.dst)) else {
+                continue;
+            };
+            let addr = |n: NodeId| {
+                topo.nodes[n.index()]
+                    .primary_addr()
+                    .unwrap_or(Ipv4Addr::UNSPECIFIED)
+            };
+            let (src_addr, dst_addr) = (addr(src), addr(dst));
+            let flow = build_flow(i, f, (src, dst), (src_addr, dst_addr), end, mtu, &seeds);
+            let ep = flow.ep();
+            let key = (ep.dst_port, src_addr, ep.src_port);
+            let id = FlowId(flows.len() as u32);
+            match &flow {
+                FlowRt::Udp(_) => {
+                    topo.nodes[dst.index()].udp_sockets.insert(key, id);
+                }
+                FlowRt::Tcp(_) => {
+                    topo.nodes[dst.index()].tcp_sockets.insert(key, (id, 1));
+                    topo.nodes[src.index()]
+                        .tcp_sockets
+                        .insert((ep.src_port, dst_addr, ep.dst_port), (id, 0));
+                }
+            }
+            flows.push(flow);
+        }
+        let capture = match &opts.pcap_dir {
+            Some(dir) => Some(Capture::open(dir, &topo).map_err(SimError::Io)?),
+            None => None,
+        };
+        let nlinks = topo.links.len();
+        let nflows = flows.len();
+        let mut sim = Simulation {
+            scenario,
+            seed,
+            topo,
+            flows,
+            queue: EventQueue::with_capacity(1024),
+            now: SimTime::ZERO,
+            end,
+            events: 0,
+            next_uid: 0,
+            capture,
+            series: TimeSeries::default(),
+            flow_sampled_bytes: vec![0; nflows],
+            link_sampled_bytes: vec![[0; 2]; nlinks],
+            link_busy_ns: vec![[0; 2]; nlinks],
+        };
+        for i in 0..sim.flows.len() {
+            if let Some(t) = sim.flows[i].first_wake() {
+                sim.queue.push(t, Event::App(FlowId(i as u32)));
+            }
+        }
+        let first_sample = SimTime::ZERO + sim.scenario.spec.simulation.sample_interval.0;
+        sim.queue.push(first_sample.min(end), Event::Sample);
+        Ok(sim)
+    }
+
+    /// Run to the configured duration. `observer` is called at most every
+    /// `progress_interval_s` of wall time; returning `false` stops the run early (the result is
+    /// then marked interrupted and holds everything measured so far).
+    pub fn run(
+        mut self,
+        opts: &RunOptions,
+        observer: &mut dyn FnMut(Progress) -> bool,
+    ) -> Result<RunResult, SimError> {
+        let wall = Instant::now();
+        let interval = opts.progress_interval_s.unwrap_or(0.2);
+        let mut last_report = 0.0f64;
+        let mut interrupted = false;
+        while let Some((t, ev)) = self.queue.pop() {
+            if t > self.end {
+                break;
+            }
+            self.now = t;
+            self.events += 1;
+            self.dispatch(ev);
+            if self.events.is_multiple_of(PROGRESS_CHECK_EVERY) {
+                let w = wall.elapsed().as_secs_f64();
+                if w - last_report >= interval {
+                    last_report = w;
+                    let p = Progress {
+                        now: self.now,
+                        end: self.end,
+                        events: self.events,
+                        wall_s: w,
+                    };
+                    if !observer(p) {
+                        interrupted = true;
+                        break;
+                    }
+                }
+            }
+        }
+        if !interrupted {
+            self.now = self.end;
+        }
+        let wall_s = wall.elapsed().as_secs_f64();
+        observer(Progress {
+            now: self.now,
+            end: self.end,
+            events: self.events,
+            wall_s,
+        });
+        self.finish(wall_s, interrupted)
+    }
+
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::App(f) => self.wake_app(f),
+            Event::TcpTimer(f, side) => self.tcp_timer(f, side as usize),
+            Event::TxDone(l, d) => {
+                if let Some(next) = self.topo.links[l.index()].dirs[d as usize].tx_done() {
+                    self.start_tx(l, d, next);
+                }
+            }
+            Event::Arrive(l, d, pkt) => {
+                let dir = &self.topo.links[l.index()].dirs[d as usize];
+                let (node, iface) = (dir.to, dir.to_iface);
+                if let Some(c) = &mut self.capture {
+                    c.record(node, iface, self.now, &pkt.bytes);
+                }
+                self.ip_receive(node, pkt);
+            }
+            Event::Sample => self.sample(),
+        }
+    }
+
+    fn new_packet(&mut self, bytes: Vec<u8>, flow: Option<FlowId>) -> Packet {
+        let uid = self.next_uid;
+        self.next_uid += 1;
+        Packet { bytes, flow, uid }
+    }
+
+    /// The IPv4 Identification for the next packet `node` originates.
+    fn next_ip_id(&mut self, node: NodeId) -> u16 {
+        let n = &mut self.topo.nodes[node.index()];
+        let id = n.next_ip_id;
+        n.next_ip_id = n.next_ip_id.wrapping_add(1);
+        id
+    }
+
+    fn wake_app(&mut self, f: FlowId) {
+        if matches!(self.flows[f.index()], FlowRt::Tcp(_)) {
+            self.tcp_start(f);
+            return;
+        }
+        let now = self.now;
+        loop {
+            let FlowRt::Udp(u) = &mut self.flows[f.index()] else {
+                return;
+            };
+            let Some(payload) = u.source.poll_transmit(now) else {
+                break;
+            };
+            let (src, src_addr, dst_addr, udp) = (u.ep.src, u.ep.src_addr, u.ep.dst_addr, u.udp);
+            let ident = self.next_ip_id(src);
+            let bytes = udp_datagram(src_addr, dst_addr, DEFAULT_TTL, ident, &udp, &payload);
+            let pkt = self.new_packet(bytes, Some(f));
+            self.ip_output(src, dst_addr, pkt);
+        }
+        if let FlowRt::Udp(u) = &self.flows[f.index()] {
+            if let Some(t) = u.source.poll_timeout() {
+                self.queue.push(t, Event::App(f));
+            }
+        }
+    }
+
+    fn sample(&mut self) {
+        let interval = self.scenario.spec.simulation.sample_interval.0;
+        let t = self.now.as_secs_f64();
+        let dt = interval.as_secs_f64();
+        for (i, f) in self.flows.iter().enumerate() {
+            let bytes = f.bytes_delivered();
+            let delta = bytes - self.flow_sampled_bytes[i];
+            self.flow_sampled_bytes[i] = bytes;
+            let id = f.ep().spec_index as u32;
+            self.series
+                .push(t, "flow", id, "", "goodput_bps", delta as f64 * 8.0 / dt);
+            self.series
+                .push(t, "flow", id, "", "bytes_delivered", bytes as f64);
+        }
+        for (k, link) in self.topo.links.iter().enumerate() {
+            for d in 0..2 {
+                let dir = &link.dirs[d];
+                let name = if d == 0 { "fwd" } else { "rev" };
+                let delta = dir.counters.tx_bytes - self.link_sampled_bytes[k][d];
+                self.link_sampled_bytes[k][d] = dir.counters.tx_bytes;
+                self.series.push(
+                    t,
+                    "link",
+                    k as u32,
+                    name,
+                    "queue_packets",
+                    dir.queue.len() as f64,
+                );
+                self.series.push(
+                    t,
+                    "link",
+                    k as u32,
+                    name,
+                    "throughput_bps",
+                    delta as f64 * 8.0 / dt,
+                );
+            }
+        }
+        if self.now < self.end {
+            self.queue
+                .push((self.now + interval).min(self.end), Event::Sample);
+        }
+    }
+}
+
+/// Load, build and run in one call (what the CLI and Python do).
+pub fn run_scenario(
+    scenario: LoadedScenario,
+    seed: Option<u64>,
+    opts: &RunOptions,
+    observer: &mut dyn FnMut(Progress) -> bool,
+) -> Result<RunResult, SimError> {
+    Simulation::new(scenario, seed, opts)?.run(opts, observer)
+}
