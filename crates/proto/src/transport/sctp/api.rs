@@ -1,0 +1,323 @@
+//! The application interface, in the spirit of the SCTP sockets API (RFC 6458) and the abstract
+//! primitives of RFC 9260 §11.1: messages in ([`super::SctpAssociation::send`]) and out
+//! ([`Message`] from [`super::SctpAssociation::recv`]), notifications as [`SctpEvent`]s, and the
+//! packets an endpoint emits ([`Transmit`]).
+
+use std::net::Ipv4Addr;
+
+use sctpsim_kernel::SimDuration;
+use sctpsim_wire::sctp::{try_sctp_packet, ErrorCause, SctpRepr, Ssn};
+use sctpsim_wire::WireError;
+
+use super::association::state::State;
+
+/// IPv4 header without options (the only kind the simulator builds).
+pub const IPV4_HEADER_LEN: usize = 20;
+
+/// A packet an association or endpoint wants sent: the association chose the destination path
+/// and the source address of that path (RFC 9260 §6.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transmit {
+    /// Source IPv4 address.
+    pub src: Ipv4Addr,
+    /// Destination IPv4 address.
+    pub dst: Ipv4Addr,
+    /// The SCTP packet (common header and chunks); the checksum is computed when emitted.
+    pub packet: SctpRepr,
+}
+
+impl Transmit {
+    /// Size of the IP datagram: 20-byte IPv4 header plus the SCTP packet.
+    pub fn ip_len(&self) -> usize {
+        IPV4_HEADER_LEN + self.packet.buffer_len()
+    }
+
+    /// The complete IPv4 + SCTP packet with real checksums (IPv4 header checksum, CRC32c).
+    ///
+    /// Errors: [`WireError::Malformed`] if a chunk cannot be encoded (a caller building
+    /// oversized chunks by hand); packets built by the association always encode.
+    pub fn to_bytes(&self, ttl: u8, ident: u16) -> Result<Vec<u8>, WireError> {
+        try_sctp_packet(
+            self.src,
+            self.dst,
+            ttl,
+            ident,
+            self.packet.src_port,
+            self.packet.dst_port,
+            self.packet.verification_tag,
+            &self.packet.chunks,
+        )
+    }
+}
+
+/// Identifies a message accepted by [`super::SctpAssociation::send`], for matching
+/// [`SctpEvent::SendFailed`] notifications.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MessageId(pub u64);
+
+/// Why [`super::SctpAssociation::send`] refused a message (RFC 9260 §11.1 E error returns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SendError {
+    /// The association is closed (aborted, shut down or never established).
+    Closed,
+    /// A shutdown is in progress: RFC 9260 §9.2, no new data from the upper layer.
+    ShuttingDown,
+    /// The stream does not exist (at or above the negotiated number of outbound streams).
+    InvalidStream {
+        /// The stream requested.
+        stream: u16,
+    },
+    /// An empty message: RFC 9260 §6.2 forbids DATA chunks without user data.
+    Empty,
+    /// The message needs fragmentation and fragmentation is off.
+    TooLarge,
+    /// The send buffer cannot take the message now.
+    BufferFull,
+}
+
+impl core::fmt::Display for SendError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SendError::Closed => write!(f, "the association is closed"),
+            SendError::ShuttingDown => write!(f, "the association is shutting down"),
+            SendError::InvalidStream { stream } => write!(f, "no outbound stream {stream}"),
+            SendError::Empty => write!(f, "empty message"),
+            SendError::TooLarge => write!(f, "message too large and fragmentation is off"),
+            SendError::BufferFull => write!(f, "send buffer full"),
+        }
+    }
+}
+
+impl std::error::Error for SendError {}
+
+/// A user message delivered by [`super::SctpAssociation::recv`] (RFC 9260 §11.1 I RECEIVE).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// Stream identifier.
+    pub stream: u16,
+    /// Stream sequence number (meaningless for unordered messages).
+    pub ssn: Ssn,
+    /// Payload protocol identifier.
+    pub ppid: u32,
+    /// Delivered without regard to stream order (U bit).
+    pub unordered: bool,
+    /// The user data, reassembled.
+    pub data: Vec<u8>,
+}
+
+/// Why an association ended without a graceful shutdown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LossReason {
+    /// The peer sent an ABORT, with these error causes.
+    PeerAbort {
+        /// The causes carried by the ABORT.
+        causes: Vec<ErrorCause>,
+    },
+    /// The local user aborted ([`super::SctpAssociation::abort`]).
+    LocalAbort,
+    /// Association.Max.Retrans consecutive failures: the peer is unreachable (RFC 9260 §8.1).
+    MaxRetransmissions,
+    /// INIT or COOKIE ECHO retransmitted Max.Init.Retransmits times without answer
+    /// (RFC 9260 §5.1 C).
+    InitFailed,
+    /// The T5-shutdown-guard timer expired (RFC 9260 §9.2).
+    ShutdownGuardExpired,
+    /// The association aborted because the peer violated the protocol (the ABORT it sent
+    /// carries this cause).
+    ProtocolViolation {
+        /// The cause sent in the ABORT.
+        cause: ErrorCause,
+    },
+}
+
+/// The outcome of an ASCONF request (RFC 5061), reported by [`SctpEvent::AsconfResult`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AsconfRequestKind {
+    /// RFC 5061 §4.2.1 Add IP Address.
+    AddIp,
+    /// RFC 5061 §4.2.2 Delete IP Address.
+    DeleteIp,
+    /// RFC 5061 §4.2.4 Set Primary Address.
+    SetPrimary,
+}
+
+/// A notification (RFC 6458 §6.1, RFC 9260 §11.2). Metric samples are not events: see
+/// [`super::MetricEvent`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SctpEvent {
+    /// SCTP_COMM_UP: the association reached ESTABLISHED.
+    CommUp {
+        /// Negotiated outbound streams.
+        outbound_streams: u16,
+        /// Negotiated inbound streams.
+        inbound_streams: u16,
+    },
+    /// SCTP_RESTART: the peer restarted the association (RFC 9260 §5.2.4 action A).
+    Restart,
+    /// SCTP_COMM_LOST / SCTP_CANT_STR_ASSOC: the association is CLOSED without a graceful
+    /// shutdown.
+    CommLost {
+        /// Why.
+        reason: LossReason,
+        /// Messages never sent or never acknowledged, now discarded.
+        undelivered_messages: u64,
+    },
+    /// SCTP_SHUTDOWN_EVENT: the peer sent SHUTDOWN; no more data will arrive.
+    PeerShutdown,
+    /// SCTP_SHUTDOWN_COMP: the graceful shutdown finished; the association is CLOSED.
+    ShutdownComplete,
+    /// SCTP_PEER_ADDR_CHANGE (SCTP_ADDR_AVAILABLE): a destination became active (HEARTBEAT ACK
+    /// or acknowledged data after being inactive or unconfirmed).
+    PathUp {
+        /// The destination address.
+        addr: Ipv4Addr,
+    },
+    /// SCTP_PEER_ADDR_CHANGE (SCTP_ADDR_UNREACHABLE): the error counter of a destination
+    /// exceeded Path.Max.Retrans (RFC 9260 §8.2).
+    PathDown {
+        /// The destination address.
+        addr: Ipv4Addr,
+    },
+    /// SCTP_PEER_ADDR_CHANGE (SCTP_ADDR_ADDED): a peer address was added (ASCONF).
+    PathAdded {
+        /// The destination address.
+        addr: Ipv4Addr,
+    },
+    /// SCTP_PEER_ADDR_CHANGE (SCTP_ADDR_REMOVED): a peer address was deleted (ASCONF).
+    PathRemoved {
+        /// The destination address.
+        addr: Ipv4Addr,
+    },
+    /// SCTP_PEER_ADDR_CHANGE (SCTP_ADDR_MADE_PRIM): the primary path changed, by the local
+    /// user or by the peer's Set Primary Address request.
+    PrimaryChanged {
+        /// The new primary destination.
+        addr: Ipv4Addr,
+    },
+    /// SCTP_SEND_FAILED_EVENT: a message was abandoned (its lifetime expired, RFC 3758) or
+    /// discarded.
+    SendFailed {
+        /// The message.
+        id: MessageId,
+        /// Its stream.
+        stream: u16,
+        /// Its length in bytes.
+        len: usize,
+        /// Whether no part of it had been transmitted (SCTP_DATA_UNSENT) or some had
+        /// (SCTP_DATA_SENT).
+        unsent: bool,
+    },
+    /// SCTP_REMOTE_ERROR: the peer sent an ERROR chunk.
+    RemoteError {
+        /// The causes it carried.
+        causes: Vec<ErrorCause>,
+    },
+    /// An ASCONF request of ours was answered (RFC 5061 §5.3).
+    AsconfResult {
+        /// What was requested.
+        kind: AsconfRequestKind,
+        /// For which address.
+        addr: Ipv4Addr,
+        /// Whether the peer accepted it.
+        success: bool,
+    },
+    /// SCTP_DATA_IO_EVENT-like: at least one message is ready for
+    /// [`super::SctpAssociation::recv`].
+    Readable,
+}
+
+/// The reachability state of a destination (RFC 9260 §8.2, §5.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PathState {
+    /// Reachable (SCTP_ACTIVE).
+    Active,
+    /// Error counter above Path.Max.Retrans (SCTP_INACTIVE).
+    Inactive,
+    /// Not yet confirmed by a HEARTBEAT ACK (SCTP_UNCONFIRMED, RFC 9260 §5.4).
+    Unconfirmed,
+}
+
+/// A snapshot of one destination (RFC 9260 §11.1 O STATUS, RFC 6458 SCTP_GET_PEER_ADDR_INFO).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathStatus {
+    /// The destination address.
+    pub addr: Ipv4Addr,
+    /// The local address used as source towards it.
+    pub source: Ipv4Addr,
+    /// Reachability.
+    pub state: PathState,
+    /// Congestion window, bytes.
+    pub cwnd: u32,
+    /// Slow-start threshold, bytes.
+    pub ssthresh: u32,
+    /// partial_bytes_acked, bytes.
+    pub partial_bytes_acked: u32,
+    /// Bytes in flight to it.
+    pub flight_size: u32,
+    /// Smoothed RTT, if measured.
+    pub srtt: Option<SimDuration>,
+    /// Current RTO (backed off).
+    pub rto: SimDuration,
+    /// Consecutive-error counter.
+    pub error_count: u32,
+    /// Path MTU, bytes.
+    pub pmtu: u16,
+}
+
+/// A snapshot of the association (RFC 9260 §11.1 O STATUS, RFC 6458 SCTP_STATUS).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssociationStatus {
+    /// Current state.
+    pub state: State,
+    /// The peer's receive window as last computed by the sender (bytes).
+    pub peer_rwnd: u32,
+    /// Our advertised receive window (bytes).
+    pub local_rwnd: u32,
+    /// Sent but unacknowledged DATA chunks.
+    pub unacked_chunks: usize,
+    /// Messages queued but not yet given TSNs.
+    pub pending_messages: usize,
+    /// Negotiated outbound streams.
+    pub outbound_streams: u16,
+    /// Negotiated inbound streams.
+    pub inbound_streams: u16,
+    /// Primary destination.
+    pub primary: Ipv4Addr,
+    /// The destination new data currently goes to.
+    pub current_path: Ipv4Addr,
+    /// Every destination.
+    pub paths: Vec<PathStatus>,
+}
+
+/// Why an association option or command other than `send` was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ApiError {
+    /// The address is not one of the association's (peer or local, as the call requires).
+    UnknownAddress,
+    /// The address is already part of the association.
+    AddressExists,
+    /// Removing it would leave no address.
+    LastAddress,
+    /// The extension is not negotiated with the peer (ASCONF, PR-SCTP).
+    NotSupported,
+    /// Not possible in the current state.
+    InvalidState,
+    /// A value out of range (an MTU too small, RTO.Min above RTO.Max, ...).
+    InvalidValue,
+}
+
+impl core::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let s = match self {
+            ApiError::UnknownAddress => "unknown address",
+            ApiError::AddressExists => "address already in the association",
+            ApiError::LastAddress => "cannot remove the last address",
+            ApiError::NotSupported => "extension not negotiated",
+            ApiError::InvalidState => "not possible in this state",
+            ApiError::InvalidValue => "invalid value",
+        };
+        f.write_str(s)
+    }
+}
+
+impl std::error::Error for ApiError {}

@@ -1,0 +1,373 @@
+//! Data transfer (RFC 9260 §6): receiving DATA (§6.2, §6.5) and deciding on SACKs, processing
+//! SACKs (§6.2.1) with RTT measurement (§6.3.1), window growth (§7.2.1–7.2.2) and fast
+//! retransmit / Fast Recovery (§7.2.4), the T3-rtx timer (§6.3.2–6.3.3), and message lifetimes
+//! of data not yet sent.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
+
+use sctpsim_kernel::SimTime;
+use sctpsim_wire::sctp::{DataChunk, ErrorCause, SackChunk};
+
+use super::super::api::SctpEvent;
+use super::super::congestion::{AckSample, CongestionControl, Standard};
+use super::super::recv::DataVerdict;
+use super::super::stats::MetricKind;
+use super::super::timers::Timer;
+use super::{Flow, PacketCtx, SctpAssociation, State};
+
+impl SctpAssociation {
+    /// RFC 9260 §6.2: one DATA chunk.
+    pub(crate) fn on_data(&mut self, now: SimTime, ctx: &mut PacketCtx, d: &DataChunk) -> Flow {
+        if !(self.state.receives_data() || self.state == State::ShutdownReceived) {
+            // Before ESTABLISHED there is nothing to deliver to; after the peer's SHUTDOWN no
+            // new DATA is expected (§9.2).
+            self.stats.chunks_dropped += 1;
+            return Flow::Continue;
+        }
+        ctx.data_seen = true;
+        if d.user_data.is_empty() {
+            // §6.2: "If an endpoint receives a DATA chunk with no user data (i.e., the Length
+            // field is set to 16), it MUST send an ABORT with error cause set to 'No User
+            // Data'."
+            self.abort_with(now, ErrorCause::NoUserData { tsn: d.tsn }, None);
+            return Flow::Stop;
+        }
+        match self.rx.receive(d) {
+            DataVerdict::New => {
+                ctx.data_new = true;
+                self.stats.data_chunks_received += 1;
+            }
+            DataVerdict::Duplicate => {
+                ctx.data_dup = true;
+                self.stats.duplicate_data_received += 1;
+            }
+            DataVerdict::NoRoom => {
+                ctx.data_dropped = true;
+                self.stats.data_chunks_dropped_rwnd += 1;
+            }
+            DataVerdict::InvalidStream => {
+                // §6.5: acknowledge the TSN, "immediately send an ERROR chunk with cause set to
+                // 'Invalid Stream Identifier'", discard the data.
+                ctx.data_new = true;
+                ctx.report.push(ErrorCause::InvalidStreamIdentifier {
+                    stream_id: d.stream_id,
+                });
+            }
+            DataVerdict::TooFarAhead => {
+                self.stats.chunks_dropped += 1;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// After a packet with DATA: SACK scheduling (§6.2), the SHUTDOWN-SENT rule (§9.2), and
+    /// the Readable notification.
+    pub(crate) fn after_data_packet(&mut self, now: SimTime, ctx: &PacketCtx) {
+        let src = ctx.src();
+        let mut dest = if self.path_index(src).is_some() {
+            src
+        } else {
+            self.current
+        };
+        // §6.4: "When a receiver of a duplicate DATA chunk sends a SACK to a multi-homed
+        // endpoint, it MAY be beneficial to vary the destination address and not use the
+        // source address of the DATA chunk. The reason is that receiving a duplicate from a
+        // multi-homed endpoint might indicate that the return path ... for the SACK is
+        // broken." The broken return path is the one our last SACK took: vary only if the
+        // duplicate came from that very address.
+        if ctx.data_dup
+            && !ctx.data_new
+            && self.paths.len() > 1
+            && self.last_sack_dest == Some(dest)
+        {
+            dest = self.alternate(dest);
+        }
+        self.sack_dest = Some(dest);
+        if self.state == State::ShutdownSent {
+            // §9.2: "the SHUTDOWN sender MUST immediately respond to each received packet
+            // containing one or more DATA chunks with a SHUTDOWN chunk and restart the
+            // T2-shutdown timer. If a SHUTDOWN chunk by itself cannot acknowledge all of the
+            // received DATA chunks ... or if duplicate TSNs have been received, then a SACK
+            // chunk MUST also be sent."
+            self.shutdown_due = true;
+            if self.rx.has_gaps() || self.rx.has_dups() {
+                self.rx.request_sack();
+            }
+            let rto = self
+                .path(self.current)
+                .map(|p| p.rto.rto())
+                .unwrap_or(self.cfg.rto_initial);
+            self.timers.set(Timer::T2Shutdown, now + rto);
+        } else {
+            let arm = self.rx.on_data_packet(
+                &self.cfg,
+                ctx.data_new,
+                ctx.data_dup,
+                ctx.data_dropped,
+                ctx.had_gaps,
+            );
+            if arm {
+                let delay = self.cfg.effective_sack_delay();
+                self.timers.set_if_idle(Timer::DelayedSack, now + delay);
+            }
+        }
+        if ctx.data_new && self.rx.ready_len() > 0 {
+            self.events.push_back(SctpEvent::Readable);
+        }
+    }
+
+    /// RFC 9260 §6.2.1: a SACK.
+    pub(crate) fn on_sack(&mut self, now: SimTime, _ctx: &mut PacketCtx, sack: &SackChunk) -> Flow {
+        if !self.state.is_established_or_closing() {
+            self.stats.chunks_dropped += 1;
+            return Flow::Continue;
+        }
+        self.stats.sacks_received += 1;
+        self.stats.gap_blocks_received += sack.gap_blocks.len() as u64;
+        self.process_ack(now, sack);
+        if self.state == State::Closed {
+            return Flow::Stop;
+        }
+        Flow::Continue
+    }
+
+    /// The SACK machinery, shared with the cumulative TSN ack of a SHUTDOWN (§9.2).
+    pub(crate) fn process_ack(&mut self, now: SimTime, sack: &SackChunk) {
+        let flights: BTreeMap<Ipv4Addr, u32> =
+            self.paths.iter().map(|p| (p.addr, p.flight_size)).collect();
+        let lowest = self.tx.lowest_in_flight();
+        let fast_dest: BTreeMap<Ipv4Addr, Ipv4Addr> = self
+            .paths
+            .iter()
+            .map(|p| {
+                let to = if self.cfg.fast_rtx_to_alternate {
+                    self.alternate(p.addr)
+                } else {
+                    p.addr
+                };
+                (p.addr, to)
+            })
+            .collect();
+        let out = self.tx.process_sack(
+            sack,
+            &mut self.paths,
+            self.cfg.fast_rtx_threshold.max(1),
+            self.cfg.htna,
+            &|d| fast_dest.get(&d).copied().unwrap_or(d),
+        );
+        if out.stale {
+            return;
+        }
+        if out.acks_unsent {
+            let cause = ErrorCause::ProtocolViolation {
+                info: b"SACK acknowledges a TSN that was not sent".to_vec(),
+            };
+            self.abort_with(now, cause, None);
+            return;
+        }
+        // §6.2.1 D ii: "Set rwnd equal to the newly received a_rwnd minus the number of bytes
+        // still outstanding after processing the Cumulative TSN Ack and the Gap Ack Blocks."
+        self.peer_rwnd = sack.a_rwnd.saturating_sub(self.tx.outstanding_bytes());
+
+        let mut per_path: BTreeMap<Ipv4Addr, u32> = BTreeMap::new();
+        let mut acked_idx = BTreeSet::new();
+        for a in &out.newly_acked {
+            *per_path.entry(a.dest).or_default() += a.len;
+            acked_idx.insert(a.idx);
+            self.stats.bytes_acked += u64::from(a.len);
+            // §6.3.1 C4/C5: one RTT sample per round trip, never from a retransmitted chunk.
+            let cfg = &self.cfg;
+            if let Some(p) = self.paths.iter_mut().find(|p| p.addr == a.dest) {
+                p.stats.bytes_acked += u64::from(a.len);
+                if p.rtt_probe.is_some_and(|probe| probe.tsn == a.idx) {
+                    let probe = p.rtt_probe.take().expect("checked");
+                    if !a.retransmitted {
+                        let rtt = now - probe.sent_at;
+                        p.rto.sample(cfg, rtt);
+                        p.note_rtt(rtt);
+                        let rto = p.rto.rto();
+                        self.stats.rtt_samples += 1;
+                        self.stats.rtt_sum_ns += u128::from(rtt.as_nanos());
+                        if self.cfg.metrics {
+                            self.metrics.push_back(super::super::stats::MetricEvent {
+                                time: now,
+                                kind: MetricKind::Rtt {
+                                    path: a.dest,
+                                    rtt,
+                                    rto,
+                                },
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        if !out.newly_acked.is_empty() {
+            // §8.1: "The counter MUST be reset each time a DATA chunk sent to that peer
+            // endpoint is acknowledged"; §8.2 likewise per destination.
+            self.error_count = 0;
+            for d in per_path.keys() {
+                self.path_ok(*d);
+            }
+        }
+        // §7.2.4: "When a SACK chunk acknowledges all TSNs up to and including this exit
+        // point, Fast Recovery is exited."
+        if let Some(exit) = self.tx.fast_recovery_exit {
+            if self.tx.cum_idx > exit {
+                self.tx.fast_recovery_exit = None;
+            }
+        }
+        let in_fr = self.tx.fast_recovery_exit.is_some();
+        {
+            let cc = Standard::new(&self.cfg);
+            for p in &mut self.paths {
+                let bytes = per_path.get(&p.addr).copied().unwrap_or(0);
+                if bytes == 0 {
+                    continue;
+                }
+                let ack = AckSample {
+                    bytes_acked: bytes,
+                    flight_before: flights.get(&p.addr).copied().unwrap_or(0),
+                    cum_advanced: out.cum_advanced,
+                    in_fast_recovery: in_fr,
+                };
+                cc.on_ack(now, p, &ack);
+            }
+            if self.tx.all_acked() {
+                for p in &mut self.paths {
+                    cc.on_all_acked(now, p);
+                }
+            }
+        }
+        if !out.fast_marked.is_empty() {
+            self.on_fast_retransmit(now, &out.fast_marked);
+        }
+        // §6.3.2 R2, R3, and §6.2.1 D iii.
+        for p in &self.paths {
+            let addr = p.addr;
+            let rto = p.rto.rto();
+            if !self.tx.has_in_flight(addr) {
+                self.timers.stop(Timer::T3Rtx(addr));
+            } else if lowest.get(&addr).is_some_and(|i| acked_idx.contains(i)) {
+                self.timers.set(Timer::T3Rtx(addr), now + rto);
+            } else if out.reneged_dests.contains(&addr) {
+                self.timers.set_if_idle(Timer::T3Rtx(addr), now + rto);
+            }
+        }
+        if out.cum_advanced {
+            let tsn = self.tx.cum_tsn();
+            self.metric(now, MetricKind::TsnAcked { tsn });
+        }
+        self.pr_sctp_after_ack(now);
+    }
+
+    /// RFC 9260 §7.2.4 steps 2–3 for chunks just marked: reduce the windows of their
+    /// destinations (once per Fast Recovery with RFC 9260, at every event with RFC 2960) and
+    /// let the first retransmission packet ignore cwnd.
+    fn on_fast_retransmit(&mut self, now: SimTime, marked: &[u64]) {
+        self.stats.fast_retransmit_events += 1;
+        let mut last_dests = BTreeSet::new();
+        let mut rtx_dests = BTreeSet::new();
+        for idx in marked {
+            if let Some(c) = self.tx.chunks.get(idx) {
+                last_dests.insert(c.dest);
+                if let Some(m) = c.rtx {
+                    rtx_dests.insert(m.dest);
+                }
+            }
+        }
+        let reduce = if self.cfg.fast_recovery {
+            if self.tx.fast_recovery_exit.is_none() {
+                // "If not in Fast Recovery, enter Fast Recovery and mark the highest
+                // outstanding TSN as the Fast Recovery exit point."
+                self.tx.fast_recovery_exit = Some(self.tx.next_idx.saturating_sub(1));
+                true
+            } else {
+                // "While in Fast Recovery, the ssthresh and cwnd SHOULD NOT change for any
+                // destinations due to a subsequent Fast Recovery event".
+                false
+            }
+        } else {
+            true
+        };
+        if reduce {
+            let cc = Standard::new(&self.cfg);
+            for p in &mut self.paths {
+                if last_dests.contains(&p.addr) {
+                    cc.on_fast_retransmit(now, p);
+                    p.stats.fast_retransmit_reductions += 1;
+                }
+            }
+        }
+        for p in &mut self.paths {
+            if rtx_dests.contains(&p.addr) {
+                // Step 3: "the sender SHOULD ignore the value of cwnd and SHOULD NOT delay
+                // retransmission for this single packet."
+                p.cwnd_exempt = true;
+            }
+            // Karn: a chunk being retransmitted is no longer a valid RTT probe.
+            if p.rtt_probe.is_some_and(|pr| marked.contains(&pr.tsn)) {
+                p.rtt_probe = None;
+            }
+        }
+    }
+
+    /// RFC 9260 §6.3.3: the T3-rtx timer of `addr` expired.
+    pub(crate) fn on_t3_rtx(&mut self, now: SimTime, addr: Ipv4Addr) {
+        if !self.tx.has_in_flight(addr) {
+            return; // stale: nothing outstanding there any more
+        }
+        self.stats.t3_timeouts += 1;
+        {
+            let cfg = self.cfg.clone();
+            let cc = Standard::new(&cfg);
+            let Some(p) = self.path_mut(addr) else {
+                return;
+            };
+            p.stats.t3_timeouts += 1;
+            // E1: ssthresh and cwnd per §7.2.3.
+            cc.on_timeout(now, p);
+            // E2: "RTO <- RTO * 2".
+            p.rto.back_off(&cfg);
+            p.rtt_probe = None;
+        }
+        // Leaving Fast Recovery on a timeout (as Linux does): the timeout starts over from
+        // slow start.
+        self.tx.fast_recovery_exit = None;
+        // §8.1, §8.2: the timeout counts as an error on the path and the association.
+        if self.strike(now, addr) {
+            return;
+        }
+        // E3 with §6.4: mark the chunks and send them, as far as one packet takes, to an
+        // alternate active destination if there is one.
+        let dest = if self.cfg.t3_rtx_to_alternate {
+            self.alternate(addr)
+        } else {
+            addr
+        };
+        self.tx.mark_t3(addr, dest, &mut self.paths);
+        if let Some(p) = self.path_mut(dest) {
+            p.cwnd_exempt = true;
+        }
+        // RFC 3758 §3.5 A5: try to advance the Advanced.Peer.Ack.Point.
+        self.pr_sctp_after_t3(now);
+    }
+
+    /// RFC 9260 §11.1 E "life time": messages that expired before getting TSNs are dropped
+    /// and reported.
+    pub(crate) fn expire_unsent(&mut self, now: SimTime) {
+        if self.sendq.earliest_expiry().is_none_or(|t| t > now) {
+            return;
+        }
+        for m in self.sendq.drop_expired(now) {
+            self.stats.messages_abandoned += 1;
+            self.events.push_back(SctpEvent::SendFailed {
+                id: m.id,
+                stream: m.stream,
+                len: m.data.len(),
+                unsent: true,
+            });
+        }
+    }
+}

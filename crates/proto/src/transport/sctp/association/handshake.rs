@@ -1,0 +1,718 @@
+//! Association setup (RFC 9260 §5.1–§5.2): INIT and INIT ACK (built here for the endpoint too),
+//! COOKIE ECHO and COOKIE ACK, the T1 timers, the collision cases of §5.2 (INIT in
+//! COOKIE-WAIT/COOKIE-ECHOED, unexpected INIT, unexpected INIT ACK, COOKIE ECHO with an existing
+//! TCB including restart, duplicate COOKIE ACK, stale cookies).
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use sctpsim_kernel::{Rng, SimTime};
+use sctpsim_wire::sctp::{
+    chunk_type, param_type, ChunkRepr, ErrorCause, InitChunk, Parameter, Tsn, UnrecognizedAction,
+};
+
+use super::super::api::{LossReason, SctpEvent};
+use super::super::asconf::AsconfState;
+use super::super::config::SctpConfig;
+use super::super::cookie::{CookieKey, StateCookie};
+use super::super::recv::RecvState;
+use super::super::timers::Timer;
+use super::{Flow, PacketCtx, SctpAssociation, State};
+
+/// RFC 9260 §5.3.1: a verification tag is a random non-zero 32-bit value.
+pub(crate) fn random_tag(rng: &mut Rng) -> u32 {
+    loop {
+        let t = rng.next_u64() as u32;
+        if t != 0 {
+            return t;
+        }
+    }
+}
+
+/// What an INIT or INIT ACK says beyond its fixed fields (RFC 9260 §3.3.2.1, §3.3.3.1).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct InitInfo {
+    /// The peer's IPv4 addresses: the packet's source first, then the address parameters
+    /// (RFC 9260 §5.1.2). IPv6 addresses are ignored (the simulator is IPv4 only).
+    pub peer_addrs: Vec<Ipv4Addr>,
+    /// Unrecognized parameters to report (complete TLVs, RFC 9260 §3.2.1 / §3.2.2).
+    pub unrecognized: Vec<Vec<u8>>,
+    /// Forward-TSN-Supported present (RFC 3758 §3.1).
+    pub pr_sctp: bool,
+    /// ASCONF and ASCONF-ACK listed in Supported Extensions (RFC 5061 §4.2.7).
+    pub asconf: bool,
+    /// Cookie Preservative increment in ms (RFC 9260 §3.3.2.1.3).
+    pub cookie_preservative_ms: Option<u32>,
+    /// A Host Name Address parameter (RFC 9260 §5.1.2: answered with ABORT, Unresolvable
+    /// Address), its complete TLV.
+    pub host_name: Option<Vec<u8>>,
+    /// A Supported Address Types parameter that excludes IPv4 (RFC 9260 §5.1.2).
+    pub no_ipv4: bool,
+    /// The State Cookie (INIT ACK only).
+    pub cookie: Option<Vec<u8>>,
+}
+
+/// RFC 9260 §3.2.1: walks the parameters of an INIT or INIT ACK received from `src`. An
+/// unrecognized parameter type is handled by its upper two bits: stop or skip, report or not.
+pub(crate) fn parse_init_params(init: &InitChunk, src: Ipv4Addr) -> InitInfo {
+    let mut info = InitInfo {
+        peer_addrs: vec![src],
+        ..InitInfo::default()
+    };
+    for p in &init.params {
+        match p {
+            Parameter::Address(IpAddr::V4(a))
+                if !a.is_unspecified() && !a.is_broadcast() && !info.peer_addrs.contains(a) =>
+            {
+                info.peer_addrs.push(*a);
+            }
+            Parameter::Address(_) => {}
+            Parameter::StateCookie(c) => info.cookie = Some(c.clone()),
+            Parameter::CookiePreservative { increment_ms } => {
+                info.cookie_preservative_ms = Some(*increment_ms)
+            }
+            Parameter::HostNameAddress(_) => info.host_name = p.to_bytes().ok(),
+            Parameter::SupportedAddressTypes(types) => {
+                info.no_ipv4 = !types.contains(&param_type::IPV4_ADDRESS)
+            }
+            Parameter::ForwardTsnSupported => info.pr_sctp = true,
+            Parameter::SupportedExtensions(types) => {
+                info.asconf =
+                    types.contains(&chunk_type::ASCONF) && types.contains(&chunk_type::ASCONF_ACK);
+                if types.contains(&chunk_type::FORWARD_TSN) {
+                    info.pr_sctp = true;
+                }
+            }
+            Parameter::Unknown { kind, .. } => {
+                let action = UnrecognizedAction::for_parameter_type(*kind);
+                if action.reports() {
+                    if let Ok(b) = p.to_bytes() {
+                        info.unrecognized.push(b);
+                    }
+                }
+                if action.stops() {
+                    break;
+                }
+            }
+            // Known types that have no business in INIT / INIT ACK (ECN without ECN support,
+            // ASCONF parameters, ...) are ignored.
+            _ => {}
+        }
+    }
+    info
+}
+
+/// The parameters we put in INIT and INIT ACK: our addresses, Supported Address Types (IPv4),
+/// and the extensions we offer.
+fn our_params(cfg: &SctpConfig, local_addrs: &[Ipv4Addr]) -> Vec<Parameter> {
+    let mut params: Vec<Parameter> = local_addrs
+        .iter()
+        .filter(|a| !a.is_unspecified())
+        .map(|a| Parameter::Address(IpAddr::V4(*a)))
+        .collect();
+    params.push(Parameter::SupportedAddressTypes(vec![
+        param_type::IPV4_ADDRESS,
+    ]));
+    let mut ext = Vec::new();
+    if cfg.pr_sctp {
+        ext.push(chunk_type::FORWARD_TSN);
+    }
+    if cfg.asconf {
+        ext.push(chunk_type::ASCONF);
+        ext.push(chunk_type::ASCONF_ACK);
+    }
+    if !ext.is_empty() {
+        params.push(Parameter::SupportedExtensions(ext));
+    }
+    if cfg.pr_sctp {
+        params.push(Parameter::ForwardTsnSupported);
+    }
+    params
+}
+
+/// Our INIT (RFC 9260 §3.3.2, §5.1 A).
+pub(crate) fn build_init(
+    cfg: &SctpConfig,
+    tag: u32,
+    tsn: Tsn,
+    local_addrs: &[Ipv4Addr],
+) -> InitChunk {
+    InitChunk {
+        initiate_tag: tag,
+        a_rwnd: cfg.recv_buffer,
+        outbound_streams: cfg.outbound_streams.max(1),
+        inbound_streams: cfg.max_inbound_streams.max(1),
+        initial_tsn: tsn,
+        params: our_params(cfg, local_addrs),
+    }
+}
+
+/// The answer to an INIT (RFC 9260 §5.1 B, §5.1.3): an INIT ACK with our tag and TSN and a
+/// State Cookie carrying the TCB. `local_addrs` starts with the address the INIT arrived at;
+/// `tie` holds the Tie-Tags of §5.2.2 (zeros without an existing association).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn build_init_ack(
+    cfg: &SctpConfig,
+    key: &CookieKey,
+    now: SimTime,
+    init: &InitChunk,
+    info: &InitInfo,
+    my_tag: u32,
+    my_tsn: Tsn,
+    ports: (u16, u16),
+    local_addrs: &[Ipv4Addr],
+    tie: (u32, u32),
+) -> InitChunk {
+    let extra = info
+        .cookie_preservative_ms
+        .map(|ms| {
+            sctpsim_kernel::SimDuration::from_millis(u64::from(ms)).min(cfg.max_cookie_preservative)
+        })
+        .unwrap_or_default();
+    let cookie = StateCookie {
+        created: now,
+        lifetime: cfg.valid_cookie_life + extra,
+        my_vtag: my_tag,
+        peer_vtag: init.initiate_tag,
+        local_tie_tag: tie.0,
+        peer_tie_tag: tie.1,
+        my_initial_tsn: my_tsn,
+        peer_initial_tsn: init.initial_tsn,
+        peer_rwnd: init.a_rwnd,
+        outbound_streams: cfg.outbound_streams.max(1).min(init.inbound_streams.max(1)),
+        inbound_streams: cfg
+            .max_inbound_streams
+            .max(1)
+            .min(init.outbound_streams.max(1)),
+        local_port: ports.0,
+        peer_port: ports.1,
+        peer_pr_sctp: info.pr_sctp,
+        peer_asconf: info.asconf,
+        peer_addrs: info.peer_addrs.clone(),
+        local_addrs: local_addrs.to_vec(),
+    };
+    let mut params = our_params(cfg, local_addrs);
+    params.insert(0, Parameter::StateCookie(cookie.encode(key)));
+    for u in &info.unrecognized {
+        params.push(Parameter::UnrecognizedParameter(u.clone()));
+    }
+    InitChunk {
+        initiate_tag: my_tag,
+        a_rwnd: cfg.recv_buffer,
+        outbound_streams: cfg.outbound_streams.max(1),
+        inbound_streams: cfg.max_inbound_streams.max(1),
+        initial_tsn: my_tsn,
+        params,
+    }
+}
+
+/// RFC 9260 §3.3.2 / §5.1: an INIT that must be refused, and the cause for the ABORT
+/// (sent with the INIT's Initiate Tag, T bit clear, §8.4 rule 3). `Err(None)`: silently discard.
+pub(crate) fn check_init(init: &InitChunk, info: &InitInfo) -> Result<(), Option<ErrorCause>> {
+    // "If the value of the Initiate Tag in a received INIT chunk is found to be 0, the
+    // receiver MUST silently discard the packet."
+    if init.initiate_tag == 0 {
+        return Err(None);
+    }
+    // "A receiver of an INIT chunk with the OS value set to 0 [or the MIS value set to 0]
+    // MUST discard the packet, SHOULD send a packet in response containing an ABORT chunk".
+    if init.outbound_streams == 0 || init.inbound_streams == 0 {
+        return Err(Some(ErrorCause::InvalidMandatoryParameter));
+    }
+    // §5.1.2: a Host Name Address is answered with an Unresolvable Address error.
+    if let Some(h) = &info.host_name {
+        return Err(Some(ErrorCause::UnresolvableAddress { address: h.clone() }));
+    }
+    // §5.1.2: "If the Supported Address Types parameter in the INIT does not include the
+    // address type of the receiver, it MAY send an ABORT with an Unresolvable Address error".
+    if info.no_ipv4 {
+        return Err(Some(ErrorCause::UnresolvableAddress {
+            address: Parameter::Address(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+                .to_bytes()
+                .unwrap_or_default(),
+        }));
+    }
+    Ok(())
+}
+
+impl SctpAssociation {
+    /// RFC 9260 §5.1 A: send INIT, start T1-init, enter COOKIE-WAIT.
+    pub(crate) fn start_init(&mut self, now: SimTime) {
+        let init = build_init(
+            &self.cfg,
+            self.my_vtag,
+            self.tx.initial_tsn,
+            &self.local_addrs,
+        );
+        self.hs.init = Some(init);
+        self.hs.init_dest = 0;
+        self.send_init(now);
+    }
+
+    fn send_init(&mut self, now: SimTime) {
+        let Some(init) = self.hs.init.clone() else {
+            return;
+        };
+        let idx = self.hs.init_dest % self.paths.len().max(1);
+        let Some(dest) = self.paths.get(idx).map(|p| p.addr) else {
+            return;
+        };
+        // §8.5.1 A: "the Verification Tag of the packet MUST be set to 0".
+        let t = self.make_packet(dest, 0, vec![ChunkRepr::Init(init)]);
+        self.pending.push_back(t);
+        let rto = self.paths[idx].rto.rto();
+        self.timers.set(Timer::T1Init, now + rto);
+    }
+
+    /// RFC 9260 §5.1 C: T1-init expired: retransmit INIT (to the next address, backing off
+    /// the RTO) up to Max.Init.Retransmits times, then give up.
+    pub(crate) fn on_t1_init(&mut self, now: SimTime) {
+        if self.state != State::CookieWait {
+            return;
+        }
+        self.hs.retransmits += 1;
+        if self.hs.retransmits > self.cfg.max_init_retransmits {
+            self.terminate(LossReason::InitFailed);
+            return;
+        }
+        let n = self.paths.len().max(1);
+        if let Some(p) = self.paths.get_mut(self.hs.init_dest % n) {
+            p.rto.back_off(&self.cfg);
+        }
+        self.hs.init_dest = (self.hs.init_dest + 1) % n;
+        self.send_init(now);
+    }
+
+    /// RFC 9260 §5.1 C: T1-cookie expired: retransmit COOKIE ECHO up to Max.Init.Retransmits
+    /// times, then give up.
+    pub(crate) fn on_t1_cookie(&mut self, now: SimTime) {
+        if self.state != State::CookieEchoed {
+            return;
+        }
+        self.hs.retransmits += 1;
+        if self.hs.retransmits > self.cfg.max_init_retransmits {
+            self.terminate(LossReason::InitFailed);
+            return;
+        }
+        let dest = self.current;
+        self.back_off_rto(dest);
+        self.send_cookie_echo(now, dest);
+    }
+
+    fn send_cookie_echo(&mut self, now: SimTime, dest: Ipv4Addr) {
+        let Some(cookie) = self.hs.cookie.clone() else {
+            return;
+        };
+        // The COOKIE ECHO leads the packet (§5.1 C: "The COOKIE ECHO chunk can be bundled
+        // with any pending outbound DATA chunks, but it MUST be the first chunk").
+        self.ctrl
+            .insert(0, (dest, ChunkRepr::CookieEcho { cookie }));
+        if let Some(causes) = self.hs.cookie_error.take() {
+            self.ctrl.insert(1, (dest, ChunkRepr::Error { causes }));
+        }
+        let rto = self
+            .path(dest)
+            .map(|p| p.rto.rto())
+            .unwrap_or(self.cfg.rto_initial);
+        self.timers.set(Timer::T1Cookie, now + rto);
+    }
+
+    /// An INIT for an existing association: RFC 9260 §5.2.1 (COOKIE-WAIT, COOKIE-ECHOED),
+    /// §9.2 (SHUTDOWN-ACK-SENT) or §5.2.2 (any other state).
+    pub(crate) fn on_init(&mut self, now: SimTime, ctx: &mut PacketCtx, init: &InitChunk) -> Flow {
+        let info = parse_init_params(init, ctx.src());
+        if let Err(cause) = check_init(init, &info) {
+            if let Some(cause) = cause {
+                let t = self.reply(
+                    ctx,
+                    init.initiate_tag,
+                    vec![ChunkRepr::Abort {
+                        t_bit: false,
+                        causes: vec![cause],
+                    }],
+                );
+                self.pending.push_back(t);
+            }
+            return Flow::Stop;
+        }
+        if self.state == State::ShutdownAckSent {
+            // §9.2: "it SHOULD discard the INIT chunk and retransmit the SHUTDOWN ACK chunk".
+            self.resend_shutdown_ack(now);
+            return Flow::Stop;
+        }
+        // §5.2.1 (COOKIE-ECHOED) and §5.2.2: an INIT that adds addresses is refused with an
+        // ABORT (verification tag: the INIT's Initiate Tag) carrying the new addresses.
+        if self.state != State::CookieWait {
+            let new: Vec<Ipv4Addr> = info
+                .peer_addrs
+                .iter()
+                .copied()
+                .filter(|a| self.path_index(*a).is_none())
+                .collect();
+            if !new.is_empty() {
+                let mut addresses = Vec::new();
+                for a in new {
+                    addresses.extend(
+                        Parameter::Address(IpAddr::V4(a))
+                            .to_bytes()
+                            .unwrap_or_default(),
+                    );
+                }
+                let abort = ChunkRepr::Abort {
+                    t_bit: false,
+                    causes: vec![ErrorCause::RestartWithNewAddresses { addresses }],
+                };
+                let t = self.reply(ctx, init.initiate_tag, vec![abort]);
+                self.pending.push_back(t);
+                return Flow::Stop;
+            }
+        }
+        let (tag, tsn) = match self.state {
+            // §5.2.1: "respond with an INIT ACK chunk using the same parameters it sent in its
+            // original INIT chunk (including its Initiate Tag, unchanged)".
+            State::CookieWait | State::CookieEchoed => (self.my_vtag, self.tx.initial_tsn),
+            // §5.2.2: "the INIT ACK chunk MUST contain a new Initiate Tag".
+            _ => (random_tag(&mut self.rng), Tsn(self.rng.next_u64() as u32)),
+        };
+        let mut local = vec![ctx.dst()];
+        local.extend(self.local_addrs.iter().copied().filter(|a| *a != ctx.dst()));
+        let ack = build_init_ack(
+            &self.cfg,
+            &self.key,
+            now,
+            init,
+            &info,
+            tag,
+            tsn,
+            (self.local_port, self.peer_port),
+            &local,
+            // Tie-Tags (§5.2.2): the current tags of this association.
+            (self.my_vtag, self.peer_vtag),
+        );
+        let t = self.reply(ctx, init.initiate_tag, vec![ChunkRepr::InitAck(ack)]);
+        self.pending.push_back(t);
+        // §5.2.1: "the endpoint MUST NOT change its state, the T1-init timer MUST be left
+        // running, and the corresponding TCB MUST NOT be destroyed".
+        Flow::Stop
+    }
+
+    /// RFC 9260 §5.1 C: the INIT ACK in COOKIE-WAIT; §5.2.3: discarded in any other state.
+    pub(crate) fn on_init_ack(
+        &mut self,
+        now: SimTime,
+        ctx: &mut PacketCtx,
+        ack: &InitChunk,
+    ) -> Flow {
+        if self.state != State::CookieWait {
+            // §5.2.3: "If an INIT ACK is received by an endpoint in any state other than the
+            // COOKIE-WAIT or CLOSED state, the endpoint SHOULD discard the INIT ACK chunk."
+            self.stats.chunks_dropped += 1;
+            return Flow::Stop;
+        }
+        let info = parse_init_params(ack, ctx.src());
+        // §3.3.3: a zero Initiate Tag, OS or MIS destroys the association.
+        if ack.initiate_tag == 0 || ack.outbound_streams == 0 || ack.inbound_streams == 0 {
+            self.abort_with(
+                now,
+                ErrorCause::InvalidMandatoryParameter,
+                Some(ack.initiate_tag),
+            );
+            return Flow::Stop;
+        }
+        let Some(cookie) = info.cookie.clone() else {
+            // §5.1 / §3.3.3: the State Cookie is mandatory in INIT ACK.
+            let cause = ErrorCause::MissingMandatoryParameter {
+                missing: vec![param_type::STATE_COOKIE],
+            };
+            self.abort_with(now, cause, Some(ack.initiate_tag));
+            return Flow::Stop;
+        };
+        if let Some(h) = &info.host_name {
+            let cause = ErrorCause::UnresolvableAddress { address: h.clone() };
+            self.abort_with(now, cause, Some(ack.initiate_tag));
+            return Flow::Stop;
+        }
+        self.peer_vtag = ack.initiate_tag;
+        self.setup_peer(
+            ack.initial_tsn,
+            ack.a_rwnd,
+            self.cfg.outbound_streams.max(1).min(ack.inbound_streams),
+            self.cfg
+                .max_inbound_streams
+                .max(1)
+                .min(ack.outbound_streams),
+            info.pr_sctp,
+            info.asconf,
+        );
+        for (i, a) in info.peer_addrs.iter().enumerate() {
+            // The source of the INIT ACK is confirmed by this very exchange (§5.4).
+            let known = self.path_index(*a).is_some();
+            if !known {
+                self.add_path(*a, i == 0);
+            } else if i == 0 {
+                if let Some(p) = self.path_mut(*a) {
+                    p.confirmed = true;
+                }
+            }
+        }
+        if !info.unrecognized.is_empty() {
+            // §3.2.2: report them in an ERROR bundled with the COOKIE ECHO.
+            let mut parameters = Vec::new();
+            for u in &info.unrecognized {
+                parameters.extend_from_slice(u);
+                while parameters.len() % 4 != 0 {
+                    parameters.push(0);
+                }
+            }
+            self.hs.cookie_error = Some(vec![ErrorCause::UnrecognizedParameters { parameters }]);
+        }
+        self.hs.cookie = Some(cookie);
+        self.hs.retransmits = 0;
+        self.timers.stop(Timer::T1Init);
+        self.set_state(State::CookieEchoed);
+        let dest = if self.path(ctx.src()).is_some() {
+            ctx.src()
+        } else {
+            self.primary
+        };
+        self.current = dest;
+        self.send_cookie_echo(now, dest);
+        Flow::Stop
+    }
+
+    /// The peer's parameters from an INIT ACK or a cookie.
+    pub(crate) fn setup_peer(
+        &mut self,
+        peer_tsn: Tsn,
+        a_rwnd: u32,
+        outbound: u16,
+        inbound: u16,
+        pr_sctp: bool,
+        asconf: bool,
+    ) {
+        self.outbound_streams = outbound.max(1);
+        self.inbound_streams = inbound.max(1);
+        self.sendq.set_streams(self.outbound_streams);
+        self.rx = RecvState::new(peer_tsn, self.inbound_streams, self.cfg.recv_buffer);
+        self.asconf = AsconfState::new(self.tx.initial_tsn.0, peer_tsn.0.wrapping_sub(1));
+        self.peer_rwnd = a_rwnd;
+        self.pr_sctp = self.cfg.pr_sctp && pr_sctp;
+        self.asconf_ok = self.cfg.asconf && asconf;
+        for p in &mut self.paths {
+            if self.cfg.initial_ssthresh.is_none() {
+                p.ssthresh = a_rwnd.max(1);
+            }
+        }
+    }
+
+    /// The TCB from a cookie (new association, restart, or the simultaneous-open cases).
+    pub(crate) fn install_cookie(
+        &mut self,
+        now: SimTime,
+        c: &StateCookie,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+    ) {
+        self.my_vtag = c.my_vtag;
+        self.peer_vtag = c.peer_vtag;
+        if self.tx.is_empty() && self.tx.next_idx == 0 {
+            self.tx = super::super::retransmit::RetransmitQueue::new(c.my_initial_tsn);
+        }
+        if !self.local_addrs.contains(&dst) && !dst.is_unspecified() {
+            self.local_addrs.insert(0, dst);
+        }
+        for (i, a) in c.peer_addrs.iter().enumerate() {
+            // §5.4: the address the INIT came from and the one the COOKIE ECHO came from are
+            // confirmed; the other listed addresses wait for a HEARTBEAT ACK.
+            self.add_path(*a, i == 0 || *a == src);
+        }
+        self.add_path(src, true);
+        if let Some(p) = self.path_mut(src) {
+            p.confirmed = true;
+            if !p.source_pinned && !dst.is_unspecified() {
+                p.source = dst;
+            }
+        }
+        if self.primary.is_unspecified() || self.path_index(self.primary).is_none() {
+            self.primary = c.peer_addrs.first().copied().unwrap_or(src);
+            self.current = self.primary;
+        }
+        self.setup_peer(
+            c.peer_initial_tsn,
+            c.peer_rwnd,
+            c.outbound_streams,
+            c.inbound_streams,
+            c.peer_pr_sctp,
+            c.peer_asconf,
+        );
+        self.ctrl.push((src, ChunkRepr::CookieAck));
+        self.enter_established(now);
+    }
+
+    /// Transition to ESTABLISHED: notify, start heartbeats.
+    pub(crate) fn enter_established(&mut self, now: SimTime) {
+        self.timers.stop(Timer::T1Init);
+        self.timers.stop(Timer::T1Cookie);
+        self.hs.cookie = None;
+        self.hs.retransmits = 0;
+        self.set_state(State::Established);
+        self.events.push_back(SctpEvent::CommUp {
+            outbound_streams: self.outbound_streams,
+            inbound_streams: self.inbound_streams,
+        });
+        self.start_heartbeats(now);
+        if self.hs.shutdown_after_setup {
+            self.hs.shutdown_after_setup = false;
+            self.shutdown(now);
+        }
+    }
+
+    /// RFC 9260 §5.1 E: COOKIE ACK in COOKIE-ECHOED; §5.2.5: discarded in any other state.
+    pub(crate) fn on_cookie_ack(&mut self, now: SimTime) -> Flow {
+        if self.state == State::CookieEchoed {
+            self.enter_established(now);
+        } else {
+            self.stats.chunks_dropped += 1;
+        }
+        Flow::Continue
+    }
+
+    /// RFC 9260 §5.2.4: a COOKIE ECHO while a TCB exists.
+    pub(crate) fn on_cookie_echo(
+        &mut self,
+        now: SimTime,
+        ctx: &mut PacketCtx,
+        index: usize,
+        bytes: &[u8],
+    ) -> Flow {
+        // §5.1.5 steps 1–2: compute and compare the MAC; discard silently on mismatch.
+        let Ok(c) = StateCookie::decode(bytes, &self.key) else {
+            self.stats.chunks_dropped += 1;
+            return Flow::Stop;
+        };
+        // Step 3: ports and verification tag must match the packet.
+        if c.local_port != self.local_port
+            || c.peer_port != self.peer_port
+            || ctx.vtag != c.my_vtag
+            || index != 0
+        {
+            self.stats.chunks_dropped += 1;
+            return Flow::Stop;
+        }
+        let tags_match = c.my_vtag == self.my_vtag && c.peer_vtag == self.peer_vtag;
+        // §5.2.4 step 3: an expired cookie is answered with a Stale Cookie error unless both
+        // tags match the current association (case E).
+        if let Some(stale) = c.staleness(now) {
+            if !tags_match {
+                let staleness_us = u32::try_from(stale.as_nanos() / 1_000).unwrap_or(u32::MAX);
+                let t = self.reply(
+                    ctx,
+                    c.peer_vtag,
+                    vec![ChunkRepr::Error {
+                        causes: vec![ErrorCause::StaleCookie { staleness_us }],
+                    }],
+                );
+                self.stats.errors_sent += 1;
+                self.pending.push_back(t);
+                return Flow::Stop;
+            }
+        }
+        let local_m = c.my_vtag == self.my_vtag;
+        let peer_m = c.peer_vtag == self.peer_vtag;
+        let ties_m = c.local_tie_tag == self.my_vtag && c.peer_tie_tag == self.peer_vtag;
+        let no_ties = c.local_tie_tag == 0 && c.peer_tie_tag == 0;
+        if !local_m && !peer_m && ties_m {
+            // Action A: the peer restarted.
+            if self.state == State::ShutdownAckSent {
+                // "it MUST NOT set up a new association but instead resend the SHUTDOWN ACK
+                // chunk and send an ERROR chunk with a 'Cookie Received While Shutting Down'
+                // error cause to its peer."
+                self.resend_shutdown_ack(now);
+                let dest = ctx.src();
+                self.stats.errors_sent += 1;
+                self.ctrl.push((
+                    dest,
+                    ChunkRepr::Error {
+                        causes: vec![ErrorCause::CookieReceivedWhileShuttingDown],
+                    },
+                ));
+                return Flow::Stop;
+            }
+            self.restart(now, &c, ctx.src(), ctx.dst());
+            return Flow::Continue;
+        }
+        if local_m && (!peer_m || self.peer_vtag == 0) {
+            // Action B: "stay in or enter the ESTABLISHED state, but it MUST update its peer's
+            // Verification Tag from the State Cookie, stop any init or cookie timers that may
+            // be running, and send a COOKIE ACK chunk."
+            self.peer_vtag = c.peer_vtag;
+            if matches!(self.state, State::CookieWait | State::CookieEchoed) {
+                self.install_cookie(now, &c, ctx.src(), ctx.dst());
+            } else {
+                self.ctrl.push((ctx.src(), ChunkRepr::CookieAck));
+            }
+            return Flow::Continue;
+        }
+        if !local_m && peer_m && no_ties {
+            // Action C: "the local endpoint's cookie has arrived late ... silently discarded".
+            self.stats.chunks_dropped += 1;
+            return Flow::Stop;
+        }
+        if local_m && peer_m {
+            // Action D: enter ESTABLISHED from COOKIE-ECHOED; always send a COOKIE ACK.
+            if self.state == State::CookieEchoed {
+                self.ctrl.push((ctx.src(), ChunkRepr::CookieAck));
+                self.enter_established(now);
+            } else if self.state == State::CookieWait {
+                self.install_cookie(now, &c, ctx.src(), ctx.dst());
+            } else {
+                self.ctrl.push((ctx.src(), ChunkRepr::CookieAck));
+            }
+            return Flow::Continue;
+        }
+        // Any other combination: silently discard.
+        self.stats.chunks_dropped += 1;
+        Flow::Stop
+    }
+
+    /// RFC 9260 §5.2.4 action A: the peer restarted. "the existing session is treated the same
+    /// as if it received an ABORT chunk followed by a new COOKIE ECHO chunk", except that
+    /// queued data is kept, a RESTART notification is given and congestion parameters reset.
+    fn restart(&mut self, now: SimTime, c: &StateCookie, src: Ipv4Addr, dst: Ipv4Addr) {
+        let lost = self.tx.clear(&mut self.paths);
+        self.stats.messages_abandoned += lost as u64;
+        self.tx = super::super::retransmit::RetransmitQueue::new(c.my_initial_tsn);
+        self.timers.stop_all();
+        self.ctrl.clear();
+        self.forward_tsn_due = false;
+        self.shutdown_due = false;
+        self.error_count = 0;
+        for p in &mut self.paths {
+            p.reset_congestion(&self.cfg, c.peer_rwnd);
+            p.error_count = 0;
+        }
+        self.events.push_back(SctpEvent::Restart);
+        // install_cookie sets the tags, the peer's parameters and queues the COOKIE ACK; it
+        // would also report CommUp, which a restart replaces with Restart.
+        let before = self.events.len();
+        self.install_cookie(now, c, src, dst);
+        let tail: Vec<SctpEvent> = self
+            .events
+            .drain(before..)
+            .filter(|e| !matches!(e, SctpEvent::CommUp { .. }))
+            .collect();
+        self.events.extend(tail);
+    }
+
+    /// Changes state (the single place that does).
+    pub(crate) fn set_state(&mut self, state: State) {
+        self.state = state;
+        if matches!(state, State::ShutdownSent | State::ShutdownAckSent) {
+            // No data flows any more and T2-shutdown watches the peer: heartbeats stop (as in
+            // Linux), so a peer that already closed is not probed into answering with ABORT.
+            for p in &self.paths {
+                self.timers
+                    .stop(super::super::timers::Timer::Heartbeat(p.addr));
+            }
+        }
+    }
+}

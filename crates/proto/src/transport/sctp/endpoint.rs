@@ -1,0 +1,356 @@
+//! The SCTP endpoint (RFC 9260 §5.1, §8.4): it holds the cookie secret, answers INIT without
+//! creating any state (the State Cookie carries the TCB, with a MAC and a lifespan), turns a
+//! valid COOKIE ECHO into an [`SctpAssociation`], starts associations (`connect`), and answers
+//! out-of-the-blue packets as §8.4 prescribes.
+//!
+//! The endpoint does not own its associations: an engine routes packets to the association
+//! that [`SctpAssociation::owns`] them and gives the rest to the endpoint.
+
+use std::collections::VecDeque;
+use std::net::Ipv4Addr;
+
+use sctpsim_kernel::{Rng, SimTime};
+use sctpsim_wire::sctp::{ChunkRepr, ErrorCause, SctpRepr, Tsn};
+
+use super::api::Transmit;
+use super::association::{build_init_ack, check_init, parse_init_params, SctpAssociation};
+use super::config::SctpConfig;
+use super::cookie::{CookieError, CookieKey, StateCookie};
+
+/// Counters of an endpoint.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EndpointStats {
+    /// INIT chunks answered with an INIT ACK.
+    pub init_acks_sent: u64,
+    /// Associations created from valid COOKIE ECHOs.
+    pub associations_accepted: u64,
+    /// COOKIE ECHOs dropped for a bad MAC or malformed cookie.
+    pub cookies_rejected: u64,
+    /// Stale Cookie errors sent.
+    pub stale_cookies: u64,
+    /// ABORTs sent (refused INITs and out-of-the-blue packets).
+    pub aborts_sent: u64,
+    /// SHUTDOWN COMPLETEs sent to out-of-the-blue SHUTDOWN ACKs.
+    pub shutdown_completes_sent: u64,
+    /// Packets silently discarded.
+    pub packets_discarded: u64,
+}
+
+/// A local SCTP endpoint: a port and a set of local addresses (RFC 9260 §2.4).
+#[derive(Debug, Clone)]
+pub struct SctpEndpoint {
+    cfg: SctpConfig,
+    local_port: u16,
+    local_addrs: Vec<Ipv4Addr>,
+    key: CookieKey,
+    rng: Rng,
+    listening: bool,
+    out: VecDeque<Transmit>,
+    stats: EndpointStats,
+}
+
+impl SctpEndpoint {
+    /// An endpoint on `local_port` with `local_addrs`; the cookie secret, verification tags and
+    /// initial TSNs come from `rng`. It does not accept associations until
+    /// [`SctpEndpoint::listen`].
+    pub fn new(cfg: SctpConfig, local_port: u16, local_addrs: Vec<Ipv4Addr>, mut rng: Rng) -> Self {
+        SctpEndpoint {
+            key: CookieKey::random(&mut rng),
+            cfg,
+            local_port,
+            local_addrs,
+            rng,
+            listening: false,
+            out: VecDeque::new(),
+            stats: EndpointStats::default(),
+        }
+    }
+
+    /// Accept incoming associations (or stop accepting them: INITs are then refused with an
+    /// ABORT).
+    pub fn listen(&mut self, on: bool) {
+        self.listening = on;
+    }
+
+    /// Whether incoming associations are accepted.
+    pub fn is_listening(&self) -> bool {
+        self.listening
+    }
+
+    /// The local port.
+    pub fn local_port(&self) -> u16 {
+        self.local_port
+    }
+
+    /// The local addresses.
+    pub fn local_addrs(&self) -> &[Ipv4Addr] {
+        &self.local_addrs
+    }
+
+    /// The configuration given to new associations.
+    pub fn config(&self) -> &SctpConfig {
+        &self.cfg
+    }
+
+    /// Changes the configuration given to associations created from now on (the socket
+    /// options a packetdrill script sets before `connect` or `accept`).
+    pub fn config_mut(&mut self) -> &mut SctpConfig {
+        &mut self.cfg
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> &EndpointStats {
+        &self.stats
+    }
+
+    fn child_rng(&mut self) -> Rng {
+        Rng::from_seed(self.rng.next_u64())
+    }
+
+    /// RFC 9260 §5.1 A / §11.1 A ASSOCIATE: a new association to the peer's `peer_addrs`
+    /// (the first is the primary) on `peer_port`, in COOKIE-WAIT with its INIT queued.
+    pub fn connect(
+        &mut self,
+        now: SimTime,
+        peer_addrs: &[Ipv4Addr],
+        peer_port: u16,
+    ) -> SctpAssociation {
+        let rng = self.child_rng();
+        SctpAssociation::new_client(
+            self.cfg.clone(),
+            self.key,
+            rng,
+            now,
+            self.local_port,
+            peer_port,
+            self.local_addrs.clone(),
+            peer_addrs,
+        )
+    }
+
+    /// A packet for which no association exists. Returns the new association when the packet
+    /// is a valid COOKIE ECHO (it has already processed the rest of the packet: drain its
+    /// `poll_transmit` for the COOKIE ACK). Responses go to [`SctpEndpoint::poll_transmit`].
+    pub fn handle_packet(
+        &mut self,
+        now: SimTime,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        pkt: &SctpRepr,
+    ) -> Option<SctpAssociation> {
+        // §8.4 rule 1: "If the OOTB packet is to or from a non-unicast address, a receiver
+        // SHOULD silently discard the packet."
+        if pkt.dst_port != self.local_port
+            || src.is_unspecified()
+            || src.is_broadcast()
+            || src.is_multicast()
+            || dst.is_multicast()
+            || dst.is_broadcast()
+        {
+            self.stats.packets_discarded += 1;
+            return None;
+        }
+        let Some(first) = pkt.chunks.first() else {
+            self.stats.packets_discarded += 1;
+            return None;
+        };
+        match first {
+            ChunkRepr::Init(init) => {
+                // §8.5.1 A and §6.10: an INIT travels alone with tag 0.
+                if pkt.verification_tag != 0 || pkt.chunks.len() != 1 {
+                    self.stats.packets_discarded += 1;
+                    return None;
+                }
+                self.on_init(now, src, dst, pkt, init);
+                None
+            }
+            ChunkRepr::CookieEcho { cookie } if self.listening => {
+                self.on_cookie_echo(now, src, dst, pkt, cookie)
+            }
+            _ => {
+                self.ootb(src, dst, pkt);
+                None
+            }
+        }
+    }
+
+    /// RFC 9260 §5.1 B: answer an INIT with an INIT ACK carrying a State Cookie, keeping no
+    /// state.
+    fn on_init(
+        &mut self,
+        now: SimTime,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        pkt: &SctpRepr,
+        init: &sctpsim_wire::sctp::InitChunk,
+    ) {
+        let info = parse_init_params(init, src);
+        let refuse = |cause: ErrorCause| ChunkRepr::Abort {
+            t_bit: false,
+            causes: vec![cause],
+        };
+        let reply = match check_init(init, &info) {
+            Err(None) => {
+                self.stats.packets_discarded += 1;
+                return;
+            }
+            Err(Some(cause)) => refuse(cause),
+            Ok(()) if !self.listening => {
+                // No listener: refuse (§8.4 rule 3, the ABORT carries the INIT's tag).
+                ChunkRepr::Abort {
+                    t_bit: false,
+                    causes: Vec::new(),
+                }
+            }
+            Ok(()) => {
+                let tag = loop {
+                    let t = self.rng.next_u64() as u32;
+                    if t != 0 {
+                        break t;
+                    }
+                };
+                let tsn = Tsn(self.rng.next_u64() as u32);
+                let mut local = vec![dst];
+                local.extend(self.local_addrs.iter().copied().filter(|a| *a != dst));
+                let ack = build_init_ack(
+                    &self.cfg,
+                    &self.key,
+                    now,
+                    init,
+                    &info,
+                    tag,
+                    tsn,
+                    (self.local_port, pkt.src_port),
+                    &local,
+                    (0, 0),
+                );
+                self.stats.init_acks_sent += 1;
+                ChunkRepr::InitAck(ack)
+            }
+        };
+        if matches!(reply, ChunkRepr::Abort { .. }) {
+            self.stats.aborts_sent += 1;
+        }
+        self.push(dst, src, pkt.src_port, init.initiate_tag, reply);
+    }
+
+    /// RFC 9260 §5.1 D and §5.1.5: a COOKIE ECHO without an association.
+    fn on_cookie_echo(
+        &mut self,
+        now: SimTime,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        pkt: &SctpRepr,
+        bytes: &[u8],
+    ) -> Option<SctpAssociation> {
+        let c = match StateCookie::decode(bytes, &self.key) {
+            Ok(c) => c,
+            Err(CookieError::BadMac | CookieError::Malformed) => {
+                // Step 2: "the SCTP packet, including the COOKIE ECHO and any DATA chunks,
+                // SHOULD be silently discarded".
+                self.stats.cookies_rejected += 1;
+                return None;
+            }
+        };
+        // Step 3: ports and verification tag must match.
+        if c.local_port != self.local_port
+            || c.peer_port != pkt.src_port
+            || c.my_vtag != pkt.verification_tag
+        {
+            self.stats.packets_discarded += 1;
+            return None;
+        }
+        // Step 4: "If the elapsed time is longer than the lifespan carried in the State
+        // Cookie, then the packet, including the COOKIE ECHO and any attached DATA chunks,
+        // SHOULD be discarded, and the endpoint MUST transmit an ERROR chunk with a 'Stale
+        // Cookie' error cause to the peer endpoint."
+        if let Some(stale) = c.staleness(now) {
+            let staleness_us = u32::try_from(stale.as_nanos() / 1_000).unwrap_or(u32::MAX);
+            self.stats.stale_cookies += 1;
+            self.push(
+                dst,
+                src,
+                pkt.src_port,
+                c.peer_vtag,
+                ChunkRepr::Error {
+                    causes: vec![ErrorCause::StaleCookie { staleness_us }],
+                },
+            );
+            return None;
+        }
+        // Step 5: create the association; it sends the COOKIE ACK and processes the rest of
+        // the packet (bundled DATA).
+        let rng = self.child_rng();
+        let mut assoc =
+            SctpAssociation::from_cookie(self.cfg.clone(), self.key, rng, now, &c, src, dst);
+        assoc.process_chunks(now, src, dst, pkt, 1);
+        self.stats.associations_accepted += 1;
+        Some(assoc)
+    }
+
+    /// RFC 9260 §8.4: out-of-the-blue packets.
+    fn ootb(&mut self, src: Ipv4Addr, dst: Ipv4Addr, pkt: &SctpRepr) {
+        let has = |f: &dyn Fn(&ChunkRepr) -> bool| pkt.chunks.iter().any(f);
+        // Rule 2: "If the OOTB packet contains an ABORT chunk, the receiver MUST silently
+        // discard the OOTB packet and take no further action."
+        if has(&|c| matches!(c, ChunkRepr::Abort { .. })) {
+            self.stats.packets_discarded += 1;
+            return;
+        }
+        // Rule 5: SHUTDOWN ACK: "respond ... with a SHUTDOWN COMPLETE chunk ... fill in the
+        // Verification Tag field of the outbound packet with the Verification Tag received in
+        // the SHUTDOWN ACK chunk and set the T bit".
+        if has(&|c| matches!(c, ChunkRepr::ShutdownAck)) {
+            self.stats.shutdown_completes_sent += 1;
+            self.push(
+                dst,
+                src,
+                pkt.src_port,
+                pkt.verification_tag,
+                ChunkRepr::ShutdownComplete { t_bit: true },
+            );
+            return;
+        }
+        // Rule 6: SHUTDOWN COMPLETE; rule 7: a Stale Cookie ERROR or a COOKIE ACK: discard.
+        if has(&|c| {
+            matches!(c, ChunkRepr::ShutdownComplete { .. } | ChunkRepr::CookieAck)
+                || matches!(c, ChunkRepr::Error { causes } if causes.iter().any(|e| matches!(e, ErrorCause::StaleCookie { .. })))
+        }) {
+            self.stats.packets_discarded += 1;
+            return;
+        }
+        // Rule 8: "the receiver SHOULD respond to the sender of the OOTB packet with an ABORT
+        // chunk. When sending the ABORT chunk, the receiver of the OOTB packet MUST fill in the
+        // Verification Tag field of the outbound packet with the value found in the
+        // Verification Tag field of the OOTB packet and set the T bit in the Chunk Flags".
+        self.stats.aborts_sent += 1;
+        self.push(
+            dst,
+            src,
+            pkt.src_port,
+            pkt.verification_tag,
+            ChunkRepr::Abort {
+                t_bit: true,
+                causes: Vec::new(),
+            },
+        );
+    }
+
+    fn push(&mut self, src: Ipv4Addr, dst: Ipv4Addr, dst_port: u16, vtag: u32, chunk: ChunkRepr) {
+        self.out.push_back(Transmit {
+            src,
+            dst,
+            packet: SctpRepr {
+                src_port: self.local_port,
+                dst_port,
+                verification_tag: vtag,
+                chunks: vec![chunk],
+            },
+        });
+    }
+
+    /// The next response packet (INIT ACK, ABORT, ERROR, SHUTDOWN COMPLETE).
+    pub fn poll_transmit(&mut self) -> Option<Transmit> {
+        self.out.pop_front()
+    }
+}

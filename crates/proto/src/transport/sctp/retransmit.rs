@@ -1,0 +1,722 @@
+//! The sender's TSN space (RFC 9260 §6.1–§6.3, §7.2.4): DATA chunks that have a TSN and are not
+//! yet cumulatively acknowledged, with their destination, transmission count, gap-ack state,
+//! miss indications and retransmission marks; SACK processing (§6.2.1), fast retransmit marking
+//! (§7.2.4 with or without HTNA), T3-rtx marking (§6.3.3 E3) and the choice of destination for
+//! retransmissions (§6.4) are here. PR-SCTP abandonment and the Advanced.Peer.Ack.Point are in
+//! `forward_tsn.rs`.
+//!
+//! TSNs are kept as `u64` indices from the initial TSN (index 0 is the initial TSN), so nothing
+//! wraps inside the queue; [`Tsn`]s exist on the wire only.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
+
+use sctpsim_kernel::SimTime;
+use sctpsim_wire::sctp::{DataChunk, SackChunk, Tsn};
+
+use super::api::MessageId;
+use super::path::Path;
+use super::stats::RtxCause;
+
+/// A retransmission mark: why, and where the retransmission goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RtxMark {
+    /// Fast retransmit or T3-rtx.
+    pub cause: RtxCause,
+    /// Destination chosen for the retransmission (RFC 9260 §6.4).
+    pub dest: Ipv4Addr,
+}
+
+/// One DATA chunk with a TSN, not yet cumulatively acknowledged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxChunk {
+    /// The chunk as sent (TSN, stream, SSN, PPID, flags, user data).
+    pub chunk: DataChunk,
+    /// The message it belongs to.
+    pub msg: MessageId,
+    /// User-data length.
+    pub len: u32,
+    /// The destination it was last sent to (or will first go to).
+    pub dest: Ipv4Addr,
+    /// Transmissions so far (0: never sent).
+    pub tx_count: u32,
+    /// Time of the last transmission.
+    pub last_sent: SimTime,
+    /// Acknowledged by a Gap Ack Block (and not reneged).
+    pub acked: bool,
+    /// Counted in its destination's flightsize.
+    pub in_flight: bool,
+    /// Marked for retransmission.
+    pub rtx: Option<RtxMark>,
+    /// Miss indications (RFC 9260 §7.2.4).
+    pub misses: u32,
+    /// Fast-retransmitted already: "ineligible for a subsequent Fast Retransmit" (§7.2.4 5).
+    pub fast_retransmitted: bool,
+    /// Abandoned (PR-SCTP, RFC 3758 §3.5).
+    pub abandoned: bool,
+    /// End of the message's lifetime, if it has one.
+    pub expires: Option<SimTime>,
+}
+
+/// A chunk newly acknowledged by a SACK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Acked {
+    /// TSN index.
+    pub idx: u64,
+    /// Its last destination.
+    pub dest: Ipv4Addr,
+    /// User-data length.
+    pub len: u32,
+    /// Sent more than once (Karn: no RTT sample, RFC 9260 §6.3.1 C5).
+    pub retransmitted: bool,
+    /// Was counted in flight when acknowledged.
+    pub was_in_flight: bool,
+}
+
+/// What a SACK did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SackOutcome {
+    /// The SACK was older than the cumulative ack point and was dropped (§6.2.1 D i).
+    pub stale: bool,
+    /// The SACK acknowledged TSNs never sent (a protocol violation).
+    pub acks_unsent: bool,
+    /// The cumulative TSN ack point advanced.
+    pub cum_advanced: bool,
+    /// Chunks newly acknowledged (cumulatively or by gap blocks).
+    pub newly_acked: Vec<Acked>,
+    /// Chunks newly marked for fast retransmission, by index.
+    pub fast_marked: Vec<u64>,
+    /// Destinations that had a previously gap-acked TSN reneged (§6.2.1 D iii: start T3).
+    pub reneged_dests: BTreeSet<Ipv4Addr>,
+    /// Gap Ack Blocks in the SACK.
+    pub gap_blocks: usize,
+}
+
+/// Per-destination flightsize bookkeeping.
+fn flight_sub(paths: &mut [Path], dest: Ipv4Addr, len: u32) {
+    if let Some(p) = paths.iter_mut().find(|p| p.addr == dest) {
+        p.flight_size = p.flight_size.saturating_sub(len);
+    }
+}
+
+fn flight_add(paths: &mut [Path], dest: Ipv4Addr, len: u32) {
+    if let Some(p) = paths.iter_mut().find(|p| p.addr == dest) {
+        p.flight_size = p.flight_size.saturating_add(len);
+    }
+}
+
+/// The sender's TSN space.
+#[derive(Debug, Clone)]
+pub struct RetransmitQueue {
+    /// Our Initial TSN (index 0).
+    pub initial_tsn: Tsn,
+    /// Index of the next TSN to assign.
+    pub next_idx: u64,
+    /// Every index below this is cumulatively acknowledged (the cumulative TSN ack point is
+    /// `cum_idx - 1`).
+    pub cum_idx: u64,
+    /// Chunks from `cum_idx` to `next_idx - 1`.
+    pub chunks: BTreeMap<u64, TxChunk>,
+    /// RFC 9260 §7.2.4: the Fast Recovery exit point (index), while in Fast Recovery.
+    pub fast_recovery_exit: Option<u64>,
+    /// RFC 3758 §3.5: Advanced.Peer.Ack.Point, as an exclusive index like `cum_idx`.
+    pub adv_peer_ack: u64,
+    /// Bytes sent and neither acknowledged nor abandoned (kept incrementally).
+    outstanding: u32,
+    /// Chunks carrying a retransmission mark (kept incrementally).
+    marked: usize,
+}
+
+impl RetransmitQueue {
+    /// An empty queue starting at `initial_tsn`.
+    pub fn new(initial_tsn: Tsn) -> Self {
+        RetransmitQueue {
+            initial_tsn,
+            next_idx: 0,
+            cum_idx: 0,
+            chunks: BTreeMap::new(),
+            fast_recovery_exit: None,
+            adv_peer_ack: 0,
+            outstanding: 0,
+            marked: 0,
+        }
+    }
+
+    /// The TSN of index `idx`.
+    pub fn tsn(&self, idx: u64) -> Tsn {
+        self.initial_tsn + idx as u32
+    }
+
+    /// The cumulative TSN ack point (the TSN before the first unacknowledged one).
+    pub fn cum_tsn(&self) -> Tsn {
+        self.tsn(self.cum_idx).prev()
+    }
+
+    /// The exclusive index that a cumulative TSN ack `tsn` stands for, relative to the current
+    /// point: `None` if it is before the current point by more than the comparable window.
+    pub fn cum_index_of(&self, tsn: Tsn) -> i64 {
+        let base = self.cum_tsn();
+        let delta = i64::from(tsn.0.wrapping_sub(base.0) as i32);
+        self.cum_idx as i64 + delta
+    }
+
+    /// Whether nothing has a TSN without being acknowledged.
+    pub fn is_empty(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    /// Number of chunks not cumulatively acknowledged.
+    pub fn len(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Bytes sent and neither acknowledged nor abandoned (RFC 9260 §6.2.1 D ii, for rwnd).
+    pub fn outstanding_bytes(&self) -> u32 {
+        self.outstanding
+    }
+
+    /// Whether every chunk that was sent has been acknowledged or abandoned, and nothing waits
+    /// for a first transmission.
+    pub fn all_acked(&self) -> bool {
+        self.chunks.values().all(|c| c.abandoned)
+    }
+
+    /// Gives the next TSN to a chunk and queues it for its first transmission.
+    pub fn push(
+        &mut self,
+        mut chunk: DataChunk,
+        msg: MessageId,
+        dest: Ipv4Addr,
+        expires: Option<SimTime>,
+    ) -> u64 {
+        let idx = self.next_idx;
+        chunk.tsn = self.tsn(idx);
+        let len = u32::try_from(chunk.user_data.len()).unwrap_or(u32::MAX);
+        self.chunks.insert(
+            idx,
+            TxChunk {
+                chunk,
+                msg,
+                len,
+                dest,
+                tx_count: 0,
+                last_sent: SimTime::ZERO,
+                acked: false,
+                in_flight: false,
+                rtx: None,
+                misses: 0,
+                fast_retransmitted: false,
+                abandoned: false,
+                expires,
+            },
+        );
+        self.next_idx += 1;
+        idx
+    }
+
+    /// Records a transmission of chunk `idx` to `dest` at `now` and adds it to the flight.
+    pub fn on_sent(&mut self, idx: u64, dest: Ipv4Addr, now: SimTime, paths: &mut [Path]) {
+        if let Some(c) = self.chunks.get_mut(&idx) {
+            if c.tx_count == 0 && !c.acked && !c.abandoned {
+                self.outstanding = self.outstanding.saturating_add(c.len);
+            }
+            c.tx_count += 1;
+            c.last_sent = now;
+            c.dest = dest;
+            if c.rtx.take().is_some() {
+                self.marked -= 1;
+            }
+            c.misses = 0;
+            if !c.in_flight {
+                c.in_flight = true;
+                flight_add(paths, dest, c.len);
+            }
+        }
+    }
+
+    /// The lowest in-flight index per destination (RFC 9260 §6.3.2 R3 needs to know whether a
+    /// SACK acknowledged "the DATA chunk with the earliest outstanding TSN for that address").
+    pub fn lowest_in_flight(&self) -> BTreeMap<Ipv4Addr, u64> {
+        let mut m = BTreeMap::new();
+        for (idx, c) in &self.chunks {
+            if c.in_flight {
+                m.entry(c.dest).or_insert(*idx);
+            }
+        }
+        m
+    }
+
+    /// Whether anything is in flight to `dest`.
+    pub fn has_in_flight(&self, dest: Ipv4Addr) -> bool {
+        self.chunks.values().any(|c| c.in_flight && c.dest == dest)
+    }
+
+    /// RFC 9260 §6.2.1 "Processing a Received SACK" and §7.2.4 miss indications.
+    ///
+    /// `threshold` is the number of miss indications that triggers fast retransmit, `htna`
+    /// selects the RFC 9260 counting rule, `fast_rtx_dest` chooses the destination of a fast
+    /// retransmission from the chunk's last destination.
+    pub fn process_sack(
+        &mut self,
+        sack: &SackChunk,
+        paths: &mut [Path],
+        threshold: u32,
+        htna: bool,
+        fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
+    ) -> SackOutcome {
+        let mut out = SackOutcome {
+            gap_blocks: sack.gap_blocks.len(),
+            ..SackOutcome::default()
+        };
+        let new_cum = self.cum_index_of(sack.cum_tsn_ack);
+        // D i: "If Cumulative TSN Ack is less than the Cumulative TSN Ack Point, then drop
+        // the SACK chunk."
+        if new_cum < self.cum_idx as i64 {
+            out.stale = true;
+            return out;
+        }
+        let new_cum = new_cum as u64;
+        if new_cum > self.next_idx
+            || self
+                .chunks
+                .range(..new_cum)
+                .any(|(_, c)| c.tx_count == 0 && !c.abandoned)
+        {
+            out.acks_unsent = true;
+            return out;
+        }
+        // Cumulative acknowledgement.
+        let acked_cum: Vec<u64> = self.chunks.range(..new_cum).map(|(i, _)| *i).collect();
+        for idx in acked_cum {
+            if let Some(c) = self.chunks.remove(&idx) {
+                if c.in_flight {
+                    flight_sub(paths, c.dest, c.len);
+                }
+                if c.rtx.is_some() {
+                    self.marked -= 1;
+                }
+                if c.tx_count > 0 && !c.acked && !c.abandoned {
+                    self.outstanding = self.outstanding.saturating_sub(c.len);
+                }
+                if !c.acked && !c.abandoned {
+                    out.newly_acked.push(Acked {
+                        idx,
+                        dest: c.dest,
+                        len: c.len,
+                        retransmitted: c.tx_count > 1,
+                        was_in_flight: c.in_flight,
+                    });
+                }
+            }
+        }
+        out.cum_advanced = new_cum > self.cum_idx;
+        self.cum_idx = new_cum;
+        self.adv_peer_ack = self.adv_peer_ack.max(new_cum);
+
+        // Gap Ack Blocks: offsets from the SACK's cumulative TSN ack (new_cum - 1).
+        let mut reported: Vec<(u64, u64)> = Vec::with_capacity(sack.gap_blocks.len());
+        let mut highest_reported: Option<u64> = None;
+        for b in &sack.gap_blocks {
+            if b.start == 0 || b.start > b.end {
+                continue; // nonsense block: ignore it
+            }
+            // Offset 1 is the TSN right after the cumulative TSN ack (index new_cum).
+            let lo = new_cum + u64::from(b.start) - 1;
+            let hi = (new_cum + u64::from(b.end) - 1).min(self.next_idx.saturating_sub(1));
+            if lo > hi {
+                // A block entirely beyond what was sent: ignored (only a cumulative ack of
+                // unsent TSNs is treated as a protocol violation).
+                continue;
+            }
+            reported.push((lo, hi));
+            highest_reported = Some(highest_reported.map_or(hi, |h: u64| h.max(hi)));
+        }
+        // Blocks may overlap or come out of order on the wire: merge them.
+        reported.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(reported.len());
+        for (lo, hi) in reported {
+            match merged.last_mut() {
+                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                _ => merged.push((lo, hi)),
+            }
+        }
+        let reported = merged;
+        let in_reported = |idx: u64| {
+            let pos = reported.partition_point(|(lo, _)| *lo <= idx);
+            pos > 0 && reported[pos - 1].1 >= idx
+        };
+        for (lo, hi) in &reported {
+            for (idx, c) in self.chunks.range_mut(*lo..=*hi) {
+                if c.acked || c.abandoned || c.tx_count == 0 {
+                    continue;
+                }
+                c.acked = true;
+                self.outstanding = self.outstanding.saturating_sub(c.len);
+                if c.rtx.take().is_some() {
+                    self.marked -= 1;
+                }
+                if c.in_flight {
+                    c.in_flight = false;
+                    flight_sub(paths, c.dest, c.len);
+                    out.newly_acked.push(Acked {
+                        idx: *idx,
+                        dest: c.dest,
+                        len: c.len,
+                        retransmitted: c.tx_count > 1,
+                        was_in_flight: true,
+                    });
+                } else {
+                    out.newly_acked.push(Acked {
+                        idx: *idx,
+                        dest: c.dest,
+                        len: c.len,
+                        retransmitted: c.tx_count > 1,
+                        was_in_flight: false,
+                    });
+                }
+            }
+        }
+        // D iii: renege detection, a previously gap-acked TSN no longer reported.
+        for (idx, c) in self.chunks.iter_mut() {
+            if c.acked && !in_reported(*idx) {
+                c.acked = false;
+                self.outstanding = self.outstanding.saturating_add(c.len);
+                c.in_flight = true;
+                c.misses += 1;
+                flight_add(paths, c.dest, c.len);
+                out.reneged_dests.insert(c.dest);
+            }
+        }
+
+        // RFC 9260 §7.2.4 miss indications.
+        let highest_newly = out.newly_acked.iter().map(|a| a.idx).max();
+        let limit = if htna {
+            // "miss indications are incremented only for missing TSNs prior to the highest TSN
+            // newly acknowledged in the SACK chunk ... If an endpoint is in Fast Recovery and a
+            // SACK chunk arrives that advances the Cumulative TSN Ack Point, the miss
+            // indications are incremented for all TSNs reported missing in the SACK chunk."
+            if self.fast_recovery_exit.is_some() && out.cum_advanced {
+                highest_reported.or(highest_newly)
+            } else {
+                highest_newly
+            }
+        } else {
+            // RFC 2960 §7.2.4: every SACK that "indicates some TSN(s) missing" counts.
+            highest_reported
+        };
+        if let Some(limit) = limit {
+            for (idx, c) in self.chunks.range_mut(..limit) {
+                if c.acked || c.abandoned || !c.in_flight || c.fast_retransmitted || c.rtx.is_some()
+                {
+                    continue;
+                }
+                c.misses += 1;
+                if c.misses >= threshold {
+                    c.in_flight = false;
+                    flight_sub(paths, c.dest, c.len);
+                    c.fast_retransmitted = true;
+                    self.marked += 1;
+                    c.rtx = Some(RtxMark {
+                        cause: RtxCause::Fast,
+                        dest: fast_rtx_dest(c.dest),
+                    });
+                    out.fast_marked.push(*idx);
+                }
+            }
+        }
+        out
+    }
+
+    /// RFC 9260 §6.3.3 E3: marks every chunk in flight to `expired` for retransmission to
+    /// `dest`. Returns the number of chunks marked.
+    pub fn mark_t3(&mut self, expired: Ipv4Addr, dest: Ipv4Addr, paths: &mut [Path]) -> usize {
+        let mut n = 0;
+        for c in self.chunks.values_mut() {
+            if c.dest != expired || c.acked || c.abandoned || c.tx_count == 0 {
+                continue;
+            }
+            if c.in_flight {
+                c.in_flight = false;
+                flight_sub(paths, c.dest, c.len);
+            }
+            if c.rtx.is_none() {
+                self.marked += 1;
+            }
+            c.rtx = Some(RtxMark {
+                cause: RtxCause::T3,
+                dest,
+            });
+            c.misses = 0;
+            c.fast_retransmitted = false;
+            n += 1;
+        }
+        n
+    }
+
+    /// Moves every retransmission mark and first transmission aimed at `from` (a deleted or
+    /// inactive destination) to `to`.
+    pub fn redirect(&mut self, from: Ipv4Addr, to: Ipv4Addr) {
+        for c in self.chunks.values_mut() {
+            if let Some(m) = &mut c.rtx {
+                if m.dest == from {
+                    m.dest = to;
+                }
+            }
+            if c.tx_count == 0 && c.dest == from {
+                c.dest = to;
+            }
+        }
+    }
+
+    /// The destination of the lowest-TSN chunk marked for retransmission.
+    pub fn first_rtx_dest(&self) -> Option<Ipv4Addr> {
+        if self.marked == 0 {
+            return None;
+        }
+        self.chunks
+            .values()
+            .find_map(|c| c.rtx.filter(|_| !c.abandoned).map(|m| m.dest))
+    }
+
+    /// Whether any chunk is marked for retransmission.
+    pub fn has_rtx(&self) -> bool {
+        self.marked > 0
+    }
+
+    /// Indices of chunks marked for retransmission to `dest`, lowest TSN first.
+    pub fn rtx_for(&self, dest: Ipv4Addr) -> Vec<u64> {
+        if self.marked == 0 {
+            return Vec::new();
+        }
+        self.chunks
+            .iter()
+            .filter(|(_, c)| !c.abandoned && c.rtx.is_some_and(|m| m.dest == dest))
+            .map(|(i, _)| *i)
+            .collect()
+    }
+
+    /// The lowest index that has a TSN but was never sent. Chunks are sent in TSN order, so
+    /// the never-sent ones form the tail of the queue: scanned from the end.
+    pub fn first_unsent(&self) -> Option<u64> {
+        let mut first = None;
+        for (i, c) in self.chunks.iter().rev() {
+            if c.tx_count > 0 {
+                break;
+            }
+            if !c.abandoned {
+                first = Some(*i);
+            }
+        }
+        first
+    }
+
+    /// Whether some chunk waits for its first transmission.
+    pub fn has_unsent(&self) -> bool {
+        self.first_unsent().is_some()
+    }
+
+    /// RFC 3758 §3.5 A3: abandons every chunk of message `msg` (taking them out of the flight
+    /// and the outstanding count). Returns its stream, length and whether any part had been
+    /// sent, if anything was abandoned.
+    pub fn abandon(&mut self, msg: MessageId, paths: &mut [Path]) -> Option<(u16, usize, bool)> {
+        let mut found: Option<(u16, usize, bool)> = None;
+        for c in self.chunks.values_mut() {
+            if c.msg != msg || c.abandoned {
+                continue;
+            }
+            if c.tx_count > 0 && !c.acked {
+                self.outstanding = self.outstanding.saturating_sub(c.len);
+            }
+            c.abandoned = true;
+            if c.rtx.take().is_some() {
+                self.marked -= 1;
+            }
+            if c.in_flight {
+                c.in_flight = false;
+                flight_sub(paths, c.dest, c.len);
+            }
+            let f = found.get_or_insert((c.chunk.stream_id, 0, false));
+            f.1 += c.chunk.user_data.len();
+            f.2 |= c.tx_count > 0;
+        }
+        found
+    }
+
+    /// Checks the incrementally kept counters and the flightsizes against a recount (tests).
+    #[cfg(test)]
+    pub(crate) fn check_invariants(&self, paths: &[Path]) {
+        let outstanding: u32 = self
+            .chunks
+            .values()
+            .filter(|c| c.tx_count > 0 && !c.acked && !c.abandoned)
+            .map(|c| c.len)
+            .sum();
+        assert_eq!(outstanding, self.outstanding, "outstanding bytes");
+        let marked = self.chunks.values().filter(|c| c.rtx.is_some()).count();
+        assert_eq!(marked, self.marked, "marked chunks");
+        for p in paths {
+            let flight: u32 = self
+                .chunks
+                .values()
+                .filter(|c| c.in_flight && c.dest == p.addr)
+                .map(|c| c.len)
+                .sum();
+            assert_eq!(flight, p.flight_size, "flightsize of {}", p.addr);
+        }
+        for c in self.chunks.values() {
+            assert!(
+                !(c.in_flight && (c.acked || c.abandoned || c.rtx.is_some())),
+                "{c:?}"
+            );
+        }
+        assert!(self
+            .chunks
+            .keys()
+            .all(|i| *i >= self.cum_idx && *i < self.next_idx));
+    }
+
+    /// Discards everything (association end or restart); returns the number of distinct
+    /// messages that were still unacknowledged.
+    pub fn clear(&mut self, paths: &mut [Path]) -> usize {
+        let msgs: BTreeSet<MessageId> = self
+            .chunks
+            .values()
+            .filter(|c| !c.abandoned)
+            .map(|c| c.msg)
+            .collect();
+        self.chunks.clear();
+        self.outstanding = 0;
+        self.marked = 0;
+        for p in paths {
+            p.flight_size = 0;
+        }
+        self.cum_idx = self.next_idx;
+        self.adv_peer_ack = self.next_idx;
+        self.fast_recovery_exit = None;
+        msgs.len()
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use crate::transport::sctp::config::SctpConfig;
+    use sctpsim_kernel::Rng;
+    use sctpsim_wire::sctp::{GapAckBlock, Ssn};
+
+    const A: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 2);
+
+    fn setup(n: u64) -> (RetransmitQueue, Vec<Path>) {
+        let cfg = SctpConfig::rfc9260();
+        let mut paths = vec![Path::new(
+            &cfg,
+            A,
+            Ipv4Addr::new(10, 0, 0, 1),
+            1 << 20,
+            &mut Rng::from_seed(1),
+        )];
+        let mut q = RetransmitQueue::new(Tsn(u32::MAX - 2));
+        for i in 0..n {
+            let chunk = DataChunk {
+                tsn: Tsn(0),
+                stream_id: 0,
+                ssn: Ssn(i as u16),
+                ppid: 0,
+                unordered: false,
+                beginning: true,
+                ending: true,
+                immediate: false,
+                user_data: vec![0; 100],
+            };
+            let idx = q.push(chunk, MessageId(i), A, None);
+            q.on_sent(idx, A, SimTime(0), &mut paths);
+        }
+        (q, paths)
+    }
+
+    fn sack(q: &RetransmitQueue, cum_idx: u64, gaps: &[(u16, u16)]) -> SackChunk {
+        SackChunk {
+            cum_tsn_ack: q.tsn(cum_idx).prev(),
+            a_rwnd: 100_000,
+            gap_blocks: gaps
+                .iter()
+                .map(|&(start, end)| GapAckBlock { start, end })
+                .collect(),
+            duplicate_tsns: vec![],
+        }
+    }
+
+    #[test]
+    fn cumulative_ack_across_the_wrap() {
+        let (mut q, mut paths) = setup(6);
+        assert_eq!(paths[0].flight_size, 600);
+        let s = sack(&q, 4, &[]);
+        let out = q.process_sack(&s, &mut paths, 3, true, &|d| d);
+        assert!(out.cum_advanced);
+        assert_eq!(out.newly_acked.len(), 4);
+        assert_eq!(q.cum_idx, 4);
+        assert_eq!(paths[0].flight_size, 200);
+        // An older SACK is dropped.
+        let old = sack(&q, 2, &[]);
+        assert!(q.process_sack(&old, &mut paths, 3, true, &|d| d).stale);
+    }
+
+    #[test]
+    fn htna_fast_retransmit_on_third_miss() {
+        let (mut q, mut paths) = setup(8);
+        // TSN index 0 lost; SACKs report 1, 1..2, 1..3 as gaps (cum = index -1).
+        for (k, end) in [(1u16, 1u16), (2, 2), (3, 3)] {
+            let s = sack(&q, 0, &[(2, end + 1)]);
+            let out = q.process_sack(&s, &mut paths, 3, true, &|d| d);
+            if k < 3 {
+                assert!(out.fast_marked.is_empty(), "round {k}");
+            } else {
+                assert_eq!(out.fast_marked, vec![0]);
+            }
+        }
+        assert_eq!(q.chunks[&0].rtx.map(|m| m.cause), Some(RtxCause::Fast));
+        // A SACK that newly acks nothing adds no miss (HTNA).
+        let (mut q2, mut p2) = setup(4);
+        let s = sack(&q2, 0, &[(2, 2)]);
+        q2.process_sack(&s, &mut p2, 3, true, &|d| d);
+        for _ in 0..5 {
+            q2.process_sack(&s, &mut p2, 3, true, &|d| d);
+        }
+        assert_eq!(q2.chunks[&0].misses, 1);
+        // Without HTNA (RFC 2960) every SACK reporting the hole counts.
+        let (mut q3, mut p3) = setup(4);
+        let s = sack(&q3, 0, &[(2, 2)]);
+        for _ in 0..3 {
+            q3.process_sack(&s, &mut p3, 4, false, &|d| d);
+        }
+        assert_eq!(q3.chunks[&0].misses, 3);
+        assert!(q3.chunks[&0].rtx.is_none());
+        let out = q3.process_sack(&s, &mut p3, 4, false, &|d| d);
+        assert_eq!(out.fast_marked, vec![0]);
+    }
+
+    #[test]
+    fn renege_and_t3_marking() {
+        let (mut q, mut paths) = setup(4);
+        let s = sack(&q, 0, &[(2, 3)]);
+        q.process_sack(&s, &mut paths, 3, true, &|d| d);
+        assert_eq!(paths[0].flight_size, 200);
+        let s = sack(&q, 0, &[(3, 3)]);
+        let out = q.process_sack(&s, &mut paths, 3, true, &|d| d);
+        assert!(out.reneged_dests.contains(&A));
+        assert!(!q.chunks[&1].acked);
+        let b = Ipv4Addr::new(10, 0, 1, 2);
+        assert_eq!(q.mark_t3(A, b, &mut paths), 3);
+        assert_eq!(q.rtx_for(b), vec![0, 1, 3]);
+        assert_eq!(q.outstanding_bytes(), 300);
+        assert_eq!(paths[0].flight_size, 0);
+        assert_eq!(q.first_rtx_dest(), Some(b));
+    }
+
+    #[test]
+    fn sack_for_unsent_tsns_is_flagged() {
+        let (mut q, mut paths) = setup(2);
+        let s = sack(&q, 5, &[]);
+        assert!(q.process_sack(&s, &mut paths, 3, true, &|d| d).acks_unsent);
+    }
+}

@@ -1,0 +1,175 @@
+//! Per-association and per-path counters, and the metric stream (TSNs sent and acknowledged over
+//! time for TSN-vs-time plots, cwnd changes, path switches) that
+//! [`super::SctpAssociation::poll_metric`] yields when [`super::SctpConfig::metrics`] is on.
+
+use std::net::Ipv4Addr;
+
+use sctpsim_kernel::{SimDuration, SimTime};
+use sctpsim_wire::sctp::Tsn;
+
+/// Why a DATA chunk was retransmitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RtxCause {
+    /// Fast retransmit on miss indications (RFC 9260 §7.2.4).
+    Fast,
+    /// T3-rtx timeout (RFC 9260 §6.3.3).
+    T3,
+}
+
+/// Counters of one association. Byte counts are user-data bytes unless stated.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SctpStats {
+    /// SCTP packets handed to the network.
+    pub packets_sent: u64,
+    /// SCTP packets received and accepted for processing (after the verification tag check).
+    pub packets_received: u64,
+    /// Packets dropped for a verification tag or port mismatch (RFC 9260 §8.5).
+    pub packets_dropped_vtag: u64,
+    /// Chunks dropped as unexpected in the current state or malformed in content.
+    pub chunks_dropped: u64,
+    /// Unrecognized chunk types received (RFC 9260 §3.2).
+    pub unknown_chunks: u64,
+    /// DATA chunks sent, retransmissions included.
+    pub data_chunks_sent: u64,
+    /// User bytes in DATA chunks sent, retransmissions included.
+    pub data_bytes_sent: u64,
+    /// DATA chunks retransmitted by fast retransmit.
+    pub fast_retransmissions: u64,
+    /// DATA chunks retransmitted after a T3-rtx timeout.
+    pub t3_retransmissions: u64,
+    /// Retransmissions (either cause) sent to a destination other than the last one used.
+    pub retransmissions_to_alternate: u64,
+    /// Fast retransmit events (a SACK that triggered at least one fast retransmission).
+    pub fast_retransmit_events: u64,
+    /// T3-rtx expiries with data outstanding.
+    pub t3_timeouts: u64,
+    /// Changes of the destination that new data goes to.
+    pub path_switches: u64,
+    /// SACK chunks sent.
+    pub sacks_sent: u64,
+    /// SACK chunks received.
+    pub sacks_received: u64,
+    /// Gap Ack Blocks sent in SACKs (total).
+    pub gap_blocks_sent: u64,
+    /// Gap Ack Blocks received in SACKs (total).
+    pub gap_blocks_received: u64,
+    /// Duplicate TSNs reported in SACKs sent.
+    pub duplicate_tsns_sent: u64,
+    /// DATA chunks received whose TSN had already been received.
+    pub duplicate_data_received: u64,
+    /// DATA chunks received and accepted (new TSNs).
+    pub data_chunks_received: u64,
+    /// DATA chunks dropped for lack of receive buffer (RFC 9260 §6.2).
+    pub data_chunks_dropped_rwnd: u64,
+    /// Messages accepted by `send`.
+    pub messages_sent: u64,
+    /// Messages delivered to `recv`.
+    pub messages_delivered: u64,
+    /// User bytes delivered to `recv`.
+    pub bytes_delivered: u64,
+    /// User bytes cumulatively acknowledged by the peer.
+    pub bytes_acked: u64,
+    /// Messages abandoned (PR-SCTP lifetime or local discard).
+    pub messages_abandoned: u64,
+    /// FORWARD TSN chunks sent.
+    pub forward_tsns_sent: u64,
+    /// HEARTBEAT chunks sent.
+    pub heartbeats_sent: u64,
+    /// HEARTBEAT ACK chunks received and matched.
+    pub heartbeat_acks_received: u64,
+    /// RTT samples taken (DATA and HEARTBEAT).
+    pub rtt_samples: u64,
+    /// Sum of the RTT samples in ns.
+    pub rtt_sum_ns: u128,
+    /// ASCONF chunks sent (retransmissions included).
+    pub asconfs_sent: u64,
+    /// ERROR chunks sent.
+    pub errors_sent: u64,
+    /// ERROR chunks received.
+    pub errors_received: u64,
+}
+
+/// Counters of one destination.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PathStats {
+    /// Packets sent to this destination.
+    pub packets_sent: u64,
+    /// DATA chunks sent to it (retransmissions included).
+    pub data_chunks_sent: u64,
+    /// DATA chunks retransmitted to it.
+    pub retransmissions: u64,
+    /// T3-rtx expiries on it.
+    pub t3_timeouts: u64,
+    /// Fast retransmit reductions of its cwnd.
+    pub fast_retransmit_reductions: u64,
+    /// User bytes acknowledged that were last sent to it.
+    pub bytes_acked: u64,
+    /// Times it was marked inactive.
+    pub times_down: u64,
+    /// HEARTBEATs sent to it.
+    pub heartbeats_sent: u64,
+    /// Smallest RTT sample.
+    pub rtt_min: Option<SimDuration>,
+    /// Largest RTT sample.
+    pub rtt_max: Option<SimDuration>,
+}
+
+/// One metric sample.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MetricEvent {
+    /// When.
+    pub time: SimTime,
+    /// What.
+    pub kind: MetricKind,
+}
+
+/// The kinds of metric samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetricKind {
+    /// A DATA chunk was sent (a point of the TSN-vs-time plot).
+    TsnSent {
+        /// Its TSN.
+        tsn: Tsn,
+        /// The destination.
+        path: Ipv4Addr,
+        /// `None` for a first transmission.
+        retransmission: Option<RtxCause>,
+    },
+    /// The cumulative TSN ack point advanced to `tsn`.
+    TsnAcked {
+        /// The new cumulative TSN ack.
+        tsn: Tsn,
+    },
+    /// A destination's cwnd or ssthresh changed.
+    Cwnd {
+        /// The destination.
+        path: Ipv4Addr,
+        /// Congestion window, bytes.
+        cwnd: u32,
+        /// Slow-start threshold, bytes.
+        ssthresh: u32,
+    },
+    /// An RTT sample was taken.
+    Rtt {
+        /// The destination.
+        path: Ipv4Addr,
+        /// The sample.
+        rtt: SimDuration,
+        /// RTO after it.
+        rto: SimDuration,
+    },
+    /// New data moved from one destination to another.
+    PathSwitch {
+        /// Previous destination.
+        from: Ipv4Addr,
+        /// New destination.
+        to: Ipv4Addr,
+    },
+    /// A SACK was sent with this many Gap Ack Blocks.
+    SackSent {
+        /// Gap Ack Blocks in it.
+        gap_blocks: u16,
+        /// Duplicate TSNs in it.
+        duplicates: u16,
+    },
+}
