@@ -12,6 +12,7 @@ from sctpsim._native import __version__
 from sctpsim.results import RunResult
 from sctpsim.runner import run
 from sctpsim.scenario import Scenario
+from sctpsim.sweep import SweepResult, sweep
 
 __all__ = [
     "RunResult",
@@ -19,6 +20,8 @@ __all__ = [
     "ScenarioError",
     "SctpsimError",
     "SimulationError",
+    "SweepResult",
     "__version__",
     "run",
+    "sweep",
 ]

@@ -60,6 +60,17 @@ def _build_parser() -> argparse.ArgumentParser:
     b.add_argument("--events", type=int, default=20_000_000, help="events per kernel case (default 2e7)")
     b.add_argument("--pending", type=str, default="1000,100000,1000000",
                    help="comma-separated pending-event counts (default 1000,100000,1000000)")
+
+    from sctpsim.sweep import add_arguments as add_sweep_arguments
+
+    sw = sub.add_parser("sweep", help="a parameter grid × seeds, resumable, on a process pool or Dask")
+    add_sweep_arguments(sw)
+
+    pl = sub.add_parser("plot", help="the standard figures (PNG) and report.md of a run or sweep directory")
+    pl.add_argument("dir", help="a sweep directory (results.parquet) or a run directory (timeseries.parquet)")
+    pl.add_argument("--metric", dest="metrics", action="append", default=[], metavar="NAME",
+                    help="sweep metric to plot against the swept parameter (repeatable; default: the headline metrics)")
+    pl.add_argument("--no-report", action="store_true", help="figures only, no report.md")
     return p
 
 
@@ -76,6 +87,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return verify_main(args.checks, quick=args.quick, list_only=args.list)
         if args.command == "bench":
             return _cmd_bench(args)
+        if args.command == "sweep":
+            from sctpsim.sweep import cli_main as sweep_main
+
+            return sweep_main(args)
+        if args.command == "plot":
+            from sctpsim.plot import cli_main as plot_main
+
+            return plot_main(args)
     except _native.ScenarioError as e:
         sys.stderr.write(f"sctpsim: error: {e}\n")
         return EXIT_BAD_INPUT

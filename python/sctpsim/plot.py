@@ -1,0 +1,551 @@
+"""The standard figures of a run or a sweep, as PNG (matplotlib, Agg backend; docs/sweeps.md).
+
+``sctpsim plot DIR`` looks at ``DIR``:
+
+* a sweep directory (``results.parquet``): for each headline metric and each swept parameter,
+  the metric's mean against the parameter with 95 % confidence bars, one line per combination
+  of the other parameters (``<metric>-vs-<param>.png``); with ``--timeseries`` sweeps also the
+  throughput against time per grid point, mean over replications with a 95 % band;
+* a run directory (``timeseries.parquet``): throughput, delivered data, cwnd and sequence/TSN
+  against time, link throughput and queue occupancy, one line per flow or link direction.
+
+Figures go to ``DIR/figures/``; :mod:`sctpsim.report` then writes ``DIR/report.md``. Axis labels
+carry units; rates, times and sizes are scaled to a readable unit (kbit/s, Mbit/s, ms, kB).
+Time series metrics named ``cwnd*`` and ``tsn*``/``seq*``/``cum_tsn*`` are plotted when a
+transport reports them; a run without them gets no cwnd or sequence figure (the report says so).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import pandas as pd
+
+from sctpsim import stats, store
+
+FIGURES = "figures"
+
+#: Sweep metrics plotted by default, if present and not all zero/missing.
+HEADLINE_METRICS = [
+    "flows.goodput_bps.sum",
+    "flows.goodput_bps.mean",
+    "network.pdf",
+    "flows.mean_delay_s.mean",
+    "flows.mean_rtt_s.mean",
+    "flows.retransmissions.sum",
+    "flows.timeouts.sum",
+    "network.routing_packets",
+    "network.mac_drops",
+]
+
+#: Readable names of metric leaves (docs/metrics.md).
+METRIC_NAMES = {
+    "goodput_bps": "Goodput",
+    "throughput_bps": "Throughput",
+    "pdf": "Packet delivery fraction",
+    "delivered_fraction": "Delivered fraction",
+    "mean_delay_s": "Mean one-way delay",
+    "mean_rtt_s": "Mean RTT",
+    "retransmissions": "Retransmissions",
+    "fast_retransmits": "Fast retransmits",
+    "timeouts": "Retransmission timeouts",
+    "bytes_sent": "Data sent",
+    "bytes_delivered": "Data delivered",
+    "packets_sent": "Packets sent",
+    "packets_delivered": "Packets delivered",
+    "reordered": "Reordered packets",
+    "routing_packets": "Routing packets",
+    "routing_bytes": "Routing data",
+    "mac_drops": "MAC drops",
+    "queue_drops": "Queue drops",
+    "loss_drops": "Loss-model drops",
+    "scripted_drops": "Scripted drops",
+    "ttl_drops": "TTL drops",
+    "no_route_drops": "No-route drops",
+    "malformed_drops": "Malformed drops",
+    "icmp_sent": "ICMP messages sent",
+    "tx_packets": "Packets transmitted",
+    "tx_bytes": "Data transmitted",
+    "utilization": "Utilization",
+    "events": "Events",
+    "sim_time_s": "Simulated time",
+    "wall_time_s": "Wall-clock time",
+    "queue_packets": "Queue occupancy",
+    "cwnd": "Congestion window",
+    "cwnd_bytes": "Congestion window",
+    "cwnd_packets": "Congestion window",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Units
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A display unit: values are divided by ``scale`` and labelled ``label``."""
+
+    label: str
+    scale: float = 1.0
+
+
+_SCALED = {
+    "bit/s": [(1e9, "Gbit/s"), (1e6, "Mbit/s"), (1e3, "kbit/s"), (1.0, "bit/s")],
+    "bytes": [(1e9, "GB"), (1e6, "MB"), (1e3, "kB"), (1.0, "bytes")],
+    "s": [(1.0, "s"), (1e-3, "ms"), (1e-6, "µs")],
+}
+
+
+def base_unit(name: str) -> str:
+    """The SI-style unit of a metric or field name, from its suffix (docs/metrics.md): ``_bps``
+    bit/s, ``_s`` s, ``bytes`` bytes, fractions, packets or a count."""
+    leaf = name.split(".")[-1] if not name.endswith((".sum", ".mean")) else name.split(".")[-2]
+    leaf = re.sub(r"\[.*?\]", "", leaf)
+    if leaf.endswith("_bps"):
+        return "bit/s"
+    if leaf.endswith("_s") or leaf in ("duration", "pause", "delay", "start", "stop", "interval"):
+        return "s"
+    if "bytes" in leaf:
+        return "bytes"
+    if leaf in ("pdf", "utilization") or leaf.endswith("fraction") or leaf == "p":
+        return "fraction"
+    if leaf.endswith("_mps"):
+        return "m/s"
+    if leaf.endswith("_m"):
+        return "m"
+    if "packets" in leaf or leaf.endswith("drops") or leaf in ("retransmissions", "fast_retransmits", "reordered"):
+        return "packets"
+    if leaf.startswith("cwnd"):
+        return "bytes"  # RFC 5681 and RFC 9260 count cwnd in bytes
+    if leaf in ("tsn", "cum_tsn") or leaf.startswith("tsn"):
+        return "TSN"
+    return "count"
+
+
+def display_unit(base: str, values: Sequence[float]) -> Unit:
+    """A readable scale for ``values`` given in ``base`` units (Mbit/s for megabit rates...)."""
+    finite = [abs(v) for v in values if v is not None and math.isfinite(v)]
+    peak = max(finite) if finite else 0.0
+    if base in _SCALED:
+        steps = _SCALED[base]
+        for scale, label in steps:
+            if peak >= scale:
+                return Unit(label, scale)
+        return Unit(steps[-1][1], steps[-1][0])
+    if base == "fraction":
+        return Unit("fraction, 0–1")
+    return Unit(base)
+
+
+def metric_label(name: str, unit: Unit) -> str:
+    """``Goodput, sum over flows (Mbit/s)`` for ``flows.goodput_bps.sum``."""
+    parts = name.split(".")
+    where = ""
+    if parts[0] == "flows" and len(parts) == 3 and parts[2] in ("sum", "mean"):
+        leaf = parts[1]
+        where = "sum over flows" if parts[2] == "sum" else "mean over flows"
+    else:
+        leaf = parts[-1]
+        m = re.match(r"(flows|links)\[(\d+)\](?:\.(fwd|rev))?", name)
+        if m:
+            where = f"{'flow' if m.group(1) == 'flows' else 'link'} {m.group(2)}" + (f" {m.group(3)}" if m.group(3) else "")
+    text = METRIC_NAMES.get(leaf, leaf.replace("_", " "))
+    if where:
+        text += f", {where}"
+    return f"{text} ({unit.label})"
+
+
+_QUANTITY = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*([A-Za-zµ/%]+)\s*$")
+_UNIT_SCALE = {
+    "ns": ("s", 1e-9), "us": ("s", 1e-6), "µs": ("s", 1e-6), "ms": ("s", 1e-3), "s": ("s", 1.0),
+    "min": ("s", 60.0), "h": ("s", 3600.0),
+    "bps": ("bit/s", 1.0), "kbps": ("bit/s", 1e3), "Kbps": ("bit/s", 1e3), "Mbps": ("bit/s", 1e6),
+    "Gbps": ("bit/s", 1e9), "bit/s": ("bit/s", 1.0), "kbit/s": ("bit/s", 1e3),
+    "Mbit/s": ("bit/s", 1e6), "Gbit/s": ("bit/s", 1e9),
+}
+
+
+def parameter_axis(path: str, values: Sequence[Any]) -> tuple[list[float] | None, str]:
+    """Numeric x positions and an axis label for a swept parameter's values. Quantities with
+    units (``"2Mbps"``, ``"200ms"``) are converted to a common unit; plain numbers take the
+    unit of the field name; anything else is categorical (``None``)."""
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        nums = [float(v) for v in values]
+        base = base_unit(path)
+        if base == "count":
+            return nums, path
+        unit = display_unit(base, nums) if base in _SCALED else Unit("fraction, 0–1" if base == "fraction" else base)
+        return [x / unit.scale for x in nums], f"{path} ({unit.label})"
+    parsed = []
+    for v in values:
+        m = _QUANTITY.match(str(v)) if isinstance(v, str) else None
+        if not m or m.group(2) not in _UNIT_SCALE:
+            return None, path
+        parsed.append((float(m.group(1)), *_UNIT_SCALE[m.group(2)]))
+    bases = {b for _, b, _ in parsed}
+    if len(bases) != 1:
+        return None, path
+    base = bases.pop()
+    nums = [x * s for x, _, s in parsed]
+    unit = display_unit(base, nums)
+    return [x / unit.scale for x in nums], f"{path} ({unit.label})"
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+
+@dataclass
+class Figure:
+    """A written figure: its file and a caption for the report."""
+
+    path: Path
+    caption: str
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig: Any, path: Path) -> Path:
+    def w(tmp: str) -> None:
+        fig.savefig(tmp, format="png", dpi=150)
+
+    store.atomic_write(path, w)
+    _pyplot().close(fig)
+    return path
+
+
+def _new_axes(title: str) -> tuple[Any, Any]:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.0, 4.4), layout="constrained")
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    return fig, ax
+
+
+def _legend(ax: Any, entries: int, title: str | None = None) -> None:
+    """Inside the axes for a few entries, to the right of them for many."""
+    if entries > 4:
+        ax.figure.set_size_inches(10.5, 4.4)
+        ax.legend(title=title, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    else:
+        ax.legend(title=title, fontsize="small")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
+
+
+def read_sweep(sweep_dir: str | Path) -> tuple[pd.DataFrame, dict[str, Any], list[str]]:
+    """``results.parquet``, the manifest (``{}`` if missing) and the swept parameters."""
+    d = Path(sweep_dir)
+    results = pd.read_parquet(d / store.RESULTS)
+    try:
+        manifest = json.loads((d / store.MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = {}
+    params = manifest.get("params")
+    if not isinstance(params, list):
+        cols = list(results.columns)
+        params = cols[: cols.index("point")] if "point" in cols else []
+    return results, manifest, [str(p) for p in params]
+
+
+def default_metrics(results: pd.DataFrame) -> list[str]:
+    """Headline metrics present in ``results`` with at least one non-zero value."""
+    ok = results[results["status"] == "ok"]
+    out: list[str] = []
+    seen: list[pd.Series] = []
+    for m in HEADLINE_METRICS:
+        if m in ok.columns:
+            vals = pd.to_numeric(ok[m], errors="coerce").astype("float64").reset_index(drop=True)
+            if not vals.notna().any() or not (vals.fillna(0) != 0).any():
+                continue
+            if any(vals.equals(s) for s in seen):
+                continue  # e.g. the mean over flows of a single flow is its sum
+            seen.append(vals)
+            out.append(m)
+    return out
+
+
+def plot_sweep(sweep_dir: str | Path, metrics: Sequence[str] | None = None, out_dir: str | Path | None = None) -> list[Figure]:
+    """The figures of a sweep directory (module docs); returns them in order."""
+    d = Path(sweep_dir)
+    results, manifest, params = read_sweep(d)
+    figdir = Path(out_dir) if out_dir is not None else d / FIGURES
+    figdir.mkdir(parents=True, exist_ok=True)
+    chosen = list(metrics) if metrics else default_metrics(results)
+    unknown = [m for m in chosen if m not in results.columns]
+    if unknown:
+        raise ValueError(f"no metric {unknown[0]!r} in results.parquet")
+    figures: list[Figure] = []
+    ok = results[results["status"] == "ok"]
+    for metric in chosen:
+        for x in params:
+            fig = _metric_vs_param(ok, params, x, metric, figdir)
+            if fig is not None:
+                figures.append(fig)
+    figures.extend(_sweep_timeseries(d, ok, params, figdir))
+    return figures
+
+
+def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, figdir: Path) -> Figure | None:
+    others = [p for p in params if p != x]
+    xs_all = list(dict.fromkeys(ok[x].tolist()))
+    if not xs_all:
+        return None
+    positions, xlabel = parameter_axis(x, xs_all)
+    categorical = positions is None
+    pos = dict(zip(xs_all, positions if positions is not None else range(len(xs_all))))
+    series_keys = [()] if not others else list(dict.fromkeys(tuple(r) for r in ok[others].itertuples(index=False)))
+    if len(series_keys) > 12:
+        return None  # unreadable; the report's table still has every point
+    values = pd.to_numeric(ok[metric], errors="coerce").astype("float64")
+    unit = display_unit(base_unit(metric), values.tolist())
+    ylabel = metric_label(metric, unit)
+    fig, ax = _new_axes(f"{ylabel.rsplit(' (', 1)[0]} vs {x}")
+    ns: set[int] = set()
+    drawn = 0
+    for skey in series_keys:
+        sel = ok
+        for p, v in zip(others, skey):
+            sel = sel[sel[p] == v]
+        pts = []
+        for xv in xs_all:
+            vals = pd.to_numeric(sel.loc[sel[x] == xv, metric], errors="coerce").astype("float64").tolist()
+            st = stats.describe(vals)
+            if st.n:
+                ns.add(st.n)
+                pts.append((pos[xv], st.mean / unit.scale, (st.ci if math.isfinite(st.ci) else 0.0) / unit.scale))
+        if not pts:
+            continue
+        pts.sort()
+        label = ", ".join(f"{p}={v}" for p, v in zip(others, skey)) if others else "mean ± 95 % CI"
+        # Categories are not a continuum: markers only, series side by side.
+        shift = 0.08 * (drawn - (len(series_keys) - 1) / 2) if categorical else 0.0
+        ax.errorbar([p[0] + shift for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], marker="o",
+                    capsize=4, label=label, linestyle="none" if categorical else "-")
+        drawn += 1
+    if not drawn:
+        _pyplot().close(fig)
+        return None
+    if categorical:
+        ax.set_xticks(list(pos.values()), [str(v) for v in pos])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    n_text = f"n = {min(ns)}" if len(ns) == 1 else f"n = {min(ns)}–{max(ns)}"
+    _legend(ax, drawn, title=f"{n_text} runs per point; bars: 95 % CI" if others else f"{n_text} runs per point")
+    path = _save(fig, figdir / f"{_slug(metric)}-vs-{_slug(x)}.png")
+    return Figure(path, f"{ylabel} against {x}: mean over replications with 95 % Student-t confidence bars ({n_text}).")
+
+
+def _sweep_timeseries(d: Path, ok: pd.DataFrame, params: list[str], figdir: Path) -> list[Figure]:
+    st = store.ResultStore(d)
+    curves: dict[int, list[pd.Series]] = {}
+    labels: dict[int, str] = {}
+    for rowd in ok.to_dict("records"):
+        p = st.timeseries_path(str(rowd["key"]))
+        if not p.exists():
+            continue
+        ts = pd.read_parquet(p)
+        g = ts[(ts["scope"] == "flow") & (ts["metric"] == "goodput_bps")].groupby("time_s")["value"].sum()
+        point = int(rowd["point"])
+        curves.setdefault(point, []).append(g)
+        labels[point] = ", ".join(f"{q}={rowd.get(q, '')}" for q in params) if params else "all runs"
+    if not curves:
+        return []
+    allvals = [v for cs in curves.values() for c in cs for v in c.tolist()]
+    unit = display_unit("bit/s", allvals)
+    fig, ax = _new_axes("Throughput vs time (goodput summed over flows)")
+    for point in sorted(curves):
+        frame = pd.concat(curves[point], axis=1)
+        rows = [stats.describe(r) for r in frame.itertuples(index=False)]
+        t = frame.index.to_numpy()
+        mean = [s.mean / unit.scale for s in rows]
+        ci = [(s.ci if math.isfinite(s.ci) else 0.0) / unit.scale for s in rows]
+        line = ax.plot(t, mean, label=f"{labels[point]} (n = {frame.shape[1]})")[0]
+        ax.fill_between(t, [m - c for m, c in zip(mean, ci)], [m + c for m, c in zip(mean, ci)], color=line.get_color(), alpha=0.2)
+    ax.set_xlabel("Time (s)")
+    ax.set_ylabel(f"Goodput ({unit.label})")
+    _legend(ax, len(curves), title="mean, band: 95 % CI")
+    path = _save(fig, figdir / "throughput-vs-time.png")
+    return [Figure(path, "Goodput summed over flows against time per grid point: mean over replications, 95 % band.")]
+
+
+# ---------------------------------------------------------------------------------------------
+# A single run
+
+
+def _is_cwnd(m: str) -> bool:
+    return m.startswith("cwnd")
+
+
+def _is_seq(m: str) -> bool:
+    return m.startswith(("tsn", "seq", "cum_tsn", "highest_tsn", "snd_nxt", "snd_una", "dropped_seq"))
+
+
+def _is_event(m: str) -> bool:
+    """Series of isolated events (retransmissions, drops): drawn as markers, not lines."""
+    return "rtx" in m or m.startswith(("dropped", "fast_retransmit", "timeout"))
+
+
+def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[list[Figure], list[str]]:
+    """The figures of a run directory, and notes on figures left out (no such time series)."""
+    d = Path(run_dir)
+    ts = pd.read_parquet(d / "timeseries.parquet")
+    try:
+        summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        summary = {}
+    flow_names = {
+        int(f["id"]): f"flow {f['id']}: {f.get('src', '?')}→{f.get('dst', '?')} ({f.get('transport', '?')})"
+        for f in summary.get("flows", [])
+    }
+    link_names = {
+        (int(link["id"]), str(link["dir"])): f"link {link['id']} {link['dir']}: {link.get('from', '?')}→{link.get('to', '?')}"
+        for link in summary.get("links", [])
+    }
+    figdir = Path(out_dir) if out_dir is not None else d / FIGURES
+    figdir.mkdir(parents=True, exist_ok=True)
+    figures: list[Figure] = []
+    notes: list[str] = []
+    metrics = set(ts["metric"].unique())
+
+    def series(scope: str, select: Any, title: str, fname: str, caption: str, ylabel: str | None = None,
+               base: str | None = None, frame: pd.DataFrame | None = None) -> None:
+        src = ts if frame is None else frame
+        sel = src[(src["scope"] == scope) & src["metric"].map(select)] if scope else src[src["metric"].map(select)]
+        if sel.empty:
+            return
+        names = sorted(sel["metric"].unique())
+        unit = display_unit(base or base_unit(names[0]), sel["value"].tolist())
+        fig, ax = _new_axes(title)
+        styles = ["-", "--", "-.", ":"]  # overlapping lines (equal links) stay visible
+        for k, ((sc, i, dr, m), g) in enumerate(sel.groupby(["scope", "id", "dir", "metric"], sort=True)):
+            if sc == "flow":
+                label = flow_names.get(int(i), f"flow {i}")
+            else:
+                label = link_names.get((int(i), str(dr)), f"{sc} {i} {dr}".strip())
+            if len(names) > 1:
+                label += f" [{m}]"
+            g = g.sort_values("time_s")
+            if _is_event(m):
+                ax.plot(g["time_s"], g["value"] / unit.scale, label=label, linestyle="none", marker="x", markersize=6)
+                continue
+            step = "steps-post" if m.startswith(("cwnd", "tsn", "seq", "cum_tsn", "snd_")) else "default"
+            ax.plot(g["time_s"], g["value"] / unit.scale, label=label, drawstyle=step, linestyle=styles[k % len(styles)])
+        ax.set_xlabel("Time (s)")
+        if (sel["value"] >= 0).all():
+            ax.set_ylim(bottom=0)
+        leaf = names[0]
+        ax.set_ylabel(ylabel.format(unit=unit.label) if ylabel else f"{METRIC_NAMES.get(leaf, leaf.replace('_', ' ').capitalize())} ({unit.label})")
+        _legend(ax, sel.groupby(["scope", "id", "dir", "metric"]).ngroups)
+        figures.append(Figure(_save(fig, figdir / fname), caption))
+
+    series("flow", lambda m: m == "goodput_bps", "Throughput vs time (goodput per flow)", "throughput.png",
+           "Goodput of each flow against time, per sample interval.")
+    series("flow", lambda m: m == "bytes_delivered", "Data delivered vs time", "delivered.png",
+           "Cumulative payload delivered to each flow's sink against time.")
+    if any(_is_cwnd(m) for m in metrics):
+        series("", _is_cwnd, "Congestion window vs time", "cwnd.png", "Congestion window against time.")
+    else:
+        notes.append("no cwnd figure: the run has no cwnd time series (no window-based transport).")
+    primary = {m for m in metrics if _is_seq(m) and not m.startswith("dropped")}
+    if primary:
+        # Drop records join the figure only for flows that report sequence numbers (a UDP
+        # flow's dropped_seq counts packets, not bytes or TSNs).
+        seq_rows = ts[ts["metric"].isin(primary)]
+        owners = set(zip(seq_rows["scope"], seq_rows["id"]))
+        is_drop = ts["metric"].str.startswith("dropped")
+        keep = ~is_drop | pd.Series([k in owners for k in zip(ts["scope"], ts["id"])], index=ts.index)
+        seq_frame = ts[keep]
+        seq_names = sorted(set(seq_frame["metric"]) & {m for m in metrics if _is_seq(m)})
+        named = [m for m in seq_names if not m.startswith("dropped")]
+        if all("tsn" in m for m in named):
+            label, base = "TSN (chunks, relative to the initial TSN)", "TSN"
+        elif not any("tsn" in m for m in named):
+            label, base = "Sequence number ({unit})", "bytes"
+        else:
+            label, base = "Sequence number (bytes) / TSN (chunks)", "count"
+        series("", _is_seq, "Sequence number / TSN vs time", "sequence.png",
+               "Sequence numbers (TCP) or TSNs (SCTP) against time; crosses mark drops and retransmissions.",
+               ylabel=label, base=base, frame=seq_frame)
+    else:
+        notes.append("no sequence/TSN figure: the run has no seq or tsn time series (no TCP or SCTP flow).")
+    series("link", lambda m: m == "throughput_bps", "Link throughput vs time", "link-throughput.png",
+           "IP throughput of each link direction against time.")
+    series("link", lambda m: m == "queue_packets", "Queue occupancy vs time", "queue.png",
+           "Packets waiting in each link direction's queue at the sample times.")
+    return figures, notes
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+
+
+def cli_main(args: argparse.Namespace) -> int:
+    """``sctpsim plot DIR``: figures into DIR/figures/ and DIR/report.md."""
+    d = Path(args.dir)
+    if not d.is_dir():
+        sys.stderr.write(f"sctpsim: error: {d}: no such directory\n")
+        return 2
+    try:
+        _pyplot()
+    except ImportError:
+        sys.stderr.write("sctpsim: error: sctpsim plot needs matplotlib: pip install 'sctpsim[plot]'\n")
+        return 2
+    notes: list[str] = []
+    if (d / store.RESULTS).is_file():
+        try:
+            figures = plot_sweep(d, args.metrics or None)
+        except ValueError as e:
+            sys.stderr.write(f"sctpsim: error: {e}\n")
+            return 2
+        if not read_sweep(d)[2]:
+            notes.append("no metric-vs-parameter figures: the sweep varied nothing (replications only).")
+        kind = "sweep"
+    elif (d / "timeseries.parquet").is_file():
+        if args.metrics:
+            sys.stderr.write("sctpsim: error: --metric applies to sweep directories\n")
+            return 2
+        figures, notes = plot_run(d)
+        kind = "run"
+    else:
+        sys.stderr.write(f"sctpsim: error: {d}: neither a sweep directory (results.parquet) nor a run directory (timeseries.parquet)\n")
+        return 2
+    for f in figures:
+        print(f.path)
+    for n in notes:
+        print(f"note: {n}")
+    if not args.no_report:
+        from sctpsim.report import write_report
+
+        print(write_report(d, figures, notes=notes))
+    print(f"{len(figures)} figure{'s' if len(figures) != 1 else ''} of the {kind} written to {d / FIGURES}/")
+    return 0
+
+
+__all__ = [
+    "Figure",
+    "HEADLINE_METRICS",
+    "base_unit",
+    "display_unit",
+    "metric_label",
+    "parameter_axis",
+    "plot_run",
+    "plot_sweep",
+    "read_sweep",
+]

@@ -1,0 +1,361 @@
+"""The result store of a sweep directory (docs/sweeps.md).
+
+Layout of ``DIR``::
+
+    runs/<key>.json               one record per run (ok or failed), written atomically
+    runs/<key>.timeseries.parquet that run's time series (only with ``timeseries=True``)
+    results.parquet               one row per run of the current grid
+    summary.csv                   one row per grid point: mean, sd, n and ci95 per metric
+    sweep.json                    the sweep manifest
+    scenario.toml                 the scenario text the sweep started from
+
+A run's key is the SHA-256 (hex) of the canonical JSON of ``{"scenario": <scenario hash after
+--set overrides>, "params": [[path, value], ...] sorted by path, "seed": <run seed>,
+"version": <code version>}`` (``sctpsim.sweep.code_version()``: package version and a hash of the
+compiled core), so it names exactly one simulation of one build. A
+record file appears only once complete (temporary file, fsync, rename): a killed sweep never
+leaves a truncated or half-written record, and a re-run trusts every ``ok`` record it finds.
+Failed records are kept for the report and are run again on the next invocation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+import time
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import pandas as pd
+
+from sctpsim import stats
+
+RUNS = "runs"
+RESULTS = "results.parquet"
+SUMMARY = "summary.csv"
+MANIFEST = "sweep.json"
+SCENARIO = "scenario.toml"
+
+#: Columns of results.parquet that describe a run rather than measure it (after the parameters).
+META_COLUMNS = ["point", "replication", "seed", "status", "error", "key", "version", "scenario_hash"]
+
+#: Metrics in summary.csv when none are asked for: the study-level results.
+DEFAULT_SUMMARY_METRICS = ["network.*", "flows.*", "flows[*"]
+
+#: summary.json fields that are not metrics (the run's seed is a column of its own).
+_NOT_METRICS = {"name", "seed", "interrupted"}
+
+#: Per-flow metrics that are summed over flows for ``flows.<m>.sum`` (others get only the mean:
+#: a sum of fractions, delays or RTTs means nothing).
+_NOT_SUMMED = {"delivered_fraction", "mean_rtt_s", "mean_delay_s"}
+
+
+def run_key(scenario_hash: str, params: Mapping[str, Any], seed: int, version: str) -> str:
+    """The store key of one run (see the module documentation)."""
+    doc = {
+        "scenario": scenario_hash,
+        "params": [[k, params[k]] for k in sorted(params)],
+        "seed": int(seed),
+        "version": version,
+    }
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# Flattening summary.json into columns
+
+
+def flatten_summary(summary: Mapping[str, Any]) -> dict[str, float | int]:
+    """The metrics of one ``summary.json`` as ``{column: number}``.
+
+    * top-level numbers as they are (``sim_time_s``, ``wall_time_s``, ``events``);
+    * nested objects with dots (``network.pdf``);
+    * list items by their ``id`` (and ``dir``, for links): ``flows[0].goodput_bps``,
+      ``links[1].fwd.queue_drops``;
+    * aggregates over flows: ``flows.<m>.mean`` for every numeric flow field and
+      ``flows.<m>.sum`` for the additive ones (bytes, packets, rates, counters).
+
+    Strings and booleans are left out; ``null`` becomes NaN."""
+    out: dict[str, float | int] = {}
+    items = [(k, v) for k, v in summary.items() if k not in _NOT_METRICS]
+    # Order: run scalars, network-wide objects, flow aggregates, then per-item lists.
+    for k, v in items:
+        if not isinstance(v, (dict, list)):
+            _walk(k, v, out)
+    for k, v in items:
+        if isinstance(v, dict):
+            _walk(k, v, out)
+    _flow_aggregates(summary, out)
+    for k, v in items:
+        if isinstance(v, list):
+            _walk(k, v, out)
+    return out
+
+
+def _flow_aggregates(summary: Mapping[str, Any], out: dict[str, float | int]) -> None:
+    flows = summary.get("flows")
+    if isinstance(flows, list) and flows:
+        fields: list[str] = []
+        for f in flows:
+            if isinstance(f, dict):
+                for name, v in f.items():
+                    if name != "id" and _is_metric_value(v) and name not in fields:
+                        fields.append(name)
+        for name in fields:
+            vals = [f.get(name) for f in flows if isinstance(f, dict)]
+            nums = [float(v) for v in vals if v is not None and not isinstance(v, bool)]
+            if name not in _NOT_SUMMED:
+                out[f"flows.{name}.sum"] = math.fsum(nums) if nums else math.nan
+            out[f"flows.{name}.mean"] = math.fsum(nums) / len(nums) if nums else math.nan
+
+
+def _is_metric_value(v: Any) -> bool:
+    return v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+
+
+def _walk(prefix: str, v: Any, out: dict[str, float | int]) -> None:
+    if isinstance(v, bool) or isinstance(v, str):
+        return
+    if v is None:
+        out[prefix] = math.nan
+    elif isinstance(v, (int, float)):
+        out[prefix] = v
+    elif isinstance(v, dict):
+        for k2, v2 in v.items():
+            _walk(f"{prefix}.{k2}", v2, out)
+    elif isinstance(v, list):
+        for i, item in enumerate(v):
+            if isinstance(item, dict):
+                label = f"{prefix}[{item.get('id', i)}]"
+                if isinstance(item.get("dir"), str) and item["dir"]:
+                    label += f".{item['dir']}"
+                for k2, v2 in item.items():
+                    if k2 in ("id", "dir"):
+                        continue
+                    _walk(f"{label}.{k2}", v2, out)
+            else:
+                _walk(f"{prefix}[{i}]", item, out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Atomic files
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file, or the whole new one."""
+    atomic_write(path, lambda tmp: Path(tmp).write_bytes(data))
+
+
+def atomic_write(path: Path, write: Callable[[str], object]) -> None:
+    """Call ``write(tmp)`` on a temporary name in the same directory, fsync, then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        write(tmp)
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _json_bytes(obj: Any) -> bytes:
+    return (json.dumps(obj, indent=1, allow_nan=False, default=_jsonable) + "\n").encode("utf-8")
+
+
+def _jsonable(o: Any) -> Any:
+    return str(o)
+
+
+def _clean_nan(obj: Any) -> Any:
+    """JSON has no NaN: NaN and infinities become null."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _clean_nan(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean_nan(v) for v in obj]
+    return obj
+
+
+# ---------------------------------------------------------------------------------------------
+# The store
+
+
+class ResultStore:
+    """Per-run records of a sweep directory, plus the tables built from them."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self.runs_dir = self.root / RUNS
+
+    def create(self) -> None:
+        """Make the directories and clear temporary files that a killed writer left behind."""
+        self.runs_dir.mkdir(parents=True, exist_ok=True)
+        now = time.time()
+        for p in self.runs_dir.glob(".*.tmp"):
+            try:
+                if now - p.stat().st_mtime > 60:
+                    p.unlink()
+            except OSError:
+                pass
+
+    def record_path(self, key: str) -> Path:
+        return self.runs_dir / f"{key}.json"
+
+    def timeseries_path(self, key: str) -> Path:
+        return self.runs_dir / f"{key}.timeseries.parquet"
+
+    def keys(self) -> set[str]:
+        """Keys that have a record (ok or failed)."""
+        if not self.runs_dir.is_dir():
+            return set()
+        return {p.name[:-5] for p in self.runs_dir.iterdir() if p.name.endswith(".json") and not p.name.startswith(".")}
+
+    def load(self, key: str) -> dict[str, Any] | None:
+        """A run's record, or None if there is none (or it cannot be read)."""
+        try:
+            rec = json.loads(self.record_path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return rec if isinstance(rec, dict) and rec.get("key") == key else None
+
+    def finished(self, keys: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The ``ok`` records among ``keys``."""
+        present = self.keys()
+        out: dict[str, dict[str, Any]] = {}
+        for k in keys:
+            if k in present:
+                rec = self.load(k)
+                if rec is not None and rec.get("status") == "ok":
+                    out[k] = rec
+        return out
+
+    def put(self, record: Mapping[str, Any], timeseries: pd.DataFrame | None = None) -> None:
+        """Store one run's record (and its time series first: the record is the commit)."""
+        key = str(record["key"])
+        if timeseries is not None:
+            atomic_write(self.timeseries_path(key), lambda tmp: timeseries.to_parquet(tmp, index=False, engine="pyarrow"))
+        atomic_write_bytes(self.record_path(key), _json_bytes(_clean_nan(dict(record))))
+
+    def write_json(self, name: str, obj: Any) -> Path:
+        path = self.root / name
+        atomic_write_bytes(path, _json_bytes(_clean_nan(obj)))
+        return path
+
+    def write_text(self, name: str, text: str) -> Path:
+        path = self.root / name
+        atomic_write_bytes(path, text.encode("utf-8"))
+        return path
+
+    def write_results(self, df: pd.DataFrame) -> Path:
+        path = self.root / RESULTS
+        atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False, engine="pyarrow"))
+        return path
+
+    def write_summary(self, df: pd.DataFrame) -> Path:
+        path = self.root / SUMMARY
+        atomic_write(path, lambda tmp: df.to_csv(tmp, index=False, float_format="%.10g"))
+        return path
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables
+
+
+def param_column(values: Sequence[Any]) -> list[Any]:
+    """Values of one parameter column, made storable: lists and tables become their JSON text,
+    and a column that mixes kinds (numbers and strings) becomes text throughout."""
+    conv = [json.dumps(v, sort_keys=True, default=str) if isinstance(v, (list, dict, tuple)) else v for v in values]
+    present = [v for v in conv if v is not None]
+    kinds = {("bool" if isinstance(v, bool) else "num" if isinstance(v, (int, float)) else "str") for v in present}
+    if len(kinds) > 1:
+        return [None if v is None else (json.dumps(v) if isinstance(v, bool) else str(v)) for v in conv]
+    return conv
+
+
+def results_frame(records: Sequence[Mapping[str, Any]], params: Sequence[str]) -> pd.DataFrame:
+    """``results.parquet``: one row per record, in the order given.
+
+    Columns: the varied parameters, then :data:`META_COLUMNS`, then every metric of
+    :func:`flatten_summary` (NaN for failed runs). Integer metrics stay integers (nullable)."""
+    rows: list[dict[str, Any]] = []
+    metric_cols: dict[str, None] = {}
+    for rec in records:
+        metrics = flatten_summary(rec["summary"]) if rec.get("status") == "ok" and rec.get("summary") else {}
+        for m in metrics:
+            metric_cols.setdefault(m, None)
+        rows.append({"__params": rec.get("params", {}), "__meta": rec, **metrics})
+    data: dict[str, Any] = {}
+    for p in params:
+        data[p] = param_column([r["__params"].get(p) for r in rows])
+    meta = [r["__meta"] for r in rows]
+    data["point"] = pd.array([m.get("point") for m in meta], dtype="Int64")
+    data["replication"] = pd.array([m.get("replication") for m in meta], dtype="Int64")
+    data["seed"] = pd.array([m.get("seed") for m in meta], dtype="UInt64")
+    for c in ("status", "error", "key", "version", "scenario_hash"):
+        data[c] = pd.array([m.get(c) for m in meta], dtype="string")
+    for m in metric_cols:
+        if m in data:  # a parameter with the same name wins (it is the same value)
+            continue
+        vals = [r.get(m) for r in rows]
+        present = [v for v in vals if v is not None and not (isinstance(v, float) and math.isnan(v))]
+        if present and all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+            data[m] = pd.array([None if v is None or (isinstance(v, float) and math.isnan(v)) else v for v in vals], dtype="Int64")
+        else:
+            data[m] = pd.array([math.nan if v is None else float(v) for v in vals], dtype="float64")
+    return pd.DataFrame(data)
+
+
+def metric_columns(results: pd.DataFrame, params: Sequence[str]) -> list[str]:
+    """The metric columns of a results table (everything after the parameters and meta)."""
+    skip = set(params) | set(META_COLUMNS)
+    return [c for c in results.columns if c not in skip]
+
+
+def select_metrics(available: Sequence[str], patterns: Sequence[str] | None) -> list[str]:
+    """Metrics matching any of ``patterns`` (shell-style, ``*`` matches dots and brackets too),
+    in the results table's order; :data:`DEFAULT_SUMMARY_METRICS` when none are given."""
+    pats = list(patterns) if patterns else DEFAULT_SUMMARY_METRICS
+    return [m for m in available if any(m == p or fnmatchcase(m, p.replace("[", "[[]")) for p in pats)]
+
+
+def summary_frame(
+    results: pd.DataFrame,
+    params: Sequence[str],
+    metrics: Sequence[str] | None = None,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """``summary.csv``: one row per grid point (in grid order).
+
+    Columns: ``point``, the parameters, ``runs``, ``ok``, ``failed``, then for each metric
+    ``<metric>.mean``, ``.sd``, ``.n`` and ``.ci95`` (half-width of the Student-t interval of
+    the mean over the point's successful runs). Metrics without a value in any run are left
+    out. ``metrics`` are patterns for :func:`select_metrics`."""
+    chosen = select_metrics(metric_columns(results, params), metrics)
+    ok = results[results["status"] == "ok"]
+    chosen = [m for m in chosen if ok[m].notna().any()] if len(ok) else []
+    suffix = "ci95" if abs(confidence - 0.95) < 1e-12 else f"ci{round(confidence * 100):d}"
+    rows = []
+    for point, g in results.groupby("point", sort=True):
+        head: dict[str, Any] = {"point": point}
+        for p in params:
+            head[p] = g[p].iloc[0]
+        head["runs"] = len(g)
+        head["ok"] = int((g["status"] == "ok").sum())
+        head["failed"] = int((g["status"] != "ok").sum())
+        okg = g[g["status"] == "ok"]
+        body = stats.summarize(okg, [], chosen, confidence, suffix=suffix)
+        rows.append({**head, **(body.iloc[0].to_dict() if len(body) else {})})
+    columns = ["point", *params, "runs", "ok", "failed"] + [f"{m}.{s}" for m in chosen for s in ("mean", "sd", "n", suffix)]
+    df = pd.DataFrame(rows, columns=columns)
+    for m in chosen:
+        df[f"{m}.n"] = df[f"{m}.n"].astype("int64")
+    return df

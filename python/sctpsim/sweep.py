@@ -1,0 +1,913 @@
+"""Sweeps: a grid of parameter values × replications, run on a process pool or on Dask, with a
+resumable result store (docs/sweeps.md).
+
+    import sctpsim
+    res = sctpsim.sweep("scenarios/examples/wired-cbr.toml",
+                        vary={"link[1].loss.p": [0.01, 0.05, 0.1]}, seeds=10, jobs=2,
+                        out="results/loss-sweep")
+    res.summary[["link[1].loss.p", "network.pdf.mean", "network.pdf.ci95"]]
+
+``sctpsim.sweep`` is the function :func:`sweep`; this module is ``sctpsim.sweep`` in
+``sys.modules`` (import its other names with ``from sctpsim.sweep import ...``).
+
+Grid
+    ``vary`` maps field paths to value lists; the grid is their Cartesian product, the first
+    path varying slowest. Every grid point runs ``seeds`` replications.
+Seeds
+    Replication ``i`` (0-based) of a sweep with root seed ``R`` uses seed
+    ``int.from_bytes(sha256(f"sctpsim/replication/v1:{R}:{i}").digest()[:8], "big") >> 1``
+    (63 bits) — the same seeds at every grid point (common random numbers), independent of the
+    grid, of the backend and of the order in which runs finish. ``R`` is ``--seed`` or the
+    scenario's ``simulation.seed``. A row's ``seed`` column reproduces it with ``sctpsim run
+    --seed``.
+Code version
+    Run keys include :func:`code_version`: the package version plus a hash of the compiled core,
+    so a rebuilt simulator never reuses results of the previous build, even under the same
+    version number. A worker whose code version differs from the client's fails its runs.
+Workers
+    Process pools use the ``spawn`` start method; from a script, call :func:`sweep` under
+    ``if __name__ == "__main__":``. Dask workers need the same sctpsim build installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import math
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+import traceback
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
+
+import pandas as pd
+
+from sctpsim import _native, store
+from sctpsim.scenario import Scenario
+
+#: What a backend runs: task in, outcome out (both plain dicts; see _execute).
+Executor = Callable[[dict[str, Any]], dict[str, Any]]
+OnResult = Callable[[dict[str, Any], dict[str, Any]], None]
+
+
+# ---------------------------------------------------------------------------------------------
+# Grid, seeds, --vary
+
+
+def derive_seed(root: int, replication: int) -> int:
+    """Seed of replication ``replication`` (0-based) under root seed ``root`` (module docs)."""
+    digest = hashlib.sha256(f"sctpsim/replication/v1:{int(root)}:{int(replication)}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def replication_seeds(root: int, n: int) -> list[int]:
+    """The seeds of replications ``0 .. n-1``."""
+    return [derive_seed(root, i) for i in range(n)]
+
+
+def expand_grid(vary: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """All combinations of the varied values, the first path varying slowest. No ``vary`` gives
+    one point with no parameters."""
+    paths = list(vary)
+    values = [list(vary[p]) for p in paths]
+    return [dict(zip(paths, combo)) for combo in itertools.product(*values)]
+
+
+def split_values(text: str) -> list[str]:
+    """Split ``v1,v2,...`` at the commas that are outside brackets, braces and quotes, so TOML
+    arrays and inline tables stay whole: ``[600,600],[800,800]`` is two values."""
+    parts: list[str] = []
+    depth = 0
+    quote = ""
+    cur: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            cur.append(ch)
+            if ch == "\\" and quote == '"' and i + 1 < len(text):
+                cur.append(text[i + 1])
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+            cur.append(ch)
+        elif ch in "[{":
+            depth += 1
+            cur.append(ch)
+        elif ch in "]}":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"unbalanced {ch!r}")
+            cur.append(ch)
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    if quote:
+        raise ValueError(f"unclosed {quote}")
+    if depth:
+        raise ValueError("unbalanced brackets")
+    parts.append("".join(cur).strip())
+    return parts
+
+
+def parse_vary(text: str) -> tuple[str, list[Any]]:
+    """``path=v1,v2,...`` → ``(path, [typed values])``; each value is read like a ``--set``
+    value (TOML syntax, anything else as a string). Raises ValueError with the reason."""
+    path, sep, values = text.partition("=")
+    path = path.strip()
+    if not sep or not path:
+        raise ValueError(f"--vary {text!r}: expected path=v1,v2,...")
+    try:
+        parts = split_values(values)
+    except ValueError as e:
+        raise ValueError(f"--vary {text!r}: {e}") from None
+    if any(p == "" for p in parts):
+        raise ValueError(f"--vary {text!r}: empty value")
+    return path, [_native.cli_value(p) for p in parts]
+
+
+def parse_vary_args(items: Sequence[str]) -> dict[str, list[Any]]:
+    """All ``--vary`` options; a path given twice is an error."""
+    vary: dict[str, list[Any]] = {}
+    for item in items:
+        path, values = parse_vary(item)
+        if path in vary:
+            raise ValueError(f"--vary {path}: given twice (list all values in one --vary)")
+        vary[path] = values
+    return vary
+
+
+_CODE_VERSION: str | None = None
+
+
+def code_version() -> str:
+    """``<package version>+<first 12 hex digits of the SHA-256 of the compiled core>``, e.g.
+    ``0.1.0+3f2a9c0d1b7e``: what the run keys mean by "code version"."""
+    global _CODE_VERSION
+    if _CODE_VERSION is None:
+        digest = hashlib.sha256()
+        try:
+            with open(str(_native.__file__), "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    digest.update(block)
+            build = digest.hexdigest()[:12]
+        except (OSError, AttributeError, TypeError):
+            build = "unknown"
+        _CODE_VERSION = f"{_native.__version__}+{build}"
+    return _CODE_VERSION
+
+
+def format_params(params: Mapping[str, Any]) -> str:
+    """``a=1 b=2Mbps`` for messages (``(no parameters)`` when empty)."""
+    if not params:
+        return "(no parameters)"
+    return " ".join(f"{k}={_fmt_value(v)}" for k, v in params.items())
+
+
+def _fmt_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+# ---------------------------------------------------------------------------------------------
+# One run, in a worker
+
+
+def _execute(task: dict[str, Any]) -> dict[str, Any]:
+    """Run one task in whatever process this is. Never raises for a failing run: the outcome
+    says ``failed`` with the error. Only plain data crosses process boundaries."""
+    from sctpsim.runner import run
+
+    started = time.time()
+    if task.get("code_version") and task["code_version"] != code_version():
+        return _failure(
+            "VersionMismatch",
+            f"this worker runs sctpsim {code_version()}, the sweep expects {task['code_version']}",
+            started,
+        )
+    try:
+        sc = Scenario(task["text"], task["source"], tuple(tuple(o) for o in task["overrides"]))  # type: ignore[arg-type]
+        res = run(sc, seed=task["seed"])
+    except KeyboardInterrupt:
+        if task.get("in_process"):
+            raise  # Ctrl-C stops an in-process sweep
+        return _failure("KeyboardInterrupt", "run interrupted", started)
+    except _native.SctpsimError as e:
+        return _failure(type(e).__name__, str(e), started)
+    except Exception as e:  # noqa: BLE001 - a failing run must not stop the sweep
+        return _failure(type(e).__name__, str(e), started, traceback.format_exc())
+    return {
+        "status": "ok",
+        "summary": res.summary,
+        "manifest": res.manifest,
+        "timeseries": res.timeseries if task.get("timeseries") else None,
+        "error": None,
+        "error_type": None,
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+        "elapsed_s": time.time() - started,
+    }
+
+
+def _failure(kind: str, message: str, started: float, tb: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "status": "failed",
+        "summary": None,
+        "manifest": None,
+        "timeseries": None,
+        "error": message,
+        "error_type": kind,
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+        "elapsed_s": time.time() - started,
+    }
+    if tb:
+        out["traceback"] = tb
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Backends
+
+
+class InlineBackend:
+    """Runs every task in this process, one after another (``jobs=1``)."""
+
+    name = "in process (1 job)"
+
+    def run(self, fn: Executor, tasks: Iterable[dict[str, Any]], on_result: OnResult) -> None:
+        for t in tasks:
+            on_result(t, fn({**t, "in_process": True}))
+
+    def close(self) -> None:
+        pass
+
+
+def _worker_init(parent_pid: int) -> None:
+    # Ctrl-C is the parent's business (it stops the pool); a worker whose parent died (kill -9)
+    # exits instead of finishing queued work nobody will collect.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent_pid:
+            os._exit(1)
+
+
+class ProcessBackend:
+    """A local process pool (``spawn`` start method). At most ``2 · jobs`` tasks are queued at
+    a time. A worker that dies (out of memory, a crash) breaks the pool and every task queued in
+    it; the pool is restarted and those tasks run again one at a time, so that only a task that
+    kills a worker on its own (``attempts`` times) is recorded as failed."""
+
+    def __init__(self, jobs: int, attempts: int = 2) -> None:
+        self.jobs = jobs
+        self.attempts = attempts
+        self.name = f"process pool ({jobs} jobs)"
+        self._pool: Any = None
+
+    def _new_pool(self) -> Any:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor(
+            max_workers=self.jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
+
+    def run(self, fn: Executor, tasks: Iterable[dict[str, Any]], on_result: OnResult) -> None:
+        from concurrent.futures import FIRST_COMPLETED, Future, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        pending = deque(tasks)
+        suspects: deque[dict[str, Any]] = deque()  # were queued in a pool that broke
+        inflight: dict[Future[dict[str, Any]], dict[str, Any]] = {}
+        solo: dict[str, Any] | None = None  # a suspect running alone
+        solo_failures: dict[str, int] = {}
+        self._pool = self._new_pool()
+        while pending or suspects or inflight:
+            broken = False
+            try:
+                if suspects:
+                    if not inflight:
+                        solo = suspects.popleft()
+                        fut = self._pool.submit(fn, solo)
+                        inflight[fut] = solo
+                else:
+                    while pending and len(inflight) < 2 * self.jobs:
+                        fut = self._pool.submit(fn, pending[0])
+                        inflight[fut] = pending.popleft()
+            except BrokenProcessPool:
+                broken = True
+                if solo is not None and solo not in inflight.values():
+                    suspects.appendleft(solo)
+                solo = None
+            if inflight and not broken:
+                done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                for f in done:
+                    t = inflight.pop(f)
+                    try:
+                        out = f.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        if t is solo:
+                            n = solo_failures[t["key"]] = solo_failures.get(t["key"], 0) + 1
+                            if n >= self.attempts:
+                                on_result(t, _failure("WorkerDied", f"a worker process died running this task alone ({n} times)", time.time()))
+                            else:
+                                suspects.appendleft(t)
+                        else:
+                            suspects.append(t)
+                    except Exception as e:  # noqa: BLE001 - e.g. a task that cannot be pickled
+                        on_result(t, _failure(type(e).__name__, str(e), time.time()))
+                    else:
+                        on_result(t, out)
+                    if t is solo:
+                        solo = None
+            if broken:
+                # Every task queued in a broken pool fails with it; run them again one by one.
+                for f in list(inflight):
+                    suspects.append(inflight.pop(f))
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new_pool()
+        self._pool.shutdown(wait=True)
+        self._pool = None
+
+    def close(self) -> None:
+        """Stop at once: cancel queued tasks and end the workers (used on Ctrl-C)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        procs = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            try:
+                p.terminate()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+        for p in procs:
+            try:
+                p.join(timeout=2)
+            except Exception:  # noqa: BLE001
+                pass
+
+
+class DaskBackend:
+    """Runs tasks on a Dask cluster: ``"local"`` starts a LocalCluster with ``jobs`` worker
+    processes of one thread each; ``"tcp://host:port"`` connects to a running scheduler; a
+    ``distributed.Client`` is used as it is (and left open)."""
+
+    def __init__(self, target: Any, jobs: int) -> None:
+        try:
+            import distributed
+        except ImportError:
+            raise SweepSetupError("--dask needs the optional dependency distributed: pip install 'sctpsim[dask]'") from None
+        self._own: list[Any] = []
+        if isinstance(target, str):
+            if target == "local":
+                cluster = distributed.LocalCluster(
+                    n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+                self._own.append(cluster)
+                self.client = distributed.Client(cluster)
+                self.name = f"dask LocalCluster ({jobs} workers)"
+            else:
+                _check_reachable(target)
+                try:
+                    self.client = distributed.Client(target, timeout="15s")
+                except (OSError, TimeoutError) as e:
+                    raise SweepSetupError(f"--dask {target}: cannot connect to the scheduler: {e}") from None
+                self.name = f"dask {target}"
+            self._own.insert(0, self.client)
+        else:
+            self.client = target
+            self.name = f"dask {getattr(getattr(target, 'scheduler', None), 'address', target)}"
+        self._futures: list[Any] = []
+
+    def workers(self) -> int:
+        try:
+            return len(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001
+            return 0
+
+    def run(self, fn: Executor, tasks: Iterable[dict[str, Any]], on_result: OnResult) -> None:
+        from distributed import as_completed
+
+        by_future: dict[Any, dict[str, Any]] = {}
+        for t in tasks:
+            f = self.client.submit(fn, t, key=f"sctpsim-run-{t['key']}", pure=False)
+            by_future[f] = t
+        self._futures = list(by_future)
+        for f in as_completed(list(by_future)):
+            t = by_future.pop(f)
+            try:
+                out = f.result()
+            except Exception as e:  # noqa: BLE001 - KilledWorker, lost connection, ...
+                out = _failure(type(e).__name__, str(e), time.time())
+            on_result(t, out)
+            f.release()
+        self._futures = []
+
+    def close(self) -> None:
+        for f in self._futures:
+            try:
+                f.cancel()
+            except Exception:  # noqa: BLE001
+                pass
+        self._futures = []
+        for obj in self._own:
+            try:
+                obj.close()
+            except Exception:  # noqa: BLE001
+                pass
+        self._own = []
+
+
+def _check_reachable(address: str) -> None:
+    """Fail fast (not after the client's timeout) when nothing listens at a tcp:// address."""
+    scheme, _, rest = address.partition("://")
+    if scheme != "tcp":
+        return
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    try:
+        with socket.create_connection((host, int(port)), timeout=5):
+            pass
+    except ValueError:
+        raise SweepSetupError(f"--dask {address}: expected tcp://host:port") from None
+    except OSError as e:
+        raise SweepSetupError(f"--dask {address}: cannot connect to the scheduler: {e}") from None
+
+
+class SweepSetupError(_native.SctpsimError):
+    """The sweep cannot start: a backend is missing or unreachable (exit code 2)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Progress
+
+
+class SweepProgress:
+    """``[######......]  12/30 runs (3 skipped)  1 failed  elapsed 4.1s  ETA 6.0s`` on stderr
+    when it is a terminal; silent otherwise."""
+
+    def __init__(self, total: int, skipped: int, stream: TextIO | None = None, enabled: bool | None = None,
+                 width: int = 24, prefailed: int = 0) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = _isatty(self.stream) if enabled is None else enabled
+        self.total = total
+        self.skipped = skipped
+        self.prefailed = prefailed  # failed without running (rejected grid points): not in the ETA
+        self.width = width
+        self.start = time.monotonic()
+        self._last = 0.0
+        self._drawn = False
+
+    def update(self, done: int, failed: int, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < 0.1:
+            return
+        self._last = now
+        finished = self.skipped + done + failed
+        frac = finished / self.total if self.total else 1.0
+        filled = int(frac * self.width)
+        elapsed = now - self.start
+        ran = done + failed - self.prefailed
+        left = self.total - finished
+        eta = _fmt_duration(elapsed / ran * left) if ran and left else ("0s" if not left else "?")
+        skipped = f" ({self.skipped} skipped)" if self.skipped else ""
+        line = (
+            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {finished}/{self.total} runs{skipped}  "
+            f"{failed} failed  elapsed {_fmt_duration(elapsed)}  ETA {eta}   "
+        )
+        self.stream.write(line)
+        self.stream.flush()
+        self._drawn = True
+
+    def close(self) -> None:
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = False
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _fmt_duration(s: float) -> str:
+    if not math.isfinite(s):
+        return "?"
+    if s < 60:
+        return f"{s:.1f}s"
+    m, sec = divmod(int(round(s)), 60)
+    h, m = divmod(m, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The sweep
+
+
+@dataclass
+class SweepResult:
+    """What a sweep produced. ``results`` and ``summary`` are the DataFrames written to
+    ``results.parquet`` and ``summary.csv``."""
+
+    out: Path
+    results: pd.DataFrame
+    summary: pd.DataFrame
+    total: int
+    done: int
+    skipped: int
+    failed: int
+    not_run: int = 0
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """Every run of the grid has a successful result."""
+        return self.failed == 0 and self.not_run == 0
+
+    def line(self) -> str:
+        """``30 runs: 27 done, 3 skipped (already in store), 0 failed``."""
+        text = f"{self.total} runs: {self.done} done, {self.skipped} skipped (already in store), {self.failed} failed"
+        if self.not_run:
+            text += f", {self.not_run} not run (interrupted)"
+        return text
+
+
+class Reporter:
+    """Messages a sweep prints (the CLI prints them; the Python API is quiet by default)."""
+
+    def __init__(self, stream: TextIO | None = None, err: TextIO | None = None, enabled: bool = True) -> None:
+        self.stream = stream or sys.stdout
+        self.err = err or sys.stderr
+        self.enabled = enabled
+
+    def info(self, text: str) -> None:
+        if self.enabled:
+            print(text, file=self.stream, flush=True)
+
+    def warn(self, text: str) -> None:
+        if self.enabled:
+            print(text, file=self.err, flush=True)
+
+
+def sweep(
+    scenario: Scenario | str | Path,
+    vary: Mapping[str, Sequence[Any]] | None = None,
+    seeds: int = 1,
+    *,
+    root_seed: int | None = None,
+    jobs: int | None = None,
+    dask: Any = None,
+    out: str | Path | None = None,
+    metrics: Sequence[str] | None = None,
+    timeseries: bool = False,
+    progress: bool | None = None,
+    reporter: Reporter | None = None,
+    executor: Executor | None = None,
+) -> SweepResult:
+    """Run ``scenario`` at every point of the ``vary`` grid, ``seeds`` times each.
+
+    ``jobs`` worker processes (default: the usable cores; 1 runs in this process), or Dask:
+    ``dask="local"`` (a LocalCluster of ``jobs`` workers), ``dask="tcp://host:port"`` or a
+    ``distributed.Client``. Results go to ``out`` (default: a new temporary directory); runs
+    already stored there are not run again. ``metrics`` are name patterns for summary.csv
+    (default: ``network.*``, ``flows.*``, ``flows[*``). ``timeseries=True`` keeps each run's
+    time series next to its record. Ctrl-C raises KeyboardInterrupt whose ``partial`` is the
+    SweepResult of what finished (already written). A grid point whose values the scenario
+    rejects fails its runs; if every point is rejected, ScenarioError is raised instead.
+    ``executor`` replaces the function that runs one task in a worker (for tests).
+    """
+    base = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
+    vary = {str(k): list(v) for k, v in (vary or {}).items()}
+    for path, values in vary.items():
+        if not values:
+            raise _native.ScenarioError(f"{path}: no values to vary")
+    if int(seeds) < 1:
+        raise ValueError(f"seeds must be at least 1, got {seeds}")
+    seeds = int(seeds)
+    if jobs is not None and int(jobs) < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    n_jobs = int(jobs) if jobs is not None else _usable_cores()
+    reporter = reporter or Reporter(enabled=False)
+    version = code_version()
+    root = int(root_seed) if root_seed is not None else int(base.get("simulation.seed", 1))
+    seed_list = replication_seeds(root, seeds)
+    paths = list(vary)
+    points = expand_grid(vary)
+
+    # Check every grid point before running anything: a rejected value fails that point only.
+    point_hash: list[str | None] = []
+    point_error: list[str | None] = []
+    for params in points:
+        try:
+            point_hash.append(base.with_(params).hash if params else base.hash)
+            point_error.append(None)
+        except _native.ScenarioError as e:
+            point_hash.append(None)
+            point_error.append(str(e))
+    if points and all(e is not None for e in point_error):
+        raise _native.ScenarioError(str(point_error[0]))
+
+    out_dir = Path(out) if out is not None else Path(_mkdtemp())
+    st = store.ResultStore(out_dir)
+    st.create()
+    st.write_text(store.SCENARIO, base.text)
+
+    specs: list[dict[str, Any]] = []
+    for i, params in enumerate(points):
+        for r, seed in enumerate(seed_list):
+            specs.append(
+                {
+                    "key": store.run_key(base.hash, params, seed, version),
+                    "point": i,
+                    "replication": r,
+                    "seed": seed,
+                    "params": params,
+                }
+            )
+    finished = st.finished(s["key"] for s in specs)
+    records: dict[str, dict[str, Any]] = dict(finished)
+    started_at = _now()
+    t0 = time.monotonic()
+    counts = {"done": 0, "failed": 0}
+
+    def record_of(spec: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
+        rec = {
+            "key": spec["key"],
+            "status": outcome["status"],
+            "point": spec["point"],
+            "replication": spec["replication"],
+            "seed": spec["seed"],
+            "params": spec["params"],
+            "version": version,
+            "base_scenario_hash": base.hash,
+            "scenario_hash": point_hash[spec["point"]],
+            "error": outcome.get("error"),
+            "error_type": outcome.get("error_type"),
+            "summary": outcome.get("summary"),
+            "manifest": outcome.get("manifest"),
+            "worker": outcome.get("worker"),
+            "elapsed_s": outcome.get("elapsed_s"),
+            "finished_at": _now(),
+        }
+        if outcome.get("traceback"):
+            rec["traceback"] = outcome["traceback"]
+        if rec["status"] == "ok" and rec["summary"] and rec["summary"].get("interrupted"):
+            rec.update(status="failed", error="the run stopped before its configured duration", error_type="Interrupted")
+        return rec
+
+    bar = SweepProgress(len(specs), len(finished), enabled=False)
+
+    def on_result(task: dict[str, Any], outcome: dict[str, Any]) -> None:
+        spec = task["spec"]
+        rec = record_of(spec, outcome)
+        ts = outcome.get("timeseries") if rec["status"] == "ok" else None
+        st.put(rec, ts if isinstance(ts, pd.DataFrame) else None)
+        records[spec["key"]] = rec
+        if rec["status"] == "ok":
+            counts["done"] += 1
+        else:
+            counts["failed"] += 1
+        bar.update(counts["done"], counts["failed"])
+
+    todo: list[dict[str, Any]] = []
+    for spec in specs:
+        if spec["key"] in finished:
+            continue
+        err = point_error[spec["point"]]
+        if err is not None:
+            on_result({"spec": spec}, _failure("ScenarioError", err, time.time()))
+            continue
+        overrides = [list(o) for o in base.overrides] + [[k, v] for k, v in spec["params"].items()]
+        todo.append(
+            {
+                "key": spec["key"],
+                "spec": spec,
+                "text": base.text,
+                "source": base.source,
+                "overrides": overrides,
+                "seed": spec["seed"],
+                "timeseries": timeseries,
+                "code_version": version,
+            }
+        )
+
+    backend: InlineBackend | ProcessBackend | DaskBackend
+    if dask is not None:
+        backend = DaskBackend(dask, n_jobs)
+    elif n_jobs == 1 or len(todo) <= 1:
+        backend = InlineBackend()
+    else:
+        backend = ProcessBackend(min(n_jobs, len(todo)))
+    npoints = max(1, len(points))
+    reporter.info(
+        f"sweep: {npoints} point{'s' if npoints != 1 else ''} × {seeds} seed{'s' if seeds != 1 else ''} = "
+        f"{len(specs)} runs; {len(finished)} already in store; "
+        + (f"running {len(todo)} on {backend.name}" if todo else "nothing to run")
+    )
+    if isinstance(backend, DaskBackend) and todo and backend.workers() == 0:
+        reporter.warn("sweep: the Dask cluster has no workers yet; waiting for some")
+    bar = SweepProgress(len(specs), len(finished), enabled=progress, prefailed=counts["failed"])
+    bar.update(0, counts["failed"], force=True)
+    interrupted = False
+    try:
+        if todo:
+            backend.run(executor or _execute, todo, on_result)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        backend.close()
+        bar.update(counts["done"], counts["failed"], force=True)
+        bar.close()
+
+    ordered = [records[s["key"]] for s in specs if s["key"] in records]
+    results = store.results_frame(ordered, paths)
+    summary = store.summary_frame(results, paths, metrics)
+    st.write_results(results)
+    st.write_summary(summary)
+    not_run = len(specs) - len(ordered)
+    res = SweepResult(
+        out=out_dir,
+        results=results,
+        summary=summary,
+        total=len(specs),
+        done=counts["done"],
+        skipped=len(finished),
+        failed=sum(1 for r in ordered if r["status"] != "ok"),
+        not_run=not_run,
+        failures=[_failure_entry(r) for r in ordered if r["status"] != "ok"],
+    )
+    res.manifest = {
+        "kind": "sctpsim-sweep",
+        "version": version,
+        "scenario_source": base.source,
+        "scenario_hash": base.hash,
+        "overrides": [list(o) for o in base.overrides],
+        "vary": vary,
+        "params": paths,
+        "seeds": seeds,
+        "root_seed": root,
+        "seed_derivation": 'int.from_bytes(sha256(f"sctpsim/replication/v1:{root_seed}:{i}").digest()[:8], "big") >> 1',
+        "replication_seeds": seed_list,
+        "points": [{"point": i, "params": p, "scenario_hash": point_hash[i], "error": point_error[i]} for i, p in enumerate(points)],
+        "backend": backend.name,
+        "jobs": n_jobs if dask is None else None,
+        "metrics": list(metrics) if metrics else store.DEFAULT_SUMMARY_METRICS,
+        "timeseries": timeseries,
+        "started": started_at,
+        "finished": _now(),
+        "wall_time_s": time.monotonic() - t0,
+        "host": socket.gethostname(),
+        "runs": res.total,
+        "done": res.done,
+        "skipped": res.skipped,
+        "failed": res.failed,
+        "not_run": res.not_run,
+        "complete": res.not_run == 0,
+        "failures": res.failures,
+        "keys": [s["key"] for s in specs],
+    }
+    st.write_json(store.MANIFEST, res.manifest)
+    if interrupted:
+        exc = KeyboardInterrupt("sweep interrupted")
+        exc.partial = res  # type: ignore[attr-defined]
+        raise exc
+    return res
+
+
+def _failure_entry(rec: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "key": rec["key"],
+        "point": rec["point"],
+        "params": rec["params"],
+        "replication": rec["replication"],
+        "seed": rec["seed"],
+        "error_type": rec.get("error_type"),
+        "error": rec.get("error"),
+    }
+
+
+def _usable_cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _mkdtemp() -> str:
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="sctpsim-sweep-")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``sctpsim sweep`` (called by cli._build_parser)."""
+    p.add_argument("scenario", help="scenario TOML file")
+    p.add_argument("--vary", action="append", default=[], metavar="PATH=V1,V2,...",
+                   help="a swept field and its values (TOML syntax, else strings; commas inside [] and {} "
+                        "do not split); repeat for a grid")
+    p.add_argument("--seeds", type=int, default=1, metavar="N", help="replications per grid point (default 1)")
+    p.add_argument("--seed", type=int, metavar="ROOT",
+                   help="root seed the replication seeds derive from (default: simulation.seed)")
+    p.add_argument("--jobs", "-j", type=int, metavar="J", help="worker processes (default: the usable cores)")
+    p.add_argument("--dask", metavar="ADDR", help="run on Dask: 'local' (LocalCluster of --jobs workers) or tcp://host:port")
+    p.add_argument("--out", help="sweep directory (default: results/<scenario file stem>-sweep)")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="PATH=VALUE",
+                   help="override a field for every run (repeatable)")
+    p.add_argument("--metric", dest="metrics", action="append", default=[], metavar="PATTERN",
+                   help="metrics in summary.csv, e.g. 'network.pdf' or 'flows[*' (default: network.*, flows.*, flows[*)")
+    p.add_argument("--timeseries", action="store_true", help="keep each run's time series (runs/<key>.timeseries.parquet)")
+
+
+def cli_main(args: argparse.Namespace) -> int:
+    """``sctpsim sweep``: exit 0 if every run succeeded, 1 if any failed, 2 for bad input, 130
+    on Ctrl-C (finished runs stay in the store; the same command resumes)."""
+    def bad(msg: str) -> int:
+        sys.stderr.write(f"sctpsim: error: {msg}\n")
+        return 2
+
+    try:
+        vary = parse_vary_args(args.vary)
+    except ValueError as e:
+        return bad(str(e))
+    if args.seeds < 1:
+        return bad(f"--seeds must be at least 1, got {args.seeds}")
+    if args.jobs is not None and args.jobs < 1:
+        return bad(f"--jobs must be at least 1, got {args.jobs}")
+    if args.dask is not None and args.dask != "local" and args.jobs is not None:
+        return bad("--jobs applies to local runs and --dask local; a Dask scheduler decides its own workers")
+    if args.dask is not None and args.dask != "local" and "://" not in args.dask:
+        return bad(f"--dask {args.dask!r}: expected 'local' or a scheduler address such as tcp://host:8786")
+    sc = Scenario.load(args.scenario)
+    if args.sets:
+        sc = sc.with_cli_overrides(args.sets)
+    out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-sweep"
+    reporter = Reporter()
+    try:
+        res = sweep(
+            sc, vary, args.seeds, root_seed=args.seed, jobs=args.jobs, dask=args.dask, out=out,
+            metrics=args.metrics or None, timeseries=args.timeseries, reporter=reporter,
+        )
+    except SweepSetupError as e:
+        return bad(str(e))
+    except KeyboardInterrupt as e:
+        partial = getattr(e, "partial", None)
+        if isinstance(partial, SweepResult):
+            _print_failures(partial, reporter)
+            print(f"results so far written to {partial.out}/; run the same command to resume", flush=True)
+            print(partial.line(), flush=True)
+        else:
+            sys.stderr.write("sctpsim: interrupted\n")
+        return 130
+    _print_failures(res, reporter)
+    print(f"results written to {res.out}/ (results.parquet, summary.csv, sweep.json)", flush=True)
+    print(res.line(), flush=True)
+    return 0 if res.ok else 1
+
+
+def _print_failures(res: SweepResult, reporter: Reporter, limit: int = 20) -> None:
+    """One line per grid point and error: parameters, how many runs, the message."""
+    groups: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for f in res.failures:
+        groups.setdefault((f["point"], f"{f['error_type']}: {f['error']}"), []).append(f)
+    for i, ((_, err), fs) in enumerate(groups.items()):
+        if i == limit:
+            reporter.warn(f"... and {len(groups) - limit} more (see {res.out}/sweep.json)")
+            break
+        seeds = ", ".join(str(f["seed"]) for f in fs[:3]) + (", ..." if len(fs) > 3 else "")
+        reporter.warn(f"failed: {format_params(fs[0]['params'])} ({len(fs)} run{'s' if len(fs) != 1 else ''}, seed {seeds}): {err}")

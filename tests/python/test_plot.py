@@ -1,0 +1,164 @@
+"""`sctpsim plot` and report.md: the figures are PNG files a person can read (axis labels with
+units, a legend, confidence bars) and the report links them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import pandas as pd
+import pytest
+
+pytest.importorskip("matplotlib")
+
+import sctpsim
+from conftest import EXAMPLES, sctpsim as cli
+from sctpsim import plot
+from sctpsim.report import Report, fmt, fmt_mean_ci, markdown_table
+
+PNG = b"\x89PNG\r\n\x1a\n"
+UNIT = re.compile(r"\(([^()]+)\)\s*$")
+
+
+@pytest.fixture
+def captured(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    """Every figure saved, by file name, so its axes can be inspected."""
+    seen: dict[str, Any] = {}
+    real = plot._save
+
+    def save(fig: Any, path: Path) -> Path:
+        ax = fig.axes[0]
+        seen[path.name] = {
+            "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(), "title": ax.get_title(),
+            "legend": ax.get_legend(), "errorbars": [c for c in ax.containers if getattr(c, "has_yerr", False)],
+        }
+        return real(fig, path)
+
+    monkeypatch.setattr(plot, "_save", save)
+    yield seen
+
+
+def _check_png(path: Path) -> None:
+    import matplotlib.image
+
+    assert path.read_bytes()[:8] == PNG
+    img = matplotlib.image.imread(path)
+    assert img.shape[0] > 300 and img.shape[1] > 500
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("sweep")
+    sc = sctpsim.Scenario.load(EXAMPLES / "wired-cbr.toml").with_({"simulation.duration": "3s", "flows[0].stop": "3s"})
+    sctpsim.sweep(sc, {"flows[0].rate": ["500kbps", "1Mbps", "1.5Mbps"], "link[1].loss.p": [0.0, 0.1, 7.0]},
+                  seeds=3, jobs=1, out=out, timeseries=True)
+    return out
+
+
+def test_sweep_figures_are_labelled_with_ci_bars(sweep_dir: Path, captured: dict[str, Any]) -> None:
+    figures = plot.plot_sweep(sweep_dir)
+    names = [f.path.name for f in figures]
+    assert "flows-goodput-bps-sum-vs-flows-0-rate.png" in names
+    assert "network-pdf-vs-link-1-loss-p.png" in names
+    assert "throughput-vs-time.png" in names
+    for f in figures:
+        assert f.path.parent == sweep_dir / "figures"
+        _check_png(f.path)
+        info = captured[f.path.name]
+        assert info["xlabel"] and info["ylabel"] and info["title"], f.path.name
+        assert UNIT.search(info["ylabel"]), info["ylabel"]
+        assert info["legend"] is not None and info["legend"].get_texts(), f.path.name
+    rate = captured["flows-goodput-bps-sum-vs-flows-0-rate.png"]
+    assert rate["xlabel"] == "flows[0].rate (Mbit/s)"
+    assert rate["ylabel"] == "Goodput, sum over flows (Mbit/s)"
+    assert len(rate["errorbars"]) == 2  # one line per valid loss value; the invalid one failed
+    assert "95 % CI" in rate["legend"].get_title().get_text()
+    assert captured["network-pdf-vs-link-1-loss-p.png"]["xlabel"] == "link[1].loss.p (fraction, 0–1)"
+    assert captured["throughput-vs-time.png"]["xlabel"] == "Time (s)"
+
+
+def test_run_figures(tmp_path: Path, captured: dict[str, Any]) -> None:
+    r = cli("run", str(EXAMPLES / "wired-cbr.toml"), "--out", str(tmp_path), "--quiet", "--set", "simulation.duration=5s")
+    assert r.returncode == 0, r.stderr
+    figures, notes = plot.plot_run(tmp_path)
+    assert [f.path.name for f in figures] == ["throughput.png", "delivered.png", "link-throughput.png", "queue.png"]
+    for f in figures:
+        _check_png(f.path)
+        assert captured[f.path.name]["xlabel"] == "Time (s)"
+        assert UNIT.search(captured[f.path.name]["ylabel"])
+        assert captured[f.path.name]["legend"] is not None
+    assert captured["throughput.png"]["ylabel"] == "Goodput (kbit/s)"
+    assert "flow 0: src→dst (udp)" in [t.get_text() for t in captured["throughput.png"]["legend"].get_texts()]
+    assert any("cwnd" in n for n in notes) and any("sequence" in n for n in notes)
+
+
+def test_cwnd_and_sequence_figures_when_a_transport_reports_them(tmp_path: Path, captured: dict[str, Any]) -> None:
+    rows = []
+    for t in range(1, 11):
+        rows += [
+            (float(t), "flow", 0, "", "goodput_bps", 1e6),
+            (float(t), "flow", 0, "", "cwnd_bytes", 1460.0 * min(t, 6)),
+            (float(t), "flow", 0, "", "tsn", 100.0 * t),
+        ]
+    pd.DataFrame(rows, columns=["time_s", "scope", "id", "dir", "metric", "value"]).to_parquet(tmp_path / "timeseries.parquet")
+    (tmp_path / "summary.json").write_text(json.dumps({"flows": [{"id": 0, "src": "a", "dst": "b", "transport": "sctp"}]}))
+    figures, notes = plot.plot_run(tmp_path)
+    names = [f.path.name for f in figures]
+    assert "cwnd.png" in names and "sequence.png" in names and not notes
+    assert captured["cwnd.png"]["ylabel"] == "Congestion window (kB)"
+    assert captured["sequence.png"]["ylabel"].startswith("TSN")
+
+
+def test_tcp_sequence_figure_in_bytes_with_drops_as_markers(tmp_path: Path, captured: dict[str, Any]) -> None:
+    rows = [(float(t), "flow", 0, "", m, 14600.0 * t) for t in range(1, 11) for m in ("snd_nxt", "snd_una")]
+    rows.append((3.0, "flow", 0, "", "dropped_seq", 40000.0))
+    pd.DataFrame(rows, columns=["time_s", "scope", "id", "dir", "metric", "value"]).to_parquet(tmp_path / "timeseries.parquet")
+    figures, _ = plot.plot_run(tmp_path)
+    assert "sequence.png" in [f.path.name for f in figures]
+    assert captured["sequence.png"]["ylabel"] == "Sequence number (kB)"
+    labels = [t.get_text() for t in captured["sequence.png"]["legend"].get_texts()]
+    assert labels == ["flow 0 [dropped_seq]", "flow 0 [snd_nxt]", "flow 0 [snd_una]"]
+
+
+def test_plot_command_writes_figures_and_report(sweep_dir: Path) -> None:
+    r = cli("plot", str(sweep_dir))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1].endswith(f"written to {sweep_dir / 'figures'}/")
+    report = (sweep_dir / "report.md").read_text()
+    links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", report)
+    assert links and all((sweep_dir / link).is_file() for link in links)
+    assert "| flows[0].rate | link[1].loss.p | runs ok |" in report
+    assert "0/3" in report and "must be a probability" in report  # the failed point and its error
+    assert re.search(r"\d ± \d", report)
+
+    bad = cli("plot", str(sweep_dir / "nope"))
+    assert bad.returncode == 2 and bad.stderr.startswith("sctpsim: error:")
+    unknown = cli("plot", str(sweep_dir), "--metric", "no.such.metric")
+    assert unknown.returncode == 2 and "no.such.metric" in unknown.stderr
+
+
+def test_units_and_labels() -> None:
+    assert plot.parameter_axis("flows[0].rate", ["500kbps", "1Mbps", "1.5Mbps"]) == ([0.5, 1.0, 1.5], "flows[0].rate (Mbit/s)")
+    assert plot.parameter_axis("mobility.pause", ["0s", "30s", "1min"]) == ([0.0, 30.0, 60.0], "mobility.pause (s)")
+    assert plot.parameter_axis("link[0].delay", ["5ms", "20ms"]) == ([5.0, 20.0], "link[0].delay (ms)")
+    assert plot.parameter_axis("nodes.area_m", [600, 800]) == ([600.0, 800.0], "nodes.area_m (m)")
+    assert plot.parameter_axis("routing.protocol", ["dsr", "aodv"]) == (None, "routing.protocol")
+    assert plot.parameter_axis("x", ["1Mbps", "5ms"]) == (None, "x")
+    u = plot.display_unit("bit/s", [2.5e6])
+    assert (u.label, u.scale) == ("Mbit/s", 1e6)
+    assert plot.metric_label("flows[2].mean_delay_s", plot.display_unit("s", [0.03])) == "Mean one-way delay, flow 2 (ms)"
+    assert plot.metric_label("links[1].fwd.queue_drops", plot.display_unit("packets", [3])) == "Queue drops, link 1 fwd (packets)"
+
+
+def test_report_pieces(tmp_path: Path) -> None:
+    assert fmt(0.123456) == "0.1235" and fmt(12) == "12" and fmt(None) == "–" and fmt(float("nan")) == "–"
+    assert fmt_mean_ci(951066.0, 4930.0, 1e3) == "951.1 ± 4.93"
+    assert fmt_mean_ci(1.0, float("nan")) == "1"
+    table = markdown_table(["a", "b"], [[1, "x|y"], [2.5, None]])
+    assert table.splitlines() == ["| a | b |", "|---:|---|", "| 1 | x\\|y |", "| 2.5 | – |"]
+    rep = Report("T", base_dir=tmp_path).paragraph("p").table(["a"], [[1]]).figure(tmp_path / "figures" / "f.png", "cap")
+    path = rep.write()
+    assert path == tmp_path / "report.md"
+    assert path.read_text().startswith("# T\n\np\n\n| a |") and "![cap](figures/f.png)" in path.read_text()
