@@ -13,6 +13,7 @@ __all__ = [
     "check_scenario",
     "run",
     "bench_kernel",
+    "run_conformance",
     "version",
 ]
 
@@ -44,4 +45,10 @@ def run(
 def bench_kernel(
     pending: list[int], events: int, mean_ns: float = 100.0, seed: int = 1
 ) -> list[tuple[int, int, float, float]]: ...
+def run_conformance(
+    script_text: str,
+    path: str,
+    tolerance_usecs: int | None = None,
+    defines: list[str] | None = None,
+) -> tuple[bool, str, int | None, list[str]]: ...
 def version() -> str: ...

@@ -71,6 +71,11 @@ def _build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--metric", dest="metrics", action="append", default=[], metavar="NAME",
                     help="sweep metric to plot against the swept parameter (repeatable; default: the headline metrics)")
     pl.add_argument("--no-report", action="store_true", help="figures only, no report.md")
+
+    from sctpsim.conformance import add_arguments as add_conformance_arguments
+
+    co = sub.add_parser("conformance", help="packetdrill-format SCTP scripts (ETSI TS 102 369) in virtual time")
+    add_conformance_arguments(co)
     return p
 
 
@@ -95,6 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from sctpsim.plot import cli_main as plot_main
 
             return plot_main(args)
+        if args.command == "conformance":
+            from sctpsim.conformance import cli_main as conformance_main
+
+            return conformance_main(args)
     except _native.ScenarioError as e:
         sys.stderr.write(f"sctpsim: error: {e}\n")
         return EXIT_BAD_INPUT

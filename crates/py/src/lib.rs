@@ -270,6 +270,30 @@ fn bench_kernel(
     }))
 }
 
+/// Runs one packetdrill-format SCTP script in virtual time (`sctpsim conformance`).
+/// `tolerance_usecs` overrides the script's `--tolerance_usecs`; `defines` are the symbols
+/// `#ifdef` tests (default `["FreeBSD"]`). Returns `(passed, reason, line, trace)`. Runs
+/// without the GIL; never raises for script content.
+#[pyfunction]
+#[pyo3(signature = (script_text, path, tolerance_usecs=None, defines=None))]
+fn run_conformance(
+    py: Python<'_>,
+    script_text: &str,
+    path: &str,
+    tolerance_usecs: Option<u64>,
+    defines: Option<Vec<String>>,
+) -> (bool, String, Option<u32>, Vec<String>) {
+    let mut opts = sctpsim_conformance::RunOptions {
+        tolerance_usecs,
+        ..Default::default()
+    };
+    if let Some(d) = defines {
+        opts.defines = d;
+    }
+    let out = py.detach(|| sctpsim_conformance::run_script(script_text, path, &opts));
+    (out.passed, out.reason, out.line, out.trace)
+}
+
 /// The version of the native core.
 #[pyfunction]
 fn version() -> &'static str {
@@ -287,6 +311,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(bench_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(run_conformance, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     Ok(())
 }

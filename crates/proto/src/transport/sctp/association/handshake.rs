@@ -198,7 +198,9 @@ pub(crate) fn build_init_ack(
     InitChunk {
         initiate_tag: my_tag,
         a_rwnd: cfg.recv_buffer,
-        outbound_streams: cfg.outbound_streams.max(1),
+        // RFC 9260 §5.1.1: never announce more outbound streams than the peer's MIS
+        // (ETSI TS 102 369 AS/V/1/7/1).
+        outbound_streams: cfg.outbound_streams.max(1).min(init.inbound_streams.max(1)),
         inbound_streams: cfg.max_inbound_streams.max(1),
         initial_tsn: my_tsn,
         params,
@@ -222,15 +224,11 @@ pub(crate) fn check_init(init: &InitChunk, info: &InitInfo) -> Result<(), Option
     if let Some(h) = &info.host_name {
         return Err(Some(ErrorCause::UnresolvableAddress { address: h.clone() }));
     }
-    // §5.1.2: "If the Supported Address Types parameter in the INIT does not include the
-    // address type of the receiver, it MAY send an ABORT with an Unresolvable Address error".
-    if info.no_ipv4 {
-        return Err(Some(ErrorCause::UnresolvableAddress {
-            address: Parameter::Address(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
-                .to_bytes()
-                .unwrap_or_default(),
-        }));
-    }
+    // §5.1.2 implementation note: an INIT sent over IPv4 makes IPv4 supported even if its
+    // Supported Address Types lists only IPv6, and "the receiver of the INIT chunk SHOULD NOT
+    // respond with any kind of error indication". Every INIT here arrives over IPv4, so a
+    // missing IPv4 entry is never refused (ETSI TS 102 369 AS/I/1/13/2).
+    let _ = info.no_ipv4;
     Ok(())
 }
 
