@@ -55,11 +55,15 @@ def _build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--list", action="store_true", help="list the checks and exit")
 
     b = sub.add_parser("bench", help="throughput benchmarks, one key=value line per case")
-    b.add_argument("what", choices=["kernel", "scenario"], help="kernel: hold model; scenario: wall time of a scenario")
+    b.add_argument("what", choices=["kernel", "channel", "scenario"],
+                   help="kernel: hold model; channel: wireless frames/s at constant density; scenario: wall time of a scenario")
     b.add_argument("scenario", nargs="?", help="scenario file (bench scenario)")
     b.add_argument("--events", type=int, default=20_000_000, help="events per kernel case (default 2e7)")
     b.add_argument("--pending", type=str, default="1000,100000,1000000",
                    help="comma-separated pending-event counts (default 1000,100000,1000000)")
+    b.add_argument("--nodes", type=str, default="100,1000,10000",
+                   help="channel: comma-separated network sizes (default 100,1000,10000)")
+    b.add_argument("--frames", type=int, default=1_000_000, help="channel: frames per case (default 1e6)")
 
     from sctpsim.sweep import add_arguments as add_sweep_arguments
 
@@ -134,7 +138,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     sc = _load(args)
     d = sc.to_dict()
     print(
-        f"{sc.source}: ok ({len(d.get('node', []))} nodes, {len(d.get('link', []))} links, "
+        f"{sc.source}: ok ({len(d.get('node', [])) + int(d.get('nodes', {}).get('count', 0))} nodes, "
+        f"{len(d.get('link', []))} links, "
         f"{len(d.get('flows', []))} flows; scenario hash {sc.hash[:12]})"
     )
     return EXIT_OK
@@ -177,8 +182,22 @@ def _print_summary(res) -> None:  # type: ignore[no-untyped-def]
             f"{f['id']:>4} {f['src'] + '->' + f['dst']:<16} {f['transport']:<9} {f['packets_sent']:>9} "
             f"{f['packets_delivered']:>10} {100 * f['delivered_fraction']:>8.2f} {f['goodput_bps'] / 1e3:>14.1f} {delay:>9}"
         )
+    for a in s.get("sctp", []):
+        print(
+            f"sctp flow {a['id']}: {a['state']}, retransmissions fast {a['fast_retransmissions']} "
+            f"t3 {a['t3_retransmissions']} (to alternate {a['retransmissions_to_alternate']}), "
+            f"path switches {a['path_switches']}, gap blocks {a['gap_blocks_sent']}"
+        )
+        for p in s.get("paths", []):
+            if p["flow"] == a["id"] and p["side"] == "sender":
+                role = "primary" if p["primary"] else "alternate"
+                print(
+                    f"  path {p['addr']:<15} {role:<9} {p['state']:<11} data chunks {p['data_chunks_sent']:>7} "
+                    f"retransmitted {p['retransmissions']:>5} timeouts {p['t3_timeouts']:>3} down {p['times_down']}"
+                )
     n = s["network"]
-    print(f"network: pdf {n['pdf']:.4f}  queue drops {n['queue_drops']}  loss drops {n['loss_drops']}  scripted drops {n['scripted_drops']}")
+    outages = f"  outage drops {n['outage_drops']}" if n.get("outage_drops") else ""
+    print(f"network: pdf {n['pdf']:.4f}  queue drops {n['queue_drops']}  loss drops {n['loss_drops']}  scripted drops {n['scripted_drops']}{outages}")
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -193,6 +212,20 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
         for n, events, seconds, rate in _native.bench_kernel(pending, args.events):
             print(f"pending={n} events={events} seconds={seconds:.3f} events_per_s={rate:.0f}", flush=True)
+        return EXIT_OK
+    if args.what == "channel":
+        from sctpsim.bench_channel import format_case, run_case
+
+        try:
+            sizes = [int(x) for x in args.nodes.split(",") if x.strip()]
+        except ValueError:
+            sys.stderr.write(f"sctpsim: error: --nodes: expected comma-separated integers, got {args.nodes!r}\n")
+            return EXIT_BAD_INPUT
+        if args.frames <= 0 or any(n < 2 for n in sizes):
+            sys.stderr.write("sctpsim: error: --frames must be positive and --nodes at least 2\n")
+            return EXIT_BAD_INPUT
+        for n in sizes:
+            print(format_case(run_case(n, args.frames)), flush=True)
         return EXIT_OK
     if not args.scenario:
         sys.stderr.write("sctpsim: error: bench scenario needs a scenario file\n")

@@ -39,6 +39,15 @@ class RunResult:
     timeseries: pd.DataFrame
     pcap_files: list[str] = field(default_factory=list)
     scenario: Scenario | None = None
+    #: One row per wireless interface: MAC and radio counters (`macs.parquet`; empty without
+    #: wireless nodes).
+    macs: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: One row per SCTP association (`sctp.parquet`; empty without SCTP flows).
+    sctp: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: One row per destination of each SCTP association side (`paths.parquet`).
+    paths: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: One row per stream of each SCTP association (`streams.parquet`).
+    streams: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def interrupted(self) -> bool:
@@ -56,7 +65,10 @@ class RunResult:
         ts = raw["timeseries"]
         timeseries = pd.DataFrame({c: ts[c] for c in TIMESERIES_COLUMNS})
         timeseries = timeseries.astype({"time_s": "float64", "id": "int64", "value": "float64"})
-        return cls(summary, manifest, flows, links, timeseries, list(raw["pcap_files"]), scenario)
+        macs = pd.DataFrame(summary.get("macs", []))
+        sctp = {k: pd.DataFrame(summary.get(k, [])) for k in ("sctp", "paths", "streams")}
+        return cls(summary, manifest, flows, links, timeseries, list(raw["pcap_files"]), scenario, macs=macs,
+                   **sctp)
 
     def write(self, out_dir: str | Path) -> Path:
         """Write the run directory; returns its path."""
@@ -70,6 +82,12 @@ class RunResult:
         _atomic_json(out / "run.json", manifest)
         _atomic_parquet(out / "flows.parquet", self.flows)
         _atomic_parquet(out / "links.parquet", self.links)
+        if not self.macs.empty:
+            _atomic_parquet(out / "macs.parquet", self.macs)
+        for name in ("sctp", "paths", "streams"):
+            table = getattr(self, name)
+            if not table.empty:
+                _atomic_parquet(out / f"{name}.parquet", table)
         _atomic_parquet(out / "timeseries.parquet", self.timeseries)
         return out
 

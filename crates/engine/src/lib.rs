@@ -7,9 +7,11 @@ pub mod link;
 pub mod loss;
 pub mod packet;
 pub mod results;
+pub mod results_sctp;
 pub mod scenario;
 pub mod sim;
 pub mod topology;
+pub mod wireless;
 
 pub use results::{RunResult, Summary, TimeSeries};
 pub use scenario::{load, LoadedScenario, ScenarioError};

@@ -1,12 +1,18 @@
 //! Point-to-point links: per direction a drop-tail queue, a transmitter that serialises at the
-//! link bandwidth, a propagation delay, a loss process and scripted drops.
+//! link bandwidth, a propagation delay, a loss process, scripted drops and scheduled outages.
 //!
 //! The queue limit counts waiting packets, not the one being transmitted, as ns-2's
 //! `Queue/DropTail` does (`limit_` = 50 by default).
+//!
+//! Outages (`[[link.outages]]`): while a direction is down, a packet offered to it is dropped
+//! at once (not queued), a queued packet whose turn comes is dropped without using the
+//! transmitter, and a packet whose transmission or propagation overlaps the start of an outage
+//! never arrives. All three count as `outage_drops`. The link does not tell anyone it is down:
+//! routes stay as they are, and the transports find out by themselves (SCTP failover).
 
 use crate::loss::LossProcess;
 use crate::packet::Packet;
-use sctpsim_kernel::{BitRate, FlowId, NodeId, SimDuration};
+use sctpsim_kernel::{BitRate, FlowId, NodeId, SimDuration, SimTime};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// Counters of one link direction.
@@ -22,6 +28,8 @@ pub struct LinkCounters {
     pub loss_drops: u64,
     /// Packets dropped by a scripted drop.
     pub scripted_drops: u64,
+    /// Packets lost to an outage (offered while down, or cut by the start of one).
+    pub outage_drops: u64,
 }
 
 /// Scripted drops for one flow in one direction.
@@ -56,6 +64,8 @@ pub struct LinkDir {
     pub loss: LossProcess,
     /// Scripted drops per flow.
     pub scripted: BTreeMap<FlowId, ScriptedDrops>,
+    /// Intervals `[start, end)` during which the direction is down.
+    pub outages: Vec<(SimTime, SimTime)>,
     /// Counters.
     pub counters: LinkCounters,
 }
@@ -72,8 +82,22 @@ pub enum Offer {
 }
 
 impl LinkDir {
-    /// Offer a packet for transmission.
-    pub fn offer(&mut self, pkt: Packet) -> Offer {
+    /// Whether the direction is down at `t`.
+    pub fn is_down(&self, t: SimTime) -> bool {
+        self.outages.iter().any(|&(s, e)| s <= t && t < e)
+    }
+
+    /// Whether an outage starts in `(from, to]` (a packet on the wire then is cut).
+    fn goes_down_during(&self, from: SimTime, to: SimTime) -> bool {
+        self.outages.iter().any(|&(s, _)| from < s && s <= to)
+    }
+
+    /// Offer a packet for transmission at `now`.
+    pub fn offer(&mut self, now: SimTime, pkt: Packet) -> Offer {
+        if self.is_down(now) {
+            self.counters.outage_drops += 1;
+            return Offer::Dropped(pkt);
+        }
         if !self.busy {
             self.busy = true;
             Offer::StartNow(pkt)
@@ -86,10 +110,15 @@ impl LinkDir {
         }
     }
 
-    /// Account for a packet starting transmission and decide whether it survives the link.
-    /// Returns the serialisation time and whether the packet arrives.
-    pub fn start_tx(&mut self, pkt: &Packet) -> (SimDuration, bool) {
+    /// Account for a packet starting transmission at `now` and decide whether it survives the
+    /// link. Returns the serialisation time and whether the packet arrives. While the direction
+    /// is down the packet is dropped without using the transmitter (zero time).
+    pub fn start_tx(&mut self, now: SimTime, pkt: &Packet) -> (SimDuration, bool) {
         self.busy = true;
+        if self.is_down(now) {
+            self.counters.outage_drops += 1;
+            return (SimDuration::ZERO, false);
+        }
         self.counters.tx_packets += 1;
         self.counters.tx_bytes += pkt.len() as u64;
         let tx = self.rate.tx_time(pkt.len());
@@ -109,6 +138,10 @@ impl LinkDir {
             self.counters.loss_drops += 1;
             return (tx, false);
         }
+        if self.goes_down_during(now, now + tx + self.delay) {
+            self.counters.outage_drops += 1;
+            return (tx, false);
+        }
         (tx, true)
     }
 
@@ -117,5 +150,67 @@ impl LinkDir {
         let next = self.queue.pop_front();
         self.busy = next.is_some();
         next
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    fn dir(outages: Vec<(SimTime, SimTime)>) -> LinkDir {
+        LinkDir {
+            from: NodeId(0),
+            to: NodeId(1),
+            to_iface: 0,
+            // 1000-byte packets take 8 ms; 10 ms propagation.
+            rate: BitRate(1_000_000),
+            delay: SimDuration::from_millis(10),
+            limit: 10,
+            queue: VecDeque::new(),
+            busy: false,
+            loss: LossProcess::None,
+            scripted: BTreeMap::new(),
+            outages,
+            counters: LinkCounters::default(),
+        }
+    }
+
+    fn pkt() -> Packet {
+        Packet {
+            bytes: vec![0; 1000],
+            flow: None,
+            uid: 0,
+        }
+    }
+
+    const MS: u64 = 1_000_000;
+
+    #[test]
+    fn outages_drop_offered_queued_and_cut_packets() {
+        let mut d = dir(vec![(SimTime(100 * MS), SimTime(200 * MS))]);
+        assert!(!d.is_down(SimTime(99 * MS)));
+        assert!(d.is_down(SimTime(100 * MS)) && d.is_down(SimTime(199 * MS)));
+        assert!(!d.is_down(SimTime(200 * MS)));
+        // Offered while down: dropped at once, not queued.
+        assert!(matches!(
+            d.offer(SimTime(150 * MS), pkt()),
+            Offer::Dropped(_)
+        ));
+        assert!(d.queue.is_empty() && !d.busy);
+        // A queued packet whose turn comes during the outage: dropped without using the link.
+        assert_eq!(
+            d.start_tx(SimTime(150 * MS), &pkt()),
+            (SimDuration::ZERO, false)
+        );
+        // Sent at 85 ms, it would arrive at 103 ms: cut by the outage starting at 100 ms.
+        assert_eq!(
+            d.start_tx(SimTime(85 * MS), &pkt()),
+            (SimDuration::from_millis(8), false)
+        );
+        // Sent at 80 ms, it arrives at 98 ms: survives. After the repair, all is normal.
+        assert!(d.start_tx(SimTime(80 * MS), &pkt()).1);
+        assert!(d.start_tx(SimTime(200 * MS), &pkt()).1);
+        assert_eq!(d.counters.outage_drops, 3);
+        assert_eq!(d.counters.tx_packets, 3, "the queued drop never started");
     }
 }

@@ -2,8 +2,10 @@
 //! rows, the time series (`timeseries.parquet`) and the manifest (`run.json`). Column names and
 //! units are documented in `docs/metrics.md`.
 
+pub use crate::results_sctp::{PathResult, SctpResult, StreamResult};
 use sctpsim_kernel::RunManifest;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// One flow's results. Units: bytes, packets, bit/s, seconds; fractions in [0, 1].
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -66,8 +68,67 @@ pub struct LinkResult {
     pub loss_drops: u64,
     /// Packets removed by scripted drops.
     pub scripted_drops: u64,
+    /// Packets lost to a scheduled outage (`[[link.outages]]`).
+    pub outage_drops: u64,
     /// Fraction of the run the transmitter was busy.
     pub utilization: f64,
+}
+
+/// One wireless interface: its MAC and radio counters (`macs.parquet`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MacResult {
+    /// Node name.
+    pub node: String,
+    /// Interface name (`wlan0`).
+    pub iface: String,
+    /// MAC address.
+    pub mac: String,
+    /// Packets accepted into the interface queue.
+    pub enqueued: u64,
+    /// Packets dropped by the full interface queue.
+    pub queue_drops: u64,
+    /// Frames sent after winning contention (DATA, RTS, management).
+    pub access_attempts: u64,
+    /// Of those, to an individual address (they expect a CTS or an Ack).
+    pub unicast_attempts: u64,
+    /// Data frames sent (retransmissions included).
+    pub tx_data: u64,
+    /// Data frame retransmissions.
+    pub tx_data_retries: u64,
+    /// RTS frames sent.
+    pub tx_rts: u64,
+    /// CTS frames sent.
+    pub tx_cts: u64,
+    /// Ack frames sent.
+    pub tx_ack: u64,
+    /// Unicast frames acknowledged.
+    pub tx_success: u64,
+    /// AckTimeouts plus CTSTimeouts: failed unicast attempts.
+    pub collisions: u64,
+    /// `collisions / unicast_attempts` (0 without attempts): Bianchi's p.
+    pub collision_probability: f64,
+    /// Packets discarded at a retry limit (link failures).
+    pub retry_drops: u64,
+    /// Frames received with a valid FCS.
+    pub rx_frames: u64,
+    /// Frames received in error (each starts an EIFS).
+    pub rx_errors: u64,
+    /// Duplicates filtered.
+    pub rx_duplicates: u64,
+    /// Packets delivered up to IP.
+    pub delivered: u64,
+    /// Frames the channel delivered to the radio (at or above the cut-off power).
+    pub phy_arrivals: u64,
+    /// Frames the radio locked on to.
+    pub phy_locked: u64,
+    /// Threshold model: receptions lost to an overlapping frame.
+    pub phy_collisions: u64,
+    /// Threshold model: overlapping frames captured away.
+    pub phy_captures: u64,
+    /// Frames missed because the radio was transmitting.
+    pub phy_half_duplex: u64,
+    /// Frames below the reception threshold or sensitivity.
+    pub phy_below_rx_thresh: u64,
 }
 
 /// Network-wide figures.
@@ -87,6 +148,8 @@ pub struct NetworkResult {
     pub loss_drops: u64,
     /// Scripted drops on all links.
     pub scripted_drops: u64,
+    /// Outage drops on all links.
+    pub outage_drops: u64,
     /// Packets dropped because the TTL expired.
     pub ttl_drops: u64,
     /// Packets dropped for lack of a route.
@@ -116,6 +179,14 @@ pub struct Summary {
     pub flows: Vec<FlowResult>,
     /// Per-link-direction results.
     pub links: Vec<LinkResult>,
+    /// Per-wireless-interface MAC and radio counters (empty without wireless nodes).
+    pub macs: Vec<MacResult>,
+    /// Per-SCTP-association counters (empty without SCTP flows).
+    pub sctp: Vec<SctpResult>,
+    /// Per destination of each SCTP association side (`paths.parquet`).
+    pub paths: Vec<PathResult>,
+    /// Per stream of each SCTP association (`streams.parquet`).
+    pub streams: Vec<StreamResult>,
     /// Network-wide results.
     pub network: NetworkResult,
 }
@@ -125,12 +196,13 @@ pub struct Summary {
 pub struct TimeSeries {
     /// Sample time, s.
     pub time_s: Vec<f64>,
-    /// `flow` or `link`.
+    /// `flow`, `link` or `network` (wireless MAC totals).
     pub scope: Vec<&'static str>,
     /// Flow or link index.
     pub id: Vec<u32>,
-    /// Link direction (`fwd`/`rev`), empty for flows.
-    pub dir: Vec<&'static str>,
+    /// Link direction (`fwd`/`rev`), empty for flows; for SCTP per-path metrics the
+    /// destination address, for per-stream metrics `stream<k>`.
+    pub dir: Vec<Cow<'static, str>>,
     /// Metric name (`goodput_bps`, `bytes_delivered`, `queue_packets`, `throughput_bps`).
     pub metric: Vec<&'static str>,
     /// Value in the metric's unit.
@@ -151,7 +223,25 @@ impl TimeSeries {
         self.time_s.push(t);
         self.scope.push(scope);
         self.id.push(id);
-        self.dir.push(dir);
+        self.dir.push(Cow::Borrowed(dir));
+        self.metric.push(metric);
+        self.value.push(value);
+    }
+
+    /// Append one row whose `dir` is built at run time (an address, a stream name).
+    pub fn push_owned(
+        &mut self,
+        t: f64,
+        scope: &'static str,
+        id: u32,
+        dir: String,
+        metric: &'static str,
+        value: f64,
+    ) {
+        self.time_s.push(t);
+        self.scope.push(scope);
+        self.id.push(id);
+        self.dir.push(Cow::Owned(dir));
         self.metric.push(metric);
         self.value.push(value);
     }

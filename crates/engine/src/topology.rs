@@ -2,9 +2,9 @@
 
 use crate::link::{LinkCounters, LinkDir, ScriptedDrops};
 use crate::loss::LossProcess;
-use crate::scenario::Scenario;
-use sctpsim_kernel::{FlowId, LinkId, NodeId, SeedTree, StreamKey};
-use std::collections::{BTreeMap, VecDeque};
+use crate::scenario::{Scenario, TransportKind};
+use sctpsim_kernel::{FlowId, LinkId, NodeId, SeedTree, SimTime, StreamKey};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 
 /// An interface of a node on a point-to-point link.
@@ -18,6 +18,9 @@ pub struct Iface {
     pub link: LinkId,
     /// The direction of that link this interface transmits on (0 forward, 1 reverse).
     pub tx_dir: usize,
+    /// A wireless interface: its index in the simulation's wireless channel (`link` and
+    /// `tx_dir` are then meaningless). `None`: a point-to-point link interface.
+    pub wireless: Option<u32>,
 }
 
 /// Counters of a node's IP layer.
@@ -48,6 +51,9 @@ pub struct Node {
     pub ifaces: Vec<Iface>,
     /// Outgoing interface towards each node (`routes[dst]`), `None` if unreachable or self.
     pub routes: Vec<Option<u32>>,
+    /// Host routes: the outgoing interface towards each address of another node, over the
+    /// link that address belongs to (see [`Topology::route`]); consulted before `routes`.
+    pub addr_routes: BTreeMap<Ipv4Addr, u32>,
     /// IPv4 Identification of the next packet this node originates (RFC 6864: per source).
     pub next_ip_id: u16,
     /// Connected UDP sockets: (local port, remote address, remote port) → flow.
@@ -55,6 +61,9 @@ pub struct Node {
     /// TCP connections: (local port, remote address, remote port) → (flow, side: 0 client,
     /// 1 server).
     pub tcp_sockets: BTreeMap<(u16, Ipv4Addr, u16), (FlowId, u8)>,
+    /// SCTP associations: (local port, remote address, remote port) → (flow, side: 0 client,
+    /// 1 server); one entry per address of the multi-homed peer.
+    pub sctp_sockets: BTreeMap<(u16, Ipv4Addr, u16), (FlowId, u8)>,
     /// IP-layer counters.
     pub ip: IpCounters,
 }
@@ -90,7 +99,7 @@ pub struct Topology {
 }
 
 /// The default address of end `end` (0 or 1) of link `k`: 10.(k/256).(k%256).(end+1).
-fn default_addr(k: usize, end: usize) -> Ipv4Addr {
+pub(crate) fn default_addr(k: usize, end: usize) -> Ipv4Addr {
     Ipv4Addr::new(10, ((k >> 8) & 0xFF) as u8, (k & 0xFF) as u8, end as u8 + 1)
 }
 
@@ -110,9 +119,11 @@ impl Topology {
                 name: n.name.clone(),
                 ifaces: Vec::new(),
                 routes: Vec::new(),
+                addr_routes: BTreeMap::new(),
                 next_ip_id: 0,
                 udp_sockets: BTreeMap::new(),
                 tcp_sockets: BTreeMap::new(),
+                sctp_sockets: BTreeMap::new(),
                 ip: IpCounters::default(),
             })
             .collect();
@@ -133,6 +144,7 @@ impl Topology {
                     addr,
                     link: LinkId(k as u32),
                     tx_dir: end,
+                    wireless: None,
                 });
                 addr_owner.insert(addr, NodeId(ends[end] as u32));
             }
@@ -165,6 +177,12 @@ impl Topology {
                     busy: false,
                     loss,
                     scripted,
+                    outages: l
+                        .outages
+                        .iter()
+                        .filter(|o| applies(&o.from))
+                        .map(|o| (SimTime::ZERO + o.start.0, SimTime::ZERO + o.end.0))
+                        .collect(),
                     counters: LinkCounters::default(),
                 }
             };
@@ -178,6 +196,15 @@ impl Topology {
             addr_owner,
         };
         topo.compute_routes();
+        // Host routes for the addresses of SCTP endpoints (multi-homing, `compute_addr_routes`).
+        let hosts: BTreeSet<usize> = s
+            .flows
+            .iter()
+            .filter(|f| f.transport == TransportKind::Sctp)
+            .flat_map(|f| [f.src.as_str(), f.dst.as_str()])
+            .filter_map(|name| index.get(name).copied())
+            .collect();
+        topo.compute_addr_routes(&hosts);
         topo
     }
 
@@ -186,6 +213,11 @@ impl Topology {
     fn compute_routes(&mut self) {
         let n = self.nodes.len();
         for src in 0..n {
+            // A node without links (a wireless-only node) has no link routes; skipping it keeps
+            // large wireless networks from building an n × n table.
+            if self.nodes[src].ifaces.is_empty() {
+                continue;
+            }
             let mut first_hop: Vec<Option<u32>> = vec![None; n];
             let mut seen = vec![false; n];
             seen[src] = true;
@@ -212,8 +244,85 @@ impl Topology {
         }
     }
 
-    /// The outgoing interface of `node` towards the owner of `dst`.
+    /// Host routes for the addresses of the `hosts` (the ends of SCTP flows). A packet for
+    /// address `a` of host `O`, on link `L` whose other end is `P`, reaches `O` over `L`, so
+    /// that each address of a multi-homed host is reached over its own access path (as each
+    /// address of a real multi-homed host lies in its own provider's subnet). `P` sends it
+    /// over `L`; every other node `n` sends it along a shortest path (hops) to `P` that avoids
+    /// `O` — the first interface in order whose neighbour is one hop closer to `P`, the same
+    /// tie rule as [`Self::compute_routes`]. A node that cannot reach `P` without crossing `O`
+    /// keeps its route to the node. For a host with one link this changes nothing (every path
+    /// to it ends with that link); the addresses of other nodes (routers) keep node routes.
+    fn compute_addr_routes(&mut self, hosts: &BTreeSet<usize>) {
+        let n = self.nodes.len();
+        // Neighbours over point-to-point links: (node, interface index, neighbour, link).
+        let neighbours = |topo: &Topology, u: usize| -> Vec<(u32, usize, LinkId)> {
+            topo.nodes[u]
+                .ifaces
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.wireless.is_none())
+                .filter_map(|(k, i)| {
+                    let dir = topo.links.get(i.link.index())?.dirs.get(i.tx_dir)?;
+                    Some((k as u32, dir.to.index(), i.link))
+                })
+                .collect()
+        };
+        let adjacency: Vec<Vec<(u32, usize, LinkId)>> =
+            (0..n).map(|u| neighbours(self, u)).collect();
+        let mut found: Vec<(usize, Ipv4Addr, u32)> = Vec::new();
+        for (owner, adj) in adjacency.iter().enumerate() {
+            if !hosts.contains(&owner) {
+                continue;
+            }
+            let wired = self.nodes[owner].ifaces.iter();
+            for iface in wired.filter(|i| i.wireless.is_none()) {
+                let Some(&(_, peer, _)) = adj.iter().find(|(_, _, l)| *l == iface.link) else {
+                    continue;
+                };
+                // Breadth-first distances to `peer` in the graph without `owner`.
+                let mut dist: Vec<Option<u32>> = vec![None; n];
+                dist[peer] = Some(0);
+                let mut frontier = VecDeque::from([peer]);
+                while let Some(u) = frontier.pop_front() {
+                    let du = dist[u].unwrap_or(0);
+                    for &(_, v, _) in &adjacency[u] {
+                        if v != owner && dist[v].is_none() {
+                            dist[v] = Some(du + 1);
+                            frontier.push_back(v);
+                        }
+                    }
+                }
+                for (u, du) in dist.iter().enumerate() {
+                    let Some(du) = *du else { continue };
+                    let hop = if u == peer {
+                        adjacency[u].iter().find(|(_, _, l)| *l == iface.link)
+                    } else {
+                        adjacency[u]
+                            .iter()
+                            .find(|(_, v, _)| *v != owner && dist[*v] == Some(du.wrapping_sub(1)))
+                    };
+                    if let Some(&(k, _, _)) = hop {
+                        found.push((u, iface.addr, k));
+                    }
+                }
+            }
+        }
+        for (u, addr, k) in found {
+            self.nodes[u].addr_routes.insert(addr, k);
+        }
+    }
+
+    /// The outgoing interface of `node` towards `dst`: its host route if it has one (over the
+    /// link `dst` belongs to), else its route towards the owner of `dst`.
     pub fn route(&self, node: NodeId, dst: Ipv4Addr) -> Option<u32> {
+        if let Some(&k) = self
+            .nodes
+            .get(node.index())
+            .and_then(|n| n.addr_routes.get(&dst))
+        {
+            return Some(k);
+        }
         let owner = self.addr_owner.get(&dst)?;
         self.nodes[node.index()]
             .routes

@@ -26,3 +26,157 @@ def mathis_throughput_pps(p: float, rtt_s: float, b: int = 1) -> float:
     """Mathis, Semke, Mahdavi, Ott, "The Macroscopic Behavior of the TCP Congestion Avoidance
     Algorithm", CCR 1997: B = (1/RTT)·sqrt(3/(2bp)) packets/s (periodic loss, no timeouts)."""
     return math.sqrt(3 / (2 * b * p)) / rtt_s
+
+
+# ---------------------------------------------------------------------------------------------
+# IEEE 802.11: PHY timing and Bianchi's saturation model.
+
+
+#: MAC/PHY constants per PHY (IEEE Std 802.11-2020: Clause 15/16 DSSS and HR/DSSS, Clause 17
+#: OFDM, Clause 18 ERP with the short slot): slot, SIFS, CWmin, CWmax in µs / slots, and the
+#: lowest mandatory rate at which EIFS counts its Ack (§10.3.2.3.7).
+WIFI_PHY = {
+    "dsss": {"slot": 20, "sifs": 10, "cw_min": 31, "cw_max": 1023, "eifs_ack": ("dsss", 1.0)},
+    "ofdm": {"slot": 9, "sifs": 16, "cw_min": 15, "cw_max": 1023, "eifs_ack": ("ofdm", 6.0)},
+    "erp": {"slot": 9, "sifs": 10, "cw_min": 15, "cw_max": 1023, "eifs_ack": ("dsss", 1.0)},
+}
+
+#: Data bits per OFDM symbol (Table 17-4).
+_NDBPS = {6: 24, 9: 36, 12: 48, 18: 72, 24: 96, 36: 144, 48: 192, 54: 216}
+
+ACK_BYTES = 14
+RTS_BYTES = 20
+#: MAC overhead of a data frame: 24-octet header, 8-octet LLC/SNAP, 4-octet FCS.
+DATA_OVERHEAD_BYTES = 36
+
+
+def wifi_tx_time_us(family: str, rate_mbps: float, nbytes: int, short_preamble: bool = False) -> float:
+    """TXTIME of a PPDU carrying ``nbytes`` octets (MPDU with FCS), µs — IEEE 802.11-2020
+    Clause 15/16 (192 µs long PLCP or 96 µs short, then ⌈8·L/R⌉ µs), §17.4.3 (OFDM:
+    20 µs + 4 µs·⌈(16 + 8·L + 6)/N_DBPS⌉) and §18.5.3 (ERP-OFDM: + 6 µs signal extension)."""
+    if family == "dsss":
+        plcp = 96 if short_preamble and rate_mbps != 1.0 else 192
+        return plcp + math.ceil(8 * nbytes / rate_mbps - 1e-9)
+    symbols = math.ceil((16 + 8 * nbytes + 6) / _NDBPS[int(rate_mbps)])
+    t = 20 + 4 * symbols
+    return t + 6 if family == "erp-ofdm" else t
+
+
+def control_rate(data_family: str, data_rate: float, basic: list[float]) -> float:
+    """§10.6.6.5: the rate of an Ack/CTS answering (or an RTS protecting) a frame at
+    ``data_rate``: the highest basic rate of the same family not above it (the basic rates
+    given are of that family)."""
+    ok = [b for b in basic if b <= data_rate]
+    return max(ok) if ok else min(basic)
+
+
+def bianchi_tau_p(n: int, cw_min: int = 31, cw_max: int = 1023) -> tuple[float, float]:
+    """Bianchi's fixed point (G. Bianchi, "Performance analysis of the IEEE 802.11 distributed
+    coordination function", IEEE JSAC 18(3), 2000, eqs. (7) and (9)): with W = CWmin + 1 and m
+    backoff stages (CWmax + 1 = 2^m·W),
+
+        τ = 2(1 − 2p) / ((1 − 2p)(W + 1) + pW(1 − (2p)^m)),   p = 1 − (1 − τ)^(n − 1),
+
+    solved exactly by bisection on τ (τ − τ(p(τ)) increases in τ)."""
+    w = cw_min + 1
+    m = round(math.log2((cw_max + 1) / w))
+
+    def tau_of(p: float) -> float:
+        # (1 − (2p)^m)/(1 − 2p) written as a sum: no 0/0 at p = 1/2.
+        return 2.0 / (1 + w + p * w * sum((2 * p) ** i for i in range(m)))
+
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        tau = 0.5 * (lo + hi)
+        p = 1 - (1 - tau) ** (n - 1)
+        if tau - tau_of(p) > 0:
+            hi = tau
+        else:
+            lo = tau
+    tau = 0.5 * (lo + hi)
+    return tau, 1 - (1 - tau) ** (n - 1)
+
+
+def bianchi(
+    n: int,
+    *,
+    payload_bits: float,
+    slot_s: float,
+    ts_s: float,
+    tc_s: float,
+    cw_min: int = 31,
+    cw_max: int = 1023,
+    ns3_modified: bool = False,
+) -> tuple[float, float, float]:
+    """Saturation throughput S (bit/s), conditional collision probability p and transmission
+    probability τ of n stations — Bianchi (JSAC 2000) eq. (13):
+
+        S = P_s·P_tr·E[P] / ((1 − P_tr)·σ + P_tr·P_s·T_s + P_tr·(1 − P_s)·T_c),
+        P_tr = 1 − (1 − τ)^n,   P_s = n·τ·(1 − τ)^(n − 1) / P_tr.
+
+    ``ts_s`` / ``tc_s`` are the busy periods of a success and of a collision, DIFS (or EIFS)
+    included: basic access T_s = DATA + SIFS + ACK + DIFS, T_c = DATA + DIFS (or + EIFS);
+    RTS/CTS T_s = RTS + CTS + DATA + ACK + 3·SIFS + DIFS, T_c = RTS + DIFS (or + EIFS)
+    (Bianchi §IV-B with the propagation delay δ neglected).
+
+    ``ns3_modified`` applies the correction of ns-3's reference scripts
+    (`src/wifi/examples/reference/Bianchi11b.m`): a station draws a zero backoff after a
+    success with probability B = 1/W and sends back to back, so a success period carries
+    E[P]/(1 − B) and lasts T_s/(1 − B) + σ. With it this function reproduces the ns-3 tables
+    (`bianchi_11b_eifs.txt`, `bianchi_11b_difs.txt`) within 0.05 % (ns-3 solves the fixed
+    point on a 10⁻⁴ grid of τ, this function exactly)."""
+    tau, p = bianchi_tau_p(n, cw_min, cw_max)
+    ptr = 1 - (1 - tau) ** n
+    ps = n * tau * (1 - tau) ** (n - 1) / ptr
+    ep, ts = payload_bits, ts_s
+    if ns3_modified:
+        b = 1.0 / (cw_min + 1)
+        ep = payload_bits / (1 - b)
+        ts = ts_s / (1 - b) + slot_s
+    s = ps * ptr * ep / ((1 - ptr) * slot_s + ptr * ps * ts + ptr * (1 - ps) * tc_s)
+    return s, p, tau
+
+
+def wifi_exchange_times_us(
+    phy: str, family: str, data_rate: float, basic: list[float], payload_bytes: int, short_preamble: bool = False
+) -> dict[str, float]:
+    """Durations (µs) of one exchange for a ``payload_bytes`` IP packet: DATA, ACK, RTS, CTS at
+    the rates the MAC uses (control frames at :func:`control_rate`), and SIFS, DIFS, EIFS, slot
+    of ``phy`` (a key of :data:`WIFI_PHY`)."""
+    k = WIFI_PHY[phy]
+    ctl = control_rate(family, data_rate, basic)
+    t = lambda rate, nbytes: wifi_tx_time_us(family, rate, nbytes, short_preamble)  # noqa: E731
+    eifs_family, eifs_rate = k["eifs_ack"]
+    difs = k["sifs"] + 2 * k["slot"]
+    return {
+        "data": t(data_rate, payload_bytes + DATA_OVERHEAD_BYTES),
+        "ack": t(ctl, ACK_BYTES),
+        "rts": t(ctl, RTS_BYTES),
+        "cts": t(control_rate(family, ctl, basic), ACK_BYTES),
+        "sifs": k["sifs"],
+        "difs": difs,
+        "eifs": k["sifs"] + difs + wifi_tx_time_us(eifs_family, eifs_rate, ACK_BYTES),
+        "slot": k["slot"],
+        "cw_min": k["cw_min"],
+        "cw_max": k["cw_max"],
+    }
+
+
+def wifi_busy_periods_us(x: dict[str, float], rts: bool, collision_ifs: str = "eifs") -> tuple[float, float]:
+    """Bianchi's T_s and T_c (µs) from :func:`wifi_exchange_times_us`; T_c ends with
+    ``collision_ifs`` ("eifs" as the standard has third parties defer after a corrupted frame,
+    or "difs")."""
+    ifs = x[collision_ifs]
+    if rts:
+        ts = x["rts"] + x["cts"] + x["data"] + x["ack"] + 3 * x["sifs"] + x["difs"]
+        return ts, x["rts"] + ifs
+    return x["data"] + x["sifs"] + x["ack"] + x["difs"], x["data"] + ifs
+
+
+def single_hop_cycle_us(x: dict[str, float], rts: bool) -> float:
+    """The mean cycle of one saturated sender without contention, µs: DIFS + CWmin/2 slots of
+    post-backoff + DATA + SIFS + ACK (+ RTS + SIFS + CTS + SIFS with RTS/CTS)."""
+    cycle = x["difs"] + x["cw_min"] / 2 * x["slot"] + x["data"] + x["sifs"] + x["ack"]
+    if rts:
+        cycle += x["rts"] + x["sifs"] + x["cts"] + x["sifs"]
+    return cycle

@@ -196,6 +196,8 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
 
+    super::check_sctp::check_outages(s)?;
+
     let duration = s.simulation.duration.0;
     let min_mtu = s.link.iter().enumerate().min_by_key(|(_, l)| l.mtu_bytes);
     for (i, f) in s.flows.iter().enumerate() {
@@ -208,10 +210,15 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
                 "must differ from src",
             ));
         }
-        if f.transport.is_tcp() {
-            check_tcp_flow(&p, f, min_mtu)?;
+        if f.transport == TransportKind::Sctp {
+            super::check_sctp::check_sctp_flow(&p, f, s, min_mtu)?;
         } else {
-            check_udp_flow(&p, f, min_mtu)?;
+            super::check_sctp::check_not_sctp(&p, f)?;
+            if f.transport.is_tcp() {
+                check_tcp_flow(&p, f, min_mtu)?;
+            } else {
+                check_udp_flow(&p, f, min_mtu)?;
+            }
         }
         if f.start.0 >= duration {
             return Err(ScenarioError::at(
@@ -228,6 +235,7 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
             }
         }
     }
+    super::check_wireless::check(s)?;
     Ok(())
 }
 
@@ -257,7 +265,7 @@ fn check_udp_flow(
     if f.app == AppKind::Ftp {
         return Err(ScenarioError::at(
             format!("{p}.app"),
-            "\"ftp\" needs a reliable transport (tcp-reno, tcp-newreno, tcp-sack); use \"cbr\" or \"file\" over UDP",
+            "\"ftp\" needs a reliable transport (tcp-reno, tcp-newreno, tcp-sack, sctp); use \"cbr\" or \"file\" over UDP",
         ));
     }
     if f.tcp.is_some() {

@@ -2,10 +2,14 @@
 //! checks. Every error is a [`ScenarioError`] that names the field path.
 
 mod check;
+mod check_sctp;
+pub mod check_wireless;
 mod error;
 pub mod overrides;
 mod quantity;
 pub mod schema;
+pub mod schema_sctp;
+pub mod schema_wireless;
 
 pub use error::ScenarioError;
 pub use quantity::{Duration, Rate};
@@ -62,11 +66,12 @@ pub fn parse_toml(text: &str) -> Result<Table, ScenarioError> {
 /// Check a TOML tree against the schema and the semantic rules.
 pub fn from_table(table: Table) -> Result<LoadedScenario, ScenarioError> {
     let value = Value::Table(table.clone());
-    let spec: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
+    let mut spec: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
         ScenarioError::at(path, strip_key_suffix(e.into_inner().to_string()))
     })?;
+    check_wireless::expand(&mut spec)?;
     check::check(&spec)?;
     Ok(LoadedScenario { spec, table })
 }

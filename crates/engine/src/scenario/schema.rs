@@ -3,6 +3,8 @@
 //! their source. `docs/scenario.md` documents each field; keep the two in step.
 
 use super::quantity::{Duration, Rate};
+pub use super::schema_sctp::*;
+pub use super::schema_wireless::*;
 use serde::{Deserialize, Serialize};
 use std::net::Ipv4Addr;
 
@@ -21,6 +23,15 @@ pub struct Scenario {
     /// Traffic flows.
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
+    /// `[radio]`: the radio of every wireless interface (`schema_wireless.rs`).
+    #[serde(default)]
+    pub radio: Option<RadioSpec>,
+    /// `[nodes]`: generated wireless nodes.
+    #[serde(default)]
+    pub nodes: Option<NodesSpec>,
+    /// `[mobility]`: placement and movement of the wireless nodes without `position_m`.
+    #[serde(default)]
+    pub mobility: Option<MobilitySpec>,
 }
 
 /// `[simulation]`
@@ -57,6 +68,13 @@ fn default_sample_interval() -> Duration {
 pub struct NodeSpec {
     /// Unique name; links and flows refer to nodes by it.
     pub name: String,
+    /// The node has a wireless interface (`wlan0`, after its link interfaces). Default false.
+    #[serde(default)]
+    pub wireless: bool,
+    /// Where a wireless node stands, `[x, y]` or `[x, y, z]` m; absent: it follows
+    /// `[mobility]`.
+    #[serde(default)]
+    pub position_m: Option<Vec<f64>>,
 }
 
 /// `[[link]]`: a full-duplex point-to-point link.
@@ -86,6 +104,9 @@ pub struct LinkSpec {
     /// Scripted drops of chosen packets of a flow.
     #[serde(default)]
     pub drops: Vec<DropSpec>,
+    /// Scheduled failures (`[[link.outages]]`, `schema_sctp.rs`).
+    #[serde(default)]
+    pub outages: Vec<OutageSpec>,
 }
 
 fn default_queue_limit() -> u32 {
@@ -160,6 +181,8 @@ pub enum TransportKind {
     TcpNewreno,
     /// TCP with SACK (RFC 2018) and RFC 6675 loss recovery.
     TcpSack,
+    /// SCTP (RFC 9260), multi-homed when the ends have several addresses.
+    Sctp,
 }
 
 impl TransportKind {
@@ -178,6 +201,7 @@ impl TransportKind {
             TransportKind::TcpReno => "tcp-reno",
             TransportKind::TcpNewreno => "tcp-newreno",
             TransportKind::TcpSack => "tcp-sack",
+            TransportKind::Sctp => "sctp",
         }
     }
 }
@@ -190,8 +214,10 @@ pub enum AppKind {
     Cbr,
     /// `size_bytes` of payload: at `rate` over UDP, as fast as the transport allows over TCP.
     File,
-    /// Backlogged bulk transfer: always has data (ns-2 `Application/FTP`); TCP only.
+    /// Backlogged bulk transfer: always has data (ns-2 `Application/FTP`); TCP and SCTP.
     Ftp,
+    /// Multi-stream message source (`[flows.messages]`); SCTP only.
+    Messages,
 }
 
 impl AppKind {
@@ -201,6 +227,7 @@ impl AppKind {
             AppKind::Cbr => "cbr",
             AppKind::File => "file",
             AppKind::Ftp => "ftp",
+            AppKind::Messages => "messages",
         }
     }
 }
@@ -323,6 +350,12 @@ pub struct FlowSpec {
     /// TCP knobs (TCP transports only).
     #[serde(default)]
     pub tcp: Option<TcpSpec>,
+    /// SCTP knobs (transport `sctp` only, `schema_sctp.rs`).
+    #[serde(default)]
+    pub sctp: Option<SctpSpec>,
+    /// The message source (`app = "messages"` only, `schema_sctp.rs`).
+    #[serde(default)]
+    pub messages: Option<MessagesSpec>,
 }
 
 impl FlowSpec {

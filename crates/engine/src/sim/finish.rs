@@ -65,6 +65,7 @@ impl Simulation {
                         };
                         (r, end)
                     }
+                    FlowRt::Sctp(s) => (Self::sctp_flow_result(s, base), s.active_end(end)),
                 };
                 let active = stop.min(end).saturating_since(start).as_secs_f64();
                 r.goodput_bps = if active > 0.0 {
@@ -101,6 +102,7 @@ impl Simulation {
             queue_drops: 0,
             loss_drops: 0,
             scripted_drops: 0,
+            outage_drops: 0,
             ttl_drops: 0,
             no_route_drops: 0,
             malformed_drops: 0,
@@ -112,6 +114,7 @@ impl Simulation {
                 net.queue_drops += c.queue_drops;
                 net.loss_drops += c.loss_drops;
                 net.scripted_drops += c.scripted_drops;
+                net.outage_drops += c.outage_drops;
                 let busy = self.link_busy_ns[k][d] as f64 / 1e9;
                 links.push(LinkResult {
                     id: k as u32,
@@ -123,6 +126,7 @@ impl Simulation {
                     queue_drops: c.queue_drops,
                     loss_drops: c.loss_drops,
                     scripted_drops: c.scripted_drops,
+                    outage_drops: c.outage_drops,
                     utilization: if end_s > 0.0 {
                         (busy / end_s).min(1.0)
                     } else {
@@ -131,6 +135,8 @@ impl Simulation {
                 });
             }
         }
+        let macs = self.wifi_results(&mut net);
+        let (sctp, paths, streams) = self.sctp_results(&mut net.malformed_drops);
         for n in &self.topo.nodes {
             net.ttl_drops += n.ip.ttl_drops;
             net.no_route_drops += n.ip.no_route_drops;
@@ -155,6 +161,10 @@ impl Simulation {
             interrupted,
             flows,
             links,
+            macs,
+            sctp,
+            paths,
+            streams,
             network: net,
         };
         let manifest = RunManifest {

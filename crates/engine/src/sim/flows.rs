@@ -15,7 +15,7 @@ pub(super) const DEFAULT_TCP_PORT: u16 = 5001;
 /// Default UDP destination port: 9 (discard, RFC 863).
 pub(super) const DEFAULT_UDP_PORT: u16 = 9;
 /// First ephemeral source port: 49152 (IANA dynamic range, RFC 6335 §6).
-const EPHEMERAL_BASE: u16 = 49152;
+pub(super) const EPHEMERAL_BASE: u16 = 49152;
 
 /// Where a flow runs.
 #[derive(Clone, Debug)]
@@ -60,6 +60,7 @@ pub(super) struct TcpFlow {
 pub(super) enum FlowRt {
     Udp(UdpFlow),
     Tcp(Box<TcpFlow>),
+    Sctp(Box<super::sctp::SctpFlow>),
 }
 
 impl FlowRt {
@@ -67,6 +68,7 @@ impl FlowRt {
         match self {
             FlowRt::Udp(u) => &u.ep,
             FlowRt::Tcp(t) => &t.ep,
+            FlowRt::Sctp(s) => &s.ep,
         }
     }
 
@@ -75,6 +77,7 @@ impl FlowRt {
         match self {
             FlowRt::Udp(u) => u.sink.stats().bytes,
             FlowRt::Tcp(t) => t.sides[1].conn.stats().bytes_delivered,
+            FlowRt::Sctp(s) => s.bytes_delivered(),
         }
     }
 
@@ -83,6 +86,7 @@ impl FlowRt {
         match self {
             FlowRt::Udp(u) => u.source.poll_timeout(),
             FlowRt::Tcp(t) => Some(t.start),
+            FlowRt::Sctp(s) => Some(s.first_wake()),
         }
     }
 }

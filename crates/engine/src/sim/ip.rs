@@ -9,6 +9,7 @@ use sctpsim_kernel::{LinkId, NodeId};
 use sctpsim_proto::app::SeqTsHeader;
 use sctpsim_wire::icmp::{icmp_error_datagram, IcmpError, Icmpv4Packet};
 use sctpsim_wire::ipv4::{decrement_ttl_in_place, IpProtocol, Ipv4Packet};
+use sctpsim_wire::sctp::SctpPacket;
 use sctpsim_wire::tcp::TcpPacket;
 use sctpsim_wire::udp::{UdpPacket, UdpRepr};
 use std::net::Ipv4Addr;
@@ -16,13 +17,23 @@ use std::net::Ipv4Addr;
 impl Simulation {
     /// Route a packet out of `node` (originated or forwarded).
     pub(super) fn ip_output(&mut self, node: NodeId, dst: Ipv4Addr, pkt: Packet) {
+        if self.wifi.is_some() {
+            // Routes over links and wireless neighbours together (`wireless.rs`).
+            self.wifi_ip_output(node, dst, pkt);
+            return;
+        }
         let Some(iface) = self.topo.route(node, dst) else {
             self.topo.nodes[node.index()].ip.no_route_drops += 1;
             return;
         };
+        self.link_output(node, iface, pkt);
+    }
+
+    /// Hand `pkt` to the point-to-point link of interface `iface` of `node`.
+    pub(super) fn link_output(&mut self, node: NodeId, iface: u32, pkt: Packet) {
         let i = &self.topo.nodes[node.index()].ifaces[iface as usize];
         let (link, d) = (i.link, i.tx_dir as u8);
-        match self.topo.links[link.index()].dirs[d as usize].offer(pkt) {
+        match self.topo.links[link.index()].dirs[d as usize].offer(self.now, pkt) {
             Offer::StartNow(p) => self.start_tx(link, d, p),
             Offer::Queued => {}
             Offer::Dropped(p) => self.note_drop(&p),
@@ -31,7 +42,7 @@ impl Simulation {
 
     pub(super) fn start_tx(&mut self, link: LinkId, d: u8, pkt: Packet) {
         let dir = &mut self.topo.links[link.index()].dirs[d as usize];
-        let (tx, arrives) = dir.start_tx(&pkt);
+        let (tx, arrives) = dir.start_tx(self.now, &pkt);
         let from = dir.from;
         let delay = dir.delay;
         self.link_busy_ns[link.index()][d as usize] += tx.0;
@@ -58,7 +69,7 @@ impl Simulation {
     /// Record a lost packet of a flow in the time series (`dropped_seq`): for TCP the stream
     /// offset just past the segment's payload (comparable with `snd_una`), for UDP the
     /// application sequence number. Pure ACKs and packets of no flow are not recorded.
-    fn note_drop(&mut self, pkt: &Packet) {
+    pub(super) fn note_drop(&mut self, pkt: &Packet) {
         let Some(f) = pkt.flow else { return };
         let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
             return;
@@ -84,6 +95,11 @@ impl Simulation {
                     Some(h) => h.seq as f64,
                     None => return,
                 }
+            }
+            (FlowRt::Sctp(_), IpProtocol::Sctp) => {
+                // `dropped_tsn` rows, one per DATA chunk (`sctp.rs`).
+                self.sctp_note_drop(f, ip.src_addr(), ip.dst_addr(), ip.payload());
+                return;
             }
             _ => return,
         };
@@ -129,7 +145,7 @@ impl Simulation {
                 self.send_icmp_error(node, IcmpError::TtlExceeded, &pkt.bytes);
             }
             Ok(_) => {
-                if self.topo.route(node, dst).is_none() {
+                if !self.has_route(node, dst) {
                     self.topo.nodes[node.index()].ip.no_route_drops += 1;
                     self.send_icmp_error(node, IcmpError::NetUnreachable, &pkt.bytes);
                 } else {
@@ -179,6 +195,18 @@ impl Simulation {
                 let key = (seg.dst_port(), src, seg.src_port());
                 match self.topo.nodes[node.index()].tcp_sockets.get(&key).copied() {
                     Some((f, side)) => self.tcp_input(f, side as usize, src, dst, ip.payload()),
+                    None => self.port_unreachable(node, &pkt.bytes),
+                }
+            }
+            IpProtocol::Sctp => {
+                let Ok(sctp) = SctpPacket::new_checked(ip.payload()) else {
+                    self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                    return;
+                };
+                let key = (sctp.dst_port(), src, sctp.src_port());
+                let socket = self.topo.nodes[node.index()].sctp_sockets.get(&key);
+                match socket.copied() {
+                    Some((f, side)) => self.sctp_input(f, side as usize, src, dst, ip.payload()),
                     None => self.port_unreachable(node, &pkt.bytes),
                 }
             }

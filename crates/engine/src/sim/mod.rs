@@ -5,12 +5,17 @@
 //! * `flows.rs` — building each flow's endpoints (UDP source/sink, TCP client/server).
 //! * `ip.rs` — IP output, link transmission, IP input, forwarding, ICMP, demultiplexing.
 //! * `tcp.rs` — driving TCP connections: polling, timers, metric events.
+//! * `sctp.rs` — driving SCTP associations (multi-homed), `sctp_app.rs` their applications.
 //! * `finish.rs` — turning counters into results.
+//! * `wireless.rs` — driving the wireless channel, radios and 802.11 MACs.
 
 mod finish;
 mod flows;
 mod ip;
+mod sctp;
+mod sctp_app;
 mod tcp;
+mod wireless;
 
 use crate::capture::Capture;
 use crate::packet::Packet;
@@ -37,12 +42,22 @@ enum Event {
     App(FlowId),
     /// A TCP endpoint's timer may have expired (side 0 client, 1 server).
     TcpTimer(FlowId, u8),
+    /// An SCTP association's timer may have expired (side 0 client, 1 server).
+    SctpTimer(FlowId, u8),
     /// A link direction finished serialising a packet.
     TxDone(LinkId, u8),
     /// A packet reached the far end of a link direction.
     Arrive(LinkId, u8, Packet),
     /// Record the time series.
     Sample,
+    /// A frame starts arriving at a wireless interface: (interface, frame slot, power W).
+    WifiRxStart(u32, u32, f64),
+    /// A frame ends at a wireless interface: (interface, frame slot, power W).
+    WifiRxEnd(u32, u32, f64),
+    /// A wireless interface's own transmission ends.
+    WifiTxEnd(u32),
+    /// A wireless MAC's deadline may have come (stale wake-ups are no-ops).
+    WifiTimer(u32),
 }
 
 /// Progress of a running simulation, for progress bars.
@@ -72,12 +87,15 @@ pub struct RunOptions {
 pub enum SimError {
     /// Writing captures failed.
     Io(std::io::Error),
+    /// The scenario could not be built (a trace file vanished after the checks).
+    Build(crate::scenario::ScenarioError),
 }
 
 impl core::fmt::Display for SimError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             SimError::Io(e) => write!(f, "writing captures: {e}"),
+            SimError::Build(e) => write!(f, "building the scenario: {e}"),
         }
     }
 }
@@ -101,6 +119,8 @@ pub struct Simulation {
     link_sampled_bytes: Vec<[u64; 2]>,
     /// Time each link direction has been busy so far (for utilisation), ns.
     link_busy_ns: Vec<[u64; 2]>,
+    /// The wireless channel and interfaces, if the scenario has wireless nodes.
+    wifi: Option<Box<crate::wireless::Wireless>>,
 }
 
 impl Simulation {
@@ -114,6 +134,9 @@ impl Simulation {
         let seed = seed.unwrap_or(spec.simulation.seed);
         let seeds = SeedTree::new(seed);
         let mut topo = Topology::build(spec, &seeds);
+        let wifi = crate::wireless::Wireless::build(spec, &mut topo, &seeds)
+            .map_err(SimError::Build)?
+            .map(Box::new);
         let end = SimTime::ZERO + spec.simulation.duration.0;
         let mtu = spec
             .link
@@ -140,7 +163,12 @@ impl Simulation {
                     .unwrap_or(Ipv4Addr::UNSPECIFIED)
             };
             let (src_addr, dst_addr) = (addr(src), addr(dst));
-            let flow = build_flow(i, f, (src, dst), (src_addr, dst_addr), end, mtu, &seeds);
+            let flow = if f.transport == crate::scenario::TransportKind::Sctp {
+                let s = sctp::build_sctp_flow(i, f, (src, dst), &topo, mtu, &seeds);
+                FlowRt::Sctp(Box::new(s))
+            } else {
+                build_flow(i, f, (src, dst), (src_addr, dst_addr), end, mtu, &seeds)
+            };
             let ep = flow.ep();
             let key = (ep.dst_port, src_addr, ep.src_port);
             let id = FlowId(flows.len() as u32);
@@ -153,6 +181,20 @@ impl Simulation {
                     topo.nodes[src.index()]
                         .tcp_sockets
                         .insert((ep.src_port, dst_addr, ep.dst_port), (id, 0));
+                }
+                FlowRt::Sctp(s) => {
+                    // One entry per address of the other side (multi-homing).
+                    let (sp, dp) = (ep.src_port, ep.dst_port);
+                    for p in &s.peer_addrs {
+                        topo.nodes[src.index()]
+                            .sctp_sockets
+                            .insert((sp, *p, dp), (id, 0));
+                    }
+                    for l in &s.local_addrs {
+                        topo.nodes[dst.index()]
+                            .sctp_sockets
+                            .insert((dp, *l, sp), (id, 1));
+                    }
                 }
             }
             flows.push(flow);
@@ -178,6 +220,7 @@ impl Simulation {
             flow_sampled_bytes: vec![0; nflows],
             link_sampled_bytes: vec![[0; 2]; nlinks],
             link_busy_ns: vec![[0; 2]; nlinks],
+            wifi,
         };
         for i in 0..sim.flows.len() {
             if let Some(t) = sim.flows[i].first_wake() {
@@ -242,6 +285,7 @@ impl Simulation {
         match ev {
             Event::App(f) => self.wake_app(f),
             Event::TcpTimer(f, side) => self.tcp_timer(f, side as usize),
+            Event::SctpTimer(f, side) => self.sctp_timer(f, side as usize),
             Event::TxDone(l, d) => {
                 if let Some(next) = self.topo.links[l.index()].dirs[d as usize].tx_done() {
                     self.start_tx(l, d, next);
@@ -256,6 +300,10 @@ impl Simulation {
                 self.ip_receive(node, pkt);
             }
             Event::Sample => self.sample(),
+            Event::WifiRxStart(w, f, p) => self.wifi_rx_start(w, f, p),
+            Event::WifiRxEnd(w, f, p) => self.wifi_rx_end(w, f, p),
+            Event::WifiTxEnd(w) => self.wifi_tx_end(w),
+            Event::WifiTimer(w) => self.wifi_timer(w),
         }
     }
 
@@ -276,6 +324,10 @@ impl Simulation {
     fn wake_app(&mut self, f: FlowId) {
         if matches!(self.flows[f.index()], FlowRt::Tcp(_)) {
             self.tcp_start(f);
+            return;
+        }
+        if matches!(self.flows[f.index()], FlowRt::Sctp(_)) {
+            self.sctp_app(f);
             return;
         }
         let now = self.now;
@@ -337,6 +389,8 @@ impl Simulation {
                 );
             }
         }
+        self.wifi_sample(t);
+        self.sctp_sample(t);
         if self.now < self.end {
             self.queue
                 .push((self.now + interval).min(self.end), Event::Sample);

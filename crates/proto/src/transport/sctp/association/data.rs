@@ -205,10 +205,21 @@ impl SctpAssociation {
         }
         if !out.newly_acked.is_empty() {
             // §8.1: "The counter MUST be reset each time a DATA chunk sent to that peer
-            // endpoint is acknowledged"; §8.2 likewise per destination.
+            // endpoint is acknowledged"; §8.2 likewise per destination. A chunk already marked
+            // for retransmission (after a T3-rtx timeout or a fast retransmit decision) and
+            // acknowledged before going out again says nothing about its old destination now
+            // — its first transmission may have arrived before that path failed — so, as in
+            // Linux (`sctp_check_transmitted` on the retransmit queue), it clears no path
+            // counter; otherwise a dead primary could be revived by its own old chunks.
             self.error_count = 0;
-            for d in per_path.keys() {
-                self.path_ok(*d);
+            let live: BTreeSet<Ipv4Addr> = out
+                .newly_acked
+                .iter()
+                .filter(|a| a.was_in_flight)
+                .map(|a| a.dest)
+                .collect();
+            for d in live {
+                self.path_ok(d);
             }
         }
         // §7.2.4: "When a SACK chunk acknowledges all TSNs up to and including this exit

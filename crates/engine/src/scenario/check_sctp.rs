@@ -1,0 +1,323 @@
+//! Semantic checks of the SCTP fields (`schema_sctp.rs`): SCTP flows and their knobs, the
+//! message source, multi-homing address lists, and link outages. Every error names the field
+//! path.
+
+use super::error::ScenarioError;
+use super::schema::*;
+use super::Duration;
+use crate::topology::default_addr;
+use std::collections::BTreeSet;
+use std::net::Ipv4Addr;
+
+/// RFC 9260 §6.2: the delayed-SACK timer "MUST NOT" exceed 500 ms.
+const SACK_DELAY_MAX_NS: u64 = 500_000_000;
+/// The smallest path MTU the association accepts (`sctpsim_proto` `path::MIN_PMTU`).
+const MIN_PMTU: u32 = sctpsim_proto::transport::sctp::path::MIN_PMTU as u32;
+/// IPv4 (20) + SCTP common header (12) + DATA chunk header (16) in front of user data.
+const DATA_OVERHEAD: u32 = 48;
+/// The 12-byte sequence number and send time at the start of every message
+/// (`sctpsim_proto::app::SeqTsHeader`).
+const MESSAGE_HEADER: u32 = 12;
+
+/// `[[link.outages]]` of every link: a positive interval, `from` an end of the link.
+pub(super) fn check_outages(s: &Scenario) -> Result<(), ScenarioError> {
+    for (i, l) in s.link.iter().enumerate() {
+        for (k, o) in l.outages.iter().enumerate() {
+            let op = format!("link[{i}].outages[{k}]");
+            if o.end.0 <= o.start.0 {
+                return Err(ScenarioError::at(
+                    format!("{op}.end"),
+                    "must be after start",
+                ));
+            }
+            if let Some(from) = &o.from {
+                if from != &l.between[0] && from != &l.between[1] {
+                    return Err(ScenarioError::at(
+                        format!("{op}.from"),
+                        format!("\"{from}\" is not an end of this link"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A flow of another transport must not carry SCTP-only fields.
+pub(super) fn check_not_sctp(p: &str, f: &FlowSpec) -> Result<(), ScenarioError> {
+    if f.sctp.is_some() {
+        return Err(ScenarioError::at(
+            format!("{p}.sctp"),
+            "only used by transport \"sctp\"",
+        ));
+    }
+    if f.app == AppKind::Messages {
+        return Err(ScenarioError::at(
+            format!("{p}.app"),
+            "\"messages\" (multi-stream message source) needs transport \"sctp\"",
+        ));
+    }
+    if f.messages.is_some() {
+        return Err(ScenarioError::at(
+            format!("{p}.messages"),
+            "only used by app \"messages\"",
+        ));
+    }
+    Ok(())
+}
+
+/// The interface addresses of node `name` on point-to-point links, as `Topology::build`
+/// assigns them.
+fn link_addresses(s: &Scenario, name: &str) -> Vec<Ipv4Addr> {
+    let mut out = Vec::new();
+    for (k, l) in s.link.iter().enumerate() {
+        for end in 0..2 {
+            if l.between[end] == name {
+                out.push(l.addresses.map(|a| a[end]).unwrap_or(default_addr(k, end)));
+            }
+        }
+    }
+    out
+}
+
+/// An address list: non-empty, no duplicates, each an address of `node` (a wireless node's
+/// radio address is assigned by the wireless layer, so any address passes for it).
+fn check_address_list(
+    path: String,
+    list: &[Ipv4Addr],
+    s: &Scenario,
+    node: &str,
+) -> Result<(), ScenarioError> {
+    if list.is_empty() {
+        return Err(ScenarioError::at(
+            path,
+            "must list at least one address (or be left out: every address of the node)",
+        ));
+    }
+    let owned = link_addresses(s, node);
+    let wireless = s.node.iter().any(|n| n.name == node && n.wireless);
+    let mut seen = BTreeSet::new();
+    for (k, a) in list.iter().enumerate() {
+        if !seen.insert(*a) {
+            return Err(ScenarioError::at(
+                format!("{path}[{k}]"),
+                format!("{a} is listed twice"),
+            ));
+        }
+        if !owned.contains(a) && !wireless {
+            let have: Vec<String> = owned.iter().map(|a| a.to_string()).collect();
+            return Err(ScenarioError::at(
+                format!("{path}[{k}]"),
+                format!(
+                    "{a} is not an address of node \"{node}\" (it has {})",
+                    if have.is_empty() {
+                        "none".to_string()
+                    } else {
+                        have.join(", ")
+                    }
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn positive(path: String, d: Option<Duration>) -> Result<(), ScenarioError> {
+    match d {
+        Some(d) if d.0.is_zero() => Err(ScenarioError::at(path, "must be positive")),
+        _ => Ok(()),
+    }
+}
+
+fn at_least_one<T: Into<u64> + Copy>(path: String, v: Option<T>) -> Result<(), ScenarioError> {
+    match v {
+        Some(x) if x.into() == 0 => Err(ScenarioError::at(path, "must be at least 1")),
+        _ => Ok(()),
+    }
+}
+
+/// An SCTP flow: applications, fields other transports use, the message source, the knobs.
+pub(super) fn check_sctp_flow(
+    p: &str,
+    f: &FlowSpec,
+    s: &Scenario,
+    min_mtu: Option<(usize, &LinkSpec)>,
+) -> Result<(), ScenarioError> {
+    if f.app == AppKind::Cbr {
+        return Err(ScenarioError::at(
+            format!("{p}.app"),
+            "\"cbr\" is a UDP application; over SCTP use \"ftp\" (backlogged), \"file\" or \"messages\"",
+        ));
+    }
+    if f.rate.is_some() {
+        return Err(ScenarioError::at(
+            format!("{p}.rate"),
+            "not used by SCTP; a paced source is app \"messages\" with messages.rate",
+        ));
+    }
+    if f.packet_size_bytes.is_some() {
+        return Err(ScenarioError::at(
+            format!("{p}.packet_size_bytes"),
+            "not used by SCTP; set sctp.chunk_bytes or messages.message_bytes",
+        ));
+    }
+    if f.tcp.is_some() {
+        return Err(ScenarioError::at(
+            format!("{p}.tcp"),
+            "only used by TCP transports (SCTP knobs go in sctp)",
+        ));
+    }
+    if f.stop.is_some() && f.app != AppKind::Messages {
+        return Err(ScenarioError::at(
+            format!("{p}.stop"),
+            "only supported for app \"messages\" over SCTP: an ftp flow runs to the end, a file flow until its last byte",
+        ));
+    }
+    match (f.app, f.size_bytes) {
+        (AppKind::File, None) => {
+            return Err(ScenarioError::at(
+                format!("{p}.size_bytes"),
+                "required for app \"file\"",
+            ))
+        }
+        (AppKind::File, Some(0)) => {
+            return Err(ScenarioError::at(
+                format!("{p}.size_bytes"),
+                "must be positive",
+            ))
+        }
+        (AppKind::File, Some(_)) => {}
+        (_, Some(_)) => {
+            return Err(ScenarioError::at(
+                format!("{p}.size_bytes"),
+                "only used by app \"file\"",
+            ))
+        }
+        (_, None) => {}
+    }
+    if f.messages.is_some() && f.app != AppKind::Messages {
+        return Err(ScenarioError::at(
+            format!("{p}.messages"),
+            "only used by app \"messages\"",
+        ));
+    }
+    let sc = f.sctp.clone().unwrap_or_default();
+    let sp = format!("{p}.sctp");
+    if f.app == AppKind::Messages {
+        let m = f.messages.clone().unwrap_or_default();
+        let mp = format!("{p}.messages");
+        if m.streams == 0 {
+            return Err(ScenarioError::at(
+                format!("{mp}.streams"),
+                "must be at least 1",
+            ));
+        }
+        if let Some(os) = sc.streams {
+            if m.streams > os {
+                return Err(ScenarioError::at(
+                    format!("{mp}.streams"),
+                    format!(
+                        "{} streams do not fit the {os} outbound streams of sctp.streams",
+                        m.streams
+                    ),
+                ));
+            }
+        }
+        if m.message_bytes < MESSAGE_HEADER {
+            return Err(ScenarioError::at(
+                format!("{mp}.message_bytes"),
+                "must be at least 12 (the sequence number and send time each message carries)",
+            ));
+        }
+        if let Some(r) = m.rate {
+            if r.0.bps() == 0 {
+                return Err(ScenarioError::at(format!("{mp}.rate"), "must be positive"));
+            }
+        }
+        positive(format!("{mp}.lifetime"), m.lifetime)?;
+        at_least_one(format!("{mp}.count"), m.count)?;
+        if let Some(buf) = sc.send_buffer_bytes {
+            if buf < m.message_bytes {
+                return Err(ScenarioError::at(
+                    format!("{sp}.send_buffer_bytes"),
+                    format!("must hold at least one message ({} bytes)", m.message_bytes),
+                ));
+            }
+        }
+    }
+    if let Some(list) = &sc.local_addresses {
+        check_address_list(format!("{sp}.local_addresses"), list, s, &f.src)?;
+    }
+    if let Some(list) = &sc.peer_addresses {
+        check_address_list(format!("{sp}.peer_addresses"), list, s, &f.dst)?;
+    }
+    for (field, v) in [
+        ("initial_rto", sc.initial_rto),
+        ("min_rto", sc.min_rto),
+        ("max_rto", sc.max_rto),
+    ] {
+        positive(format!("{sp}.{field}"), v)?;
+    }
+    if let (Some(lo), Some(hi)) = (sc.min_rto, sc.max_rto) {
+        if lo.0 > hi.0 {
+            return Err(ScenarioError::at(
+                format!("{sp}.max_rto"),
+                "must not be below min_rto",
+            ));
+        }
+    }
+    if let Some(d) = sc.delayed_sack_timeout {
+        if d.0.is_zero() || d.0.as_nanos() > SACK_DELAY_MAX_NS {
+            return Err(ScenarioError::at(
+                format!("{sp}.delayed_sack_timeout"),
+                "must be positive and at most 500ms (RFC 9260 §6.2)",
+            ));
+        }
+    }
+    at_least_one(format!("{sp}.sack_frequency"), sc.sack_frequency)?;
+    at_least_one(format!("{sp}.max_gap_blocks"), sc.max_gap_blocks)?;
+    at_least_one(format!("{sp}.fast_rtx_threshold"), sc.fast_rtx_threshold)?;
+    at_least_one(format!("{sp}.initial_cwnd_bytes"), sc.initial_cwnd_bytes)?;
+    at_least_one(
+        format!("{sp}.initial_ssthresh_bytes"),
+        sc.initial_ssthresh_bytes,
+    )?;
+    at_least_one(format!("{sp}.streams"), sc.streams)?;
+    at_least_one(format!("{sp}.chunk_bytes"), sc.chunk_bytes)?;
+    at_least_one(format!("{sp}.recv_buffer_bytes"), sc.recv_buffer_bytes)?;
+    at_least_one(format!("{sp}.send_buffer_bytes"), sc.send_buffer_bytes)?;
+    let link_mtu = min_mtu.map(|(j, l)| (j, l.mtu_bytes));
+    let mtu = match (sc.mtu_bytes, link_mtu) {
+        (Some(m), Some((j, lm))) if u32::from(m) > lm => {
+            return Err(ScenarioError::at(
+                format!("{sp}.mtu_bytes"),
+                format!("{m} exceeds the MTU {lm} of link[{j}] (no fragmentation)"),
+            ));
+        }
+        (Some(m), _) => u32::from(m),
+        (None, Some((_, lm))) => lm.min(u32::from(u16::MAX)),
+        (None, None) => 1500,
+    };
+    if mtu < MIN_PMTU {
+        return Err(ScenarioError::at(
+            format!("{sp}.mtu_bytes"),
+            format!(
+                "{mtu} is below the smallest path MTU SCTP accepts here ({MIN_PMTU}); {}",
+                if sc.mtu_bytes.is_some() {
+                    "raise it"
+                } else {
+                    "the smallest link MTU sets the default"
+                }
+            ),
+        ));
+    }
+    if let Some(c) = sc.chunk_bytes {
+        if c > mtu - DATA_OVERHEAD {
+            return Err(ScenarioError::at(
+                format!("{sp}.chunk_bytes"),
+                format!("{c} + {DATA_OVERHEAD} header bytes exceed the path MTU {mtu}"),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,184 @@
+//! The SCTP part of the scenario schema: `[flows.sctp]` (association knobs, multi-homing),
+//! `[flows.messages]` (the multi-stream message source) and `[[link.outages]]` (scheduled link
+//! failures, which the failover scenarios need).
+//!
+//! Every SCTP knob is optional: an absent field keeps the value of `profile`
+//! (`sctpsim_proto::transport::sctp::SctpConfig::rfc9260` / `rfc2960`, each default with its
+//! source in `docs/models/sctp.md`). `docs/scenario.md` documents each field; keep the two in
+//! step. The semantic checks are in `check_sctp.rs`.
+
+use super::quantity::{Duration, Rate};
+use serde::{Deserialize, Serialize};
+use std::net::Ipv4Addr;
+
+/// Which SCTP specification a flow's defaults follow.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SctpProfileKind {
+    /// RFC 9260 (2022): the current specification.
+    #[default]
+    Rfc9260,
+    /// RFC 2960 (2000), as the studies' simulators (ns-2, OMNeT++ of the time) implemented it.
+    Rfc2960,
+}
+
+impl SctpProfileKind {
+    /// The name used in scenarios and results.
+    pub fn name(self) -> &'static str {
+        match self {
+            SctpProfileKind::Rfc9260 => "rfc9260",
+            SctpProfileKind::Rfc2960 => "rfc2960",
+        }
+    }
+}
+
+/// `[flows.sctp]`: SCTP association knobs (transport `sctp` only). Every field is optional.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SctpSpec {
+    /// Defaults to start from. Default `rfc9260`.
+    #[serde(default)]
+    pub profile: SctpProfileKind,
+    /// Source addresses of the association (addresses of `src`'s interfaces). Default: every
+    /// address of `src`.
+    #[serde(default)]
+    pub local_addresses: Option<Vec<Ipv4Addr>>,
+    /// Destination addresses (addresses of `dst`'s interfaces); the first is the primary path.
+    /// Default: every address of `dst`, its first interface (the primary address) first.
+    #[serde(default)]
+    pub peer_addresses: Option<Vec<Ipv4Addr>>,
+    /// RTO.Initial (RFC 9260 §16).
+    #[serde(default)]
+    pub initial_rto: Option<Duration>,
+    /// RTO.Min.
+    #[serde(default)]
+    pub min_rto: Option<Duration>,
+    /// RTO.Max.
+    #[serde(default)]
+    pub max_rto: Option<Duration>,
+    /// HB.interval (added to the RTO between heartbeats on an idle destination, §8.3).
+    #[serde(default)]
+    pub hb_interval: Option<Duration>,
+    /// Send heartbeats on idle destinations (§8.3 "SHOULD").
+    #[serde(default)]
+    pub heartbeats: Option<bool>,
+    /// Path.Max.Retrans (§8.2).
+    #[serde(default)]
+    pub path_max_retrans: Option<u32>,
+    /// Association.Max.Retrans (§8.1).
+    #[serde(default)]
+    pub association_max_retrans: Option<u32>,
+    /// Delay SACKs of in-order data (§6.2).
+    #[serde(default)]
+    pub delayed_sack: Option<bool>,
+    /// The delayed-SACK timer (§6.2; at most 500 ms).
+    #[serde(default)]
+    pub delayed_sack_timeout: Option<Duration>,
+    /// SACK at least every this many packets with DATA (§6.2: 2).
+    #[serde(default)]
+    pub sack_frequency: Option<u32>,
+    /// Max.Burst (§6.1 D); 0 disables the limit.
+    #[serde(default)]
+    pub max_burst: Option<u32>,
+    /// Most Gap Ack Blocks per SACK (the lowest ones); absent: all that fit.
+    #[serde(default)]
+    pub max_gap_blocks: Option<u16>,
+    /// Miss indications that trigger fast retransmit (RFC 9260: 3, RFC 2960: 4).
+    #[serde(default)]
+    pub fast_rtx_threshold: Option<u32>,
+    /// Initial cwnd of every destination in bytes (absent: the profile's formula).
+    #[serde(default)]
+    pub initial_cwnd_bytes: Option<u32>,
+    /// Initial ssthresh in bytes (absent: the peer's a_rwnd, §7.2.1).
+    #[serde(default)]
+    pub initial_ssthresh_bytes: Option<u32>,
+    /// Outbound streams requested (OS in INIT / INIT ACK). Default: the profile's 10, or the
+    /// message source's `streams` if larger.
+    #[serde(default)]
+    pub streams: Option<u16>,
+    /// Return new data to the primary path as soon as it is active again (§6.4).
+    #[serde(default)]
+    pub return_to_primary: Option<bool>,
+    /// Path MTU of every destination, IP header included. Default: the smallest link MTU.
+    #[serde(default)]
+    pub mtu_bytes: Option<u16>,
+    /// Largest user data per DATA chunk. Default: as much as the MTU allows.
+    #[serde(default)]
+    pub chunk_bytes: Option<u32>,
+    /// Receive buffer (initial a_rwnd) in bytes.
+    #[serde(default)]
+    pub recv_buffer_bytes: Option<u32>,
+    /// Send buffer in bytes (queued plus unacknowledged user data).
+    #[serde(default)]
+    pub send_buffer_bytes: Option<u32>,
+    /// Offer PR-SCTP (RFC 3758). Default: on for rfc9260, off for rfc2960.
+    #[serde(default)]
+    pub pr_sctp: Option<bool>,
+}
+
+/// `[flows.messages]`: the multi-stream message source (`app = "messages"`, SCTP only).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MessagesSpec {
+    /// Streams the messages are spread over, round-robin (message k on stream k mod streams).
+    /// Default 1.
+    #[serde(default = "default_streams")]
+    pub streams: u16,
+    /// Bytes per message (the first 12 carry a sequence number and the send time). Default
+    /// 1452: the largest DATA payload in one 1500-byte packet (1500 − 20 IPv4 − 12 common
+    /// header − 16 DATA header).
+    #[serde(default = "default_message_bytes")]
+    pub message_bytes: u32,
+    /// Application payload rate: message k is handed over at `start + k · message_bytes · 8 /
+    /// rate`. Absent: backlogged (a message whenever the send buffer has room).
+    #[serde(default)]
+    pub rate: Option<Rate>,
+    /// Send the messages unordered (U bit, RFC 9260 §6.6). Default false.
+    #[serde(default)]
+    pub unordered: bool,
+    /// PR-SCTP timed reliability (RFC 3758): a message not delivered within this lifetime is
+    /// abandoned. Absent: fully reliable.
+    #[serde(default)]
+    pub lifetime: Option<Duration>,
+    /// Stop after this many messages. Absent: until `stop` or the end of the run.
+    #[serde(default)]
+    pub count: Option<u64>,
+}
+
+impl Default for MessagesSpec {
+    fn default() -> Self {
+        MessagesSpec {
+            streams: default_streams(),
+            message_bytes: default_message_bytes(),
+            rate: None,
+            unordered: false,
+            lifetime: None,
+            count: None,
+        }
+    }
+}
+
+fn default_streams() -> u16 {
+    1
+}
+
+/// 1500 (Ethernet MTU) − 20 (IPv4) − 12 (SCTP common header) − 16 (DATA chunk header).
+pub const DEFAULT_MESSAGE_BYTES: u32 = 1452;
+
+fn default_message_bytes() -> u32 {
+    DEFAULT_MESSAGE_BYTES
+}
+
+/// `[[link.outages]]`: the link is down from `start` to `end`: every packet offered to it is
+/// dropped, and a packet whose transmission or propagation overlaps the outage is lost.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutageSpec {
+    /// When the link fails.
+    pub start: Duration,
+    /// When it is repaired (after `start`; may lie beyond the end of the run).
+    pub end: Duration,
+    /// Fail only the direction leaving this node. Default: both directions.
+    #[serde(default)]
+    pub from: Option<String>,
+}

@@ -1,0 +1,351 @@
+//! Driving the wireless part (`crate::wireless`): MAC inputs and outputs, frames on the
+//! channel, radio events, IP over wireless interfaces, routes, samples and results.
+//!
+//! # A frame's life
+//!
+//! After every input to a MAC the engine *pumps* it ([`Simulation::wifi_pump`]): every frame
+//! it wants to send now goes on the air (the radio stops receiving — half duplex — and the
+//! channel computes who hears it: a `WifiRxStart` at each receiver after the propagation
+//! delay, a `WifiRxEnd` when the last bit arrives, a `WifiTxEnd` at the transmitter), its
+//! events go up (delivered packets to IP input, drops to the counters and the time series),
+//! and its next deadline is queued as a `WifiTimer` unless an earlier one is already queued
+//! (a wake-up that finds nothing due is a no-op, so nothing is ever cancelled). Radio events
+//! reach the MAC only when they change something for it: a CCA edge
+//! (`handle_medium_busy/idle`) or the end of a frame the radio was locked on to
+//! (`handle_rx_frame`, before the CCA edge of the same instant).
+
+use super::{Event, Simulation};
+use crate::packet::Packet;
+use crate::results::{MacResult, NetworkResult};
+use crate::wireless::channel::AirFrame;
+use sctpsim_kernel::{FlowId, NodeId};
+use sctpsim_proto::mac::{FrameKind, MacEvent, MacSdu, RxInfo, TxRequest};
+use sctpsim_wire::ieee80211::{DATA_OVERHEAD, FCS_LEN};
+use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
+use sctpsim_world::power::w_to_dbm;
+use std::net::Ipv4Addr;
+
+/// Octets of an ad hoc data frame before the IP packet: 24-octet header + 8-octet LLC/SNAP.
+const DATA_PREFIX: usize = 32;
+/// The Retry bit of the Frame Control field's second octet (§9.2.4.1.6).
+const RETRY_BIT: u8 = 0x08;
+
+impl Simulation {
+    /// Whether `node` has a route to `dst` (links only, or links and wireless neighbours).
+    pub(super) fn has_route(&mut self, node: NodeId, dst: Ipv4Addr) -> bool {
+        let Some(wifi) = self.wifi.as_mut() else {
+            return self.topo.route(node, dst).is_some();
+        };
+        let Some(owner) = self.topo.addr_owner.get(&dst) else {
+            return false;
+        };
+        wifi.routes.lookup(&self.topo, node.0, owner.0).is_some()
+    }
+
+    /// IP output when the scenario has wireless nodes: the next hop over links and wireless
+    /// neighbours, then the link or the wireless interface.
+    pub(super) fn wifi_ip_output(&mut self, node: NodeId, dst: Ipv4Addr, pkt: Packet) {
+        let hop = match (self.wifi.as_mut(), self.topo.addr_owner.get(&dst)) {
+            (Some(wifi), Some(owner)) => wifi.routes.lookup(&self.topo, node.0, owner.0),
+            _ => None,
+        };
+        let Some((iface, next)) = hop else {
+            self.topo.nodes[node.index()].ip.no_route_drops += 1;
+            return;
+        };
+        let Some(w) = self.topo.nodes[node.index()].ifaces[iface as usize].wireless else {
+            self.link_output(node, iface, pkt);
+            return;
+        };
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        let next_mac = wifi.by_node[next as usize]
+            .and_then(|nw| wifi.addrs.resolve(wifi.ifaces[nw as usize].addr));
+        let Some(mac) = next_mac else {
+            self.topo.nodes[node.index()].ip.no_route_drops += 1;
+            return;
+        };
+        let now = self.now;
+        wifi.ifaces[w as usize].dcf.enqueue(
+            now,
+            MacSdu {
+                dst: mac,
+                bytes: pkt.bytes,
+                is_control: false,
+            },
+        );
+        self.wifi_pump(w);
+    }
+
+    /// Puts everything MAC `w` has to do now into effect: transmissions, events, its timer.
+    fn wifi_pump(&mut self, w: u32) {
+        let now = self.now;
+        loop {
+            let Some(wifi) = self.wifi.as_mut() else {
+                return;
+            };
+            let Some(req) = wifi.ifaces[w as usize].dcf.poll_transmit(now) else {
+                break;
+            };
+            self.wifi_transmit(w, req);
+        }
+        loop {
+            let Some(wifi) = self.wifi.as_mut() else {
+                return;
+            };
+            let Some(ev) = wifi.ifaces[w as usize].dcf.poll_event() else {
+                break;
+            };
+            match ev {
+                MacEvent::Delivered { bytes, .. } => self.wifi_deliver(w, bytes),
+                MacEvent::TxFailed { sdu, .. } | MacEvent::QueueDrop { sdu } => {
+                    let flow = self.flow_of(&sdu.bytes);
+                    let pkt = Packet {
+                        bytes: sdu.bytes,
+                        flow,
+                        uid: 0,
+                    };
+                    self.note_drop(&pkt);
+                }
+                _ => {}
+            }
+        }
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        let f = &mut wifi.ifaces[w as usize];
+        if let Some(t) = f.dcf.poll_timeout() {
+            let t = t.max(now);
+            if f.wake.is_none_or(|x| t < x) {
+                f.wake = Some(t);
+                self.queue.push(t, Event::WifiTimer(w));
+            }
+        }
+    }
+
+    /// Starts frame `req` of interface `w` on the air.
+    fn wifi_transmit(&mut self, w: u32, req: TxRequest) {
+        let now = self.now;
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        let end = now + req.duration;
+        let f = &mut wifi.ifaces[w as usize];
+        let (node, index) = (f.node, f.iface);
+        if let Some(busy) = f.radio.tx_start(now, end) {
+            if busy {
+                f.dcf.handle_medium_busy(now);
+            } else {
+                f.dcf.handle_medium_idle(now);
+            }
+        }
+        if let Some(c) = &mut self.capture {
+            c.record_mac(node, index, now, &req.frame);
+            // The IP-level capture sees a packet when its first transmission starts, as for
+            // links.
+            let first = req.frame.get(1).is_some_and(|b| b & RETRY_BIT == 0);
+            if req.kind == FrameKind::Data && first && req.frame.len() >= DATA_OVERHEAD {
+                let ip = &req.frame[DATA_PREFIX..req.frame.len() - FCS_LEN];
+                c.record(node, index, now, ip);
+            }
+        }
+        let deliveries = wifi.channel.transmit(now, w);
+        if !deliveries.is_empty() {
+            let frame = AirFrame::new(req.frame, req.mode, req.preamble, w, req.duration);
+            let id = wifi.frames.insert(frame, deliveries.len() as u32);
+            for d in deliveries {
+                let start = now + d.delay;
+                self.queue
+                    .push(start, Event::WifiRxStart(d.rx, id, d.power_w));
+                self.queue
+                    .push(start + req.duration, Event::WifiRxEnd(d.rx, id, d.power_w));
+            }
+        }
+        self.queue.push(end, Event::WifiTxEnd(w));
+    }
+
+    /// A frame starts arriving at interface `w`.
+    pub(super) fn wifi_rx_start(&mut self, w: u32, id: u32, power_w: f64) {
+        let now = self.now;
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        let Some(frame) = wifi.frames.get(id) else {
+            return;
+        };
+        let end = now + frame.duration;
+        let f = &mut wifi.ifaces[w as usize];
+        let Some(busy) = f.radio.rx_start(now, id, frame, power_w, end) else {
+            return;
+        };
+        if busy {
+            f.dcf.handle_medium_busy(now);
+        } else {
+            f.dcf.handle_medium_idle(now);
+        }
+        self.wifi_pump(w);
+    }
+
+    /// A frame ends at interface `w`.
+    pub(super) fn wifi_rx_end(&mut self, w: u32, id: u32, power_w: f64) {
+        let now = self.now;
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        let f = &mut wifi.ifaces[w as usize];
+        let (report, cca) = f.radio.rx_end(now, id, power_w);
+        let mut changed = cca.is_some();
+        if let (Some(r), Some(frame)) = (report, wifi.frames.get(id)) {
+            changed = true;
+            let info = RxInfo {
+                ok: r.ok,
+                rssi_dbm: w_to_dbm(r.power_w),
+                mode: r.mode,
+            };
+            f.dcf.handle_rx_frame(now, &frame.bytes, info);
+            if r.ok {
+                if let Some(c) = &mut self.capture {
+                    c.record_mac(f.node, f.iface, now, &frame.bytes);
+                }
+            }
+        }
+        match cca {
+            Some(true) => f.dcf.handle_medium_busy(now),
+            Some(false) => f.dcf.handle_medium_idle(now),
+            None => {}
+        }
+        wifi.frames.release(id);
+        if changed {
+            self.wifi_pump(w);
+        }
+    }
+
+    /// Interface `w`'s own transmission ended.
+    pub(super) fn wifi_tx_end(&mut self, w: u32) {
+        let now = self.now;
+        if let Some(wifi) = self.wifi.as_mut() {
+            wifi.ifaces[w as usize].dcf.handle_tx_end(now);
+            self.wifi_pump(w);
+        }
+    }
+
+    /// A MAC wake-up.
+    pub(super) fn wifi_timer(&mut self, w: u32) {
+        let now = self.now;
+        if let Some(wifi) = self.wifi.as_mut() {
+            let f = &mut wifi.ifaces[w as usize];
+            if f.wake == Some(now) {
+                f.wake = None;
+            }
+            f.dcf.handle_timeout(now);
+            self.wifi_pump(w);
+        }
+    }
+
+    /// A packet the MAC of `w` delivered goes to IP input.
+    fn wifi_deliver(&mut self, w: u32, bytes: Vec<u8>) {
+        let Some(wifi) = self.wifi.as_ref() else {
+            return;
+        };
+        let f = &wifi.ifaces[w as usize];
+        let (node, index) = (f.node, f.iface);
+        if let Some(c) = &mut self.capture {
+            c.record(node, index, self.now, &bytes);
+        }
+        let flow = self.flow_of(&bytes);
+        let pkt = self.new_packet(bytes, flow);
+        self.ip_receive(node, pkt);
+    }
+
+    /// The flow an IP packet belongs to, from its addresses and ports (the MAC carries bytes
+    /// only; the flow tag is recovered for forwarding and drop records).
+    fn flow_of(&self, bytes: &[u8]) -> Option<FlowId> {
+        let ip = Ipv4Packet::new_checked(bytes).ok()?;
+        let payload = ip.payload();
+        if payload.len() < 4 {
+            return None;
+        }
+        let sport = u16::from_be_bytes([payload[0], payload[1]]);
+        let dport = u16::from_be_bytes([payload[2], payload[3]]);
+        let owner = self.topo.addr_owner.get(&ip.dst_addr())?;
+        let node = &self.topo.nodes[owner.index()];
+        let key = (dport, ip.src_addr(), sport);
+        match ip.protocol() {
+            IpProtocol::Udp => node.udp_sockets.get(&key).copied(),
+            IpProtocol::Tcp => node.tcp_sockets.get(&key).map(|(f, _)| *f),
+            _ => None,
+        }
+    }
+
+    /// Network-wide MAC figures in the time series (cumulative counts and queue length).
+    pub(super) fn wifi_sample(&mut self, t: f64) {
+        let Some(wifi) = self.wifi.as_ref() else {
+            return;
+        };
+        let (mut attempts, mut collisions, mut success, mut queued, mut drops) = (0, 0, 0, 0, 0);
+        for f in &wifi.ifaces {
+            let c = f.dcf.counters();
+            attempts += c.unicast_attempts;
+            collisions += c.collisions();
+            success += c.tx_success;
+            drops += c.retry_drops();
+            queued += f.dcf.queue_len() as u64;
+        }
+        let s = &mut self.series;
+        s.push(t, "network", 0, "", "mac_unicast_attempts", attempts as f64);
+        s.push(t, "network", 0, "", "mac_collisions", collisions as f64);
+        s.push(t, "network", 0, "", "mac_tx_success", success as f64);
+        s.push(t, "network", 0, "", "mac_drops", drops as f64);
+        s.push(t, "network", 0, "", "mac_queue_packets", queued as f64);
+    }
+
+    /// Per-interface MAC rows; adds MAC and interface-queue drops to `net`.
+    pub(super) fn wifi_results(&self, net: &mut NetworkResult) -> Vec<MacResult> {
+        let Some(wifi) = self.wifi.as_ref() else {
+            return Vec::new();
+        };
+        wifi.ifaces
+            .iter()
+            .map(|f| {
+                let c = f.dcf.counters();
+                let r = f.radio.counters();
+                net.mac_drops += c.retry_drops();
+                net.queue_drops += c.queue_drops;
+                let node = &self.topo.nodes[f.node.index()];
+                MacResult {
+                    node: node.name.clone(),
+                    iface: node.ifaces[f.iface as usize].name.clone(),
+                    mac: f.mac.to_string(),
+                    enqueued: c.enqueued,
+                    queue_drops: c.queue_drops,
+                    access_attempts: c.access_attempts,
+                    unicast_attempts: c.unicast_attempts,
+                    tx_data: c.tx_data,
+                    tx_data_retries: c.tx_data_retries,
+                    tx_rts: c.tx_rts,
+                    tx_cts: c.tx_cts,
+                    tx_ack: c.tx_ack,
+                    tx_success: c.tx_success,
+                    collisions: c.collisions(),
+                    collision_probability: if c.unicast_attempts > 0 {
+                        c.collisions() as f64 / c.unicast_attempts as f64
+                    } else {
+                        0.0
+                    },
+                    retry_drops: c.retry_drops(),
+                    rx_frames: c.rx_frames,
+                    rx_errors: c.rx_errors,
+                    rx_duplicates: c.rx_duplicates,
+                    delivered: c.delivered,
+                    phy_arrivals: r.arrivals,
+                    phy_locked: r.locked,
+                    phy_collisions: r.collisions,
+                    phy_captures: r.captures,
+                    phy_half_duplex: r.half_duplex,
+                    phy_below_rx_thresh: r.below_rx_thresh,
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,85 @@
+//! A wireless interface: an 802.11 MAC ([`Dcf`]), its radio ([`Radio`]) and the mapping from
+//! IP next hops to MAC addresses.
+//!
+//! Ad hoc only in this version: every interface is a station of one IBSS ([`ADHOC_BSSID`]).
+//! MAC addresses are `MacAddr::local(node, iface)` (locally administered, unique per
+//! interface) and the IP → MAC mapping is static, from the interfaces' addresses: there is no
+//! ARP, as in ns-2's wireless nodes with `ARPTable` pre-filled and in ns-3's static neighbour
+//! caches. Broadcast IP destinations map to the broadcast MAC address.
+
+use crate::wireless::radio::Radio;
+use sctpsim_kernel::{NodeId, SimTime};
+use sctpsim_proto::mac::{Dcf, MacAddr};
+use std::collections::BTreeMap;
+use std::net::Ipv4Addr;
+
+/// The BSSID of the simulator's ad hoc network (a locally administered individual address,
+/// IEEE 802 §8.2.2; the IBSS BSSID is normally random, §11.1.4: a fixed one keeps captures
+/// reproducible).
+pub const ADHOC_BSSID: MacAddr = MacAddr([0x02, 0xff, 0x00, 0x00, 0x00, 0x01]);
+
+/// One wireless interface.
+#[derive(Clone, Debug)]
+pub struct WifiIface {
+    /// The node it belongs to.
+    pub node: NodeId,
+    /// Its index among the node's interfaces.
+    pub iface: u32,
+    /// Its IPv4 address.
+    pub addr: Ipv4Addr,
+    /// Its MAC address.
+    pub mac: MacAddr,
+    /// The 802.11 MAC.
+    pub dcf: Dcf,
+    /// Reception state.
+    pub radio: Radio,
+    /// Earliest MAC wake-up already queued (stale wake-ups are no-ops).
+    pub wake: Option<SimTime>,
+}
+
+/// The static IP → MAC mapping of the wireless interfaces.
+#[derive(Clone, Debug, Default)]
+pub struct AddrMap {
+    map: BTreeMap<Ipv4Addr, MacAddr>,
+}
+
+impl AddrMap {
+    /// Adds an interface.
+    pub fn insert(&mut self, ip: Ipv4Addr, mac: MacAddr) {
+        self.map.insert(ip, mac);
+    }
+
+    /// The MAC address of next hop `ip`: the interface that owns it, or broadcast for the
+    /// limited broadcast address.
+    pub fn resolve(&self, ip: Ipv4Addr) -> Option<MacAddr> {
+        if ip.is_broadcast() {
+            return Some(MacAddr::BROADCAST);
+        }
+        self.map.get(&ip).copied()
+    }
+}
+
+/// The default address of the wireless interface of node `k`: `10.128.0.0 + (k + 1)`, i.e.
+/// `10.(128 + (k+1) / 65536).((k+1) / 256 % 256).((k+1) % 256)` — a block the wired links'
+/// default addresses (`10.(j/256).(j%256).x`) reach only beyond 32,768 links.
+pub fn default_addr(k: usize) -> Ipv4Addr {
+    let v = 0x0A80_0000u32.wrapping_add(k as u32 + 1);
+    Ipv4Addr::from(v)
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    #[test]
+    fn addresses() {
+        assert_eq!(default_addr(0), Ipv4Addr::new(10, 128, 0, 1));
+        assert_eq!(default_addr(255), Ipv4Addr::new(10, 128, 1, 0));
+        assert_eq!(default_addr(70_000), Ipv4Addr::new(10, 129, 17, 113));
+        let mut m = AddrMap::default();
+        m.insert(default_addr(0), MacAddr::local(0, 0));
+        assert_eq!(m.resolve(default_addr(0)), Some(MacAddr::local(0, 0)));
+        assert_eq!(m.resolve(Ipv4Addr::BROADCAST), Some(MacAddr::BROADCAST));
+        assert_eq!(m.resolve(default_addr(1)), None);
+    }
+}

@@ -1,0 +1,137 @@
+//! The wireless part of the engine: the shared medium, radios, 802.11 interfaces and the radio
+//! presets. `docs/models/phy.md` ("The engine's channel") describes the model; the driving
+//! code (events, IP glue, results) is `crate::sim::wireless`.
+//!
+//! * [`channel`] — positions (lazy mobility), the spatial grid, received power and propagation
+//!   delay of each transmission at each radio in range, the frames on the air.
+//! * [`radio`] — per-radio reception: threshold (ns-2) or SINR (cumulative interference), CCA
+//!   edges, half duplex.
+//! * [`iface`] — a wireless interface: `Dcf` + radio + IP → MAC mapping (ad hoc, no ARP).
+//! * [`profiles`] — `[radio]` presets → MAC configuration, power, propagation, reception.
+//! * [`mobility`] — `[mobility]` and node positions → one motion per wireless node.
+//! * [`routing`] — static shortest-path routes over links and wireless neighbours at t = 0.
+//!
+//! Random streams (stable keys, DESIGN.md §1.3; `node` is the index in the scenario's node
+//! list, `iface` the interface index at the node): `("dcf-backoff", node, iface)` for the MAC,
+//! `("sinr-rx", node, iface)` for SINR reception draws, `("shadowing", tx node, rx node)` for
+//! log-normal shadowing, `("placement", node)` and `("mobility", node)` for positions.
+
+pub mod channel;
+pub mod iface;
+pub mod mobility;
+pub mod profiles;
+pub mod radio;
+pub mod routing;
+
+use crate::scenario::{check_wireless::has_wireless, Scenario, ScenarioError};
+use crate::topology::{Iface, Topology};
+use channel::{Channel, FrameSlab, Motion};
+use iface::{default_addr, AddrMap, WifiIface, ADHOC_BSSID};
+use profiles::RadioParams;
+use radio::Radio;
+use routing::Routes;
+use sctpsim_kernel::{LinkId, NodeId, SeedTree, SimTime, StreamKey};
+use sctpsim_proto::mac::{Dcf, MacAddr, MacRole};
+
+/// Name of the wireless interface in captures (`<node>-wlan0.pcap`).
+pub const IFACE_NAME: &str = "wlan0";
+
+/// The whole wireless state of a simulation.
+#[derive(Clone, Debug)]
+pub struct Wireless {
+    /// The resolved radio configuration.
+    pub params: RadioParams,
+    /// The medium.
+    pub channel: Channel,
+    /// Frames on the air.
+    pub frames: FrameSlab,
+    /// The interfaces; index = radio index in the channel.
+    pub ifaces: Vec<WifiIface>,
+    /// Node index → its wireless interface.
+    pub by_node: Vec<Option<u32>>,
+    /// IP → MAC of every wireless interface.
+    pub addrs: AddrMap,
+    /// Static routes.
+    pub routes: Routes,
+}
+
+impl Wireless {
+    /// Builds the wireless part of scenario `s`: a `wlan0` interface (after its link
+    /// interfaces) with address `10.128.0.0 + (k + 1)` on every wireless node `k`, its MAC and
+    /// radio, the channel and the static routes. `None` if the scenario has no wireless node.
+    pub fn build(
+        s: &Scenario,
+        topo: &mut Topology,
+        seeds: &SeedTree,
+    ) -> Result<Option<Wireless>, ScenarioError> {
+        if !has_wireless(s) {
+            return Ok(None);
+        }
+        let params = RadioParams::from_spec(&s.radio.clone().unwrap_or_default())?;
+        let motion = mobility::build_motion(s, seeds)?;
+        let mut ifaces = Vec::with_capacity(motion.len());
+        let mut by_node = vec![None; topo.nodes.len()];
+        let mut addrs = AddrMap::default();
+        let mut motions: Vec<Motion> = Vec::with_capacity(motion.len());
+        let mut node_of = Vec::with_capacity(motion.len());
+        for (k, m) in motion {
+            let w = ifaces.len() as u32;
+            let node = &mut topo.nodes[k];
+            let index = node.ifaces.len() as u32;
+            let addr = default_addr(k);
+            let mac = MacAddr::local(k as u32, index.min(255) as u8);
+            node.ifaces.push(Iface {
+                name: IFACE_NAME.to_string(),
+                addr,
+                link: LinkId(u32::MAX),
+                tx_dir: 0,
+                wireless: Some(w),
+            });
+            topo.addr_owner.insert(addr, NodeId(k as u32));
+            addrs.insert(addr, mac);
+            by_node[k] = Some(w);
+            let key = |purpose: &str| {
+                StreamKey::new(purpose)
+                    .with(k as u64)
+                    .with(u64::from(index))
+            };
+            let dcf = Dcf::new(
+                mac,
+                params.mac.clone(),
+                MacRole::AdHoc { bssid: ADHOC_BSSID },
+                seeds.stream(&key("dcf-backoff")),
+            );
+            let radio = Radio::new(params.reception.clone(), seeds.stream(&key("sinr-rx")));
+            ifaces.push(WifiIface {
+                node: NodeId(k as u32),
+                iface: index,
+                addr,
+                mac,
+                dcf,
+                radio,
+                wake: None,
+            });
+            motions.push(m);
+            node_of.push(k as u32);
+        }
+        let area = s.mobility.as_ref().and_then(|m| m.area_m);
+        let mut channel = Channel::new(&params, motions, node_of.clone(), area, seeds);
+        let need = params.neighbour_power_w();
+        let radio_neighbours = channel.neighbours(SimTime::ZERO, need);
+        let mut neighbours = vec![Vec::new(); topo.nodes.len()];
+        for (r, list) in radio_neighbours.into_iter().enumerate() {
+            let mut nodes: Vec<u32> = list.into_iter().map(|x| node_of[x as usize]).collect();
+            nodes.sort_unstable();
+            neighbours[node_of[r] as usize] = nodes;
+        }
+        Ok(Some(Wireless {
+            params,
+            channel,
+            frames: FrameSlab::default(),
+            ifaces,
+            by_node,
+            addrs,
+            routes: Routes::new(neighbours),
+        }))
+    }
+}

@@ -1,0 +1,564 @@
+//! Radio presets: a scenario's `[radio]` section resolved into the MAC configuration
+//! ([`MacConfig`]), the transmit power, the propagation model and the reception model.
+//!
+//! | | `ns2-wavelan` | `80211b` | `80211a` | `80211g` |
+//! |---|---|---|---|---|
+//! | MAC | [`RadioProfile::Ns2Wavelan`] (DSSS 2 Mbit/s, basic 1, RTS threshold 0) | HR/DSSS 11, basic {1, 2} | OFDM 54, basic {6, 12, 24} | ERP-OFDM 54, basic {6, 12, 24} |
+//! | transmit power | 0.28183815 W (24.5 dBm) | 16.0206 dBm | 16.0206 dBm | 16.0206 dBm |
+//! | carrier | 914 MHz | 2412 MHz | 5180 MHz | 2412 MHz |
+//! | propagation | two-ray ground, antennas 1.5 m | log-distance, n = 3, 46.6777 dB at 1 m | same | same |
+//! | reception | threshold | SINR | SINR | SINR |
+//! | RXThresh / sensitivity | 3.652·10⁻¹⁰ W (250 m) | −101 dBm | −101 dBm | −101 dBm |
+//! | CSThresh / CCA-ED | 1.559·10⁻¹¹ W (550 m) | −62 dBm | −62 dBm | −62 dBm |
+//! | CPThresh | 10 dB | 10 dB | 10 dB | 10 dB |
+//! | noise figure | 7 dB | 7 dB | 7 dB | 7 dB |
+//!
+//! Sources. `ns2-wavelan`: ns-2.35 `tcl/lib/ns-default.tcl` (`Phy/WirelessPhy Pt_ 0.28183815`,
+//! `freq_ 914e+6`, `RXThresh_ 3.652e-10`, `CSThresh_ 1.559e-11`, `CPThresh_ 10.0`, `L_ 1.0`;
+//! `Antenna/OmniAntenna Z_ 1.5`) with `Propagation/TwoRayGround`, the CMU wireless set-up the
+//! studies used. The standard presets take ns-3's defaults, the simulator DESIGN.md §7 compares
+//! against: `WifiPhy::TxPowerStart`/`TxPowerEnd` 16.0206 dBm, `WifiPhy::RxSensitivity` −101 dBm
+//! (the weakest preamble the PHY locks on to), `WifiPhy::CcaEdThreshold` −62 dBm,
+//! `WifiPhy::RxNoiseFigure` 7 dB, and `YansWifiChannelHelper::Default()`'s
+//! `LogDistancePropagationLossModel` (exponent 3, reference 1 m, 46.6777 dB — ns-3 uses the
+//! same reference loss in every band); the carriers are channel 1 (2412 MHz) and channel 36
+//! (5180 MHz), used only if a Friis-based model is chosen. The MAC side of each preset is
+//! `sctpsim_proto::mac::RadioProfile` (`docs/models/mac80211.md`).
+//!
+//! In threshold mode a frame at or above RXThresh is always sensed, so the effective CSThresh
+//! is `min(cs_thresh, rx_thresh)` (this matters for the standard presets, whose −62 dBm
+//! energy-detection level is above their −101 dBm sensitivity).
+
+use crate::scenario::{
+    PropagationKind, PropagationSpec, RadioProfileKind, RadioSpec, ReceptionKind, ScenarioError,
+};
+use sctpsim_proto::mac::{MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile};
+use sctpsim_world::power::{db_to_ratio, dbm_to_w, thermal_noise_w};
+use sctpsim_world::propagation::{
+    FreeSpace, LogDistance, RadioGeometry, Shadowing, TwoRayGround, NS2_ANTENNA_HEIGHT_M,
+};
+use sctpsim_world::reception::threshold::{NS2_CP_THRESH, NS2_CS_THRESH_W, NS2_RX_THRESH_W};
+use sctpsim_world::reception::{min_snr_for_success, SinrReception, ThresholdReception, WifiMode};
+use sctpsim_world::{range_for_threshold_m, PropagationModel};
+
+/// ns-3 `WifiPhy::TxPowerStart` default: 16.0206 dBm (40 mW).
+pub const NS3_TX_POWER_DBM: f64 = 16.0206;
+/// ns-3 `WifiPhy::RxSensitivity` default: −101 dBm.
+pub const NS3_RX_SENSITIVITY_DBM: f64 = -101.0;
+/// ns-3 `WifiPhy::CcaEdThreshold` default: −62 dBm.
+pub const NS3_CCA_ED_THRESHOLD_DBM: f64 = -62.0;
+/// ns-3 `WifiPhy::RxNoiseFigure` default: 7 dB.
+pub const NS3_NOISE_FIGURE_DB: f64 = 7.0;
+/// 2.4 GHz channel 1 centre frequency (802.11 DSSS/HR-DSSS/ERP channel plan): 2412 MHz.
+pub const CHANNEL_1_MHZ: f64 = 2412.0;
+/// 5 GHz channel 36 centre frequency (5000 MHz + 5·36 MHz, the OFDM channel plan): 5180 MHz.
+pub const CHANNEL_36_MHZ: f64 = 5180.0;
+/// With the SINR model, interferers this far (dB) below the thermal noise of a 20 MHz channel
+/// are not delivered: each adds at most 0.41 dB to the noise.
+pub const SINR_CUTOFF_BELOW_NOISE_DB: f64 = 10.0;
+/// Shadowing: the grid keeps receivers up to this many standard deviations beyond the median
+/// cut-off range (with 3σ, 0.13 % of frames that would reach the cut-off power are not
+/// delivered; `docs/models/phy.md`).
+pub const SHADOWING_MARGIN_SIGMAS: f64 = 3.0;
+/// Frame length used to decide which neighbours a static route may use with the SINR model:
+/// a 1500-byte IP packet in a data frame (36 octets of MAC overhead).
+const ROUTE_FRAME_BITS: u64 = 1536 * 8;
+/// ... and the success probability it must reach.
+const ROUTE_FRAME_SUCCESS: f64 = 0.9;
+
+/// How a radio decides what it receives.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReceptionParams {
+    /// ns-2's thresholds and capture.
+    Threshold(ThresholdReception),
+    /// Cumulative-interference SINR with the DSSS/CCK/OFDM error models.
+    Sinr {
+        /// Noise figure.
+        model: SinrReception,
+        /// The weakest frame the radio locks on to, W.
+        rx_thresh_w: f64,
+        /// Energy-detection level of clear channel assessment, W.
+        cca_w: f64,
+    },
+}
+
+/// Everything a radio needs, resolved from the profile and the scenario's overrides.
+#[derive(Clone, Debug)]
+pub struct RadioParams {
+    /// The preset it started from.
+    pub profile: RadioProfileKind,
+    /// MAC configuration.
+    pub mac: MacConfig,
+    /// Transmit power, W.
+    pub tx_power_w: f64,
+    /// Propagation model.
+    pub propagation: PropagationModel,
+    /// Reception model.
+    pub reception: ReceptionParams,
+    /// Frames weaker than this are not delivered (grid cut-off), W.
+    pub cutoff_w: f64,
+}
+
+fn err(field: &str, msg: impl Into<String>) -> ScenarioError {
+    ScenarioError::at(format!("radio.{field}"), msg)
+}
+
+fn finite(field: &str, v: f64) -> Result<f64, ScenarioError> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(err(field, "must be a finite number"))
+    }
+}
+
+fn positive(field: &str, v: f64) -> Result<f64, ScenarioError> {
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(err(field, format!("must be positive, got {v}")))
+    }
+}
+
+/// The PHY mode of `standard` with the rate `bps`, if the PHY has it. ERP stations use
+/// DSSS/CCK for 1–11 Mbit/s and ERP-OFDM for 6–54 Mbit/s.
+pub fn mode_for_rate(standard: PhyStandard, bps: u64) -> Option<PhyMode> {
+    let dsss = match bps {
+        1_000_000 => Some(PhyMode::Dsss1),
+        2_000_000 => Some(PhyMode::Dsss2),
+        5_500_000 => Some(PhyMode::Cck5_5),
+        11_000_000 => Some(PhyMode::Cck11),
+        _ => None,
+    };
+    let ofdm = OfdmRate::ALL
+        .into_iter()
+        .find(|r| PhyMode::Ofdm(*r).rate_bps() == bps);
+    let m = match standard {
+        PhyStandard::Dsss => dsss.filter(|m| matches!(m, PhyMode::Dsss1 | PhyMode::Dsss2)),
+        PhyStandard::HrDsss => dsss,
+        PhyStandard::Ofdm => ofdm.map(PhyMode::Ofdm),
+        PhyStandard::Erp { .. } => ofdm.map(PhyMode::ErpOfdm).or(dsss),
+    };
+    m.filter(|m| standard.supports(*m))
+}
+
+/// The error-model mode of a MAC PHY mode.
+pub fn wifi_mode(m: PhyMode) -> WifiMode {
+    match m {
+        PhyMode::Dsss1 => WifiMode::Dsss1,
+        PhyMode::Dsss2 => WifiMode::Dsss2,
+        PhyMode::Cck5_5 => WifiMode::Cck5_5,
+        PhyMode::Cck11 => WifiMode::Cck11,
+        PhyMode::Ofdm(r) | PhyMode::ErpOfdm(r) => match r {
+            OfdmRate::R6 => WifiMode::Ofdm6,
+            OfdmRate::R9 => WifiMode::Ofdm9,
+            OfdmRate::R12 => WifiMode::Ofdm12,
+            OfdmRate::R18 => WifiMode::Ofdm18,
+            OfdmRate::R24 => WifiMode::Ofdm24,
+            OfdmRate::R36 => WifiMode::Ofdm36,
+            OfdmRate::R48 => WifiMode::Ofdm48,
+            OfdmRate::R54 => WifiMode::Ofdm54,
+        },
+    }
+}
+
+fn rate_list(standard: PhyStandard) -> &'static str {
+    match standard {
+        PhyStandard::Dsss => "1, 2 Mbit/s",
+        PhyStandard::HrDsss => "1, 2, 5.5, 11 Mbit/s",
+        PhyStandard::Ofdm => "6, 9, 12, 18, 24, 36, 48, 54 Mbit/s",
+        PhyStandard::Erp { .. } => "1, 2, 5.5, 11 and 6, 9, 12, 18, 24, 36, 48, 54 Mbit/s",
+    }
+}
+
+fn profile_name(p: RadioProfileKind) -> &'static str {
+    match p {
+        RadioProfileKind::Ns2Wavelan => "ns2-wavelan",
+        RadioProfileKind::Ieee80211b => "80211b",
+        RadioProfileKind::Ieee80211a => "80211a",
+        RadioProfileKind::Ieee80211g => "80211g",
+    }
+}
+
+impl RadioParams {
+    /// Resolves `[radio]`: the profile's values, then every field given. Errors name the field
+    /// (`radio.data_rate: ...`).
+    pub fn from_spec(spec: &RadioSpec) -> Result<RadioParams, ScenarioError> {
+        let p = spec.profile;
+        let ns2 = p == RadioProfileKind::Ns2Wavelan;
+        let mut mac = match p {
+            RadioProfileKind::Ns2Wavelan => RadioProfile::Ns2Wavelan,
+            RadioProfileKind::Ieee80211b => RadioProfile::Ieee80211b,
+            RadioProfileKind::Ieee80211a => RadioProfile::Ieee80211a,
+            RadioProfileKind::Ieee80211g => RadioProfile::Ieee80211g,
+        }
+        .mac_config();
+        let std = mac.standard;
+        let rate = |field: &str, bps: u64| {
+            mode_for_rate(std, bps).ok_or_else(|| {
+                err(
+                    field,
+                    format!(
+                        "{} Mbit/s is not a rate of the {} PHY ({})",
+                        bps as f64 / 1e6,
+                        profile_name(p),
+                        rate_list(std)
+                    ),
+                )
+            })
+        };
+        if let Some(r) = spec.data_rate {
+            mac.data_mode = rate("data_rate", r.0.bps())?;
+        }
+        if let Some(r) = spec.basic_rate {
+            mac.basic_modes = vec![rate("basic_rate", r.0.bps())?];
+        }
+        if let Some(r) = spec.broadcast_rate {
+            mac.broadcast_mode = Some(rate("broadcast_rate", r.0.bps())?);
+        }
+        if let Some(v) = spec.rts_threshold_bytes {
+            mac.rts_threshold = v;
+        }
+        if let Some(v) = spec.short_retry_limit {
+            if v == 0 {
+                return Err(err("short_retry_limit", "must be at least 1"));
+            }
+            mac.short_retry_limit = v;
+        }
+        if let Some(v) = spec.long_retry_limit {
+            if v == 0 {
+                return Err(err("long_retry_limit", "must be at least 1"));
+            }
+            mac.long_retry_limit = v;
+        }
+        if let Some(v) = spec.queue_limit_packets {
+            if v == 0 {
+                return Err(err("queue_limit_packets", "must be at least 1"));
+            }
+            mac.queue_limit = v as usize;
+        }
+        let pow2m1 = |x: u32| x > 0 && x < u32::MAX && (x + 1).is_power_of_two();
+        if let Some(v) = spec.cw_min {
+            if !pow2m1(v) {
+                return Err(err(
+                    "cw_min",
+                    format!("must be 2^k - 1 (15, 31, ...), got {v}"),
+                ));
+            }
+            mac.cw_min = v;
+        }
+        if let Some(v) = spec.cw_max {
+            if !pow2m1(v) {
+                return Err(err(
+                    "cw_max",
+                    format!("must be 2^k - 1 (1023, ...), got {v}"),
+                ));
+            }
+            mac.cw_max = v;
+        }
+        if mac.cw_min > mac.cw_max {
+            return Err(err("cw_max", "must not be below cw_min"));
+        }
+        if let Some(pre) = spec.preamble {
+            let pre = match pre {
+                crate::scenario::PreambleKind::Long => Preamble::Long,
+                crate::scenario::PreambleKind::Short => Preamble::Short,
+            };
+            if pre == Preamble::Short && std == PhyStandard::Dsss {
+                return Err(err(
+                    "preamble",
+                    "the short preamble is an HR/DSSS option; the DSSS PHY of ns2-wavelan has only the long one",
+                ));
+            }
+            // The timing constants (aRxPHYStartDelay) depend on the preamble.
+            let t = std.timing(pre);
+            mac.preamble = pre;
+            mac.rx_phy_start_delay = t.rx_phy_start_delay;
+        }
+        mac.validate().map_err(|e| err("profile", e))?;
+
+        let tx_power_w = match spec.tx_power {
+            Some(w) => positive("tx_power", w.0)?,
+            None if ns2 => sctpsim_world::propagation::NS2_TX_POWER_W,
+            None => dbm_to_w(NS3_TX_POWER_DBM),
+        };
+        let mut geometry = RadioGeometry::ns2_wavelan();
+        geometry.frequency_hz = match spec.frequency_mhz {
+            Some(f) => positive("frequency_mhz", f)? * 1e6,
+            None => match p {
+                RadioProfileKind::Ns2Wavelan => geometry.frequency_hz,
+                RadioProfileKind::Ieee80211a => CHANNEL_36_MHZ * 1e6,
+                _ => CHANNEL_1_MHZ * 1e6,
+            },
+        };
+        geometry.antenna_height_m = match spec.antenna_height_m {
+            Some(h) if h.is_finite() && h >= 0.0 => h,
+            Some(h) => {
+                return Err(err(
+                    "antenna_height_m",
+                    format!("must be finite and >= 0, got {h}"),
+                ))
+            }
+            None => NS2_ANTENNA_HEIGHT_M,
+        };
+        if let Some(l) = spec.system_loss_db {
+            let l = finite("system_loss_db", l)?;
+            if l < 0.0 {
+                return Err(err("system_loss_db", "must be >= 0 dB (L >= 1)"));
+            }
+            geometry.system_loss = db_to_ratio(l);
+        }
+        let default_model = if ns2 {
+            PropagationKind::TwoRayGround
+        } else {
+            PropagationKind::LogDistance
+        };
+        let propagation = build_propagation(spec.propagation.as_ref(), default_model, &geometry)?;
+
+        let reception_kind = spec.reception.unwrap_or(if ns2 {
+            ReceptionKind::Threshold
+        } else {
+            ReceptionKind::Sinr
+        });
+        let rx_thresh_w = match spec.rx_thresh {
+            Some(w) => positive("rx_thresh", w.0)?,
+            None if ns2 => NS2_RX_THRESH_W,
+            None => dbm_to_w(NS3_RX_SENSITIVITY_DBM),
+        };
+        let cs_thresh_w = match spec.cs_thresh {
+            Some(w) => positive("cs_thresh", w.0)?,
+            None if ns2 => NS2_CS_THRESH_W,
+            None => dbm_to_w(NS3_CCA_ED_THRESHOLD_DBM),
+        };
+        let only = |field: &str, set: bool, model: &str| {
+            if set {
+                Err(err(
+                    field,
+                    format!("only used by reception = \"{model}\"; remove it"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let reception = match reception_kind {
+            ReceptionKind::Threshold => {
+                only("noise_figure_db", spec.noise_figure_db.is_some(), "sinr")?;
+                let cp_thresh = match spec.cp_thresh_db {
+                    Some(db) => {
+                        let db = finite("cp_thresh_db", db)?;
+                        if db < 0.0 {
+                            return Err(err("cp_thresh_db", "must be >= 0 dB"));
+                        }
+                        db_to_ratio(db)
+                    }
+                    None => NS2_CP_THRESH,
+                };
+                ReceptionParams::Threshold(ThresholdReception {
+                    rx_thresh_w,
+                    cs_thresh_w: cs_thresh_w.min(rx_thresh_w),
+                    cp_thresh,
+                    new_frame_capture: spec.new_frame_capture.unwrap_or(false),
+                })
+            }
+            ReceptionKind::Sinr => {
+                only("cp_thresh_db", spec.cp_thresh_db.is_some(), "threshold")?;
+                only(
+                    "new_frame_capture",
+                    spec.new_frame_capture.is_some(),
+                    "threshold",
+                )?;
+                let nf = match spec.noise_figure_db {
+                    Some(v) => finite("noise_figure_db", v)?,
+                    None => NS3_NOISE_FIGURE_DB,
+                };
+                ReceptionParams::Sinr {
+                    model: SinrReception {
+                        noise_figure_db: nf,
+                    },
+                    rx_thresh_w,
+                    cca_w: cs_thresh_w,
+                }
+            }
+        };
+        let cutoff_w = match spec.interference_cutoff {
+            Some(w) => positive("interference_cutoff", w.0)?,
+            None => match &reception {
+                ReceptionParams::Threshold(t) => t.cs_thresh_w,
+                ReceptionParams::Sinr {
+                    model,
+                    rx_thresh_w,
+                    cca_w,
+                } => {
+                    let floor = thermal_noise_w(20e6, model.noise_figure_db)
+                        / db_to_ratio(SINR_CUTOFF_BELOW_NOISE_DB);
+                    floor.min(*rx_thresh_w).min(*cca_w)
+                }
+            },
+        };
+        Ok(RadioParams {
+            profile: p,
+            mac,
+            tx_power_w,
+            propagation,
+            reception,
+            cutoff_w,
+        })
+    }
+
+    /// Largest distance at which a frame may still reach the cut-off power, m: the spatial
+    /// grid's cell size (for shadowing, with a margin of [`SHADOWING_MARGIN_SIGMAS`]).
+    pub fn cutoff_range_m(&self) -> f64 {
+        match &self.propagation {
+            PropagationModel::Shadowing(s) => {
+                s.range_with_margin_m(self.tx_power_w, self.cutoff_w, SHADOWING_MARGIN_SIGMAS)
+            }
+            m => range_for_threshold_m(m, self.tx_power_w, self.cutoff_w),
+        }
+    }
+
+    /// Distance up to which two radios are neighbours for static routing, m: the mean received
+    /// power reaches RXThresh (threshold model), or (SINR model) the sensitivity and the SNR a
+    /// 1500-byte packet at the data rate needs to get through 9 times in 10 without
+    /// interference.
+    pub fn neighbour_range_m(&self) -> f64 {
+        range_for_threshold_m(&self.propagation, self.tx_power_w, self.neighbour_power_w())
+    }
+
+    /// The mean received power at which two radios are neighbours for static routing, W (see
+    /// [`RadioParams::neighbour_range_m`]).
+    pub fn neighbour_power_w(&self) -> f64 {
+        match &self.reception {
+            ReceptionParams::Threshold(t) => t.rx_thresh_w,
+            ReceptionParams::Sinr {
+                model, rx_thresh_w, ..
+            } => {
+                let mode = wifi_mode(self.mac.data_mode);
+                let snr = min_snr_for_success(mode, ROUTE_FRAME_BITS, ROUTE_FRAME_SUCCESS);
+                rx_thresh_w.max(snr * model.noise_w(mode))
+            }
+        }
+    }
+}
+
+fn build_propagation(
+    spec: Option<&PropagationSpec>,
+    default: PropagationKind,
+    geometry: &RadioGeometry,
+) -> Result<PropagationModel, ScenarioError> {
+    let kind = spec.map(|s| s.model).unwrap_or(default);
+    let get = |f: fn(&PropagationSpec) -> Option<f64>| spec.and_then(f);
+    let used: &[&str] = match kind {
+        PropagationKind::FreeSpace | PropagationKind::TwoRayGround => &[],
+        PropagationKind::LogDistance => &["exponent", "reference_distance_m", "reference_loss_db"],
+        PropagationKind::Shadowing => &["exponent", "reference_distance_m", "std_db"],
+    };
+    if let Some(s) = spec {
+        for (name, set) in [
+            ("exponent", s.exponent.is_some()),
+            ("reference_distance_m", s.reference_distance_m.is_some()),
+            ("reference_loss_db", s.reference_loss_db.is_some()),
+            ("std_db", s.std_db.is_some()),
+        ] {
+            if set && !used.contains(&name) {
+                return Err(ScenarioError::at(
+                    format!("radio.propagation.{name}"),
+                    "not used by this propagation model; remove it",
+                ));
+            }
+        }
+    }
+    let pfield = |f: &str| format!("propagation.{f}");
+    let model = match kind {
+        PropagationKind::FreeSpace => PropagationModel::FreeSpace(FreeSpace {
+            radio: geometry.clone(),
+        }),
+        PropagationKind::TwoRayGround => PropagationModel::TwoRayGround(TwoRayGround {
+            radio: geometry.clone(),
+        }),
+        PropagationKind::LogDistance => {
+            let mut m = LogDistance::default();
+            if let Some(v) = get(|s| s.exponent) {
+                m.exponent = positive(&pfield("exponent"), v)?;
+            }
+            if let Some(v) = get(|s| s.reference_distance_m) {
+                m.reference_distance_m = positive(&pfield("reference_distance_m"), v)?;
+            }
+            if let Some(v) = get(|s| s.reference_loss_db) {
+                m.reference_loss_db = finite(&pfield("reference_loss_db"), v)?;
+            }
+            PropagationModel::LogDistance(m)
+        }
+        PropagationKind::Shadowing => {
+            let mut m = Shadowing::ns2_default();
+            m.radio = geometry.clone();
+            if let Some(v) = get(|s| s.exponent) {
+                m.path_loss_exponent = positive(&pfield("exponent"), v)?;
+            }
+            if let Some(v) = get(|s| s.reference_distance_m) {
+                m.reference_distance_m = positive(&pfield("reference_distance_m"), v)?;
+            }
+            if let Some(v) = get(|s| s.std_db) {
+                let v = finite(&pfield("std_db"), v)?;
+                if v < 0.0 {
+                    return Err(err(&pfield("std_db"), "must be >= 0"));
+                }
+                m.std_db = v;
+            }
+            PropagationModel::Shadowing(m)
+        }
+    };
+    model
+        .validate()
+        .map_err(|e| err("propagation", e.to_string()))?;
+    Ok(model)
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    #[test]
+    fn ns2_defaults_have_the_classic_ranges() {
+        let r = RadioParams::from_spec(&RadioSpec::default()).unwrap();
+        assert!((r.neighbour_range_m() - 250.0).abs() < 1.0);
+        assert!((r.cutoff_range_m() - 550.0).abs() < 1.0);
+    }
+
+    #[test]
+    fn standard_presets_resolve() {
+        for p in [
+            RadioProfileKind::Ieee80211a,
+            RadioProfileKind::Ieee80211b,
+            RadioProfileKind::Ieee80211g,
+        ] {
+            let spec = RadioSpec {
+                profile: p,
+                ..RadioSpec::default()
+            };
+            let r = RadioParams::from_spec(&spec).unwrap();
+            assert!(matches!(r.reception, ReceptionParams::Sinr { .. }));
+            // ns-3 defaults: −101 dBm sensitivity at 16 dBm with n = 3 is ~220 m; the cut-off
+            // 10 dB below the noise floor is further out.
+            let c = r.cutoff_range_m();
+            assert!(c > 200.0 && c < 400.0, "{c}");
+            assert!(r.neighbour_range_m() < c);
+        }
+    }
+
+    #[test]
+    fn rates_are_checked_against_the_phy() {
+        let spec = RadioSpec {
+            data_rate: Some(crate::scenario::Rate(sctpsim_kernel::BitRate(11_000_000))),
+            ..RadioSpec::default()
+        };
+        let e = RadioParams::from_spec(&spec).unwrap_err();
+        assert_eq!(e.path, "radio.data_rate");
+        assert_eq!(
+            mode_for_rate(PhyStandard::Erp { short_slot: true }, 6_000_000),
+            Some(PhyMode::ErpOfdm(OfdmRate::R6))
+        );
+        assert_eq!(
+            mode_for_rate(PhyStandard::Erp { short_slot: true }, 11_000_000),
+            Some(PhyMode::Cck11)
+        );
+    }
+}

@@ -1,0 +1,508 @@
+//! Per-radio reception: what a radio makes of the frames the channel delivers to it, and the
+//! clear-channel-assessment (CCA) edges it reports to its MAC.
+//!
+//! Two models (`radio.reception`):
+//!
+//! * **threshold** — ns-2's `WirelessPhy` + `Mac802_11` reception
+//!   ([`ThresholdReception`]): a frame at or above CSThresh makes the medium busy for its
+//!   duration; the radio locks on to the first frame that arrives while it is idle (a frame
+//!   below RXThresh is locked on too and ends as a frame received in error, so the MAC defers
+//!   EIFS, as in ns-2); a frame arriving during a reception is captured away if the current one
+//!   is CPThresh stronger, otherwise both are lost and the reception lasts until the later of
+//!   the two ends (ns-2 `Mac802_11::collision`). Optionally a newcomer CPThresh stronger takes
+//!   the receiver over.
+//! * **sinr** — cumulative interference ([`SinrReception`], the structure of ns-3's
+//!   `InterferenceHelper`): the radio locks on to a frame at or above its sensitivity
+//!   (`rx_thresh`) if it is not already receiving; every other frame overlapping it, however
+//!   weak (down to the channel's cut-off), is interference; at the frame's end its success
+//!   probability over all chunks of constant SINR decides its fate with one uniform draw from
+//!   the radio's stream `("sinr-rx", node, iface)`. CCA is busy while the radio is locked or
+//!   the total received energy reaches the energy-detection level (`cs_thresh`), as ns-3's
+//!   PHY reports it.
+//!
+//! **Half duplex** (both models): a radio that starts transmitting abandons the frame it was
+//! receiving, and frames that arrive while it transmits are never received (their preamble was
+//! missed) — they still count for carrier sense and interference. This is what the MAC expects
+//! (`sctpsim_proto::mac` module notes: "the engine should not deliver frames that overlapped
+//! the start of this MAC's transmission").
+
+use crate::wireless::channel::AirFrame;
+use crate::wireless::profiles::{wifi_mode, ReceptionParams};
+use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_proto::mac::{PhyMode, Preamble};
+use sctpsim_world::reception::{Interferer, Overlap, Segment, WifiMode};
+
+/// Reception counters of one radio. All only grow.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RadioCounters {
+    /// Frames the channel delivered (at or above the cut-off power).
+    pub arrivals: u64,
+    /// Frames the radio locked on to.
+    pub locked: u64,
+    /// Frames passed to the MAC as received correctly.
+    pub rx_ok: u64,
+    /// Frames passed to the MAC as received in error (collision, too weak, SINR failure).
+    pub rx_errors: u64,
+    /// Threshold model: receptions lost because a second frame overlapped (ns-2 collision).
+    pub collisions: u64,
+    /// Threshold model: overlapping frames ignored because the current one was CPThresh
+    /// stronger (or, with new-frame capture, receptions switched to a stronger newcomer).
+    pub captures: u64,
+    /// Frames not received because the radio was transmitting (half duplex).
+    pub half_duplex: u64,
+    /// Frames below the reception threshold / sensitivity.
+    pub below_rx_thresh: u64,
+}
+
+/// The frame a radio is locked on to.
+#[derive(Copy, Clone, Debug)]
+struct Lock {
+    frame: u32,
+    power_w: f64,
+    start: SimTime,
+    end: SimTime,
+    mode: PhyMode,
+    preamble: Preamble,
+    /// Threshold model: lost (collision) or never decodable.
+    corrupted: bool,
+}
+
+/// A frame currently arriving (SINR model).
+#[derive(Copy, Clone, Debug)]
+struct Arrival {
+    frame: u32,
+    power_w: f64,
+    start: SimTime,
+    end: SimTime,
+}
+
+/// What the radio tells its MAC at the end of a frame.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct RxReport {
+    /// Decoded without error.
+    pub ok: bool,
+    /// Received power, W.
+    pub power_w: f64,
+    /// Mode the frame was sent with.
+    pub mode: PhyMode,
+}
+
+/// One radio's reception state.
+#[derive(Clone, Debug)]
+pub struct Radio {
+    params: ReceptionParams,
+    rng: Rng,
+    /// Transmitting until (exclusive).
+    tx_until: SimTime,
+    /// Threshold model: frames at or above CSThresh on the air here.
+    sensed: u32,
+    /// SINR model: every frame arriving now.
+    arrivals: Vec<Arrival>,
+    /// SINR model: interferers of the locked frame.
+    interferers: Vec<Interferer>,
+    lock: Option<Lock>,
+    cca_busy: bool,
+    counters: RadioCounters,
+}
+
+impl Radio {
+    /// A radio with reception model `params`, drawing SINR outcomes from `rng`.
+    pub fn new(params: ReceptionParams, rng: Rng) -> Self {
+        Radio {
+            params,
+            rng,
+            tx_until: SimTime::ZERO,
+            sensed: 0,
+            arrivals: Vec::new(),
+            interferers: Vec::new(),
+            lock: None,
+            cca_busy: false,
+            counters: RadioCounters::default(),
+        }
+    }
+
+    /// The counters.
+    pub fn counters(&self) -> &RadioCounters {
+        &self.counters
+    }
+
+    /// Whether clear channel assessment reports the medium busy.
+    pub fn cca_busy(&self) -> bool {
+        self.cca_busy
+    }
+
+    fn transmitting(&self, now: SimTime) -> bool {
+        now < self.tx_until
+    }
+
+    /// Recomputes CCA; `Some(busy)` if it changed.
+    fn cca_update(&mut self) -> Option<bool> {
+        let busy = match &self.params {
+            ReceptionParams::Threshold(_) => self.sensed > 0,
+            ReceptionParams::Sinr { cca_w, .. } => {
+                self.lock.is_some()
+                    || self.arrivals.iter().map(|a| a.power_w).sum::<f64>() >= *cca_w
+            }
+        };
+        (busy != self.cca_busy).then(|| {
+            self.cca_busy = busy;
+            busy
+        })
+    }
+
+    /// This radio starts transmitting until `end`: any reception in progress is abandoned.
+    /// Returns a CCA change, if any.
+    pub fn tx_start(&mut self, now: SimTime, end: SimTime) -> Option<bool> {
+        self.tx_until = self.tx_until.max(end);
+        if self.lock.take().is_some() {
+            self.counters.half_duplex += 1;
+        }
+        let _ = now;
+        self.cca_update()
+    }
+
+    /// A frame starts arriving: `frame` (slot `id`) with power `power_w`, ending at `end`.
+    /// Returns a CCA change, if any.
+    pub fn rx_start(
+        &mut self,
+        now: SimTime,
+        id: u32,
+        frame: &AirFrame,
+        power_w: f64,
+        end: SimTime,
+    ) -> Option<bool> {
+        self.counters.arrivals += 1;
+        let transmitting = self.transmitting(now);
+        if transmitting {
+            self.counters.half_duplex += 1;
+        }
+        let newcomer = Lock {
+            frame: id,
+            power_w,
+            start: now,
+            end,
+            mode: frame.mode,
+            preamble: frame.preamble,
+            corrupted: false,
+        };
+        match &self.params {
+            ReceptionParams::Threshold(t) => {
+                if power_w < t.cs_thresh_w {
+                    return None; // below CSThresh: invisible (ns-2 WirelessPhy::sendUp)
+                }
+                self.sensed += 1;
+                if transmitting {
+                    return self.cca_update();
+                }
+                let decodable = power_w >= t.rx_thresh_w;
+                match self.lock {
+                    None => {
+                        if !decodable {
+                            self.counters.below_rx_thresh += 1;
+                        }
+                        self.counters.locked += 1;
+                        self.lock = Some(Lock {
+                            corrupted: !decodable,
+                            ..newcomer
+                        });
+                    }
+                    Some(cur) => match t.overlap(cur.power_w, power_w) {
+                        Overlap::KeepCurrent => self.counters.captures += 1,
+                        Overlap::SwitchToNew => {
+                            self.counters.captures += 1;
+                            self.counters.locked += 1;
+                            self.lock = Some(Lock {
+                                corrupted: !decodable,
+                                ..newcomer
+                            });
+                        }
+                        Overlap::Collision => {
+                            if !cur.corrupted {
+                                self.counters.collisions += 1;
+                            }
+                            // Both are lost; the reception lasts until the later end.
+                            let keep = if end > cur.end { newcomer } else { cur };
+                            self.lock = Some(Lock {
+                                corrupted: true,
+                                ..keep
+                            });
+                        }
+                    },
+                }
+            }
+            ReceptionParams::Sinr { rx_thresh_w, .. } => {
+                let rx_thresh_w = *rx_thresh_w;
+                self.arrivals.push(Arrival {
+                    frame: id,
+                    power_w,
+                    start: now,
+                    end,
+                });
+                match self.lock {
+                    Some(_) => self.interferers.push(Interferer {
+                        start: now,
+                        end,
+                        power_w,
+                    }),
+                    None if transmitting => {}
+                    None if power_w < rx_thresh_w => self.counters.below_rx_thresh += 1,
+                    None => {
+                        self.counters.locked += 1;
+                        self.lock = Some(newcomer);
+                        self.interferers.clear();
+                        for a in &self.arrivals {
+                            if a.frame != id {
+                                self.interferers.push(Interferer {
+                                    start: a.start,
+                                    end: a.end,
+                                    power_w: a.power_w,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.cca_update()
+    }
+
+    /// Frame `id` (received with `power_w`) ends here. Returns what to report to the MAC (if
+    /// the radio was locked on to it) and a CCA change.
+    pub fn rx_end(
+        &mut self,
+        now: SimTime,
+        id: u32,
+        power_w: f64,
+    ) -> (Option<RxReport>, Option<bool>) {
+        let mut report = None;
+        let locked = self.lock.filter(|l| l.frame == id && l.end == now);
+        match &self.params {
+            ReceptionParams::Threshold(t) => {
+                if power_w < t.cs_thresh_w {
+                    return (None, None);
+                }
+                self.sensed = self.sensed.saturating_sub(1);
+                if let Some(l) = locked {
+                    self.lock = None;
+                    report = Some(RxReport {
+                        ok: !l.corrupted,
+                        power_w: l.power_w,
+                        mode: l.mode,
+                    });
+                }
+            }
+            ReceptionParams::Sinr { model, .. } => {
+                if let Some(pos) = self.arrivals.iter().position(|a| a.frame == id) {
+                    self.arrivals.swap_remove(pos);
+                }
+                if let Some(l) = locked {
+                    self.lock = None;
+                    let (segs, n) = segments(l.mode, l.preamble, l.start, l.end);
+                    let p = model.frame_success_rate(&segs[..n], l.power_w, &self.interferers);
+                    // One draw per locked frame, whatever its success probability.
+                    let u = self.rng.uniform();
+                    report = Some(RxReport {
+                        ok: u < p,
+                        power_w: l.power_w,
+                        mode: l.mode,
+                    });
+                    self.interferers.clear();
+                }
+            }
+        }
+        if let Some(r) = &report {
+            if r.ok {
+                self.counters.rx_ok += 1;
+            } else {
+                self.counters.rx_errors += 1;
+            }
+        }
+        (report, self.cca_update())
+    }
+}
+
+/// The parts of a frame that carry bits, with their modes: the PLCP preamble and header at
+/// 1 Mbit/s DSSS (long: 192 µs; short: 72 µs at 1 Mbit/s + 24 µs at 2 Mbit/s) then the PSDU
+/// (Clauses 15, 16); for OFDM the SIGNAL field (4 µs at 6 Mbit/s BPSK 1/2, after the 16 µs
+/// training preamble, which carries no data bits) then the DATA field, minus the 6 µs ERP
+/// signal extension (Clauses 17, 18).
+fn segments(
+    mode: PhyMode,
+    preamble: Preamble,
+    start: SimTime,
+    end: SimTime,
+) -> ([Segment; 3], usize) {
+    let us = SimDuration::from_micros;
+    let seg = |mode, a: SimTime, b: SimTime| Segment {
+        mode,
+        start: a,
+        end: b.max(a),
+    };
+    let empty = seg(WifiMode::Dsss1, start, start);
+    match mode {
+        PhyMode::Dsss1 | PhyMode::Dsss2 | PhyMode::Cck5_5 | PhyMode::Cck11 => {
+            let data = wifi_mode(mode);
+            if mode != PhyMode::Dsss1 && preamble == Preamble::Short {
+                let a = (start + us(72)).min(end);
+                let b = (start + us(96)).min(end);
+                (
+                    [
+                        seg(WifiMode::Dsss1, start, a),
+                        seg(WifiMode::Dsss2, a, b),
+                        seg(data, b, end),
+                    ],
+                    3,
+                )
+            } else {
+                let a = (start + us(192)).min(end);
+                (
+                    [seg(WifiMode::Dsss1, start, a), seg(data, a, end), empty],
+                    2,
+                )
+            }
+        }
+        PhyMode::Ofdm(_) | PhyMode::ErpOfdm(_) => {
+            let data = wifi_mode(mode);
+            let tail = if matches!(mode, PhyMode::ErpOfdm(_)) {
+                us(6)
+            } else {
+                SimDuration::ZERO
+            };
+            let a = (start + us(16)).min(end);
+            let b = (start + us(20)).min(end);
+            let e = SimTime(end.0.saturating_sub(tail.0)).max(b);
+            ([seg(WifiMode::Ofdm6, a, b), seg(data, b, e), empty], 2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use sctpsim_world::reception::{SinrReception, ThresholdReception};
+
+    fn frame() -> AirFrame {
+        AirFrame::new(
+            vec![0; 100],
+            PhyMode::Dsss1,
+            Preamble::Long,
+            9,
+            SimDuration::from_micros(992),
+        )
+    }
+
+    fn t(us: u64) -> SimTime {
+        SimTime::ZERO + SimDuration::from_micros(us)
+    }
+
+    fn threshold() -> Radio {
+        Radio::new(
+            ReceptionParams::Threshold(ThresholdReception::default()),
+            Rng::from_seed(1),
+        )
+    }
+
+    #[test]
+    fn clean_frame_is_received_and_cca_follows_it() {
+        let mut r = threshold();
+        let f = frame();
+        assert_eq!(r.rx_start(t(0), 1, &f, 1e-9, t(992)), Some(true));
+        let (rep, cca) = r.rx_end(t(992), 1, 1e-9);
+        assert!(rep.unwrap().ok);
+        assert_eq!(cca, Some(false));
+    }
+
+    #[test]
+    fn sensed_only_frames_end_in_error_and_weaker_ones_are_invisible() {
+        let mut r = threshold();
+        let f = frame();
+        assert_eq!(r.rx_start(t(0), 1, &f, 1e-10, t(992)), Some(true));
+        assert!(!r.rx_end(t(992), 1, 1e-10).0.unwrap().ok);
+        assert_eq!(r.rx_start(t(1000), 2, &f, 1e-12, t(1992)), None);
+        assert_eq!(r.rx_end(t(1992), 2, 1e-12), (None, None));
+    }
+
+    #[test]
+    fn collision_and_capture() {
+        let f = frame();
+        // Equal powers: both lost, the reception ends with the later frame.
+        let mut r = threshold();
+        r.rx_start(t(0), 1, &f, 1e-9, t(992));
+        r.rx_start(t(100), 2, &f, 1e-9, t(1092));
+        assert_eq!(r.rx_end(t(992), 1, 1e-9), (None, None));
+        let (rep, cca) = r.rx_end(t(1092), 2, 1e-9);
+        assert!(!rep.unwrap().ok);
+        assert_eq!(cca, Some(false));
+        // 10 dB stronger current frame: captured.
+        let mut r = threshold();
+        r.rx_start(t(0), 1, &f, 1e-8, t(992));
+        r.rx_start(t(100), 2, &f, 1e-9, t(1092));
+        let (rep, cca) = r.rx_end(t(992), 1, 1e-8);
+        assert!(rep.unwrap().ok);
+        assert_eq!(cca, None); // frame 2 still keeps the medium busy
+        assert_eq!(r.rx_end(t(1092), 2, 1e-9), (None, Some(false)));
+    }
+
+    #[test]
+    fn half_duplex() {
+        let f = frame();
+        let mut r = threshold();
+        // A reception in progress is abandoned when the radio transmits.
+        r.rx_start(t(0), 1, &f, 1e-9, t(992));
+        r.tx_start(t(10), t(500));
+        assert_eq!(r.rx_end(t(992), 1, 1e-9), (None, Some(false)));
+        // A frame arriving during the transmission is missed, even after it.
+        r.tx_start(t(2000), t(2500));
+        r.rx_start(t(2100), 2, &f, 1e-9, t(3092));
+        assert_eq!(r.rx_end(t(3092), 2, 1e-9).0, None);
+        assert_eq!(r.counters().half_duplex, 2);
+        // After the transmission, frames are received again.
+        r.rx_start(t(4000), 3, &f, 1e-9, t(4992));
+        assert!(r.rx_end(t(4992), 3, 1e-9).0.unwrap().ok);
+    }
+
+    #[test]
+    fn sinr_interference_decides() {
+        let params = ReceptionParams::Sinr {
+            model: SinrReception::default(),
+            rx_thresh_w: 1e-13,
+            cca_w: 1e-9,
+        };
+        let f = AirFrame::new(
+            vec![0; 1536],
+            PhyMode::Cck11,
+            Preamble::Long,
+            0,
+            SimDuration::from_micros(1310),
+        );
+        let mut r = Radio::new(params.clone(), Rng::from_seed(3));
+        // Clean, strong: received; CCA busy while locked even below the ED level.
+        assert_eq!(r.rx_start(t(0), 1, &f, 1e-10, t(1310)), Some(true));
+        assert!(r.rx_end(t(1310), 1, 1e-10).0.unwrap().ok);
+        // An equally strong interferer during the payload destroys 11 Mbit/s CCK.
+        let mut r = Radio::new(params, Rng::from_seed(3));
+        r.rx_start(t(0), 1, &f, 1e-10, t(1310));
+        r.rx_start(t(300), 2, &f, 1e-10, t(1610));
+        let (rep, cca) = r.rx_end(t(1310), 1, 1e-10);
+        assert!(!rep.unwrap().ok);
+        // The interferer alone is below the energy-detection level: the medium is idle.
+        assert_eq!(cca, Some(false));
+        // It was never locked on to: nothing to report at its end.
+        assert_eq!(r.rx_end(t(1610), 2, 1e-10), (None, None));
+    }
+
+    #[test]
+    fn segments_cover_the_frame() {
+        let (s, n) = segments(PhyMode::Dsss2, Preamble::Short, t(0), t(1000));
+        assert_eq!(n, 3);
+        assert_eq!((s[0].end, s[1].end, s[2].end), (t(72), t(96), t(1000)));
+        let (s, n) = segments(
+            PhyMode::ErpOfdm(sctpsim_proto::mac::OfdmRate::R54),
+            Preamble::Long,
+            t(0),
+            t(254),
+        );
+        assert_eq!(n, 2);
+        assert_eq!((s[0].start, s[0].end, s[1].end), (t(16), t(20), t(248)));
+    }
+}

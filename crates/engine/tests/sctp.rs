@@ -1,0 +1,491 @@
+//! SCTP flows through the engine: exact delivery of a file under random loss for both
+//! profiles, multi-homed failover over a link outage and return to the primary, per-stream
+//! ordering of the message source, host routes per address, scenario checks of SCTP fields.
+
+use sctpsim_engine::scenario::overrides::value_from_cli;
+use sctpsim_engine::{load, run_scenario, RunOptions, RunResult};
+
+const PATH: &str = r#"
+[simulation]
+duration = "60s"
+[[node]]
+name = "a"
+[[node]]
+name = "r"
+[[node]]
+name = "b"
+[[link]]
+between = ["a", "r"]
+bandwidth = "10Mbps"
+delay = "5ms"
+[[link]]
+between = ["r", "b"]
+bandwidth = "2Mbps"
+delay = "20ms"
+[[flows]]
+src = "a"
+dst = "b"
+transport = "sctp"
+app = "file"
+size_bytes = 1000000
+"#;
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/../../scenarios/examples/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+fn run_with(text: &str, sets: &[(&str, &str)]) -> RunResult {
+    let ov: Vec<_> = sets
+        .iter()
+        .map(|(p, v)| (p.to_string(), value_from_cli(v)))
+        .collect();
+    let sc = load(text, &ov).unwrap_or_else(|e| panic!("{e}"));
+    run_scenario(sc, None, &RunOptions::default(), &mut |_| true).expect("run")
+}
+
+/// Rows `(time, dir, value)` of `metric` for flow 0.
+fn series(r: &RunResult, metric: &str) -> Vec<(f64, String, f64)> {
+    let ts = &r.timeseries;
+    (0..ts.len())
+        .filter(|&i| ts.metric[i] == metric && ts.id[i] == 0 && ts.scope[i] == "flow")
+        .map(|i| (ts.time_s[i], ts.dir[i].to_string(), ts.value[i]))
+        .collect()
+}
+
+#[test]
+fn a_file_arrives_exactly_under_random_loss_for_both_profiles() {
+    for profile in ["rfc9260", "rfc2960"] {
+        for seed in 1..=4u64 {
+            let r = run_with(
+                PATH,
+                &[
+                    ("flows[0].sctp", &format!("{{ profile = \"{profile}\" }}")),
+                    ("link[1].loss", "{ model = \"bernoulli\", p = 0.03 }"),
+                    ("simulation.seed", &seed.to_string()),
+                ],
+            );
+            let f = &r.summary.flows[0];
+            let a = &r.summary.sctp[0];
+            assert_eq!(f.bytes_delivered, 1_000_000, "{profile} seed {seed}");
+            assert_eq!(a.delivery_errors, 0, "{profile} seed {seed}");
+            assert_eq!(
+                a.messages_delivered, a.messages_sent,
+                "{profile} seed {seed}"
+            );
+            assert!(
+                f.retransmissions > 0 && a.gap_blocks_sent > 0,
+                "{profile} seed {seed}: losses must cause gap reports and retransmissions"
+            );
+            // The file is followed by a graceful shutdown.
+            assert_eq!(a.state, "CLOSED", "{profile} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn lossless_transfer_records_tsns_cwnd_and_rtt() {
+    let r = run_with(PATH, &[]);
+    let f = &r.summary.flows[0];
+    assert_eq!(f.bytes_delivered, 1_000_000);
+    assert_eq!(f.retransmissions + f.timeouts + f.fast_retransmits, 0);
+    let rtt = f.mean_rtt_s.unwrap();
+    assert!(rtt > 0.050 && rtt < 0.5, "{rtt}");
+    let sent = series(&r, "tsn_sent");
+    let acked = series(&r, "tsn_acked");
+    // 1452-byte chunks: ceil(1e6 / 1452) = 689 messages, one DATA chunk each.
+    assert_eq!(sent.len(), 689);
+    assert_eq!(sent.first().unwrap().2, 1.0);
+    assert_eq!(acked.last().unwrap().2, 689.0);
+    assert!(acked.windows(2).all(|w| w[1].2 > w[0].2));
+    let cwnd = series(&r, "cwnd_bytes");
+    assert!(cwnd.iter().all(|c| c.1 == "10.0.1.2"), "per-path rows");
+    assert!(cwnd.last().unwrap().2 > 4380.0);
+    assert_eq!(r.summary.paths.len(), 2, "one destination per side");
+}
+
+/// The time of the first `path_switch` row at or after `t` towards `dir`.
+fn switch_after(r: &RunResult, t: f64, dir: &str) -> Option<f64> {
+    series(r, "path_switch")
+        .into_iter()
+        .find(|(ts, d, _)| *ts >= t && d == dir)
+        .map(|x| x.0)
+}
+
+/// First sample time at or after `t` at which the flow delivered more than at `t`.
+fn delivery_resumes(r: &RunResult, t: f64) -> f64 {
+    let bytes = series(r, "bytes_delivered");
+    let at = bytes.iter().rfind(|x| x.0 <= t).map_or(0.0, |x| x.2);
+    bytes
+        .iter()
+        .find(|x| x.0 > t && x.2 > at)
+        .map_or(f64::INFINITY, |x| x.0)
+}
+
+#[test]
+fn failover_moves_to_the_alternate_and_returns_to_the_primary() {
+    let text = example("sctp-failover.toml");
+    let r = run_with(&text, &[]);
+    let a = &r.summary.sctp[0];
+    let primary = "10.0.1.2";
+    let alternate = "10.0.3.2";
+    assert_eq!(a.peer_addresses, vec![primary, alternate]);
+    // Before the outage every DATA chunk goes to the primary.
+    let sent = series(&r, "tsn_sent");
+    assert!(sent.iter().filter(|s| s.0 < 10.0).all(|s| s.1 == primary));
+    // The link drops everything while down.
+    let down = &r.summary.links.iter().find(|l| l.id == 1 && l.dir == "rev");
+    assert!(down.unwrap().outage_drops > 0);
+    // Failover: retransmissions to the alternate, a path switch, delivery continues.
+    assert!(a.retransmissions_to_alternate > 0 && a.t3_timeouts >= 3);
+    let failover = switch_after(&r, 10.0, alternate).expect("switch to the alternate") - 10.0;
+    assert!(failover > 1.0 && failover < 15.0, "failover {failover}");
+    assert!(delivery_resumes(&r, 10.0) < 14.0);
+    assert!(sent
+        .iter()
+        .any(|s| s.0 > 10.0 && s.0 < 30.0 && s.1 == alternate));
+    let active = series(&r, "path_active");
+    assert!(active.iter().any(|x| x.1 == primary && x.2 == 0.0));
+    assert!(active
+        .iter()
+        .any(|x| x.0 >= 30.0 && x.1 == primary && x.2 == 1.0));
+    // Return to the primary after the repair at 30 s.
+    let back = switch_after(&r, 30.0, primary).expect("return to the primary");
+    assert!(back < 40.0, "returned at {back}");
+    assert!(sent.iter().any(|s| s.0 > back && s.1 == primary));
+    assert_eq!(a.path_switches, 2);
+    assert_eq!(a.current_path.as_deref(), Some(primary));
+    assert_eq!(a.delivery_errors, 0);
+    // Per-path rows: the primary went down once; both carried data.
+    let p = |addr: &str| {
+        r.summary
+            .paths
+            .iter()
+            .find(|p| p.side == "sender" && p.addr == addr)
+            .unwrap()
+    };
+    assert_eq!(p(primary).times_down, 1);
+    assert!(p(primary).primary && !p(alternate).primary);
+    assert!(p(alternate).data_chunks_sent > 1000);
+    // The source address of each destination is the address on its path.
+    assert_eq!(p(primary).source, "10.0.0.1");
+    assert_eq!(p(alternate).source, "10.0.2.1");
+
+    // Failover takes Path.Max.Retrans + 1 = 3 timeouts (1 + 2 + 4 s of back-off) whatever the
+    // heartbeat interval: chunks acknowledged while waiting for retransmission must not clear
+    // the dead primary's error counter.
+    let slow_hb = run_with(&text, &[("flows[0].sctp.hb_interval", "30s")]);
+    let t = switch_after(&slow_hb, 10.0, alternate).unwrap() - 10.0;
+    assert!((t - failover).abs() < 0.1, "{t} vs {failover}");
+
+    // Without return to the primary the association stays on the alternate.
+    let r = run_with(&text, &[("flows[0].sctp.return_to_primary", "false")]);
+    assert!(switch_after(&r, 10.0, alternate).is_some());
+    assert!(switch_after(&r, 30.0, primary).is_none());
+    assert_eq!(r.summary.sctp[0].path_switches, 1);
+    let sent = series(&r, "tsn_sent");
+    assert!(sent.iter().filter(|s| s.0 > 35.0).all(|s| s.1 == alternate));
+}
+
+#[test]
+fn host_routes_follow_the_link_of_each_address() {
+    // In the failover topology, A reaches B's second address through R2 although B itself
+    // is as close through R1: an association between A's and B's second addresses never
+    // crosses the R1 links, in either direction.
+    let text = example("sctp-failover.toml");
+    let r = run_with(
+        &text,
+        &[
+            ("flows[0].sctp.local_addresses", "[\"10.0.2.1\"]"),
+            ("flows[0].sctp.peer_addresses", "[\"10.0.3.2\"]"),
+            ("link[1].outages", "[]"),
+        ],
+    );
+    let l = |id: u32, dir: &str| {
+        r.summary
+            .links
+            .iter()
+            .find(|l| l.id == id && l.dir == dir)
+            .unwrap()
+            .tx_packets
+    };
+    assert_eq!(l(0, "fwd") + l(1, "fwd") + l(1, "rev") + l(0, "rev"), 0);
+    assert!(l(2, "fwd") > 1000 && l(3, "fwd") > 1000);
+    assert!(r.summary.flows[0].bytes_delivered > 1_000_000);
+}
+
+const UNEQUAL: &str = r#"
+[simulation]
+duration = "20s"
+[[node]]
+name = "a"
+[[node]]
+name = "b"
+[[node]]
+name = "r1"
+[[node]]
+name = "r2"
+[[node]]
+name = "r3"
+[[link]]
+between = ["a", "r1"]
+bandwidth = "10Mbps"
+delay = "5ms"
+[[link]]
+between = ["r1", "b"]
+bandwidth = "10Mbps"
+delay = "5ms"
+[[link]]
+between = ["a", "r2"]
+bandwidth = "10Mbps"
+delay = "5ms"
+[[link]]
+between = ["r2", "r3"]
+bandwidth = "10Mbps"
+delay = "5ms"
+[[link]]
+between = ["r3", "b"]
+bandwidth = "10Mbps"
+delay = "5ms"
+[[link.outages]]
+start = "0s"
+end = "5s"
+[[flows]]
+src = "a"
+dst = "b"
+transport = "sctp"
+app = "ftp"
+[flows.sctp]
+hb_interval = "1s"
+"#;
+
+#[test]
+fn each_address_is_reached_over_its_own_link_even_on_a_longer_path() {
+    // b's second address (link 4, r3-b) is three hops away over r2, r3 while b itself is two
+    // hops away over r1: the host route still takes the long way, so while link 4 is down
+    // the alternate is unreachable (its heartbeats fail) and afterwards it is confirmed.
+    let r = run_with(UNEQUAL, &[]);
+    let l = |id: u32, dir: &str| {
+        let l = r.summary.links.iter().find(|l| l.id == id && l.dir == dir);
+        l.unwrap().clone()
+    };
+    assert!(
+        l(4, "fwd").outage_drops > 0,
+        "heartbeats to 10.0.4.2 cross r3-b"
+    );
+    assert!(l(3, "fwd").tx_packets > 0 && l(4, "fwd").tx_packets > 0);
+    let alt = r
+        .summary
+        .paths
+        .iter()
+        .find(|p| p.side == "sender" && p.addr == "10.0.4.2")
+        .unwrap();
+    assert_eq!(
+        alt.source, "10.0.2.1",
+        "the source is a's address towards r2"
+    );
+    assert_eq!(alt.state, "active");
+    assert!(alt.heartbeats_sent >= 2);
+}
+
+#[test]
+fn messages_keep_order_per_stream_and_streams_avoid_head_of_line_blocking() {
+    let text = example("sctp-streams.toml");
+    let mut p95 = Vec::new();
+    for streams in [1u16, 4] {
+        let r = run_with(
+            &text,
+            &[("flows[0].messages.streams", &streams.to_string())],
+        );
+        let a = &r.summary.sctp[0];
+        assert_eq!(a.delivery_errors, 0, "{streams} streams");
+        assert!(a.fast_retransmissions + a.t3_retransmissions > 0);
+        let rows: Vec<_> = r.summary.streams.iter().filter(|s| s.flow == 0).collect();
+        assert_eq!(rows.len(), streams as usize);
+        for s in &rows {
+            assert!(s.messages_delivered > 0);
+            assert!(s.messages_sent >= s.messages_delivered);
+        }
+        // Every message sent before the last seconds arrives.
+        assert!(a.messages_delivered + 100 > a.messages_sent);
+        let mut all: Vec<f64> = rows.iter().filter_map(|s| s.p95_delay_s).collect();
+        all.sort_by(f64::total_cmp);
+        p95.push(r.summary.flows[0].mean_delay_s.unwrap());
+        if streams > 1 {
+            assert!(
+                r.summary.flows[0].reordered > 0,
+                "streams deliver out of send order"
+            );
+            let rows = series(&r, "message_delay_s");
+            assert!(rows.iter().any(|x| x.1 == "stream3"));
+        } else {
+            assert_eq!(r.summary.flows[0].reordered, 0);
+        }
+    }
+    // Mean delivery delay drops with more streams (less head-of-line blocking).
+    assert!(
+        p95[1] < p95[0],
+        "mean delay 1 stream {} vs 4 streams {}",
+        p95[0],
+        p95[1]
+    );
+}
+
+#[test]
+fn unordered_and_pr_sctp_messages() {
+    let text = example("sctp-streams.toml");
+    let r = run_with(&text, &[("flows[0].messages.unordered", "true")]);
+    assert_eq!(r.summary.sctp[0].delivery_errors, 0);
+    let ordered = run_with(&text, &[]);
+    assert!(
+        r.summary.flows[0].mean_delay_s.unwrap() < ordered.summary.flows[0].mean_delay_s.unwrap()
+    );
+    // A lifetime shorter than a retransmission timeout abandons some messages.
+    let r = run_with(
+        &text,
+        &[
+            ("flows[0].messages.lifetime", "100ms"),
+            ("link[1].loss.p", "0.1"),
+        ],
+    );
+    let a = &r.summary.sctp[0];
+    assert_eq!(a.delivery_errors, 0);
+    assert!(a.messages_abandoned > 0 && a.forward_tsns_sent > 0, "{a:?}");
+    assert_eq!(
+        r.summary.streams[0].messages_abandoned,
+        a.messages_abandoned
+    );
+}
+
+#[test]
+fn runs_are_deterministic() {
+    let text = example("sctp-failover.toml");
+    let a = run_with(&text, &[("simulation.duration", "15s")]);
+    let b = run_with(&text, &[("simulation.duration", "15s")]);
+    let strip = |r: &RunResult| {
+        let mut s = r.summary.clone();
+        s.wall_time_s = 0.0;
+        serde_json::to_string(&s).unwrap()
+    };
+    assert_eq!(strip(&a), strip(&b));
+    assert_eq!(a.timeseries, b.timeseries);
+}
+
+#[test]
+fn sctp_fields_are_checked_with_their_paths() {
+    let err = |p: &str, v: &str| load(PATH, &[(p.to_string(), value_from_cli(v))]).unwrap_err();
+    assert_eq!(err("flows[0].app", "cbr").path, "flows[0].app");
+    assert_eq!(err("flows[0].rate", "1Mbps").path, "flows[0].rate");
+    assert_eq!(err("flows[0].stop", "10s").path, "flows[0].stop");
+    assert_eq!(
+        err("flows[0].tcp", "{ mss_bytes = 1000 }").path,
+        "flows[0].tcp"
+    );
+    assert_eq!(
+        err("flows[0].sctp", "{ profile = \"rfc4960\" }").path,
+        "flows[0].sctp.profile"
+    );
+    assert_eq!(
+        err("flows[0].sctp", "{ min_rto = \"2s\", max_rto = \"1s\" }").path,
+        "flows[0].sctp.max_rto"
+    );
+    assert_eq!(
+        err("flows[0].sctp", "{ mtu_bytes = 9000 }").path,
+        "flows[0].sctp.mtu_bytes"
+    );
+    assert_eq!(
+        err("flows[0].sctp", "{ delayed_sack_timeout = \"1s\" }").path,
+        "flows[0].sctp.delayed_sack_timeout"
+    );
+    assert_eq!(
+        err("flows[0].sctp", "{ peer_addresses = [\"10.0.0.2\"] }").path,
+        "flows[0].sctp.peer_addresses[0]"
+    );
+    let e = err(
+        "flows[0].sctp",
+        "{ local_addresses = [\"10.0.0.1\", \"10.0.0.1\"] }",
+    );
+    assert_eq!(e.path, "flows[0].sctp.local_addresses[1]");
+    assert_eq!(
+        err("flows[0].sctp", "{ sack_frequency = 0 }").path,
+        "flows[0].sctp.sack_frequency"
+    );
+    assert_eq!(
+        err("flows[0].sctp", "{ streem = 3 }").path,
+        "flows[0].sctp.streem"
+    );
+    assert_eq!(
+        err("flows[0].messages", "{ streams = 2 }").path,
+        "flows[0].messages"
+    );
+    let msgs = |sets: &[(&str, &str)]| {
+        let mut ov = vec![("flows[0].app".to_string(), value_from_cli("messages"))];
+        let mut text = PATH.replace("size_bytes = 1000000\n", "");
+        text.push_str("[flows.messages]\nstreams = 2\n");
+        for (p, v) in sets {
+            ov.push((p.to_string(), value_from_cli(v)));
+        }
+        load(&text, &ov)
+    };
+    assert!(msgs(&[]).is_ok());
+    assert_eq!(
+        msgs(&[("flows[0].messages.streams", "0")])
+            .unwrap_err()
+            .path,
+        "flows[0].messages.streams"
+    );
+    assert_eq!(
+        msgs(&[("flows[0].messages.message_bytes", "8")])
+            .unwrap_err()
+            .path,
+        "flows[0].messages.message_bytes"
+    );
+    assert_eq!(
+        msgs(&[("flows[0].sctp", "{ streams = 1 }")])
+            .unwrap_err()
+            .path,
+        "flows[0].messages.streams"
+    );
+    assert_eq!(
+        msgs(&[("flows[0].messages.rate", "0bps")])
+            .unwrap_err()
+            .path,
+        "flows[0].messages.rate"
+    );
+    // Over other transports the SCTP fields are refused.
+    let tcp = |p: &str, v: &str| {
+        load(
+            PATH,
+            &[
+                ("flows[0].transport".into(), value_from_cli("tcp-sack")),
+                (p.to_string(), value_from_cli(v)),
+            ],
+        )
+        .unwrap_err()
+    };
+    assert_eq!(
+        tcp("flows[0].sctp", "{ streams = 2 }").path,
+        "flows[0].sctp"
+    );
+    assert_eq!(tcp("flows[0].app", "messages").path, "flows[0].app");
+    // Outages.
+    assert_eq!(
+        err("link[1].outages", "[{ start = \"5s\", end = \"5s\" }]").path,
+        "link[1].outages[0].end"
+    );
+    assert_eq!(
+        err(
+            "link[1].outages",
+            "[{ start = \"5s\", end = \"6s\", from = \"a\" }]"
+        )
+        .path,
+        "link[1].outages[0].from"
+    );
+    assert_eq!(
+        err("link[1].outages", "[{ start = \"5s\" }]").path,
+        "link[1].outages[0]"
+    );
+}
