@@ -63,6 +63,9 @@ pub struct RecvState {
     dups: Vec<Tsn>,
     /// Packets with new DATA since the last SACK.
     unacked_packets: u32,
+    /// No SACK sent yet in this association: the first packet with DATA is acknowledged at
+    /// once (Linux `asoc->peer.sack_needed`, FreeBSD `asoc->send_sack`, both start at 1).
+    first_sack_owed: bool,
     /// A SACK is due with the next transmission.
     sack_now: bool,
     /// Something needs acknowledging (delayed SACK pending).
@@ -87,6 +90,7 @@ impl RecvState {
             buffer,
             dups: Vec::new(),
             unacked_packets: 0,
+            first_sack_owed: true,
             sack_now: false,
             sack_pending: false,
             last_adv_rwnd: buffer,
@@ -282,6 +286,22 @@ impl RecvState {
         had_gaps: bool,
     ) -> bool {
         self.sack_pending = true;
+        if self.first_sack_owed {
+            // The first packet with DATA of an association is acknowledged immediately, as
+            // both reference stacks do and as ETSI TS 102 369 TP A/V/9/1 ("First SACK is sent
+            // immediately") expects. Linux `sctp_association_init()` (net/sctp/associola.c)
+            // sets `asoc->peer.sack_needed = 1` ("After the reception of the first data chunk
+            // in an association the endpoint must immediately respond with a sack ... [We
+            // implement this by telling a new association that it already received one
+            // packet.]"), which `sctp_gen_sack()` clears when it sends a SACK; FreeBSD
+            // `sctp_init_asoc()` (sys/netinet/sctp_pcb.c) sets `asoc->send_sack = 1`, which
+            // `sctp_sack_check()` honours and sending a SACK clears. RFC 9260 §6.2 permits it:
+            // its delayed-ACK guideline (every second packet, within 200 ms) only bounds how
+            // late a SACK may be; acknowledging sooner is allowed.
+            // Later packets follow the every-second-packet / 200 ms rule again, counted from
+            // that SACK (`build_sack` clears the flag and the packet count).
+            self.sack_now = true;
+        }
         if dup && !new {
             // "When a packet arrives with duplicate DATA chunk(s) and with no new DATA
             // chunk(s), the endpoint MUST immediately send a SACK chunk with no delay."
@@ -364,6 +384,7 @@ impl RecvState {
         let a_rwnd = self.rwnd();
         self.last_adv_rwnd = a_rwnd;
         self.unacked_packets = 0;
+        self.first_sack_owed = false;
         self.sack_now = false;
         self.sack_pending = false;
         SackChunk {

@@ -19,28 +19,66 @@ fn sack_of(t: &Transmit) -> SackChunk {
 #[test]
 fn delayed_sack_every_second_packet() {
     let mut h = established();
+    // The association's first DATA is acknowledged at once (see the test below); the count
+    // of packets starts from that SACK.
     send!(h, [rdata(0, 0, 0, b"a")]);
-    recv!(h, nothing);
+    recv!(h, [ChunkRepr::Sack(_)]);
     send!(h, [rdata(1, 0, 1, b"b")]);
+    recv!(h, nothing);
+    send!(h, [rdata(2, 0, 2, b"c")]);
     recv!(h, [ChunkRepr::Sack(s)] => {
-        assert_eq!(s.cum_tsn_ack, REMOTE_TSN + 1);
+        assert_eq!(s.cum_tsn_ack, REMOTE_TSN + 2);
         assert!(s.gap_blocks.is_empty() && s.duplicate_tsns.is_empty());
     });
     // Several chunks in one packet still count as one packet.
-    send!(h, [rdata(2, 0, 2, b"c"), rdata(3, 0, 3, b"d")]);
+    send!(h, [rdata(3, 0, 3, b"d"), rdata(4, 0, 4, b"e")]);
     recv!(h, nothing);
 }
 
 #[test]
-fn delayed_sack_timer_is_200ms_by_default_and_configurable() {
+fn first_data_is_acknowledged_at_once_then_sacks_are_delayed_again() {
+    // Linux (`asoc->peer.sack_needed = 1` at association init) and FreeBSD
+    // (`asoc->send_sack = 1`) SACK the first packet of DATA of an association immediately;
+    // ETSI TS 102 369 TP A/V/9/1 "First SACK is sent immediately".
     let mut h = established();
     send!(h, at ms(10), [rdata(0, 0, 0, b"a")]);
+    recv!(h, [ChunkRepr::Sack(s)] => {
+        assert_eq!(s.cum_tsn_ack, REMOTE_TSN);
+    });
+    assert_eq!(
+        h.now,
+        ms(10),
+        "sent without waiting for the delayed-SACK timer"
+    );
+    // The second packet waits for the timer (or for a third packet) again.
+    send!(h, at ms(20), [rdata(1, 0, 1, b"b")]);
+    recv!(h, nothing);
+    recv!(h, at ms(219), nothing);
+    recv!(h, at ms(220), [ChunkRepr::Sack(s)] => {
+        assert_eq!(s.cum_tsn_ack, REMOTE_TSN + 1);
+    });
+    // So does the next packet after that SACK: the rule applies once per association.
+    send!(h, at ms(300), [rdata(2, 0, 2, b"c")]);
+    recv!(h, nothing);
+    recv!(h, at ms(500), [ChunkRepr::Sack(_)]);
+}
+
+#[test]
+fn delayed_sack_timer_is_200ms_by_default_and_configurable() {
+    // The first DATA of each association is acknowledged at once; the delay applies from the
+    // second packet on.
+    let mut h = established();
+    send!(h, [rdata(0, 0, 0, b"a")]);
+    recv!(h, [ChunkRepr::Sack(_)]);
+    send!(h, at ms(10), [rdata(1, 0, 1, b"b")]);
     recv!(h, at ms(209), nothing);
     recv!(h, at ms(210), [ChunkRepr::Sack(_)]);
     let mut c = cfg();
     c.sack_delay = SimDuration::from_millis(40);
     let mut h = established_with(c, &[L1], &[R1]);
     send!(h, [rdata(0, 0, 0, b"a")]);
+    recv!(h, [ChunkRepr::Sack(_)]);
+    send!(h, [rdata(1, 0, 1, b"b")]);
     recv!(h, at ms(39), nothing);
     recv!(h, at ms(40), [ChunkRepr::Sack(_)]);
     // Switched off: every packet is acknowledged at once.
@@ -48,12 +86,16 @@ fn delayed_sack_timer_is_200ms_by_default_and_configurable() {
     h.a.set_delayed_sack(None, 1);
     send!(h, [rdata(0, 0, 0, b"a")]);
     recv!(h, [ChunkRepr::Sack(_)]);
+    send!(h, [rdata(1, 0, 1, b"b")]);
+    recv!(h, [ChunkRepr::Sack(_)]);
 }
 
 #[test]
 fn gaps_are_acknowledged_immediately_with_every_gap_block() {
     let mut h = established();
     send!(h, [rdata(0, 0, 0, b"a")]);
+    // The association's first DATA is acknowledged at once.
+    recv!(h, [ChunkRepr::Sack(_)]);
     // TSNs 2, 4..5, 7, 9 arrive (1, 3, 6, 8 missing).
     for k in [2, 4, 5, 7, 9] {
         send!(h, [rdata(k, 1, k as u16, b"x")]);
@@ -154,10 +196,14 @@ fn a_sack_for_tsns_never_sent_aborts() {
 #[test]
 fn sack_is_piggybacked_on_data() {
     let mut h = established();
+    // The association's first DATA is acknowledged at once; the second one's SACK is delayed
+    // and rides on our DATA.
     send!(h, [rdata(0, 0, 0, b"a")]);
+    recv!(h, [ChunkRepr::Sack(_)]);
+    send!(h, [rdata(1, 0, 1, b"b")]);
     h.send_msg(100);
     recv!(h, [ChunkRepr::Sack(s), ChunkRepr::Data(_)] => {
-        assert_eq!(s.cum_tsn_ack, REMOTE_TSN);
+        assert_eq!(s.cum_tsn_ack, REMOTE_TSN + 1);
     });
     recv!(h, at ms(1), nothing);
     assert!(

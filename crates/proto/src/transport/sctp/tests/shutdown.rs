@@ -7,14 +7,18 @@ use crate::transport::sctp::{LossReason, SendError};
 #[test]
 fn graceful_shutdown_initiated_locally() {
     let mut h = established();
+    // The association's first DATA is acknowledged at once; the second one's acknowledgement
+    // is still owed when the application shuts down.
     send!(h, [rdata(0, 0, 0, b"x")]);
+    recv!(h, [ChunkRepr::Sack(_)]);
+    send!(h, [rdata(1, 0, 1, b"y")]);
     h.a.shutdown(h.now);
     assert_eq!(h.a.state(), State::ShutdownSent);
     assert_eq!(
         h.a.send(h.now, vec![1], 0, false, None, 0),
         Err(SendError::ShuttingDown)
     );
-    recv!(h, [ChunkRepr::Shutdown { cum_tsn_ack }, ..] => { assert_eq!(*cum_tsn_ack, REMOTE_TSN); });
+    recv!(h, [ChunkRepr::Shutdown { cum_tsn_ack }, ..] => { assert_eq!(*cum_tsn_ack, REMOTE_TSN + 1); });
     send!(h, [ChunkRepr::ShutdownAck]);
     recv!(h, [ChunkRepr::ShutdownComplete { t_bit: false }]);
     assert_eq!(h.a.state(), State::Closed);
