@@ -27,7 +27,7 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo test --workspace --quiet
 
 step "python: pytest"
-SCTPSIM_REQUIRE_TOOLS=1 python3 -m pytest tests/python -q
+SCTPSIM_REQUIRE_TOOLS=1 python3 -m pytest tests/python -q -rs
 
 step "model validations (quick)"
 python3 -m sctpsim verify --quick
