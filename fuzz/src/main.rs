@@ -5,7 +5,11 @@
 //! ```text
 //! cargo run --release -p sctpsim-fuzz -- tcp --minutes 10 [--seed N]
 //! cargo run --release -p sctpsim-fuzz -- tcp --replay SEED
+//! cargo run --release -p sctpsim-fuzz -- sctp --minutes 10 [--seed N]
+//! cargo run --release -p sctpsim-fuzz -- sctp --replay SEED
 //! ```
+//!
+//! Target `sctp` (the SCTP codec and receive path) is described in `sctp.rs`.
 //!
 //! Target `tcp` has three parts per case:
 //! * the TCP codec (`sctpsim_wire::tcp::fuzz_parse_tcp`) on random bytes and on mutations of
@@ -20,6 +24,8 @@
 //!
 //! After every input the connection's invariants are checked
 //! (`sctpsim_proto::transport::tcp::fuzz_check_invariants`); `poll_transmit` must terminate.
+
+mod sctp;
 
 use std::net::Ipv4Addr;
 use std::panic;
@@ -348,12 +354,17 @@ fn tcp_case(seed: u64) -> Counts {
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: sctpsim-fuzz tcp [--minutes M] [--seconds S] [--seed N] [--replay SEED]");
+    eprintln!(
+        "usage: sctpsim-fuzz tcp|sctp [--minutes M] [--seconds S] [--seed N] [--replay SEED]"
+    );
     ExitCode::from(2)
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("sctp") {
+        return sctp::main(&args[1..]);
+    }
     if args.first().map(String::as_str) != Some("tcp") {
         return usage();
     }
