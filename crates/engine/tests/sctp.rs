@@ -2,8 +2,11 @@
 //! profiles, multi-homed failover over a link outage and return to the primary, per-stream
 //! ordering of the message source, host routes per address, scenario checks of SCTP fields.
 
+mod common;
+
+use common::run_with;
 use sctpsim_engine::scenario::overrides::value_from_cli;
-use sctpsim_engine::{load, run_scenario, RunOptions, RunResult};
+use sctpsim_engine::{load, RunResult};
 
 const PATH: &str = r#"
 [simulation]
@@ -36,15 +39,6 @@ fn example(name: &str) -> String {
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap()
-}
-
-fn run_with(text: &str, sets: &[(&str, &str)]) -> RunResult {
-    let ov: Vec<_> = sets
-        .iter()
-        .map(|(p, v)| (p.to_string(), value_from_cli(v)))
-        .collect();
-    let sc = load(text, &ov).unwrap_or_else(|e| panic!("{e}"));
-    run_scenario(sc, None, &RunOptions::default(), &mut |_| true).expect("run")
 }
 
 /// Rows `(time, dir, value)` of `metric` for flow 0.

@@ -1,8 +1,11 @@
 //! TCP flows through the engine: exact delivery of a file, the six-losses ordering, scenario
 //! checks of TCP fields.
 
+mod common;
+
+use common::{run_with, series};
+use sctpsim_engine::load;
 use sctpsim_engine::scenario::overrides::value_from_cli;
-use sctpsim_engine::{load, run_scenario, RunOptions, RunResult};
 
 const PATH: &str = r#"
 [simulation]
@@ -28,23 +31,6 @@ transport = "tcp-newreno"
 app = "file"
 size_bytes = 1000000
 "#;
-
-fn run_with(text: &str, sets: &[(&str, &str)]) -> RunResult {
-    let ov: Vec<_> = sets
-        .iter()
-        .map(|(p, v)| (p.to_string(), value_from_cli(v)))
-        .collect();
-    let sc = load(text, &ov).unwrap_or_else(|e| panic!("{e}"));
-    run_scenario(sc, None, &RunOptions::default(), &mut |_| true).expect("run")
-}
-
-fn series(r: &RunResult, metric: &str) -> Vec<(f64, f64)> {
-    let ts = &r.timeseries;
-    (0..ts.len())
-        .filter(|&i| ts.metric[i] == metric && ts.id[i] == 0)
-        .map(|i| (ts.time_s[i], ts.value[i]))
-        .collect()
-}
 
 #[test]
 fn a_file_arrives_exactly_under_random_loss_for_every_variant() {

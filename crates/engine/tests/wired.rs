@@ -1,8 +1,10 @@
 //! Scenario-level tests of the wired network: timing, queues, scripted drops, routing,
 //! determinism.
 
-use sctpsim_engine::scenario::overrides::value_from_cli;
-use sctpsim_engine::{load, run_scenario, RunOptions, RunResult};
+mod common;
+
+use common::{run_seeded as run_with, without_wall as summary_without_wall};
+use sctpsim_engine::{load, run_scenario, RunOptions};
 
 const LINE: &str = r#"
 [simulation]
@@ -29,21 +31,6 @@ rate = "400kbps"
 packet_size_bytes = 472
 stop = "9s"
 "#;
-
-fn run_with(text: &str, sets: &[(&str, &str)], seed: Option<u64>) -> RunResult {
-    let ov: Vec<_> = sets
-        .iter()
-        .map(|(p, v)| (p.to_string(), value_from_cli(v)))
-        .collect();
-    let sc = load(text, &ov).unwrap_or_else(|e| panic!("{e}"));
-    run_scenario(sc, seed, &RunOptions::default(), &mut |_| true).expect("run")
-}
-
-fn summary_without_wall(r: &RunResult) -> String {
-    let mut s = r.summary.clone();
-    s.wall_time_s = 0.0;
-    serde_json::to_string(&s).unwrap()
-}
 
 #[test]
 fn lossless_path_delivers_everything_with_exact_delay() {

@@ -2,28 +2,10 @@
 //! duplex, the range cut-off, hidden terminals with and without RTS/CTS, determinism and lazy
 //! positions.
 
-use sctpsim_engine::scenario::overrides::value_from_cli;
-use sctpsim_engine::{load, run_scenario, RunOptions, RunResult};
+mod common;
 
-fn run_with(text: &str, sets: &[(&str, &str)], seed: Option<u64>) -> RunResult {
-    let ov: Vec<_> = sets
-        .iter()
-        .map(|(p, v)| (p.to_string(), value_from_cli(v)))
-        .collect();
-    let sc = load(text, &ov).unwrap_or_else(|e| panic!("{e}"));
-    run_scenario(sc, seed, &RunOptions::default(), &mut |_| true).expect("run")
-}
-
-fn load_err(text: &str, sets: &[(&str, &str)]) -> String {
-    let ov: Vec<_> = sets
-        .iter()
-        .map(|(p, v)| (p.to_string(), value_from_cli(v)))
-        .collect();
-    match load(text, &ov) {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => e.to_string(),
-    }
-}
+use common::{load_err, run_seeded as run_with, without_wall};
+use sctpsim_engine::RunResult;
 
 /// Two static nodes `distance` apart, a CBR flow a → b.
 fn pair(distance: f64, rate: &str) -> String {
@@ -220,12 +202,6 @@ fn hidden_terminals_collide_without_rts_cts() {
 }
 
 const SATURATION: &str = include_str!("../../../scenarios/examples/wifi-saturation.toml");
-
-fn without_wall(r: &RunResult) -> String {
-    let mut s = r.summary.clone();
-    s.wall_time_s = 0.0;
-    serde_json::to_string(&s).unwrap()
-}
 
 #[test]
 fn same_seed_same_summary_other_seed_other_summary() {
