@@ -25,12 +25,11 @@
 //! After every input the connection's invariants are checked
 //! (`sctpsim_proto::transport::tcp::fuzz_check_invariants`); `poll_transmit` must terminate.
 
+mod driver;
 mod sctp;
 
 use std::net::Ipv4Addr;
-use std::panic;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_proto::transport::tcp::{fuzz_check_invariants, TcpConfig, TcpConnection, TcpVariant};
@@ -52,7 +51,7 @@ struct Counts {
     closed_cleanly: u64,
 }
 
-impl Counts {
+impl driver::Tally for Counts {
     fn add(&mut self, other: &Counts) {
         self.cases += other.cases;
         self.segments += other.segments;
@@ -61,6 +60,20 @@ impl Counts {
         self.codec_inputs += other.codec_inputs;
         self.established += other.established;
         self.closed_cleanly += other.closed_cleanly;
+    }
+
+    fn progress(&self) -> String {
+        format!(
+            "{} cases, {} segments, {} forged, {} codec inputs",
+            self.cases, self.segments, self.forged, self.codec_inputs
+        )
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "{} segments delivered ({} failed to parse), {} forged segments, {} codec inputs, {} cases reached ESTABLISHED, {} closed on both sides",
+            self.segments, self.parse_errors, self.forged, self.codec_inputs, self.established, self.closed_cleanly
+        )
     }
 }
 
@@ -353,86 +366,11 @@ fn tcp_case(seed: u64) -> Counts {
     counts
 }
 
-fn usage() -> ExitCode {
-    eprintln!(
-        "usage: sctpsim-fuzz tcp|sctp [--minutes M] [--seconds S] [--seed N] [--replay SEED]"
-    );
-    ExitCode::from(2)
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("sctp") {
-        return sctp::main(&args[1..]);
+    match args.first().map(String::as_str) {
+        Some("tcp") => driver::run("tcp", &args[1..], 0x5eed, tcp_case),
+        Some("sctp") => driver::run("sctp", &args[1..], 0x5c79, sctp::sctp_case),
+        _ => driver::usage(),
     }
-    if args.first().map(String::as_str) != Some("tcp") {
-        return usage();
-    }
-    let mut budget = Duration::from_secs(60);
-    let mut base_seed: u64 = 0x5eed;
-    let mut replay = None;
-    let mut it = args[1..].iter();
-    while let Some(flag) = it.next() {
-        let value = it.next().and_then(|v| v.parse::<u64>().ok());
-        match (flag.as_str(), value) {
-            ("--minutes", Some(m)) => budget = Duration::from_secs(m * 60),
-            ("--seconds", Some(s)) => budget = Duration::from_secs(s),
-            ("--seed", Some(s)) => base_seed = s,
-            ("--replay", Some(s)) => replay = Some(s),
-            _ => return usage(),
-        }
-    }
-    if let Some(seed) = replay {
-        let counts = tcp_case(seed);
-        println!("replayed seed {seed}: {counts:?}");
-        return ExitCode::SUCCESS;
-    }
-    // Panics are reported by us, with the seed, not by the default hook.
-    panic::set_hook(Box::new(|_| {}));
-    let start = Instant::now();
-    let mut total = Counts::default();
-    let mut case = 0u64;
-    let mut last_report = Instant::now();
-    while start.elapsed() < budget {
-        let seed = base_seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(case);
-        match panic::catch_unwind(|| tcp_case(seed)) {
-            Ok(counts) => total.add(&counts),
-            Err(payload) => {
-                let msg = payload
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                eprintln!("PANIC in case {case} (replay with --replay {seed}): {msg}");
-                eprintln!("after {:.0} s: {total:?}", start.elapsed().as_secs_f64());
-                return ExitCode::FAILURE;
-            }
-        }
-        case += 1;
-        if last_report.elapsed() > Duration::from_secs(60) {
-            last_report = Instant::now();
-            eprintln!(
-                "{:.0} s: {} cases, {} segments, {} forged, {} codec inputs",
-                start.elapsed().as_secs_f64(),
-                total.cases,
-                total.segments,
-                total.forged,
-                total.codec_inputs
-            );
-        }
-    }
-    println!(
-        "tcp: {} cases in {:.0} s, no panic; {} segments delivered ({} failed to parse), {} forged segments, {} codec inputs, {} cases reached ESTABLISHED, {} closed on both sides",
-        total.cases,
-        start.elapsed().as_secs_f64(),
-        total.segments,
-        total.parse_errors,
-        total.forged,
-        total.codec_inputs,
-        total.established,
-        total.closed_cleanly
-    );
-    ExitCode::SUCCESS
 }

@@ -17,11 +17,7 @@
 //!
 //! `poll_transmit` must terminate and nothing may panic.
 
-use std::cell::RefCell;
 use std::net::{IpAddr, Ipv4Addr};
-use std::panic;
-use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_proto::transport::sctp::{SctpAssociation, SctpConfig, SctpEndpoint, Transmit};
@@ -41,7 +37,7 @@ const SPORT: u16 = 80;
 
 /// What one case did, summed into the report.
 #[derive(Debug, Default, Clone)]
-struct Counts {
+pub(crate) struct Counts {
     cases: u64,
     codec_inputs: u64,
     codec_parsed: u64,
@@ -55,7 +51,22 @@ struct Counts {
     closed: u64,
 }
 
-impl Counts {
+impl crate::driver::Tally for Counts {
+    fn progress(&self) -> String {
+        format!(
+            "{} cases, {} packets, {} forged, {} codec inputs",
+            self.cases, self.packets, self.forged, self.codec_inputs
+        )
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "{} codec inputs ({} parsed and round-tripped), {} path packets delivered, {} inputs rejected by the codec, {} forged packets, {} packets to endpoints, {} timer firings, {} cases reached ESTABLISHED ({} steps with the client ESTABLISHED or closing), {} ended with the client CLOSED",
+            self.codec_inputs, self.codec_parsed, self.packets, self.parse_errors, self.forged,
+            self.endpoint_packets, self.timeouts, self.established, self.established_steps, self.closed
+        )
+    }
+
     fn add(&mut self, o: &Counts) {
         self.cases += o.cases;
         self.codec_inputs += o.codec_inputs;
@@ -612,7 +623,7 @@ impl World {
     }
 }
 
-fn sctp_case(seed: u64) -> Counts {
+pub(crate) fn sctp_case(seed: u64) -> Counts {
     let mut rng = Rng::from_seed(seed);
     let mut counts = Counts {
         cases: 1,
@@ -917,100 +928,4 @@ fn sctp_case(seed: u64) -> Counts {
     counts.established += u64::from(was_established);
     counts.closed += u64::from(w.client.is_closed());
     counts
-}
-
-thread_local! {
-    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
-fn usage() -> ExitCode {
-    eprintln!("usage: sctpsim-fuzz sctp [--minutes M] [--seconds S] [--seed N] [--replay SEED]");
-    ExitCode::from(2)
-}
-
-/// `sctpsim-fuzz sctp ...`: `args` are the arguments after the target name.
-pub fn main(args: &[String]) -> ExitCode {
-    let mut budget = Duration::from_secs(60);
-    let mut base_seed: u64 = 0x5c79;
-    let mut replay = None;
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let value = it.next().and_then(|v| v.parse::<u64>().ok());
-        match (flag.as_str(), value) {
-            ("--minutes", Some(m)) => budget = Duration::from_secs(m * 60),
-            ("--seconds", Some(s)) => budget = Duration::from_secs(s),
-            ("--seed", Some(s)) => base_seed = s,
-            ("--replay", Some(s)) => replay = Some(s),
-            _ => return usage(),
-        }
-    }
-    if let Some(seed) = replay {
-        // The default hook prints the panic location and, with RUST_BACKTRACE=1, the stack.
-        let counts = sctp_case(seed);
-        println!("replayed seed {seed}: {counts:?}");
-        return ExitCode::SUCCESS;
-    }
-    // Panics are reported by us, with the seed and the location.
-    panic::set_hook(Box::new(|info| {
-        let loc = info
-            .location()
-            .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()))
-            .unwrap_or_default();
-        LAST_PANIC.with(|p| *p.borrow_mut() = Some(loc));
-    }));
-    let start = Instant::now();
-    let mut total = Counts::default();
-    let mut case = 0u64;
-    let mut last_report = Instant::now();
-    while start.elapsed() < budget {
-        let seed = base_seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(case);
-        match panic::catch_unwind(|| sctp_case(seed)) {
-            Ok(counts) => total.add(&counts),
-            Err(payload) => {
-                let msg = payload
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                let loc = LAST_PANIC
-                    .with(|p| p.borrow_mut().take())
-                    .unwrap_or_default();
-                eprintln!(
-                    "PANIC in case {case} at {loc} (replay with `sctp --replay {seed}`): {msg}"
-                );
-                eprintln!("after {:.0} s: {total:?}", start.elapsed().as_secs_f64());
-                return ExitCode::FAILURE;
-            }
-        }
-        case += 1;
-        if last_report.elapsed() > Duration::from_secs(60) {
-            last_report = Instant::now();
-            eprintln!(
-                "{:.0} s: {} cases, {} packets, {} forged, {} codec inputs",
-                start.elapsed().as_secs_f64(),
-                total.cases,
-                total.packets,
-                total.forged,
-                total.codec_inputs
-            );
-        }
-    }
-    println!(
-        "sctp: {} cases in {:.0} s, no panic; {} codec inputs ({} parsed and round-tripped), {} path packets delivered, {} inputs rejected by the codec, {} forged packets, {} packets to endpoints, {} timer firings, {} cases reached ESTABLISHED ({} steps with the client ESTABLISHED or closing), {} ended with the client CLOSED",
-        total.cases,
-        start.elapsed().as_secs_f64(),
-        total.codec_inputs,
-        total.codec_parsed,
-        total.packets,
-        total.parse_errors,
-        total.forged,
-        total.endpoint_packets,
-        total.timeouts,
-        total.established,
-        total.established_steps,
-        total.closed
-    );
-    ExitCode::SUCCESS
 }

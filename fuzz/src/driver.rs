@@ -1,0 +1,110 @@
+//! The loop every fuzz mode shares: flags, replay of one seed, a time budget of cases with
+//! panics caught and reported with their seed and location, progress once a minute.
+
+use std::cell::RefCell;
+use std::fmt::Debug;
+use std::panic;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// The counters of one mode, summed over cases.
+pub trait Tally: Default + Debug {
+    /// Add the counters of one case.
+    fn add(&mut self, other: &Self);
+    /// A short line for the once-a-minute progress report.
+    fn progress(&self) -> String;
+    /// The final line (after "<mode>: N cases in T s, no panic; ").
+    fn summary(&self) -> String;
+}
+
+thread_local! {
+    /// Location of the last panic, recorded by our hook (the default hook is replaced so that
+    /// caught panics do not flood the output).
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// `sctpsim-fuzz MODE [--minutes M] [--seconds S] [--seed N] [--replay SEED]`.
+pub fn usage() -> ExitCode {
+    eprintln!(
+        "usage: sctpsim-fuzz tcp|sctp [--minutes M] [--seconds S] [--seed N] [--replay SEED]"
+    );
+    ExitCode::from(2)
+}
+
+/// Run `case` for seeds derived from the base seed until the budget is spent.
+pub fn run<C: Tally>(
+    mode: &str,
+    args: &[String],
+    default_seed: u64,
+    case: fn(u64) -> C,
+) -> ExitCode {
+    let mut budget = Duration::from_secs(60);
+    let mut base_seed = default_seed;
+    let mut replay = None;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().and_then(|v| v.parse::<u64>().ok());
+        match (flag.as_str(), value) {
+            ("--minutes", Some(m)) => budget = Duration::from_secs(m * 60),
+            ("--seconds", Some(s)) => budget = Duration::from_secs(s),
+            ("--seed", Some(s)) => base_seed = s,
+            ("--replay", Some(s)) => replay = Some(s),
+            _ => return usage(),
+        }
+    }
+    if let Some(seed) = replay {
+        // The default hook prints the panic location and, with RUST_BACKTRACE=1, the stack.
+        let counts = case(seed);
+        println!("replayed seed {seed}: {counts:?}");
+        return ExitCode::SUCCESS;
+    }
+    panic::set_hook(Box::new(|info| {
+        let loc = info
+            .location()
+            .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()))
+            .unwrap_or_default();
+        LAST_PANIC.with(|p| *p.borrow_mut() = Some(loc));
+    }));
+    let start = Instant::now();
+    let mut total = C::default();
+    let mut n = 0u64;
+    let mut last_report = Instant::now();
+    while start.elapsed() < budget {
+        let seed = base_seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(n);
+        match panic::catch_unwind(|| case(seed)) {
+            Ok(counts) => total.add(&counts),
+            Err(payload) => {
+                let msg = payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                let loc = LAST_PANIC
+                    .with(|p| p.borrow_mut().take())
+                    .unwrap_or_default();
+                eprintln!(
+                    "PANIC in case {n} at {loc} (replay with `{mode} --replay {seed}`): {msg}"
+                );
+                eprintln!("after {:.0} s: {total:?}", start.elapsed().as_secs_f64());
+                return ExitCode::FAILURE;
+            }
+        }
+        n += 1;
+        if last_report.elapsed() > Duration::from_secs(60) {
+            last_report = Instant::now();
+            eprintln!(
+                "{:.0} s: {}",
+                start.elapsed().as_secs_f64(),
+                total.progress()
+            );
+        }
+    }
+    println!(
+        "{mode}: {n} cases in {:.0} s, no panic; {}",
+        start.elapsed().as_secs_f64(),
+        total.summary()
+    );
+    ExitCode::SUCCESS
+}
