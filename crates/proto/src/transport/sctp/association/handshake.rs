@@ -45,8 +45,6 @@ pub(crate) struct InitInfo {
     /// A Host Name Address parameter (RFC 9260 §5.1.2: answered with ABORT, Unresolvable
     /// Address), its complete TLV.
     pub host_name: Option<Vec<u8>>,
-    /// A Supported Address Types parameter that excludes IPv4 (RFC 9260 §5.1.2).
-    pub no_ipv4: bool,
     /// The State Cookie (INIT ACK only).
     pub cookie: Option<Vec<u8>>,
 }
@@ -71,9 +69,12 @@ pub(crate) fn parse_init_params(init: &InitChunk, src: Ipv4Addr) -> InitInfo {
                 info.cookie_preservative_ms = Some(*increment_ms)
             }
             Parameter::HostNameAddress(_) => info.host_name = p.to_bytes().ok(),
-            Parameter::SupportedAddressTypes(types) => {
-                info.no_ipv4 = !types.contains(&param_type::IPV4_ADDRESS)
-            }
+            // RFC 9260 §5.1.2 implementation note: an INIT sent over IPv4 makes IPv4
+            // supported whatever its Supported Address Types lists, and "the receiver of the
+            // INIT chunk SHOULD NOT respond with any kind of error indication". Every INIT here
+            // arrives over IPv4, so the parameter never refuses one (ETSI TS 102 369
+            // AS/I/1/13/2).
+            Parameter::SupportedAddressTypes(_) => {}
             Parameter::ForwardTsnSupported => info.pr_sctp = true,
             Parameter::SupportedExtensions(types) => {
                 info.asconf =
@@ -224,11 +225,6 @@ pub(crate) fn check_init(init: &InitChunk, info: &InitInfo) -> Result<(), Option
     if let Some(h) = &info.host_name {
         return Err(Some(ErrorCause::UnresolvableAddress { address: h.clone() }));
     }
-    // §5.1.2 implementation note: an INIT sent over IPv4 makes IPv4 supported even if its
-    // Supported Address Types lists only IPv6, and "the receiver of the INIT chunk SHOULD NOT
-    // respond with any kind of error indication". Every INIT here arrives over IPv4, so a
-    // missing IPv4 entry is never refused (ETSI TS 102 369 AS/I/1/13/2).
-    let _ = info.no_ipv4;
     Ok(())
 }
 
