@@ -7,4 +7,5 @@
 
 pub mod app;
 pub mod mac;
+pub mod routing;
 pub mod transport;

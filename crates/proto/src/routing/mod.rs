@@ -1,0 +1,223 @@
+//! Ad hoc routing protocols (DSR, AODV, OLSR) as sans-IO state machines behind one interface,
+//! [`Router`].
+//!
+//! # What the engine does
+//!
+//! One router per wireless node, built from the node's IPv4 address, the protocol's
+//! configuration and the random stream `seeds.stream(("routing", node))` (jitter, RREQ IDs). A
+//! router never reads a clock and never schedules anything: time enters as `now`, and the
+//! engine wakes it at [`Router::poll_timeout`] (a wake-up that finds nothing due is a no-op).
+//!
+//! Inputs:
+//! * [`Router::handle_send`]: an IPv4 packet this node originates (transport or application),
+//!   with its IP header complete (source = this node, TTL set). The router routes it, buffers it
+//!   while it discovers a route, or drops it.
+//! * [`Router::handle_receive`]: every IPv4 packet the wireless interface delivered to this node
+//!   (unicast to its MAC or broadcast), with the transmitter's IP address (`prev_hop`). Routing
+//!   control packets are consumed; packets for this node come back as
+//!   [`RoutingOutput::Deliver`]; others are forwarded (the router decrements the TTL and drops
+//!   at zero: no routing loop survives).
+//! * [`Router::handle_link_failure`]: the MAC gave up on `next_hop` (retry limit) — the failed
+//!   packet and every packet the engine took out of the interface queue for the same next hop.
+//!   Routing reports the broken link (route error) and may salvage or re-buffer the packets.
+//! * [`Router::handle_tx_success`]: a unicast frame to `next_hop` was acknowledged (optional
+//!   use: link-layer feedback that the neighbour is alive).
+//! * [`Router::handle_timeout`]: the deadline from [`Router::poll_timeout`].
+//!
+//! Outputs, drained after every input:
+//! * [`Router::poll_output`]: packets to transmit, to deliver locally, or given up on;
+//! * [`Router::poll_event`]: route discovered (with its latency), route errors, route changes
+//!   for transports (A-SCTP);
+//! * [`Router::poll_timeout`]: when to call [`Router::handle_timeout`].
+//!
+//! Addresses are IPv4; the engine maps a next hop's IP address to its MAC address and
+//! [`Ipv4Addr::BROADCAST`] to the MAC broadcast address. Control packets are complete IPv4
+//! packets built here (AODV: UDP port 654, OLSR: UDP port 698, DSR: IP protocol 48) so captures
+//! dissect as real traffic.
+//!
+//! Malformed input (truncated, bad lengths, bad checksums) is counted in
+//! [`RoutingCounters::malformed`] and dropped; no input makes a router panic.
+
+use sctpsim_kernel::{SimDuration, SimTime};
+use std::collections::BTreeMap;
+use std::net::Ipv4Addr;
+
+pub mod testnet;
+
+/// What a router wants done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoutingOutput {
+    /// Send `packet` (a complete IPv4 packet) on the wireless interface to `next_hop`
+    /// ([`Ipv4Addr::BROADCAST`]: a MAC broadcast).
+    Transmit {
+        /// The neighbour (or broadcast).
+        next_hop: Ipv4Addr,
+        /// The IPv4 packet.
+        packet: Vec<u8>,
+        /// Routing control traffic (queued ahead of data, like ns-2's PriQueue).
+        control: bool,
+    },
+    /// A packet for this node, routing headers removed: goes up to the transport.
+    Deliver {
+        /// The IPv4 packet.
+        packet: Vec<u8>,
+    },
+    /// A data packet the router gave up on.
+    Drop {
+        /// The IPv4 packet.
+        packet: Vec<u8>,
+        /// Why.
+        reason: RouteDropReason,
+    },
+}
+
+/// Why a router dropped a data packet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RouteDropReason {
+    /// No route and the protocol does not discover one (OLSR), or discovery failed.
+    NoRoute,
+    /// The send buffer was full.
+    SendBufferFull,
+    /// The packet waited in the send buffer longer than its timeout.
+    SendBufferTimeout,
+    /// The TTL reached zero while forwarding.
+    TtlExpired,
+    /// The link to the next hop broke and the packet could not be salvaged.
+    LinkBroken,
+}
+
+impl RouteDropReason {
+    /// Name in results and docs.
+    pub fn name(self) -> &'static str {
+        match self {
+            RouteDropReason::NoRoute => "no_route",
+            RouteDropReason::SendBufferFull => "send_buffer_full",
+            RouteDropReason::SendBufferTimeout => "send_buffer_timeout",
+            RouteDropReason::TtlExpired => "ttl_expired",
+            RouteDropReason::LinkBroken => "link_broken",
+        }
+    }
+}
+
+/// What a router reports (for metrics and for transports).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoutingEvent {
+    /// A route discovery this node started ended with a route to `dst`.
+    RouteDiscovered {
+        /// The destination.
+        dst: Ipv4Addr,
+        /// From the first request of the discovery to the route's arrival.
+        latency: SimDuration,
+    },
+    /// This node detected (MAC feedback, missed HELLOs) that its link to `next_hop` broke.
+    LinkBroken {
+        /// The neighbour.
+        next_hop: Ipv4Addr,
+    },
+    /// A route (or the last of several routes) this node used to reach `dst` broke, whether it
+    /// detected the break or heard of it in a route error. Transports that track routes
+    /// (A-SCTP over DSR) hear of it in the same engine event.
+    RouteBroken {
+        /// The destination.
+        dst: Ipv4Addr,
+    },
+}
+
+/// Packets and bytes of one kind of routing message.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TypeCount {
+    /// Packets.
+    pub packets: u64,
+    /// Bytes (whole IPv4 packets).
+    pub bytes: u64,
+}
+
+/// What a router counted. Transmissions count every hop (a RREQ rebroadcast by 10 nodes
+/// counts 10 times), as routing overhead does in the MANET literature (Broch et al. 1998).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RoutingCounters {
+    /// Control packets transmitted, by message type ("rreq", "rrep", "rerr", "hello", "tc",
+    /// ...).
+    pub tx: BTreeMap<&'static str, TypeCount>,
+    /// Control packets received, by message type.
+    pub rx: BTreeMap<&'static str, TypeCount>,
+    /// Route discoveries started (the first request for a destination, not its retries).
+    pub discoveries: u64,
+    /// Route requests this node originated (first tries and retries).
+    pub requests_originated: u64,
+    /// Route discoveries that ended with a route.
+    pub discoveries_succeeded: u64,
+    /// Route errors originated here (link breaks detected by this node).
+    pub route_errors_sent: u64,
+    /// Link breaks detected here (MAC feedback or lost HELLOs).
+    pub link_breaks: u64,
+    /// Data packets this node forwarded.
+    pub data_forwarded: u64,
+    /// Data packets salvaged (DSR) or re-routed after a link failure.
+    pub salvaged: u64,
+    /// Data packets dropped, by reason.
+    pub drops: BTreeMap<RouteDropReason, u64>,
+    /// Malformed routing packets (or IPv4 packets) counted and dropped.
+    pub malformed: u64,
+}
+
+impl RoutingCounters {
+    /// Counts one transmitted control packet of `kind` and `bytes` bytes.
+    pub fn count_tx(&mut self, kind: &'static str, bytes: usize) {
+        let c = self.tx.entry(kind).or_default();
+        c.packets += 1;
+        c.bytes += bytes as u64;
+    }
+
+    /// Counts one received control packet.
+    pub fn count_rx(&mut self, kind: &'static str, bytes: usize) {
+        let c = self.rx.entry(kind).or_default();
+        c.packets += 1;
+        c.bytes += bytes as u64;
+    }
+
+    /// Counts one dropped data packet.
+    pub fn count_drop(&mut self, reason: RouteDropReason) {
+        *self.drops.entry(reason).or_default() += 1;
+    }
+
+    /// Control packets transmitted, all types.
+    pub fn tx_packets(&self) -> u64 {
+        self.tx.values().map(|c| c.packets).sum()
+    }
+
+    /// Control bytes transmitted, all types.
+    pub fn tx_bytes(&self) -> u64 {
+        self.tx.values().map(|c| c.bytes).sum()
+    }
+}
+
+/// A routing protocol instance at one node.
+pub trait Router: std::fmt::Debug + Send {
+    /// Protocol name ("dsr", "aodv", "olsr").
+    fn protocol(&self) -> &'static str;
+    /// This node's address.
+    fn addr(&self) -> Ipv4Addr;
+    /// An IPv4 packet this node originates.
+    fn handle_send(&mut self, now: SimTime, packet: Vec<u8>);
+    /// An IPv4 packet the wireless interface delivered, sent by `prev_hop`.
+    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Vec<u8>);
+    /// The MAC gave up on `next_hop`: the failed packet first, then the packets taken out of
+    /// the interface queue for the same next hop.
+    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Vec<u8>>);
+    /// A unicast frame to `next_hop` was acknowledged.
+    fn handle_tx_success(&mut self, _now: SimTime, _next_hop: Ipv4Addr) {}
+    /// The deadline from [`Router::poll_timeout`] (or any earlier time: a no-op then).
+    fn handle_timeout(&mut self, now: SimTime);
+    /// The next output.
+    fn poll_output(&mut self) -> Option<RoutingOutput>;
+    /// The next event.
+    fn poll_event(&mut self) -> Option<RoutingEvent>;
+    /// When the router next wants [`Router::handle_timeout`].
+    fn poll_timeout(&self) -> Option<SimTime>;
+    /// The counters.
+    fn counters(&self) -> &RoutingCounters;
+    /// The next hop this node would use for `dst` now, if it has a route (for tests and
+    /// traces; no discovery is started).
+    fn next_hop(&self, dst: Ipv4Addr) -> Option<Ipv4Addr>;
+}
