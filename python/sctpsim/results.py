@@ -48,6 +48,9 @@ class RunResult:
     paths: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: One row per stream of each SCTP association (`streams.parquet`).
     streams: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: One row per node and routing message type (`routing.parquet`; empty with static
+    #: routing).
+    routing: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def interrupted(self) -> bool:
@@ -66,7 +69,7 @@ class RunResult:
         timeseries = pd.DataFrame({c: ts[c] for c in TIMESERIES_COLUMNS})
         timeseries = timeseries.astype({"time_s": "float64", "id": "int64", "value": "float64"})
         macs = pd.DataFrame(summary.get("macs", []))
-        sctp = {k: pd.DataFrame(summary.get(k, [])) for k in ("sctp", "paths", "streams")}
+        sctp = {k: pd.DataFrame(summary.get(k, [])) for k in ("sctp", "paths", "streams", "routing")}
         return cls(summary, manifest, flows, links, timeseries, list(raw["pcap_files"]), scenario, macs=macs,
                    **sctp)
 
@@ -84,7 +87,7 @@ class RunResult:
         _atomic_parquet(out / "links.parquet", self.links)
         if not self.macs.empty:
             _atomic_parquet(out / "macs.parquet", self.macs)
-        for name in ("sctp", "paths", "streams"):
+        for name in ("sctp", "paths", "streams", "routing"):
             table = getattr(self, name)
             if not table.empty:
                 _atomic_parquet(out / f"{name}.parquet", table)

@@ -158,6 +158,73 @@ pub struct NetworkResult {
     pub malformed_drops: u64,
     /// ICMP messages sent.
     pub icmp_sent: u64,
+    /// Mean one-way delay of every data packet delivered by a flow that measures it (UDP
+    /// applications), s: packets weigh equally, as in the MANET literature (`null` if none).
+    pub mean_delay_s: Option<f64>,
+    /// Routing packets transmitted per data packet delivered (normalised routing load, Broch
+    /// et al. 1998; 0 if nothing was delivered).
+    pub normalized_routing_load: f64,
+    /// Route discoveries started (ad hoc routing; the first request for a destination, not
+    /// its retries).
+    pub route_discoveries: u64,
+    /// Route discoveries that found a route.
+    pub route_discoveries_succeeded: u64,
+    /// Route requests originated (first tries and retries).
+    pub route_requests: u64,
+    /// Mean time from a discovery's first request to its route, s (0 without discoveries).
+    pub mean_discovery_latency_s: f64,
+    /// Route errors originated (link breaks reported by the node that detected them).
+    pub route_errors: u64,
+    /// Link breaks detected (MAC feedback or lost HELLOs).
+    pub link_breaks: u64,
+    /// Routes that broke at the nodes using them (`RouteBroken` events).
+    pub routes_broken: u64,
+    /// Data packets salvaged or re-routed after a link break.
+    pub salvaged: u64,
+    /// Data packets dropped from a routing send buffer (full, or waited too long).
+    pub send_buffer_drops: u64,
+    /// Data packets dropped because their next hop's link broke and they could not be
+    /// salvaged.
+    pub link_broken_drops: u64,
+    /// Malformed routing packets counted and dropped by routers.
+    pub routing_malformed: u64,
+}
+
+/// Packets and bytes of one kind of routing message.
+#[derive(Copy, Clone, Debug, Default, Serialize, PartialEq)]
+pub struct TypeCountResult {
+    /// Packets.
+    pub packets: u64,
+    /// Bytes (whole IPv4 packets).
+    pub bytes: u64,
+}
+
+impl From<sctpsim_proto::routing::TypeCount> for TypeCountResult {
+    fn from(c: sctpsim_proto::routing::TypeCount) -> Self {
+        TypeCountResult {
+            packets: c.packets,
+            bytes: c.bytes,
+        }
+    }
+}
+
+/// One routing message type at one node (`routing.parquet`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RoutingResult {
+    /// The node.
+    pub node: String,
+    /// `dsr`, `aodv` or `olsr`.
+    pub protocol: String,
+    /// The message type (`rreq`, `rrep`, `rerr`, `hello`, `tc`, ...).
+    pub message: String,
+    /// Packets of this type the node transmitted (originated or forwarded).
+    pub tx_packets: u64,
+    /// Their bytes (whole IPv4 packets).
+    pub tx_bytes: u64,
+    /// Packets of this type the node received.
+    pub rx_packets: u64,
+    /// Their bytes.
+    pub rx_bytes: u64,
 }
 
 /// `summary.json`.
@@ -187,6 +254,8 @@ pub struct Summary {
     pub paths: Vec<PathResult>,
     /// Per stream of each SCTP association (`streams.parquet`).
     pub streams: Vec<StreamResult>,
+    /// Per node and routing message type (`routing.parquet`; empty with static routing).
+    pub routing: Vec<RoutingResult>,
     /// Network-wide results.
     pub network: NetworkResult,
 }

@@ -202,13 +202,28 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
     let min_mtu = s.link.iter().enumerate().min_by_key(|(_, l)| l.mtu_bytes);
     for (i, f) in s.flows.iter().enumerate() {
         let p = format!("flows[{i}]");
-        let src = node_ref(format!("{p}.src"), &f.src)?;
-        let dst = node_ref(format!("{p}.dst"), &f.dst)?;
-        if src == dst {
-            return Err(ScenarioError::at(
-                format!("{p}.dst"),
-                "must differ from src",
-            ));
+        super::pairs::check(&p, f, s.node.len())?;
+        if f.pairs.is_none() {
+            if f.src.is_empty() {
+                return Err(ScenarioError::at(
+                    format!("{p}.src"),
+                    "required (or set pairs)",
+                ));
+            }
+            if f.dst.is_empty() {
+                return Err(ScenarioError::at(
+                    format!("{p}.dst"),
+                    "required (or set pairs)",
+                ));
+            }
+            let src = node_ref(format!("{p}.src"), &f.src)?;
+            let dst = node_ref(format!("{p}.dst"), &f.dst)?;
+            if src == dst {
+                return Err(ScenarioError::at(
+                    format!("{p}.dst"),
+                    "must differ from src",
+                ));
+            }
         }
         if f.transport == TransportKind::Sctp {
             super::check_sctp::check_sctp_flow(&p, f, s, min_mtu)?;
@@ -236,6 +251,36 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
     super::check_wireless::check(s)?;
+    check_routing(s)?;
+    Ok(())
+}
+
+/// An ad hoc routing protocol runs on wireless nodes only: a node with point-to-point links
+/// would need a second routing domain, which this version does not model.
+fn check_routing(s: &Scenario) -> Result<(), ScenarioError> {
+    let Some(r) = &s.routing else {
+        return Ok(());
+    };
+    if r.protocol == RoutingKind::Static {
+        return Ok(());
+    }
+    if let Some(l) = s.link.first() {
+        return Err(ScenarioError::at(
+            "routing.protocol",
+            format!(
+                "\"{}\" runs on wireless-only networks; remove the links (first: {} - {})",
+                r.protocol.name(),
+                l.between[0],
+                l.between[1]
+            ),
+        ));
+    }
+    if !super::check_wireless::has_wireless(s) {
+        return Err(ScenarioError::at(
+            "routing.protocol",
+            format!("\"{}\" needs wireless nodes", r.protocol.name()),
+        ));
+    }
     Ok(())
 }
 

@@ -6,8 +6,10 @@ mod check_sctp;
 pub mod check_wireless;
 mod error;
 pub mod overrides;
+pub mod pairs;
 mod quantity;
 pub mod schema;
+pub mod schema_routing;
 pub mod schema_sctp;
 pub mod schema_wireless;
 

@@ -3,6 +3,7 @@
 //! their source. `docs/scenario.md` documents each field; keep the two in step.
 
 use super::quantity::{Duration, Rate};
+pub use super::schema_routing::*;
 pub use super::schema_sctp::*;
 pub use super::schema_wireless::*;
 use serde::{Deserialize, Serialize};
@@ -32,6 +33,9 @@ pub struct Scenario {
     /// `[mobility]`: placement and movement of the wireless nodes without `position_m`.
     #[serde(default)]
     pub mobility: Option<MobilitySpec>,
+    /// `[routing]`: static routes or an ad hoc routing protocol (`schema_routing.rs`).
+    #[serde(default)]
+    pub routing: Option<RoutingSpec>,
 }
 
 /// `[simulation]`
@@ -315,10 +319,21 @@ pub struct TcpSpec {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
-    /// Source node name.
+    /// Source node name (required unless `pairs` is set).
+    #[serde(default)]
     pub src: String,
-    /// Destination node name.
+    /// Destination node name (required unless `pairs` is set).
+    #[serde(default)]
     pub dst: String,
+    /// Instead of `src`/`dst`: this many flows between random node pairs, with distinct
+    /// sources, drawn from the run's seed (`scenario/pairs.rs`), as the MANET studies place
+    /// their CBR sources.
+    #[serde(default)]
+    pub pairs: Option<u32>,
+    /// With `pairs`: each flow starts at `start` plus a uniform random offset in
+    /// `[0, start_spread)`, so sources do not start in lock step. Default 0 s.
+    #[serde(default)]
+    pub start_spread: Option<Duration>,
     /// Transport protocol. Default `udp`.
     #[serde(default = "default_transport")]
     pub transport: TransportKind,

@@ -107,6 +107,19 @@ impl Simulation {
             no_route_drops: 0,
             malformed_drops: 0,
             icmp_sent: 0,
+            mean_delay_s: None,
+            normalized_routing_load: 0.0,
+            route_discoveries: 0,
+            route_discoveries_succeeded: 0,
+            route_requests: 0,
+            mean_discovery_latency_s: 0.0,
+            route_errors: 0,
+            link_breaks: 0,
+            routes_broken: 0,
+            salvaged: 0,
+            send_buffer_drops: 0,
+            link_broken_drops: 0,
+            routing_malformed: 0,
         };
         for (k, link) in self.topo.links.iter().enumerate() {
             for (d, dir) in link.dirs.iter().enumerate() {
@@ -136,6 +149,20 @@ impl Simulation {
             }
         }
         let macs = self.wifi_results(&mut net);
+        let routing = self.routing_results(&mut net);
+        let (mut delay_sum, mut delay_n) = (0.0, 0u64);
+        for f in &flows {
+            if let Some(d) = f.mean_delay_s {
+                delay_sum += d * f.packets_delivered as f64;
+                delay_n += f.packets_delivered;
+            }
+        }
+        if delay_n > 0 {
+            net.mean_delay_s = Some(delay_sum / delay_n as f64);
+        }
+        if delivered_total > 0 {
+            net.normalized_routing_load = net.routing_packets as f64 / delivered_total as f64;
+        }
         let (sctp, paths, streams) = self.sctp_results(&mut net.malformed_drops);
         for n in &self.topo.nodes {
             net.ttl_drops += n.ip.ttl_drops;
@@ -165,6 +192,7 @@ impl Simulation {
             sctp,
             paths,
             streams,
+            routing,
             network: net,
         };
         let manifest = RunManifest {

@@ -17,6 +17,11 @@ use std::net::Ipv4Addr;
 impl Simulation {
     /// Route a packet out of `node` (originated or forwarded).
     pub(super) fn ip_output(&mut self, node: NodeId, dst: Ipv4Addr, pkt: Packet) {
+        if self.routed(node) {
+            // An ad hoc routing protocol routes, buffers or drops it (`routing.rs`).
+            self.routing_send(node, pkt);
+            return;
+        }
         if self.wifi.is_some() {
             // Routes over links and wireless neighbours together (`wireless.rs`).
             self.wifi_ip_output(node, dst, pkt);
@@ -157,7 +162,7 @@ impl Simulation {
         }
     }
 
-    fn deliver(
+    pub(super) fn deliver(
         &mut self,
         node: NodeId,
         src: Ipv4Addr,

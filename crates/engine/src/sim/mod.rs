@@ -8,10 +8,12 @@
 //! * `sctp.rs` — driving SCTP associations (multi-homed), `sctp_app.rs` their applications.
 //! * `finish.rs` — turning counters into results.
 //! * `wireless.rs` — driving the wireless channel, radios and 802.11 MACs.
+//! * `routing.rs` — driving the ad hoc routing protocols (DSR, AODV, OLSR).
 
 mod finish;
 mod flows;
 mod ip;
+mod routing;
 mod sctp;
 mod sctp_app;
 mod tcp;
@@ -58,6 +60,8 @@ enum Event {
     WifiTxEnd(u32),
     /// A wireless MAC's deadline may have come (stale wake-ups are no-ops).
     WifiTimer(u32),
+    /// A node's routing protocol deadline may have come (stale wake-ups are no-ops).
+    RoutingTimer(NodeId),
 }
 
 /// Progress of a running simulation, for progress bars.
@@ -121,22 +125,26 @@ pub struct Simulation {
     link_busy_ns: Vec<[u64; 2]>,
     /// The wireless channel and interfaces, if the scenario has wireless nodes.
     wifi: Option<Box<crate::wireless::Wireless>>,
+    /// The ad hoc routers, if `routing.protocol` is not `static`.
+    routing: Option<routing::RoutingRt>,
 }
 
 impl Simulation {
     /// Build the network of a checked scenario. `seed` overrides `simulation.seed`.
     pub fn new(
-        scenario: LoadedScenario,
+        mut scenario: LoadedScenario,
         seed: Option<u64>,
         opts: &RunOptions,
     ) -> Result<Self, SimError> {
+        let seed = seed.unwrap_or(scenario.spec.simulation.seed);
+        crate::scenario::pairs::expand(&mut scenario.spec, seed);
         let spec = &scenario.spec;
-        let seed = seed.unwrap_or(spec.simulation.seed);
         let seeds = SeedTree::new(seed);
         let mut topo = Topology::build(spec, &seeds);
         let wifi = crate::wireless::Wireless::build(spec, &mut topo, &seeds)
             .map_err(SimError::Build)?
             .map(Box::new);
+        let routing = routing::RoutingRt::build(spec, &topo, &seeds);
         let end = SimTime::ZERO + spec.simulation.duration.0;
         let mtu = spec
             .link
@@ -221,7 +229,9 @@ impl Simulation {
             link_sampled_bytes: vec![[0; 2]; nlinks],
             link_busy_ns: vec![[0; 2]; nlinks],
             wifi,
+            routing,
         };
+        sim.routing_start();
         for i in 0..sim.flows.len() {
             if let Some(t) = sim.flows[i].first_wake() {
                 sim.queue.push(t, Event::App(FlowId(i as u32)));
@@ -304,6 +314,7 @@ impl Simulation {
             Event::WifiRxEnd(w, f, p) => self.wifi_rx_end(w, f, p),
             Event::WifiTxEnd(w) => self.wifi_tx_end(w),
             Event::WifiTimer(w) => self.wifi_timer(w),
+            Event::RoutingTimer(n) => self.routing_timer(n),
         }
     }
 

@@ -19,7 +19,7 @@ use crate::packet::Packet;
 use crate::results::{MacResult, NetworkResult};
 use crate::wireless::channel::AirFrame;
 use sctpsim_kernel::{FlowId, NodeId};
-use sctpsim_proto::mac::{FrameKind, MacEvent, MacSdu, RxInfo, TxRequest};
+use sctpsim_proto::mac::{FrameKind, MacAddr, MacEvent, MacSdu, RxInfo, TxRequest};
 use sctpsim_wire::ieee80211::{DATA_OVERHEAD, FCS_LEN};
 use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
 use sctpsim_world::power::w_to_dbm;
@@ -79,7 +79,7 @@ impl Simulation {
     }
 
     /// Puts everything MAC `w` has to do now into effect: transmissions, events, its timer.
-    fn wifi_pump(&mut self, w: u32) {
+    pub(super) fn wifi_pump(&mut self, w: u32) {
         let now = self.now;
         loop {
             let Some(wifi) = self.wifi.as_mut() else {
@@ -98,7 +98,13 @@ impl Simulation {
                 break;
             };
             match ev {
-                MacEvent::Delivered { bytes, .. } => self.wifi_deliver(w, bytes),
+                MacEvent::Delivered { src, bytes, .. } => self.wifi_deliver(w, src, bytes),
+                MacEvent::TxFailed { next_hop, sdu, .. } if self.routing.is_some() => {
+                    self.routing_link_failure(w, next_hop, sdu);
+                }
+                MacEvent::TxSuccess { dst, .. } if self.routing.is_some() && !dst.is_group() => {
+                    self.routing_tx_success(w, dst);
+                }
                 MacEvent::TxFailed { sdu, .. } | MacEvent::QueueDrop { sdu } => {
                     let flow = self.flow_of(&sdu.bytes);
                     let pkt = Packet {
@@ -244,7 +250,7 @@ impl Simulation {
     }
 
     /// A packet the MAC of `w` delivered goes to IP input.
-    fn wifi_deliver(&mut self, w: u32, bytes: Vec<u8>) {
+    fn wifi_deliver(&mut self, w: u32, src: MacAddr, bytes: Vec<u8>) {
         let Some(wifi) = self.wifi.as_ref() else {
             return;
         };
@@ -253,6 +259,10 @@ impl Simulation {
         if let Some(c) = &mut self.capture {
             c.record(node, index, self.now, &bytes);
         }
+        if self.routed(node) {
+            self.routing_receive(node, src, bytes);
+            return;
+        }
         let flow = self.flow_of(&bytes);
         let pkt = self.new_packet(bytes, flow);
         self.ip_receive(node, pkt);
@@ -260,7 +270,7 @@ impl Simulation {
 
     /// The flow an IP packet belongs to, from its addresses and ports (the MAC carries bytes
     /// only; the flow tag is recovered for forwarding and drop records).
-    fn flow_of(&self, bytes: &[u8]) -> Option<FlowId> {
+    pub(super) fn flow_of(&self, bytes: &[u8]) -> Option<FlowId> {
         let ip = Ipv4Packet::new_checked(bytes).ok()?;
         let payload = ip.payload();
         if payload.len() < 4 {

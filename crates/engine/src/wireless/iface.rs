@@ -41,12 +41,20 @@ pub struct WifiIface {
 #[derive(Clone, Debug, Default)]
 pub struct AddrMap {
     map: BTreeMap<Ipv4Addr, MacAddr>,
+    rev: BTreeMap<MacAddr, Ipv4Addr>,
 }
 
 impl AddrMap {
     /// Adds an interface.
     pub fn insert(&mut self, ip: Ipv4Addr, mac: MacAddr) {
         self.map.insert(ip, mac);
+        self.rev.insert(mac, ip);
+    }
+
+    /// The IPv4 address of the interface with MAC address `mac` (the previous hop of a
+    /// received frame, for routing).
+    pub fn ip_of(&self, mac: MacAddr) -> Option<Ipv4Addr> {
+        self.rev.get(&mac).copied()
     }
 
     /// The MAC address of next hop `ip`: the interface that owns it, or broadcast for the

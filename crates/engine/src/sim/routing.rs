@@ -1,0 +1,366 @@
+//! Driving the ad hoc routing protocols (`sctpsim_proto::routing`): one [`Router`] per wireless
+//! node when `routing.protocol` is `dsr`, `aodv` or `olsr`.
+//!
+//! The glue is the contract of `sctpsim_proto::routing` (its module doc):
+//! * a packet a node originates ([`Simulation::ip_output`]) goes to its router
+//!   (`handle_send`), which routes, buffers or drops it;
+//! * every packet the node's MAC delivers goes to the router (`handle_receive`) with the
+//!   transmitter's address; the router consumes control traffic, forwards (decrementing the
+//!   TTL) or hands back packets for this node, which go straight to the transport;
+//! * the MAC's link-failure event (`TxFailed` at a retry limit) goes to the router with the
+//!   failed packet and every packet still queued for that next hop (taken out of the interface
+//!   queue, as ns-2's `Mac802_11` → `PriQueue::filter` hands them to DSR and AODV);
+//! * acknowledged unicasts go to `handle_tx_success`;
+//! * router outputs: `Transmit` → the interface queue (control traffic ahead of data),
+//!   `Deliver` → the transport, `Drop` → the flow's drop record;
+//! * the router's deadline is a `RoutingTimer` event (stale wake-ups are no-ops).
+//!
+//! Random streams: `("routing", node)` for each router (jitter, identifiers).
+
+use super::{Event, Simulation};
+use crate::packet::Packet;
+use crate::results::{RoutingResult, TypeCountResult};
+use crate::scenario::{RoutingKind, Scenario};
+use crate::topology::Topology;
+use sctpsim_kernel::{NodeId, SeedTree, SimTime, StreamKey};
+use sctpsim_proto::mac::{MacAddr, MacSdu};
+use sctpsim_proto::routing::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
+use sctpsim_wire::ipv4::Ipv4Packet;
+use std::collections::BTreeMap;
+use std::net::Ipv4Addr;
+
+/// The routers of a simulation.
+#[derive(Debug)]
+pub(crate) struct RoutingRt {
+    /// The protocol.
+    pub kind: RoutingKind,
+    /// Per node (index = node), `None` for nodes without a wireless interface.
+    routers: Vec<Option<Box<dyn Router>>>,
+    /// Earliest wake-up already queued per node.
+    wake: Vec<Option<SimTime>>,
+    /// Latency of every successful route discovery, s.
+    pub discovery_latency_s: Vec<f64>,
+    /// `RouteBroken` events (for transports that follow routes).
+    pub routes_broken: u64,
+}
+
+/// A router for `kind` at address `addr`, or `None` for static routing.
+fn make_router(
+    kind: RoutingKind,
+    addr: Ipv4Addr,
+    rng: sctpsim_kernel::Rng,
+) -> Option<Box<dyn Router>> {
+    let _ = (addr, rng);
+    match kind {
+        RoutingKind::Static => None,
+        RoutingKind::Dsr | RoutingKind::Aodv | RoutingKind::Olsr => None,
+    }
+}
+
+impl RoutingRt {
+    /// The routers of scenario `s` (`None` with static routing), one per wireless interface.
+    pub fn build(s: &Scenario, topo: &Topology, seeds: &SeedTree) -> Option<RoutingRt> {
+        let kind = s.routing.as_ref().map(|r| r.protocol)?;
+        if kind == RoutingKind::Static {
+            return None;
+        }
+        let mut routers: Vec<Option<Box<dyn Router>>> = Vec::with_capacity(topo.nodes.len());
+        for (k, node) in topo.nodes.iter().enumerate() {
+            let addr = node
+                .ifaces
+                .iter()
+                .find(|i| i.wireless.is_some())
+                .map(|i| i.addr);
+            let router = addr.and_then(|a| {
+                let rng = seeds.stream(&StreamKey::new("routing").with(k as u64));
+                make_router(kind, a, rng)
+            });
+            routers.push(router);
+        }
+        Some(RoutingRt {
+            kind,
+            wake: vec![None; routers.len()],
+            routers,
+            discovery_latency_s: Vec::new(),
+            routes_broken: 0,
+        })
+    }
+
+    /// Whether `node` runs a router.
+    pub fn routes(&self, node: NodeId) -> bool {
+        self.routers.get(node.index()).is_some_and(|r| r.is_some())
+    }
+
+    fn router(&mut self, node: NodeId) -> Option<&mut Box<dyn Router>> {
+        self.routers.get_mut(node.index())?.as_mut()
+    }
+}
+
+impl Simulation {
+    /// Whether packets of `node` go through an ad hoc routing protocol.
+    pub(super) fn routed(&self, node: NodeId) -> bool {
+        self.routing.as_ref().is_some_and(|r| r.routes(node))
+    }
+
+    /// Starts every router: their first deadlines (OLSR's first HELLO, ...).
+    pub(super) fn routing_start(&mut self) {
+        let n = self.topo.nodes.len();
+        for k in 0..n {
+            self.routing_schedule(NodeId(k as u32));
+        }
+    }
+
+    /// A packet `node` originates.
+    pub(super) fn routing_send(&mut self, node: NodeId, pkt: Packet) {
+        let now = self.now;
+        if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
+            r.handle_send(now, pkt.bytes);
+        }
+        self.routing_drain(node);
+    }
+
+    /// A packet the MAC of `node` delivered, sent by MAC `src`.
+    pub(super) fn routing_receive(&mut self, node: NodeId, src: MacAddr, bytes: Vec<u8>) {
+        let now = self.now;
+        let prev = self
+            .wifi
+            .as_ref()
+            .and_then(|w| w.addrs.ip_of(src))
+            .unwrap_or(Ipv4Addr::UNSPECIFIED);
+        if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
+            r.handle_receive(now, prev, bytes);
+        }
+        self.routing_drain(node);
+    }
+
+    /// The MAC of interface `w` gave up on `next_hop` with `sdu`.
+    pub(super) fn routing_link_failure(&mut self, w: u32, next_hop: MacAddr, sdu: MacSdu) {
+        let now = self.now;
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        let f = &mut wifi.ifaces[w as usize];
+        let node = f.node;
+        let mut packets = vec![sdu.bytes];
+        packets.extend(
+            f.dcf
+                .remove_queued_for(next_hop)
+                .into_iter()
+                .map(|s| s.bytes),
+        );
+        let Some(ip) = wifi.addrs.ip_of(next_hop) else {
+            return;
+        };
+        if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
+            r.handle_link_failure(now, ip, packets);
+        }
+        self.routing_drain(node);
+    }
+
+    /// The MAC of interface `w` delivered a unicast frame to `next_hop`.
+    pub(super) fn routing_tx_success(&mut self, w: u32, next_hop: MacAddr) {
+        let now = self.now;
+        let Some(wifi) = self.wifi.as_ref() else {
+            return;
+        };
+        let node = wifi.ifaces[w as usize].node;
+        let Some(ip) = wifi.addrs.ip_of(next_hop) else {
+            return;
+        };
+        if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
+            r.handle_tx_success(now, ip);
+        }
+        self.routing_drain(node);
+    }
+
+    /// A router's wake-up.
+    pub(super) fn routing_timer(&mut self, node: NodeId) {
+        let now = self.now;
+        let Some(rt) = self.routing.as_mut() else {
+            return;
+        };
+        if rt.wake[node.index()] == Some(now) {
+            rt.wake[node.index()] = None;
+        }
+        if let Some(r) = rt.router(node) {
+            r.handle_timeout(now);
+        }
+        self.routing_drain(node);
+    }
+
+    /// Puts everything the router of `node` has to do now into effect.
+    fn routing_drain(&mut self, node: NodeId) {
+        loop {
+            let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) else {
+                return;
+            };
+            let mut outputs = Vec::new();
+            while let Some(o) = r.poll_output() {
+                outputs.push(o);
+            }
+            let mut events = Vec::new();
+            while let Some(e) = r.poll_event() {
+                events.push(e);
+            }
+            if outputs.is_empty() && events.is_empty() {
+                break;
+            }
+            for e in events {
+                self.routing_event(node, e);
+            }
+            for o in outputs {
+                match o {
+                    RoutingOutput::Transmit {
+                        next_hop,
+                        packet,
+                        control,
+                    } => self.routing_transmit(node, next_hop, packet, control),
+                    RoutingOutput::Deliver { packet } => self.routing_deliver(node, packet),
+                    RoutingOutput::Drop { packet, .. } => {
+                        let flow = self.flow_of(&packet);
+                        let pkt = Packet {
+                            bytes: packet,
+                            flow,
+                            uid: 0,
+                        };
+                        self.note_drop(&pkt);
+                    }
+                }
+            }
+        }
+        self.routing_schedule(node);
+    }
+
+    fn routing_event(&mut self, _node: NodeId, e: RoutingEvent) {
+        let Some(rt) = self.routing.as_mut() else {
+            return;
+        };
+        match e {
+            RoutingEvent::RouteDiscovered { latency, .. } => {
+                rt.discovery_latency_s.push(latency.as_secs_f64());
+            }
+            RoutingEvent::RouteBroken { .. } => rt.routes_broken += 1,
+            RoutingEvent::LinkBroken { .. } => {}
+        }
+    }
+
+    fn routing_schedule(&mut self, node: NodeId) {
+        let now = self.now;
+        let Some(rt) = self.routing.as_mut() else {
+            return;
+        };
+        let Some(t) = rt.router(node).and_then(|r| r.poll_timeout()) else {
+            return;
+        };
+        let t = t.max(now);
+        let slot = &mut rt.wake[node.index()];
+        if slot.is_none_or(|x| t < x) {
+            *slot = Some(t);
+            self.queue.push(t, Event::RoutingTimer(node));
+        }
+    }
+
+    /// Hands a router's packet to the wireless interface of `node`.
+    fn routing_transmit(
+        &mut self,
+        node: NodeId,
+        next_hop: Ipv4Addr,
+        packet: Vec<u8>,
+        control: bool,
+    ) {
+        let now = self.now;
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        let Some(w) = wifi.by_node.get(node.index()).copied().flatten() else {
+            return;
+        };
+        let Some(mac) = wifi.addrs.resolve(next_hop) else {
+            self.topo.nodes[node.index()].ip.no_route_drops += 1;
+            return;
+        };
+        wifi.ifaces[w as usize].dcf.enqueue(
+            now,
+            MacSdu {
+                dst: mac,
+                bytes: packet,
+                is_control: control,
+            },
+        );
+        self.wifi_pump(w);
+    }
+
+    /// A packet a router handed up: to the transport of `node`.
+    fn routing_deliver(&mut self, node: NodeId, bytes: Vec<u8>) {
+        let (dst, src, proto) = match Ipv4Packet::new_checked(&bytes[..]) {
+            Ok(ip) if ip.verify_checksum() => (ip.dst_addr(), ip.src_addr(), ip.protocol()),
+            _ => {
+                self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                return;
+            }
+        };
+        let flow = self.flow_of(&bytes);
+        let pkt = self.new_packet(bytes, flow);
+        self.deliver(node, src, dst, proto, pkt);
+    }
+
+    /// One row per node and routing message type; adds the totals to `net`.
+    pub(super) fn routing_results(
+        &self,
+        net: &mut crate::results::NetworkResult,
+    ) -> Vec<RoutingResult> {
+        let Some(rt) = self.routing.as_ref() else {
+            return Vec::new();
+        };
+        let mut rows = Vec::new();
+        let mut latency_sum = 0.0;
+        for l in &rt.discovery_latency_s {
+            latency_sum += l;
+        }
+        for (k, r) in rt.routers.iter().enumerate() {
+            let Some(r) = r else { continue };
+            let c = r.counters();
+            net.routing_packets += c.tx_packets();
+            net.routing_bytes += c.tx_bytes();
+            net.route_discoveries += c.discoveries;
+            net.route_discoveries_succeeded += c.discoveries_succeeded;
+            net.route_requests += c.requests_originated;
+            net.route_errors += c.route_errors_sent;
+            net.link_breaks += c.link_breaks;
+            net.salvaged += c.salvaged;
+            net.routing_malformed += c.malformed;
+            let drop = |reason| c.drops.get(&reason).copied().unwrap_or(0);
+            net.ttl_drops += drop(RouteDropReason::TtlExpired);
+            net.no_route_drops += drop(RouteDropReason::NoRoute);
+            net.send_buffer_drops +=
+                drop(RouteDropReason::SendBufferFull) + drop(RouteDropReason::SendBufferTimeout);
+            net.link_broken_drops += drop(RouteDropReason::LinkBroken);
+            let mut types: BTreeMap<&str, (TypeCountResult, TypeCountResult)> = BTreeMap::new();
+            for (t, n) in &c.tx {
+                types.entry(t).or_default().0 = TypeCountResult::from(*n);
+            }
+            for (t, n) in &c.rx {
+                types.entry(t).or_default().1 = TypeCountResult::from(*n);
+            }
+            let name = &self.topo.nodes[k].name;
+            for (t, (tx, rx)) in types {
+                rows.push(RoutingResult {
+                    node: name.clone(),
+                    protocol: rt.kind.name().to_string(),
+                    message: t.to_string(),
+                    tx_packets: tx.packets,
+                    tx_bytes: tx.bytes,
+                    rx_packets: rx.packets,
+                    rx_bytes: rx.bytes,
+                });
+            }
+        }
+        net.routes_broken = rt.routes_broken;
+        net.mean_discovery_latency_s = if rt.discovery_latency_s.is_empty() {
+            0.0
+        } else {
+            latency_sum / rt.discovery_latency_s.len() as f64
+        };
+        rows
+    }
+}
