@@ -59,3 +59,56 @@ fn static_routing_sends_no_control_traffic() {
     assert_eq!(r.summary.network.routing_packets, 0);
     assert!(r.summary.routing.is_empty());
 }
+
+const BREAK: &str = include_str!("../../../scenarios/examples/manet-link-break.toml");
+
+/// The longest stretch after `from_s` in which flow 0 delivered nothing, s (from the
+/// `bytes_delivered` samples).
+fn delivery_gap_after(r: &sctpsim_engine::RunResult, from_s: f64) -> f64 {
+    let rows = common::series(r, "bytes_delivered");
+    let mut last_change = from_s;
+    let mut prev = None;
+    let mut gap: f64 = 0.0;
+    for (t, v) in rows {
+        if t < from_s {
+            prev = Some(v);
+            continue;
+        }
+        if prev.is_some_and(|p| v > p) {
+            gap = gap.max(t - last_change);
+            last_change = t;
+        }
+        prev = Some(v);
+    }
+    gap
+}
+
+/// B moves away: the MAC's link failure leads to a route error (DSR, AODV) and a new route via
+/// D; delivery resumes. The repair time is the delivery gap after the break.
+#[test]
+fn link_break_is_repaired_through_the_new_neighbour() {
+    for protocol in ["dsr", "aodv", "olsr"] {
+        let r = run_with(BREAK, &[("routing.protocol", protocol)]);
+        let gap = delivery_gap_after(&r, 19.0);
+        let delivered = common::series(&r, "bytes_delivered");
+        let at = |t: f64| {
+            delivered
+                .iter()
+                .rev()
+                .find(|(s, _)| *s <= t + 1e-9)
+                .map_or(0.0, |(_, v)| *v)
+        };
+        let n = &r.summary.network;
+        println!(
+            "{protocol}: repair gap {gap:.2} s, link breaks {}, route errors {}, pdf {:.3}",
+            n.link_breaks, n.route_errors, n.pdf
+        );
+        assert!(at(40.0) > at(30.0), "{protocol}: delivery resumed after the break");
+        assert!(n.link_breaks >= 1, "{protocol}: the break was detected");
+        if protocol != "olsr" {
+            assert!(n.route_errors >= 1, "{protocol}: a route error was sent");
+        }
+        assert!(gap < 10.0, "{protocol}: repaired within 10 s (gap {gap:.2} s)");
+        assert_eq!(n.ttl_drops, 0, "{protocol}: no loop");
+    }
+}
