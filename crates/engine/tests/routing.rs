@@ -103,12 +103,26 @@ fn link_break_is_repaired_through_the_new_neighbour() {
             "{protocol}: repair gap {gap:.2} s, link breaks {}, route errors {}, pdf {:.3}",
             n.link_breaks, n.route_errors, n.pdf
         );
-        assert!(at(40.0) > at(30.0), "{protocol}: delivery resumed after the break");
+        assert!(
+            at(40.0) > at(30.0),
+            "{protocol}: delivery resumed after the break"
+        );
+        if protocol == "dsr" {
+            // The source's transport hears of the broken route when its router does.
+            let broken = common::series(&r, "route_broken");
+            assert!(
+                broken.iter().any(|(t, _)| (20.0..22.0).contains(t)),
+                "{broken:?}"
+            );
+        }
         assert!(n.link_breaks >= 1, "{protocol}: the break was detected");
         if protocol != "olsr" {
             assert!(n.route_errors >= 1, "{protocol}: a route error was sent");
         }
-        assert!(gap < 10.0, "{protocol}: repaired within 10 s (gap {gap:.2} s)");
+        assert!(
+            gap < 10.0,
+            "{protocol}: repaired within 10 s (gap {gap:.2} s)"
+        );
         assert_eq!(n.ttl_drops, 0, "{protocol}: no loop");
     }
 }

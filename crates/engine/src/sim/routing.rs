@@ -231,7 +231,10 @@ impl Simulation {
         self.routing_schedule(node);
     }
 
-    fn routing_event(&mut self, _node: NodeId, e: RoutingEvent) {
+    /// A router's event. A broken route reaches the flows that send from `node` to its
+    /// destination in the same engine event (a `route_broken` time-series row at the flow's
+    /// scope: the hook for transports that follow routes, A-SCTP).
+    fn routing_event(&mut self, node: NodeId, e: RoutingEvent) {
         let Some(rt) = self.routing.as_mut() else {
             return;
         };
@@ -239,7 +242,17 @@ impl Simulation {
             RoutingEvent::RouteDiscovered { latency, .. } => {
                 rt.discovery_latency_s.push(latency.as_secs_f64());
             }
-            RoutingEvent::RouteBroken { .. } => rt.routes_broken += 1,
+            RoutingEvent::RouteBroken { dst } => {
+                rt.routes_broken += 1;
+                let t = self.now.as_secs_f64();
+                for f in &self.flows {
+                    let ep = f.ep();
+                    if ep.src == node && ep.dst_addr == dst {
+                        let id = ep.spec_index as u32;
+                        self.series.push(t, "flow", id, "", "route_broken", 1.0);
+                    }
+                }
+            }
             RoutingEvent::LinkBroken { .. } => {}
         }
     }
