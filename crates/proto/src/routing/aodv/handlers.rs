@@ -146,7 +146,18 @@ impl Aodv {
         p.hop_count = p.hop_count.saturating_add(1);
         let life = now + SimDuration::from_millis(u64::from(p.lifetime_ms));
         let updated = self.update_route(p.dst, p.dst_seq, p.hop_count, prev_hop, life, false);
-        if p.orig != self.addr && updated {
+        // §6.7 forwards a reply only if it created or updated the route. A reply that
+        // confirms the route we already hold (same next hop, sequence number and hop count:
+        // a destination answering a second request without a new sequence number, §6.6.1)
+        // is forwarded too, or its originator would never hear it; ns-3 forwards it as well.
+        let confirms = !updated
+            && self.table.valid(p.dst).is_some_and(|r| {
+                r.next_hop == prev_hop && r.seq == p.dst_seq && r.hops == p.hop_count
+            });
+        if confirms {
+            self.table.refresh(p.dst, life);
+        }
+        if p.orig != self.addr && (updated || confirms) {
             // §6.7: forward toward the originator along the reverse route.
             if let Some(back) = self.table.valid(p.orig).map(|r| r.next_hop) {
                 if let Some(f) = self.table.get_mut(p.dst) {

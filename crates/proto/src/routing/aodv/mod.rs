@@ -346,20 +346,24 @@ impl Aodv {
         immediate: bool,
     ) {
         let packet = self.control_packet(Ipv4Addr::BROADCAST, ttl, msg);
+        // §6.9 asks whether the node "has sent a broadcast within the last HELLO_INTERVAL";
+        // the decision to send counts, so the jitter of a HELLO cannot make the next one
+        // look redundant.
+        self.last_broadcast = Some(now);
         let max = self.cfg.broadcast_jitter.as_nanos();
-        if immediate || max == 0 {
-            self.emit_broadcast(now, kind, packet);
+        let jitter = if immediate { 0 } else { self.rng.below(max) };
+        if jitter == 0 {
+            self.emit_broadcast(kind, packet);
         } else {
-            let due = now + SimDuration(self.rng.below(max));
+            let due = now + SimDuration(jitter);
             self.delayed_seq += 1;
             self.delayed
                 .insert((due, self.delayed_seq), Delayed { kind, packet });
         }
     }
 
-    fn emit_broadcast(&mut self, now: SimTime, kind: &'static str, packet: Vec<u8>) {
+    fn emit_broadcast(&mut self, kind: &'static str, packet: Vec<u8>) {
         self.counters.count_tx(kind, packet.len());
-        self.last_broadcast = Some(now);
         self.out.push_back(RoutingOutput::Transmit {
             next_hop: Ipv4Addr::BROADCAST,
             packet,
@@ -616,7 +620,6 @@ impl Aodv {
                 .find(|(s, d, _)| *d == dst && *s != self.addr)
                 .map(|(s, _, _)| *s);
             if self.cfg.local_repair
-                && dst != nb
                 && r.hops <= max_repair
                 && forwarding.is_some()
                 && !self.discoveries.contains_key(&dst)
@@ -850,7 +853,7 @@ impl Router for Aodv {
                 break;
             }
             let d = entry.remove();
-            self.emit_broadcast(now, d.kind, d.packet);
+            self.emit_broadcast(d.kind, d.packet);
         }
         self.table.expire(now, now + self.cfg.delete_period());
         for packet in self.buffer.expire(now, self.cfg.send_buffer_timeout) {
