@@ -247,7 +247,24 @@ pub struct Aodv {
 impl Aodv {
     /// A router for the node with address `addr`; `rng` is its own random stream (broadcast
     /// jitter, HELLO phase).
-    pub fn new(addr: Ipv4Addr, cfg: AodvConfig, mut rng: Rng) -> Aodv {
+    ///
+    /// Zero values that would make a timer fire again at the instant it fired (times,
+    /// NET_DIAMETER, K, ALLOWED_HELLO_LOSS) or forbid every request (RREQ_RATELIMIT) are raised
+    /// to the smallest meaningful value: 1 ns, 1 hop, 1.
+    pub fn new(addr: Ipv4Addr, mut cfg: AodvConfig, mut rng: Rng) -> Aodv {
+        let tick = SimDuration(1);
+        for d in [
+            &mut cfg.active_route_timeout,
+            &mut cfg.hello_interval,
+            &mut cfg.node_traversal_time,
+            &mut cfg.send_buffer_timeout,
+        ] {
+            *d = (*d).max(tick);
+        }
+        cfg.net_diameter = cfg.net_diameter.max(1);
+        cfg.delete_period_k = cfg.delete_period_k.max(1);
+        cfg.allowed_hello_loss = cfg.allowed_hello_loss.max(1);
+        cfg.rreq_ratelimit = cfg.rreq_ratelimit.max(1);
         let hello_at = cfg.hello_enabled.then(|| {
             // A random phase, so that nodes started together do not send HELLOs together.
             SimTime::ZERO + SimDuration(rng.below(cfg.hello_interval.as_nanos().max(1)))
