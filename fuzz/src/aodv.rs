@@ -229,11 +229,14 @@ fn random_config(rng: &mut Rng) -> AodvConfig {
     cfg
 }
 
+/// Packets (next hop, IPv4 packet) the harness hands to the injector.
+type InjectQueue = Arc<Mutex<VecDeque<(Ipv4Addr, Vec<u8>)>>>;
+
 /// A node that transmits whatever the harness queued when told to send.
 #[derive(Debug)]
 struct Injector {
     addr: Ipv4Addr,
-    queue: Arc<Mutex<VecDeque<(Ipv4Addr, Vec<u8>)>>>,
+    queue: InjectQueue,
     out: VecDeque<RoutingOutput>,
     counters: RoutingCounters,
 }
@@ -304,7 +307,7 @@ fn check_net(net: &TestNet, n: usize, ever: &[Vec<bool>]) {
 fn net_case(rng: &mut Rng, counts: &mut Counts) {
     let n = 3 + rng.below(5) as usize;
     let cfg = random_config(rng);
-    let queue = Arc::new(Mutex::new(VecDeque::new()));
+    let queue: InjectQueue = Arc::new(Mutex::new(VecDeque::new()));
     let mut routers: Vec<Box<dyn Router>> = (0..n)
         .map(|i| {
             let c = if rng.bernoulli(0.8) {

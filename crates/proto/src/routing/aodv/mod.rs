@@ -76,7 +76,7 @@ pub struct AodvConfig {
     /// link-failure feedback detects breaks, as ns-2 runs AODV (ns-3 enables HELLOs).
     pub hello_enabled: bool,
     /// Repair a broken link locally (§6.12) instead of reporting it. Default off (the RFC's
-    /// MAY; ns-2 compiles it out unless `AODV_LOCAL_REPAIR` is defined).
+    /// MAY; stock ns-2.35 defines `AODV_LOCAL_REPAIR`, so an ns-2 comparison turns it on).
     pub local_repair: bool,
     /// Expanding ring search (§6.4). Off: every request is network-wide (TTL NET_DIAMETER).
     pub expanding_ring: bool,

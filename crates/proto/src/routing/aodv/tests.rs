@@ -119,6 +119,11 @@ fn line_expanding_ring_rreq_count() {
         assert_eq!(c.requests_originated, rings as u64, "h={h}");
         assert!(net.events.iter().any(|(n, _, e)| *n == 0
             && matches!(e, RoutingEvent::RouteDiscovered { dst, .. } if *dst == TestNet::addr(h))));
+        let latency = net.events.iter().find_map(|(_, _, e)| match e {
+            RoutingEvent::RouteDiscovered { latency, .. } => Some(*latency),
+            _ => None,
+        });
+        eprintln!("AODV line h={h}: {n} RREQ transmissions, discovery latency {latency:?}");
         counts.push(n);
     }
     assert_eq!(counts, [1, 3, 4, 8, 9, 15, 16, 24]);
