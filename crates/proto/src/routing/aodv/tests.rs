@@ -256,6 +256,37 @@ fn link_break_rerr_and_rediscovery() {
 }
 
 #[test]
+fn rerr_is_broadcast_to_several_precursors() {
+    // Nodes 0 and 3 both reach node 2 through node 1; the link 1-2 breaks.
+    let cfg = AodvConfig::default();
+    let mut net = net(4, &cfg);
+    for (a, b) in [(0, 1), (3, 1), (1, 2)] {
+        net.set_link(a, b, true);
+    }
+    cbr(&mut net, 0, 2, 0, 50, 20);
+    // Offset so that node 3's packets never reach node 1 in the instant the break is found
+    // (that packet would meet no route and cause a second, case (ii), RERR).
+    cbr(&mut net, 3, 2, 25, 50, 20);
+    net.run_until(ms(500));
+    net.set_link(1, 2, false);
+    net.run_until(ms(600));
+    let rerrs: Vec<_> = net
+        .transmissions
+        .iter()
+        .filter(|t| matches!(aodv_msg(&t.packet), Some(AodvRepr::Rerr(_))))
+        .collect();
+    assert_eq!(rerrs.len(), 1);
+    assert_eq!((rerrs[0].node, rerrs[0].next_hop), (1, Ipv4Addr::BROADCAST));
+    for n in [0, 3] {
+        assert!(net.events.iter().any(|(m, _, e)| *m == n
+            && *e
+                == RoutingEvent::RouteBroken {
+                    dst: TestNet::addr(2)
+                }));
+    }
+}
+
+#[test]
 fn duplicate_rreqs_are_relayed_once() {
     // A clique of 5: every node hears every relay of every request, yet relays each request
     // once. The destination does not exist, so the discovery runs to its end:
