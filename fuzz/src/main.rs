@@ -11,6 +11,10 @@
 //!
 //! Target `sctp` (the SCTP codec and receive path) is described in `sctp.rs`.
 //!
+//! Target `aodv` (the AODV codec, AODV routers in a small test network with an injector of
+//! forged packets, and a standalone router) is described in `aodv.rs`:
+//! `cargo run --release -p sctpsim-fuzz -- aodv --minutes 10`.
+//!
 //! Target `tcp` has three parts per case:
 //! * the TCP codec (`sctpsim_wire::tcp::fuzz_parse_tcp`) on random bytes and on mutations of
 //!   real segments;
@@ -25,6 +29,7 @@
 //! After every input the connection's invariants are checked
 //! (`sctpsim_proto::transport::tcp::fuzz_check_invariants`); `poll_transmit` must terminate.
 
+mod aodv;
 mod driver;
 mod sctp;
 
@@ -371,6 +376,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("tcp") => driver::run("tcp", &args[1..], 0x5eed, tcp_case),
         Some("sctp") => driver::run("sctp", &args[1..], 0x5c79, sctp::sctp_case),
+        Some("aodv") => driver::run("aodv", &args[1..], 0xa0d7, aodv::aodv_case),
         _ => driver::usage(),
     }
 }

@@ -40,6 +40,7 @@
 //! # Ok::<(), sctpsim_wire::WireError>(())
 //! ```
 
+pub mod aodv;
 pub mod checksum;
 pub mod crc32;
 mod error;
