@@ -50,10 +50,19 @@ fn make_router(
     addr: Ipv4Addr,
     rng: sctpsim_kernel::Rng,
 ) -> Option<Box<dyn Router>> {
-    let _ = (addr, rng);
+    use sctpsim_proto::routing::aodv;
     match kind {
         RoutingKind::Static => None,
-        RoutingKind::Dsr | RoutingKind::Aodv | RoutingKind::Olsr => None,
+        RoutingKind::Aodv => Some(Box::new(aodv::Aodv::new(
+            addr,
+            aodv::AodvConfig::default(),
+            rng,
+        ))),
+        // Merged with their branches.
+        RoutingKind::Dsr | RoutingKind::Olsr => {
+            let _ = (addr, rng);
+            None
+        }
     }
 }
 
