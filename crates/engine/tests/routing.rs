@@ -126,3 +126,51 @@ fn link_break_is_repaired_through_the_new_neighbour() {
         assert_eq!(n.ttl_drops, 0, "{protocol}: no loop");
     }
 }
+
+/// A static line of `h + 1` nodes 200 m apart (one hop each, 250 m range) and one CBR flow
+/// from the first to the last, starting at 1 s.
+fn line(h: usize, protocol: &str) -> String {
+    let mut s = format!(
+        "[simulation]\nduration = \"10s\"\nseed = 3\n[radio]\nprofile = \"ns2-wavelan\"\n\
+         [routing]\nprotocol = \"{protocol}\"\n[nodes]\ncount = {}\n[mobility]\n\
+         model = \"static\"\nplacement = \"line\"\nspacing_m = 200\n",
+        h + 1
+    );
+    s += &format!(
+        "[[flows]]\nsrc = \"n0\"\ndst = \"n{h}\"\napp = \"cbr\"\nrate = \"4096bps\"\n\
+         packet_size_bytes = 64\nstart = \"1s\"\n"
+    );
+    s
+}
+
+/// RREQ transmissions of a run (every node, every hop).
+fn rreq_tx(r: &sctpsim_engine::RunResult) -> u64 {
+    r.summary
+        .routing
+        .iter()
+        .filter(|row| row.message == "rreq")
+        .map(|row| row.tx_packets)
+        .sum()
+}
+
+/// AODV on a static line finds the h-hop route with the expanding ring search, and one
+/// discovery costs the RREQ transmissions of a line: a ring of TTL t is sent by the source and
+/// relayed by the nodes before its edge, min(t, h) transmissions, over the rings 1, 3, 5, 7
+/// and then NET_DIAMETER until one reaches the destination (docs/models/aodv.md).
+#[test]
+fn aodv_on_a_line_finds_the_route_with_the_ring_search_count() {
+    for h in 1..=6usize {
+        let r = run_with(&line(h, "aodv"), &[]);
+        let n = &r.summary.network;
+        assert_eq!(n.route_discoveries, 1, "h = {h}");
+        assert_eq!(n.route_discoveries_succeeded, 1, "h = {h}");
+        assert!(n.pdf > 0.99, "h = {h}: pdf {}", n.pdf);
+        // Rings that fall short cost t each; the first that reaches the destination costs h.
+        let expected: usize = [1usize, 3, 5, 7, 35]
+            .iter()
+            .filter(|&&t| t < h)
+            .sum::<usize>()
+            + h;
+        assert_eq!(rreq_tx(&r), expected as u64, "h = {h}");
+    }
+}
