@@ -42,6 +42,7 @@
 
 pub mod checksum;
 pub mod crc32;
+pub mod dsr;
 mod error;
 pub mod icmp;
 pub mod ieee80211;
