@@ -242,7 +242,7 @@ impl DsrOption {
             }
             option_type::ROUTE_REQUEST => {
                 // §6.2: Opt Data Len = 6 + 4n.
-                if len < 6 || (len - 6) % 4 != 0 {
+                if len < 6 || (len - 6) & 3 != 0 {
                     return Err(WireError::Malformed);
                 }
                 DsrOption::RouteRequest {
@@ -253,7 +253,7 @@ impl DsrOption {
             }
             option_type::ROUTE_REPLY => {
                 // §6.3: Opt Data Len = 1 + 4n.
-                if len < 1 || (len - 1) % 4 != 0 {
+                if len < 1 || (len - 1) & 3 != 0 {
                     return Err(WireError::Malformed);
                 }
                 DsrOption::RouteReply {
@@ -308,7 +308,7 @@ impl DsrOption {
             }
             option_type::SOURCE_ROUTE => {
                 // §6.7: Opt Data Len = 2 + 4n; F|L|Reservd(4)|Salvage(4)|Segs Left(6).
-                if len < 2 || (len - 2) % 4 != 0 {
+                if len < 2 || (len - 2) & 3 != 0 {
                     return Err(WireError::Malformed);
                 }
                 let word = u16_at(data, 0);
@@ -703,12 +703,18 @@ mod test {
     fn bad_lengths_are_rejected() {
         // Fixed portion truncated.
         for n in 0..4 {
-            assert_eq!(DsrRepr::parse(&[59, 0, 0, 0][..n]), Err(WireError::Truncated));
+            assert_eq!(
+                DsrRepr::parse(&[59, 0, 0, 0][..n]),
+                Err(WireError::Truncated)
+            );
         }
         // Payload length beyond the buffer.
         assert_eq!(DsrRepr::parse(&[59, 0, 0, 1]), Err(WireError::Truncated));
         // F flag.
-        assert_eq!(DsrRepr::parse(&[59, 0x80, 0, 0]), Err(WireError::Unsupported));
+        assert_eq!(
+            DsrRepr::parse(&[59, 0x80, 0, 0]),
+            Err(WireError::Unsupported)
+        );
         // Option length runs past payload length (extra buffer bytes do not count).
         assert_eq!(
             DsrRepr::parse(&[59, 0, 0, 2, 0, 1, 0]),
@@ -717,10 +723,25 @@ mod test {
         // Type without length byte.
         assert_eq!(DsrRepr::parse(&[59, 0, 0, 1, 1]), Err(WireError::Truncated));
         // Wrong per-type lengths.
-        for (ty, len) in [(1u8, 5u8), (1, 7), (2, 0), (2, 2), (3, 9), (3, 13), (160, 3), (32, 9), (96, 1), (96, 3)] {
+        for (ty, len) in [
+            (1u8, 5u8),
+            (1, 7),
+            (2, 0),
+            (2, 2),
+            (3, 9),
+            (3, 13),
+            (160, 3),
+            (32, 9),
+            (96, 1),
+            (96, 3),
+        ] {
             let mut b = vec![59, 0, 0, 2 + len, ty, len];
-            b.extend(std::iter::repeat(1u8).take(usize::from(len)));
-            assert_eq!(DsrRepr::parse(&b), Err(WireError::Malformed), "type {ty} len {len}");
+            b.resize(b.len() + usize::from(len), 1u8);
+            assert_eq!(
+                DsrRepr::parse(&b),
+                Err(WireError::Malformed),
+                "type {ty} len {len}"
+            );
         }
         // Empty header is fine.
         assert_eq!(
@@ -761,7 +782,7 @@ mod test {
         for _ in 0..20_000 {
             let n = (rng() % 80) as usize;
             let mut b: Vec<u8> = (0..n).map(|_| rng() as u8).collect();
-            if b.len() >= 4 && rng() % 2 == 0 {
+            if b.len() >= 4 && rng() & 1 == 0 {
                 let l = (b.len() - 4) as u16;
                 b[1] &= 0x7f;
                 b[2..4].copy_from_slice(&l.to_be_bytes());

@@ -71,7 +71,10 @@ impl SendBuffer {
     }
 
     /// Removes and returns, in order, the packets whose destination `ready` accepts.
-    pub(crate) fn take_where(&mut self, mut ready: impl FnMut(Ipv4Addr) -> bool) -> Vec<(Ipv4Addr, Vec<u8>)> {
+    pub(crate) fn take_where(
+        &mut self,
+        mut ready: impl FnMut(Ipv4Addr) -> bool,
+    ) -> Vec<(Ipv4Addr, Vec<u8>)> {
         let mut out = Vec::new();
         self.entries.retain_mut(|e| {
             if ready(e.dst) {

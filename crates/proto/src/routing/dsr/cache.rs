@@ -44,7 +44,12 @@ fn routable(a: &Ipv4Addr) -> bool {
 }
 
 impl PathCache {
-    pub(crate) fn new(me: Ipv4Addr, timeout: SimDuration, capacity: usize, per_dest: usize) -> Self {
+    pub(crate) fn new(
+        me: Ipv4Addr,
+        timeout: SimDuration,
+        capacity: usize,
+        per_dest: usize,
+    ) -> Self {
         PathCache {
             me,
             paths: Vec::new(),
@@ -95,8 +100,7 @@ impl PathCache {
                 // before `dst` unless another entry covers them.
                 let mut p = self.paths.remove(i);
                 p.nodes.pop();
-                if p.nodes.len() >= 2 && !self.paths.iter().any(|q| q.nodes.starts_with(&p.nodes))
-                {
+                if p.nodes.len() >= 2 && !self.paths.iter().any(|q| q.nodes.starts_with(&p.nodes)) {
                     self.paths.push(p);
                 }
             }
@@ -164,9 +168,10 @@ impl PathCache {
         let mut broken = BTreeSet::new();
         let mut kept: Vec<CachedPath> = Vec::with_capacity(self.paths.len());
         for mut p in std::mem::take(&mut self.paths) {
-            let cut = p.nodes.windows(2).position(|w| {
-                (w[0] == from && w[1] == to) || (w[0] == to && w[1] == from)
-            });
+            let cut = p
+                .nodes
+                .windows(2)
+                .position(|w| (w[0] == from && w[1] == to) || (w[0] == to && w[1] == from));
             if let Some(i) = cut {
                 // Every node behind the link lost this route.
                 broken.extend(p.nodes[i + 1..].iter().copied());

@@ -6,7 +6,9 @@ use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::{SimDuration, SimTime};
-use sctpsim_wire::dsr::{dsr_packet, DsrOption, DsrRepr, MAX_REPLY_ADDRS, MAX_REQUEST_ADDRS, NO_NEXT_HEADER};
+use sctpsim_wire::dsr::{
+    dsr_packet, DsrOption, DsrRepr, MAX_REPLY_ADDRS, MAX_REQUEST_ADDRS, NO_NEXT_HEADER,
+};
 use sctpsim_wire::Ipv4Repr;
 
 use super::{cache, Discovery, Dsr, Pending, IP_PROTOCOL_DSR};
@@ -135,7 +137,13 @@ impl Dsr {
 
     /// Whether (initiator, id, target) was seen; records it if not (§4.3 request table,
     /// bounded by RequestTableSize initiators × RequestTableIds entries, LRU).
-    fn seen_before(&mut self, now: SimTime, initiator: Ipv4Addr, id: u16, target: Ipv4Addr) -> bool {
+    fn seen_before(
+        &mut self,
+        now: SimTime,
+        initiator: Ipv4Addr,
+        id: u16,
+        target: Ipv4Addr,
+    ) -> bool {
         if let Some((last, ids)) = self.seen.get_mut(&initiator) {
             *last = now;
             if ids.contains(&(id, target)) {

@@ -64,12 +64,18 @@ impl Dsr {
     /// [`Router::handle_send`].
     pub fn handle_send_on_route(&mut self, now: SimTime, packet: Vec<u8>, route: &[Ipv4Addr]) {
         self.begin(now);
-        let dst = Ipv4Packet::new_checked(&packet[..]).map(|p| p.dst_addr()).ok();
+        let dst = Ipv4Packet::new_checked(&packet[..])
+            .map(|p| p.dst_addr())
+            .ok();
         let usable = route.first() == Some(&self.addr)
             && route.last().copied() == dst
             && cache::loop_free(route)
             && self.cache.contains(route)
-            && self.cache.routes_to(now, route[route.len() - 1]).iter().any(|r| r == route);
+            && self
+                .cache
+                .routes_to(now, route[route.len() - 1])
+                .iter()
+                .any(|r| r == route);
         if usable {
             self.send_data(now, packet, route);
         } else {

@@ -18,8 +18,7 @@ impl Dsr {
     /// The MAC gave up on `next_hop` for `packets`.
     pub(super) fn link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Vec<u8>>) {
         self.counters.link_breaks += 1;
-        self.events
-            .push_back(RoutingEvent::LinkBroken { next_hop });
+        self.events.push_back(RoutingEvent::LinkBroken { next_hop });
         self.remove_link(self.addr, next_hop);
         let mut told = BTreeSet::new();
         for packet in packets {

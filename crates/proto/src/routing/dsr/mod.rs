@@ -492,7 +492,8 @@ impl Dsr {
                 let mut out = vec![0u8; repr.buffer_len()];
                 repr.emit(&mut Ipv4Packet::new_unchecked(&mut out[..]));
                 out[Ipv4Repr::HEADER_LEN..].copy_from_slice(upper);
-                self.outputs.push_back(RoutingOutput::Deliver { packet: out });
+                self.outputs
+                    .push_back(RoutingOutput::Deliver { packet: out });
             }
             self.flush_buffer(now);
             return;

@@ -145,7 +145,9 @@ fn line_discovery_and_delivery() {
         // The route and its record.
         let want: Vec<usize> = (0..=h).collect();
         assert_eq!(
-            handles[0].lock().disjoint_routes(net.now, TestNet::addr(h), 4),
+            handles[0]
+                .lock()
+                .disjoint_routes(net.now, TestNet::addr(h), 4),
             vec![path(&want)],
             "h = {h}"
         );
@@ -155,14 +157,22 @@ fn line_discovery_and_delivery() {
         assert_eq!(*node, h);
         assert_eq!(*got, aged(&packet, (h - 1) as u8), "h = {h}");
         // The discovery and its requests.
-        assert_eq!(total_tx(&net, "rreq"), expected_rreq_line(h as u64), "h = {h}");
+        assert_eq!(
+            total_tx(&net, "rreq"),
+            expected_rreq_line(h as u64),
+            "h = {h}"
+        );
         let c = net.routers[0].counters();
         assert_eq!(c.discoveries, 1);
         assert_eq!(c.discoveries_succeeded, 1);
         assert_eq!(c.requests_originated, if h == 1 { 1 } else { 2 });
         assert!(net.events.iter().any(|(n, _, e)| *n == 0
             && matches!(e, RoutingEvent::RouteDiscovered { dst, .. } if *dst == TestNet::addr(h))));
-        let forwarded: u64 = net.routers.iter().map(|r| r.counters().data_forwarded).sum();
+        let forwarded: u64 = net
+            .routers
+            .iter()
+            .map(|r| r.counters().data_forwarded)
+            .sum();
         assert_eq!(forwarded, (h - 1) as u64);
         // Data packets with a source route are not control traffic.
         assert!(net
@@ -229,9 +239,18 @@ fn link_break_salvage_route_error_and_rediscovery() {
     // Node 5 could not salvage; 0 rediscovered.
     let c5 = net.routers[5].counters();
     assert!(c5.route_errors_sent >= 1);
-    assert!(c5.drops.get(&RouteDropReason::LinkBroken).copied().unwrap_or(0) >= 1);
+    assert!(
+        c5.drops
+            .get(&RouteDropReason::LinkBroken)
+            .copied()
+            .unwrap_or(0)
+            >= 1
+    );
     let c0 = net.routers[0].counters();
-    assert!(c0.discoveries >= 2, "a new discovery after the second break");
+    assert!(
+        c0.discoveries >= 2,
+        "a new discovery after the second break"
+    );
     // The cache has neither broken link.
     for p in handles[0].lock().cached_paths() {
         for w in p.windows(2) {
@@ -244,8 +263,18 @@ fn link_break_salvage_route_error_and_rediscovery() {
     // Repair times: the longest gap between deliveries after each break.
     let times: Vec<SimTime> = net.delivered.iter().map(|(_, t, _)| *t).collect();
     let gap_after = |t0: SimTime| {
-        let before = times.iter().filter(|t| **t <= t0).max().copied().unwrap_or(t0);
-        let after = times.iter().filter(|t| **t > t0).min().copied().unwrap_or(t0);
+        let before = times
+            .iter()
+            .filter(|t| **t <= t0)
+            .max()
+            .copied()
+            .unwrap_or(t0);
+        let after = times
+            .iter()
+            .filter(|t| **t > t0)
+            .min()
+            .copied()
+            .unwrap_or(t0);
         after.saturating_since(before)
     };
     let g1 = gap_after(ms(1000));
@@ -268,7 +297,11 @@ fn send_buffer_overflow_timeout_and_request_backoff() {
     let idents: Vec<u16> = net
         .dropped
         .iter()
-        .map(|(_, _, _, p)| Ipv4Packet::new_checked(&p[..]).map(|p| p.ident()).unwrap_or(0))
+        .map(|(_, _, _, p)| {
+            Ipv4Packet::new_checked(&p[..])
+                .map(|p| p.ident())
+                .unwrap_or(0)
+        })
         .collect();
     assert_eq!(idents, vec![0, 1, 2, 3, 4, 5]);
     net.run_until(ms(40_000));
@@ -288,7 +321,13 @@ fn send_buffer_overflow_timeout_and_request_backoff() {
     assert_eq!(net.routers[0].poll_timeout(), None);
 }
 
-fn request_packet(initiator: Ipv4Addr, id: u16, target: Ipv4Addr, record: Vec<Ipv4Addr>, ttl: u8) -> Vec<u8> {
+fn request_packet(
+    initiator: Ipv4Addr,
+    id: u16,
+    target: Ipv4Addr,
+    record: Vec<Ipv4Addr>,
+    ttl: u8,
+) -> Vec<u8> {
     let ip = Ipv4Repr {
         src_addr: initiator,
         dst_addr: Ipv4Addr::BROADCAST,
@@ -346,10 +385,16 @@ fn cache_timeout() {
     net.line();
     net.send_at(SimTime::ZERO, 0, TestNet::data_packet(0, 2, 10, 1));
     net.run_until(ms(1000));
-    assert_eq!(net.routers[0].next_hop(TestNet::addr(2)), Some(TestNet::addr(1)));
+    assert_eq!(
+        net.routers[0].next_hop(TestNet::addr(2)),
+        Some(TestNet::addr(1))
+    );
     // The cache wakes the router when its entries expire (300 s after the last use).
     net.run_until(ms(300_000));
-    assert_eq!(net.routers[0].next_hop(TestNet::addr(2)), Some(TestNet::addr(1)));
+    assert_eq!(
+        net.routers[0].next_hop(TestNet::addr(2)),
+        Some(TestNet::addr(1))
+    );
     net.run_until(ms(302_000));
     assert_eq!(net.routers[0].next_hop(TestNet::addr(2)), None);
     assert!(handles[0].lock().cached_paths().is_empty());
@@ -378,7 +423,11 @@ fn ttl_expiry_drops_while_forwarding() {
         let out = drain(&mut d);
         assert_eq!(out.len(), 1);
         match &out[0] {
-            RoutingOutput::Transmit { next_hop, packet, control } => {
+            RoutingOutput::Transmit {
+                next_hop,
+                packet,
+                control,
+            } => {
                 assert!(forwarded);
                 assert_eq!(*next_hop, a(2));
                 assert!(!control);
@@ -386,7 +435,10 @@ fn ttl_expiry_drops_while_forwarding() {
                 assert_eq!(p.ttl(), 1);
                 assert!(p.verify_checksum());
                 let sr = DsrRepr::parse(p.payload()).expect("ok");
-                assert!(matches!(sr.options[0], DsrOption::SourceRoute { segs_left: 0, .. }));
+                assert!(matches!(
+                    sr.options[0],
+                    DsrOption::SourceRoute { segs_left: 0, .. }
+                ));
             }
             RoutingOutput::Drop { reason, .. } => {
                 assert!(!forwarded);
@@ -395,7 +447,10 @@ fn ttl_expiry_drops_while_forwarding() {
             other => panic!("unexpected {other:?}"),
         }
     }
-    assert_eq!(d.counters().drops.get(&RouteDropReason::TtlExpired), Some(&1));
+    assert_eq!(
+        d.counters().drops.get(&RouteDropReason::TtlExpired),
+        Some(&1)
+    );
     assert_eq!(d.counters().data_forwarded, 1);
 }
 
@@ -551,7 +606,14 @@ proptest! {
 #[test]
 fn tshark_dissects_a_dsr_capture() {
     let (net, _) = link_break_run();
-    let path = std::env::temp_dir().join(format!("sctpsim-dsr-{}.pcap", std::process::id()));
+    // SCTPSIM_DSR_PCAP=/some/file keeps the capture for inspection.
+    let keep = std::env::var_os("SCTPSIM_DSR_PCAP");
+    let path = keep
+        .clone()
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("sctpsim-dsr-{}.pcap", std::process::id()))
+        });
     {
         let file = std::fs::File::create(&path).expect("create pcap");
         let mut w = sctpsim_wire::PcapWriter::new(
@@ -560,7 +622,8 @@ fn tshark_dissects_a_dsr_capture() {
         )
         .expect("pcap header");
         for t in &net.transmissions {
-            w.write_packet(t.time.as_nanos(), &t.packet).expect("pcap record");
+            w.write_packet(t.time.as_nanos(), &t.packet)
+                .expect("pcap record");
         }
     }
     let run = |args: &[&str]| {
@@ -582,8 +645,16 @@ fn tshark_dissects_a_dsr_capture() {
     if let Ok(sample) = run(&["-V", "-c", "3"]) {
         println!("{}", String::from_utf8_lossy(&sample.stdout));
     }
-    let _ = std::fs::remove_file(&path);
-    assert!(out.status.success(), "tshark failed: {}", String::from_utf8_lossy(&out.stderr));
-    assert!(malformed.trim().is_empty(), "tshark flags packets:\n{malformed}");
+    if keep.is_none() {
+        let _ = std::fs::remove_file(&path);
+    }
+    assert!(
+        out.status.success(),
+        "tshark failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        malformed.trim().is_empty(),
+        "tshark flags packets:\n{malformed}"
+    );
 }
-
