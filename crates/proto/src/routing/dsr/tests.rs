@@ -658,3 +658,63 @@ fn tshark_dissects_a_dsr_capture() {
         "tshark flags packets:\n{malformed}"
     );
 }
+
+fn control_packet(src: Ipv4Addr, dst: Ipv4Addr, options: Vec<DsrOption>) -> Vec<u8> {
+    let ip = Ipv4Repr {
+        src_addr: src,
+        dst_addr: dst,
+        protocol: IP_PROTOCOL_DSR,
+        payload_len: 0,
+        ttl: 64,
+        ident: 1,
+        dscp: 0,
+        dont_frag: false,
+    };
+    let dsr = DsrRepr {
+        next_header: 59,
+        options,
+    };
+    dsr_packet(&ip, &dsr, &[]).expect("encodes")
+}
+
+/// A Route Error received for a cached route: the link leaves the cache and `RouteBroken`
+/// comes out of the same `handle_receive` call.
+#[test]
+fn route_error_reception_breaks_routes_in_same_call() {
+    let a = TestNet::addr;
+    let mut d = Dsr::new(a(0), DsrConfig::default(), Rng::from_seed(4));
+    let sr = |addresses: Vec<Ipv4Addr>| DsrOption::SourceRoute {
+        first_hop_external: false,
+        last_hop_external: false,
+        salvage: 0,
+        segs_left: 0,
+        addresses,
+    };
+    let reply = DsrOption::RouteReply {
+        last_hop_external: false,
+        addresses: vec![a(1), a(2), a(3)],
+    };
+    d.handle_receive(
+        ms(0),
+        a(1),
+        control_packet(a(3), a(0), vec![reply, sr(vec![a(2), a(1)])]),
+    );
+    assert_eq!(d.cached_paths(), vec![path(&[0, 1, 2, 3])]);
+    assert!(std::iter::from_fn(|| d.poll_event()).next().is_none());
+    let error = DsrOption::RouteError {
+        salvage: 0,
+        error_src: a(2),
+        error_dst: a(0),
+        kind: sctpsim_wire::dsr::RouteErrorKind::NodeUnreachable(a(3)),
+    };
+    d.handle_receive(
+        ms(5),
+        a(1),
+        control_packet(a(2), a(0), vec![error, sr(vec![a(1)])]),
+    );
+    let events: Vec<RoutingEvent> = std::iter::from_fn(|| d.poll_event()).collect();
+    assert_eq!(events, vec![RoutingEvent::RouteBroken { dst: a(3) }]);
+    assert_eq!(d.cached_paths(), vec![path(&[0, 1, 2])]);
+    assert_eq!(d.counters().rx.get("rerr").map(|c| c.packets), Some(1));
+    assert_eq!(d.counters().rx.get("rrep").map(|c| c.packets), Some(1));
+}
