@@ -502,24 +502,22 @@ impl Dsr {
             return;
         }
         self.flush_buffer(now);
-        let Some((salvage, segs_left, addresses)) = sr else {
+        let Some((_, segs_left, addresses)) = sr else {
             // A unicast DSR packet for someone else without a source route: nothing to
             // follow.
             self.counters.malformed += 1;
             return;
         };
-        self.forward(now, packet, &parsed, &dsr, salvage, segs_left, &addresses);
+        self.forward(packet, &parsed, &dsr, segs_left, &addresses);
     }
 
-    /// Forwards a packet along its Source Route option (§8.1.5).
-    #[allow(clippy::too_many_arguments)]
+    /// Forwards a packet along its Source Route option (§8.1.5): `segs_left` and `addresses`
+    /// are that option's.
     fn forward(
         &mut self,
-        _now: SimTime,
         packet: Vec<u8>,
         parsed: &Parsed,
         dsr: &DsrRepr,
-        salvage: u8,
         segs_left: u8,
         addresses: &[Ipv4Addr],
     ) {
@@ -551,7 +549,6 @@ impl Dsr {
                 break;
             }
         }
-        let _ = salvage;
         let ip = Ipv4Repr {
             ttl: parsed.ip.ttl - 1,
             ..parsed.ip
