@@ -7,9 +7,12 @@
 //! cargo run --release -p sctpsim-fuzz -- tcp --replay SEED
 //! cargo run --release -p sctpsim-fuzz -- sctp --minutes 10 [--seed N]
 //! cargo run --release -p sctpsim-fuzz -- sctp --replay SEED
+//! cargo run --release -p sctpsim-fuzz -- dsr --minutes 10 [--seed N]
+//! cargo run --release -p sctpsim-fuzz -- dsr --replay SEED
 //! ```
 //!
-//! Target `sctp` (the SCTP codec and receive path) is described in `sctp.rs`.
+//! Target `sctp` (the SCTP codec and receive path) is described in `sctp.rs`, target `dsr`
+//! (the DSR codec and routers in a changing network) in `dsr.rs`.
 //!
 //! Target `aodv` (the AODV codec, AODV routers in a small test network with an injector of
 //! forged packets, and a standalone router) is described in `aodv.rs`:
@@ -31,6 +34,7 @@
 
 mod aodv;
 mod driver;
+mod dsr;
 mod sctp;
 
 use std::net::Ipv4Addr;
@@ -377,6 +381,7 @@ fn main() -> ExitCode {
         Some("tcp") => driver::run("tcp", &args[1..], 0x5eed, tcp_case),
         Some("sctp") => driver::run("sctp", &args[1..], 0x5c79, sctp::sctp_case),
         Some("aodv") => driver::run("aodv", &args[1..], 0xa0d7, aodv::aodv_case),
+        Some("dsr") => driver::run("dsr", &args[1..], 0xd5a, dsr::dsr_case),
         _ => driver::usage(),
     }
 }

@@ -50,16 +50,21 @@ fn make_router(
     addr: Ipv4Addr,
     rng: sctpsim_kernel::Rng,
 ) -> Option<Box<dyn Router>> {
-    use sctpsim_proto::routing::aodv;
+    use sctpsim_proto::routing::{aodv, dsr};
     match kind {
         RoutingKind::Static => None,
+        RoutingKind::Dsr => Some(Box::new(dsr::Dsr::new(
+            addr,
+            dsr::DsrConfig::default(),
+            rng,
+        ))),
         RoutingKind::Aodv => Some(Box::new(aodv::Aodv::new(
             addr,
             aodv::AodvConfig::default(),
             rng,
         ))),
-        // Merged with their branches.
-        RoutingKind::Dsr | RoutingKind::Olsr => {
+        // Merged with its branch.
+        RoutingKind::Olsr => {
             let _ = (addr, rng);
             None
         }

@@ -43,6 +43,7 @@ use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
 pub mod aodv;
+pub mod dsr;
 pub mod testnet;
 
 /// What a router wants done.

@@ -1,0 +1,682 @@
+//! DSR, the Dynamic Source Routing protocol (RFC 4728), as a sans-IO [`Router`].
+//!
+//! * Route discovery (§3.1, §8.2): a node without a route buffers the packet
+//!   ([`buffer`]) and floods a Route Request (IP destination 255.255.255.255) that collects a
+//!   route record; optionally a non-propagating request (TTL 1) goes first (§3.3.3). Nodes
+//!   suppress duplicates by (initiator, identification, target). The target answers *every*
+//!   copy it receives (as ns-2 does), so the initiator learns several routes; an intermediate
+//!   node with a cached route answers from its cache (§3.3.1) when the concatenated route has
+//!   no loop. Requests are retransmitted with exponential backoff (§8.2.1).
+//! * The route cache ([`cache`]) is a path cache with timeouts that learns from requests,
+//!   replies and the source routes of forwarded packets (§8.1.4, links assumed bidirectional).
+//! * Data packets carry a DSR Options header with a Source Route option (§6.7, §8.1.3): the
+//!   IPv4 protocol becomes 48, Next Header holds the original protocol, the IP destination
+//!   stays the final destination. A packet for a one-hop neighbour is sent unchanged, without
+//!   the DSR header (§8.1.3 allows omitting the option; it saves 4 + 2 bytes per packet and
+//!   keeps one-hop packets byte-identical to the transport's).
+//! * Route maintenance ([`maintenance`]) is driven by the MAC's link-layer feedback
+//!   ([`Router::handle_link_failure`], §8.3.1): the link leaves the cache, a Route Error goes
+//!   back to each affected packet's source (§8.3.4), and packets are salvaged over another
+//!   cached route while their salvage count allows (§8.3.6).
+//! * [`Dsr::disjoint_routes`] and [`Dsr::handle_send_on_route`] ([`disjoint`]) expose the
+//!   cache's node-disjoint routes to a transport that spreads traffic or heartbeats over them
+//!   (A-SCTP, Argyriou & Madisetti).
+//!
+//! Segments Left convention (§6.7, "the number of explicitly listed intermediate nodes still
+//! to be visited"): the originator sends to Address\[1] with Segments Left = n; a node that
+//! receives the packet finds itself at Address\[n − SL + 1], decrements SL and sends to the
+//! next listed address, or to the IP destination when SL reaches 0.
+
+mod buffer;
+mod cache;
+mod discovery;
+mod disjoint;
+mod maintenance;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::net::Ipv4Addr;
+
+use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_wire::dsr::{dsr_packet, DsrOption, DsrRepr, IP_PROTOCOL_DSR, NO_NEXT_HEADER};
+use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, WireError};
+
+use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
+use buffer::SendBuffer;
+use cache::PathCache;
+
+pub use cache::MAX_PATH_NODES;
+
+/// DSR parameters. Defaults are RFC 4728 §9's unless noted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DsrConfig {
+    /// IP TTL of a propagating Route Request (§9 DiscoveryHopLimit: 255 hops).
+    pub discovery_hop_limit: u8,
+    /// Largest random delay before rebroadcasting a Route Request (§9 BroadcastJitter:
+    /// 10 ms); it keeps neighbours that heard the same request from colliding.
+    pub broadcast_jitter: SimDuration,
+    /// A cached path not learned or used for this long is removed (§9 RouteCacheTimeout:
+    /// 300 s).
+    pub route_cache_timeout: SimDuration,
+    /// A packet waits at most this long for a route (§9 SendBufferTimeout: 30 s; ns-2
+    /// `dsr/dsragent.cc` SEND_TIMEOUT 30 s).
+    pub send_buffer_timeout: SimDuration,
+    /// Packets the send buffer holds (ns-2 `dsr/dsragent.cc` SEND_BUF_SIZE 64; RFC 4728 sets
+    /// no number).
+    pub send_buffer_size: usize,
+    /// Initiators remembered for duplicate suppression (§9 RequestTableSize: 64 nodes).
+    pub request_table_size: usize,
+    /// Request identifiers remembered per initiator (§9 RequestTableIds: 16).
+    pub request_table_ids: usize,
+    /// Retransmissions of a propagating Route Request before the discovery gives up and the
+    /// waiting packets are dropped (§9 MaxRequestRexmt: 16).
+    pub max_request_rexmt: u32,
+    /// Cap of the exponential backoff between requests (§9 MaxRequestPeriod: 10 s).
+    pub max_request_period: SimDuration,
+    /// Wait after the first propagating request; doubled for every retransmission (§9
+    /// RequestPeriod: 500 ms, §8.2.1).
+    pub request_period: SimDuration,
+    /// Wait for a reply to the non-propagating request (§9 NonpropRequestTimeout: 30 ms).
+    pub nonprop_request_timeout: SimDuration,
+    /// Packets awaiting a network-layer acknowledgement (§9 RexmtBufferSize: 50). Unused:
+    /// this model relies on link-layer feedback (§8.3.1) and sends no Acknowledgement
+    /// Requests; kept so a scenario that sets it is not rejected.
+    pub rexmt_buffer_size: usize,
+    /// Retransmissions awaiting a network-layer acknowledgement (§9 MaxMaintRexmt: 2).
+    /// Unused, as [`DsrConfig::rexmt_buffer_size`].
+    pub max_maint_rexmt: u32,
+    /// A packet salvaged this often is not salvaged again (§9 MAX_SALVAGE_COUNT: 15, the
+    /// largest value of the 4-bit field).
+    pub max_salvage_count: u8,
+    /// Send a non-propagating request (TTL 1) before flooding (§3.3.3; ns-2 does this too).
+    pub nonpropagating_first: bool,
+    /// Intermediate nodes answer requests from their cache (§3.3.1; ns-2 default on).
+    pub reply_from_cache: bool,
+    /// Cached paths kept per final destination (ours: 8; enough for the handful of disjoint
+    /// routes a transport uses). The least recently used goes first.
+    pub max_routes_per_dest: usize,
+    /// Cached paths kept in all (ns-2 `dsr/mobicache.cc`: primary cache 30 + secondary
+    /// cache 64 paths = 94).
+    pub cache_capacity: usize,
+}
+
+impl Default for DsrConfig {
+    fn default() -> Self {
+        DsrConfig {
+            discovery_hop_limit: 255,
+            broadcast_jitter: SimDuration::from_millis(10),
+            route_cache_timeout: SimDuration::from_secs(300),
+            send_buffer_timeout: SimDuration::from_secs(30),
+            send_buffer_size: 64,
+            request_table_size: 64,
+            request_table_ids: 16,
+            max_request_rexmt: 16,
+            max_request_period: SimDuration::from_secs(10),
+            request_period: SimDuration::from_millis(500),
+            nonprop_request_timeout: SimDuration::from_millis(30),
+            rexmt_buffer_size: 50,
+            max_maint_rexmt: 2,
+            max_salvage_count: 15,
+            nonpropagating_first: true,
+            reply_from_cache: true,
+            max_routes_per_dest: 8,
+            cache_capacity: 94,
+        }
+    }
+}
+
+/// A route discovery in progress (§8.2.1).
+#[derive(Clone, Debug)]
+struct Discovery {
+    started: SimTime,
+    deadline: SimTime,
+    /// Propagating requests sent so far (the non-propagating one not counted).
+    propagating: u32,
+}
+
+/// A rebroadcast waiting for its jitter.
+#[derive(Clone, Debug)]
+struct Pending {
+    due: SimTime,
+    packet: Vec<u8>,
+}
+
+/// A DSR instance at one node.
+#[derive(Debug)]
+pub struct Dsr {
+    addr: Ipv4Addr,
+    cfg: DsrConfig,
+    rng: Rng,
+    cache: PathCache,
+    buffer: SendBuffer,
+    discoveries: BTreeMap<Ipv4Addr, Discovery>,
+    /// Request table (§4.3): per initiator, the last use and its recent (id, target) pairs.
+    seen: BTreeMap<Ipv4Addr, (SimTime, VecDeque<(u16, Ipv4Addr)>)>,
+    next_request_id: u16,
+    next_ident: u16,
+    pending: Vec<Pending>,
+    outputs: VecDeque<RoutingOutput>,
+    events: VecDeque<RoutingEvent>,
+    counters: RoutingCounters,
+    /// The time of the latest input, for the queries that take no `now`.
+    last_now: SimTime,
+}
+
+/// An IPv4 packet split for DSR processing.
+#[derive(Clone, Debug)]
+struct Parsed {
+    ip: Ipv4Repr,
+    /// Offset of the IPv4 payload.
+    ip_header_len: usize,
+    /// The DSR header and its length, if the protocol is 48.
+    dsr: Option<(DsrRepr, usize)>,
+}
+
+impl Parsed {
+    /// Parses an IPv4 packet and, for protocol 48, its DSR header.
+    fn parse(bytes: &[u8]) -> Result<Parsed, WireError> {
+        let packet = Ipv4Packet::new_checked(bytes)?;
+        let ip = Ipv4Repr::parse(&packet)?;
+        let ip_header_len = usize::from(packet.header_len());
+        let dsr = if ip.protocol == IP_PROTOCOL_DSR {
+            let payload = packet.payload();
+            let repr = DsrRepr::parse(payload)?;
+            // parse() consumed exactly the Payload Length announced in bytes 2..4.
+            let len = 4 + usize::from(u16::from_be_bytes([payload[2], payload[3]]));
+            Some((repr, len))
+        } else {
+            None
+        };
+        Ok(Parsed {
+            ip,
+            ip_header_len,
+            dsr,
+        })
+    }
+
+    /// The bytes after the IP and DSR headers (the upper-layer payload).
+    fn upper<'a>(&self, bytes: &'a [u8]) -> &'a [u8] {
+        let dsr_len = self.dsr.as_ref().map_or(0, |(_, l)| *l);
+        let start = self.ip_header_len + dsr_len;
+        let end = self.ip_header_len + self.ip.payload_len;
+        bytes.get(start..end).unwrap_or(&[])
+    }
+}
+
+/// The message type a DSR header counts under: a packet with several options counts once,
+/// under its main one (request, then reply, then error). `None`: not routing control.
+fn main_kind(dsr: &DsrRepr) -> Option<&'static str> {
+    let has = |f: fn(&DsrOption) -> bool| dsr.options.iter().any(f);
+    if has(|o| matches!(o, DsrOption::RouteRequest { .. })) {
+        Some("rreq")
+    } else if has(|o| matches!(o, DsrOption::RouteReply { .. })) {
+        Some("rrep")
+    } else if has(|o| matches!(o, DsrOption::RouteError { .. })) {
+        Some("rerr")
+    } else {
+        None
+    }
+}
+
+/// The Source Route option of a header: (salvage, segments left, addresses).
+fn source_route(dsr: &DsrRepr) -> Option<(u8, u8, &[Ipv4Addr])> {
+    dsr.options.iter().find_map(|o| match o {
+        DsrOption::SourceRoute {
+            salvage,
+            segs_left,
+            addresses,
+            ..
+        } => Some((*salvage, *segs_left, addresses.as_slice())),
+        _ => None,
+    })
+}
+
+/// A Source Route option for the route `[from, a1, ..., an, to]`.
+fn source_route_option(route: &[Ipv4Addr], salvage: u8) -> DsrOption {
+    let addresses = route
+        .get(1..route.len().saturating_sub(1))
+        .unwrap_or(&[])
+        .to_vec();
+    DsrOption::SourceRoute {
+        first_hop_external: false,
+        last_hop_external: false,
+        salvage,
+        segs_left: addresses.len() as u8,
+        addresses,
+    }
+}
+
+impl Dsr {
+    /// A DSR router for the node `addr`; all its randomness (broadcast jitter, the first
+    /// request identifier) comes from `rng`.
+    pub fn new(addr: Ipv4Addr, cfg: DsrConfig, mut rng: Rng) -> Dsr {
+        let cache = PathCache::new(
+            addr,
+            cfg.route_cache_timeout,
+            cfg.cache_capacity,
+            cfg.max_routes_per_dest,
+        );
+        let buffer = SendBuffer::new(cfg.send_buffer_size, cfg.send_buffer_timeout);
+        let next_request_id = rng.next_u64() as u16;
+        Dsr {
+            addr,
+            cfg,
+            rng,
+            cache,
+            buffer,
+            discoveries: BTreeMap::new(),
+            seen: BTreeMap::new(),
+            next_request_id,
+            next_ident: 0,
+            pending: Vec::new(),
+            outputs: VecDeque::new(),
+            events: VecDeque::new(),
+            counters: RoutingCounters::default(),
+            last_now: SimTime::ZERO,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &DsrConfig {
+        &self.cfg
+    }
+
+    /// Every path in the route cache (`[self, ..., last]`), in cache order: for tests, traces
+    /// and invariant checks.
+    pub fn cached_paths(&self) -> Vec<Vec<Ipv4Addr>> {
+        self.cache.paths.iter().map(|p| p.nodes.clone()).collect()
+    }
+
+    /// Packets waiting in the send buffer.
+    pub fn send_buffer_len(&self) -> usize {
+        self.buffer.len()
+    }
+
+    /// Whether a route discovery for `dst` is in progress.
+    pub fn discovering(&self, dst: Ipv4Addr) -> bool {
+        self.discoveries.contains_key(&dst)
+    }
+
+    fn begin(&mut self, now: SimTime) {
+        self.last_now = self.last_now.max(now);
+        self.cache.expire(now);
+    }
+
+    fn ident(&mut self) -> u16 {
+        self.next_ident = self.next_ident.wrapping_add(1);
+        self.next_ident
+    }
+
+    /// Hands a packet to the interface; counts it if it is routing control.
+    fn transmit(&mut self, next_hop: Ipv4Addr, packet: Vec<u8>, kind: Option<&'static str>) {
+        if let Some(k) = kind {
+            self.counters.count_tx(k, packet.len());
+        }
+        self.outputs.push_back(RoutingOutput::Transmit {
+            next_hop,
+            packet,
+            control: kind.is_some(),
+        });
+    }
+
+    fn drop_packet(&mut self, packet: Vec<u8>, reason: RouteDropReason) {
+        self.counters.count_drop(reason);
+        self.outputs
+            .push_back(RoutingOutput::Drop { packet, reason });
+    }
+
+    /// Builds and sends a control packet from this node to `dst` along `route`
+    /// (`[self, ..., dst]`), with `options` followed by a Source Route option when the route
+    /// has intermediate nodes.
+    fn send_control(&mut self, dst: Ipv4Addr, route: &[Ipv4Addr], mut options: Vec<DsrOption>) {
+        let Some(&next_hop) = route.get(1) else {
+            return;
+        };
+        if route.len() > 2 {
+            options.push(source_route_option(route, 0));
+        }
+        let kind = main_kind(&DsrRepr {
+            next_header: NO_NEXT_HEADER,
+            options: options.clone(),
+        });
+        let ip = Ipv4Repr {
+            src_addr: self.addr,
+            dst_addr: dst,
+            protocol: IP_PROTOCOL_DSR,
+            payload_len: 0,
+            ttl: self.cfg.discovery_hop_limit,
+            ident: self.ident(),
+            dscp: 0,
+            dont_frag: false,
+        };
+        let dsr = DsrRepr {
+            next_header: NO_NEXT_HEADER,
+            options,
+        };
+        if let Ok(packet) = dsr_packet(&ip, &dsr, &[]) {
+            self.transmit(next_hop, packet, kind);
+        }
+    }
+
+    /// Sends a packet this node originated (a plain IPv4 packet, not DSR) along `route`
+    /// (`[self, ..., dst]`): unchanged to a neighbour, else with a Source Route option.
+    fn send_data(&mut self, now: SimTime, packet: Vec<u8>, route: &[Ipv4Addr]) {
+        self.cache.touch(now, route);
+        let Some(&next_hop) = route.get(1) else {
+            return;
+        };
+        if route.len() == 2 {
+            self.transmit(next_hop, packet, None);
+            return;
+        }
+        let Ok(parsed) = Parsed::parse(&packet) else {
+            self.counters.malformed += 1;
+            return;
+        };
+        let dsr = DsrRepr {
+            next_header: u8::from(parsed.ip.protocol),
+            options: vec![source_route_option(route, 0)],
+        };
+        match dsr_packet(&parsed.ip, &dsr, parsed.upper(&packet)) {
+            Ok(bytes) => self.transmit(next_hop, bytes, None),
+            Err(_) => self.drop_packet(packet, RouteDropReason::NoRoute),
+        }
+    }
+
+    /// Routes a packet this node originated, or buffers it and discovers a route.
+    fn route_or_buffer(&mut self, now: SimTime, packet: Vec<u8>, dst: Ipv4Addr) -> bool {
+        if let Some(route) = self.cache.find(now, dst) {
+            self.send_data(now, packet, &route);
+            true
+        } else {
+            if let Some(old) = self.buffer.push(now, dst, packet) {
+                self.drop_packet(old, RouteDropReason::SendBufferFull);
+            }
+            self.discover(now, dst);
+            false
+        }
+    }
+
+    /// Sends every buffered packet whose destination now has a route.
+    fn flush_buffer(&mut self, now: SimTime) {
+        let cache = &self.cache;
+        let ready = self.buffer.take_where(|d| cache.find(now, d).is_some());
+        for (dst, packet) in ready {
+            if let Some(route) = self.cache.find(now, dst) {
+                self.send_data(now, packet, &route);
+            }
+        }
+    }
+
+    /// Learns the routes a packet's full path `[n0, ..., nk]` implies at this node: the
+    /// part after this node, and (links being bidirectional) the part before it, reversed.
+    fn learn_path(&mut self, now: SimTime, path: &[Ipv4Addr]) {
+        if !cache::loop_free(path) {
+            return;
+        }
+        if let Some(i) = path.iter().position(|a| *a == self.addr) {
+            self.cache.add(now, &path[i..]);
+            let mut back: Vec<Ipv4Addr> = path[..=i].to_vec();
+            back.reverse();
+            self.cache.add(now, &back);
+        }
+    }
+
+    /// A DSR packet (protocol 48) arrived.
+    fn receive_dsr(&mut self, now: SimTime, packet: Vec<u8>, parsed: Parsed, dsr: DsrRepr) {
+        let me = self.addr;
+        let ip = parsed.ip;
+        if let Some(kind) = main_kind(&dsr) {
+            self.counters.count_rx(kind, packet.len());
+        }
+        // §8.3.5: every node that receives a Route Error removes the link.
+        for o in &dsr.options {
+            if let DsrOption::RouteError {
+                error_src,
+                kind: sctpsim_wire::dsr::RouteErrorKind::NodeUnreachable(unreachable),
+                ..
+            } = o
+            {
+                self.remove_link(*error_src, *unreachable);
+            }
+        }
+        if let Some(DsrOption::RouteRequest {
+            id,
+            target,
+            addresses,
+        }) = dsr
+            .options
+            .iter()
+            .find(|o| matches!(o, DsrOption::RouteRequest { .. }))
+        {
+            let (id, target, record) = (*id, *target, addresses.clone());
+            self.handle_request(now, &ip, id, target, record);
+            return;
+        }
+        // Learn from the source route (§8.1.4) and from a reply's route.
+        let sr = source_route(&dsr).map(|(s, l, a)| (s, l, a.to_vec()));
+        if let Some((salvage, _, addresses)) = &sr {
+            let mut path = Vec::with_capacity(addresses.len() + 2);
+            if *salvage == 0 {
+                path.push(ip.src_addr);
+            }
+            path.extend_from_slice(addresses);
+            path.push(ip.dst_addr);
+            if *salvage == 0 {
+                self.learn_path(now, &path);
+            } else if let Some(i) = path.iter().position(|a| *a == me) {
+                self.cache.add(now, &path[i..]);
+            }
+        }
+        let reply = dsr.options.iter().find_map(|o| match o {
+            DsrOption::RouteReply { addresses, .. } => Some(addresses.clone()),
+            _ => None,
+        });
+        if let Some(addresses) = &reply {
+            let mut path = vec![ip.dst_addr];
+            path.extend_from_slice(addresses);
+            self.learn_path(now, &path);
+        }
+        if ip.dst_addr == me {
+            if reply.is_some() {
+                self.complete_discoveries(now);
+            }
+            if dsr.next_header != NO_NEXT_HEADER {
+                let upper = parsed.upper(&packet);
+                let repr = Ipv4Repr {
+                    protocol: IpProtocol::from(dsr.next_header),
+                    payload_len: upper.len(),
+                    ..ip
+                };
+                let mut out = vec![0u8; repr.buffer_len()];
+                repr.emit(&mut Ipv4Packet::new_unchecked(&mut out[..]));
+                out[Ipv4Repr::HEADER_LEN..].copy_from_slice(upper);
+                self.outputs
+                    .push_back(RoutingOutput::Deliver { packet: out });
+            }
+            self.flush_buffer(now);
+            return;
+        }
+        if ip.dst_addr.is_broadcast() {
+            return;
+        }
+        self.flush_buffer(now);
+        let Some((_, segs_left, addresses)) = sr else {
+            // A unicast DSR packet for someone else without a source route: nothing to
+            // follow.
+            self.counters.malformed += 1;
+            return;
+        };
+        self.forward(packet, &parsed, &dsr, segs_left, &addresses);
+    }
+
+    /// Forwards a packet along its Source Route option (§8.1.5): `segs_left` and `addresses`
+    /// are that option's.
+    fn forward(
+        &mut self,
+        packet: Vec<u8>,
+        parsed: &Parsed,
+        dsr: &DsrRepr,
+        segs_left: u8,
+        addresses: &[Ipv4Addr],
+    ) {
+        let n = addresses.len();
+        let sl = usize::from(segs_left);
+        if sl == 0 || sl > n || addresses[n - sl] != self.addr {
+            // Not our turn on this route (or a bad Segments Left): RFC 4728 §8.1.5 would send
+            // an ICMP Parameter Problem; we count and drop.
+            self.counters.malformed += 1;
+            return;
+        }
+        let control = main_kind(dsr);
+        if parsed.ip.ttl <= 1 {
+            if control.is_none() {
+                self.drop_packet(packet, RouteDropReason::TtlExpired);
+            }
+            return;
+        }
+        let new_sl = sl - 1;
+        let next_hop = if new_sl == 0 {
+            parsed.ip.dst_addr
+        } else {
+            addresses[n - new_sl]
+        };
+        let mut new_dsr = dsr.clone();
+        for o in &mut new_dsr.options {
+            if let DsrOption::SourceRoute { segs_left, .. } = o {
+                *segs_left = new_sl as u8;
+                break;
+            }
+        }
+        let ip = Ipv4Repr {
+            ttl: parsed.ip.ttl - 1,
+            ..parsed.ip
+        };
+        match dsr_packet(&ip, &new_dsr, parsed.upper(&packet)) {
+            Ok(bytes) => {
+                if control.is_none() {
+                    self.counters.data_forwarded += 1;
+                }
+                self.transmit(next_hop, bytes, control);
+            }
+            Err(_) => self.counters.malformed += 1,
+        }
+    }
+
+    /// Removes the link `from — to` from the cache and reports the routes that broke.
+    fn remove_link(&mut self, from: Ipv4Addr, to: Ipv4Addr) {
+        for dst in self.cache.remove_link(from, to) {
+            self.events.push_back(RoutingEvent::RouteBroken { dst });
+        }
+    }
+}
+
+impl Router for Dsr {
+    fn protocol(&self) -> &'static str {
+        "dsr"
+    }
+
+    fn addr(&self) -> Ipv4Addr {
+        self.addr
+    }
+
+    fn handle_send(&mut self, now: SimTime, packet: Vec<u8>) {
+        self.begin(now);
+        let Ok(parsed) = Parsed::parse(&packet) else {
+            self.counters.malformed += 1;
+            return;
+        };
+        let dst = parsed.ip.dst_addr;
+        if dst.is_broadcast() {
+            self.transmit(Ipv4Addr::BROADCAST, packet, None);
+        } else if dst == self.addr {
+            self.outputs.push_back(RoutingOutput::Deliver { packet });
+        } else {
+            self.route_or_buffer(now, packet, dst);
+        }
+    }
+
+    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Vec<u8>) {
+        self.begin(now);
+        let parsed = match Parsed::parse(&packet) {
+            Ok(p) => p,
+            Err(_) => {
+                self.counters.malformed += 1;
+                return;
+            }
+        };
+        match parsed.dsr.clone() {
+            Some((dsr, _)) => self.receive_dsr(now, packet, parsed, dsr),
+            None => {
+                let dst = parsed.ip.dst_addr;
+                if dst == self.addr || dst.is_broadcast() {
+                    self.outputs.push_back(RoutingOutput::Deliver { packet });
+                } else {
+                    // A plain packet for another node reached us: DSR forwards only along
+                    // source routes.
+                    self.drop_packet(packet, RouteDropReason::NoRoute);
+                }
+            }
+        }
+    }
+
+    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Vec<u8>>) {
+        self.begin(now);
+        self.link_failure(now, next_hop, packets);
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        self.begin(now);
+        // Jittered rebroadcasts, in due order (ties: the order they were scheduled).
+        let mut due = Vec::new();
+        self.pending.retain(|p| {
+            if p.due <= now {
+                due.push((p.due, p.packet.clone()));
+                false
+            } else {
+                true
+            }
+        });
+        due.sort_by_key(|(t, _)| *t);
+        for (_, packet) in due {
+            self.transmit(Ipv4Addr::BROADCAST, packet, Some("rreq"));
+        }
+        for packet in self.buffer.expire(now) {
+            self.drop_packet(packet, RouteDropReason::SendBufferTimeout);
+        }
+        self.discovery_timeouts(now);
+    }
+
+    fn poll_output(&mut self) -> Option<RoutingOutput> {
+        self.outputs.pop_front()
+    }
+
+    fn poll_event(&mut self) -> Option<RoutingEvent> {
+        self.events.pop_front()
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        let discovery = self.discoveries.values().map(|d| d.deadline).min();
+        let pending = self.pending.iter().map(|p| p.due).min();
+        [
+            discovery,
+            pending,
+            self.buffer.next_expiry(),
+            self.cache.next_expiry(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    fn counters(&self) -> &RoutingCounters {
+        &self.counters
+    }
+
+    fn next_hop(&self, dst: Ipv4Addr) -> Option<Ipv4Addr> {
+        self.cache
+            .find(self.last_now, dst)
+            .and_then(|r| r.get(1).copied())
+    }
+}
