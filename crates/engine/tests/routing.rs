@@ -174,3 +174,19 @@ fn aodv_on_a_line_finds_the_route_with_the_ring_search_count() {
         assert_eq!(rreq_tx(&r), expected as u64, "h = {h}");
     }
 }
+
+/// DSR on a static line: a non-propagating request first (answered at once by a one-hop
+/// target), then one flood in which every node but the target transmits once: 1 RREQ for
+/// h = 1, else h + 1 (docs/models/dsr.md).
+#[test]
+fn dsr_on_a_line_finds_the_route_with_the_flood_count() {
+    for h in 1..=6usize {
+        let r = run_with(&line(h, "dsr"), &[]);
+        let n = &r.summary.network;
+        assert_eq!(n.route_discoveries, 1, "h = {h}");
+        assert_eq!(n.route_discoveries_succeeded, 1, "h = {h}");
+        assert!(n.pdf > 0.99, "h = {h}: pdf {}", n.pdf);
+        let expected = if h == 1 { 1 } else { h + 1 };
+        assert_eq!(rreq_tx(&r), expected as u64, "h = {h}");
+    }
+}
