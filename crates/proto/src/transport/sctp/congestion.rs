@@ -64,10 +64,11 @@ impl CongestionControl for Standard<'_> {
             return;
         }
         let mtu = path.mtu();
-        // "Fully utilized": the sender could not have sent another full packet, i.e. the
-        // flightsize before the SACK was within one MTU of cwnd (as dcSCTP does; with chunk
-        // payloads smaller than the MTU a flightsize of exactly cwnd may be unreachable).
-        let fully_used = ack.flight_before.saturating_add(mtu) >= path.cwnd;
+        // "Fully utilized": the flightsize before the SACK had reached cwnd (as Linux,
+        // `sctp_transport_raise_cwnd`, and FreeBSD, `flight_size + net_ack >= cwnd`, test it).
+        // Rule B lets a packet start while flightsize < cwnd, so a backlogged sender always
+        // reaches cwnd; a window that was not filled does not grow (ETSI TS 102 369 D/V/8/9).
+        let fully_used = ack.flight_before >= path.cwnd;
         if path.cwnd <= path.ssthresh {
             // RFC 9260 §7.2.1: "When cwnd is less than or equal to ssthresh, an SCTP endpoint
             // MUST use the slow-start algorithm to increase cwnd only if the current congestion
