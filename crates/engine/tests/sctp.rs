@@ -508,6 +508,10 @@ fn asconf_moves_the_association_to_a_new_address_while_data_flows() {
     assert!(sent.iter().filter(|s| s.0 < 5.0).all(|s| s.1 == old));
     let after: Vec<_> = sent.iter().filter(|s| s.0 > 9.0).collect();
     assert!(after.len() > 500 && after.iter().all(|s| s.1 == new));
+    // One switch of new data, to the added address (index 1: after peer_addresses).
+    assert_eq!(series(&r, "path_switch").len(), 1);
+    assert_eq!(series(&r, "path_switch")[0].1, new);
+    assert_eq!(series(&r, "path_switch")[0].2, 1.0);
     // A's paths at the end: the new address, primary; the old one removed.
     let sender: Vec<_> = r
         .summary

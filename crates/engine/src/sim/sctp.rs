@@ -350,6 +350,7 @@ struct PumpCtx<'a> {
     now: SimTime,
     initial: u32,
     peer_addrs: &'a [Ipv4Addr],
+    asconf: &'a [AsconfActionSpec],
 }
 
 impl PumpCtx<'_> {
@@ -426,7 +427,18 @@ impl PumpCtx<'_> {
                 series.push_owned(t, "flow", id, p, "rto_s", rto.as_secs_f64());
             }
             (CLIENT, MetricKind::PathSwitch { to, .. }) => {
-                let k = self.peer_addrs.iter().position(|p| *p == to).unwrap_or(0);
+                // Addresses the server adds by ASCONF follow `peer_addresses`.
+                let added = self
+                    .asconf
+                    .iter()
+                    .filter(|a| a.side == FlowSide::Dst && a.action == AsconfActionKind::AddIp);
+                let k = self
+                    .peer_addrs
+                    .iter()
+                    .copied()
+                    .chain(added.map(|a| a.address))
+                    .position(|p| p == to)
+                    .unwrap_or(0);
                 series.push_owned(t, "flow", id, to.to_string(), "path_switch", k as f64);
             }
             (SERVER, MetricKind::SackSent { gap_blocks, .. }) if gap_blocks > 0 => {
@@ -617,6 +629,7 @@ impl Simulation {
                 ep,
                 sides,
                 peer_addrs,
+                asconf,
                 source,
                 sink,
                 shutdown_when_done,
@@ -633,6 +646,7 @@ impl Simulation {
                     now,
                     initial,
                     peer_addrs,
+                    asconf,
                 };
                 if side == CLIENT {
                     let next = source.fill(now, a);
