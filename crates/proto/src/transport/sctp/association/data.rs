@@ -245,8 +245,10 @@ impl SctpAssociation {
                     flight_before: flights.get(&p.addr).copied().unwrap_or(0),
                     cum_advanced: out.cum_advanced,
                     in_fast_recovery: in_fr,
+                    cwnd_limited: p.cwnd_limited,
                 };
                 cc.on_ack(now, p, &ack);
+                p.cwnd_limited = false;
             }
             if self.tx.all_acked() {
                 for p in &mut self.paths {

@@ -87,6 +87,18 @@ fn t1_init_backs_off_and_gives_up_after_max_init_retransmits() {
 }
 
 #[test]
+fn init_retransmissions_rotate_over_the_peer_addresses() {
+    // sctp_connectx with two peer addresses (ETSI AS/I/1/15, which packetdrill cannot check).
+    let mut ep = SctpEndpoint::new(cfg(), LOCAL_PORT, vec![L1], Rng::from_seed(7));
+    let mut a = ep.connect(SimTime::ZERO, &[R1, R2], REMOTE_PORT);
+    assert_eq!(a.poll_transmit(SimTime::ZERO).expect("INIT").dst, R1);
+    a.handle_timeout(ms(1000));
+    let t = a.poll_transmit(ms(1000)).expect("INIT retransmission");
+    assert!(matches!(t.packet.chunks[0], ChunkRepr::Init(_)));
+    assert_eq!(t.dst, R2);
+}
+
+#[test]
 fn rfc2960_profile_starts_t1_at_three_seconds() {
     let c = SctpConfig {
         heartbeats: false,
