@@ -1,6 +1,6 @@
 """SCTP through the CLI: the failover example (path switch away from the failed primary and
-back, per-path rows, outage drops), multi-streaming, and captures that tshark dissects with
-the CRC32c checked."""
+back, per-path rows, outage drops), multi-streaming, the ASCONF handover example, and captures
+that tshark dissects with the CRC32c checked."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from conftest import EXAMPLES, require_tool, sctpsim
 
 FAILOVER = str(EXAMPLES / "sctp-failover.toml")
 STREAMS = str(EXAMPLES / "sctp-streams.toml")
+ASCONF = str(EXAMPLES / "sctp-asconf.toml")
 PRIMARY, ALTERNATE = "10.0.1.2", "10.0.3.2"
 
 
@@ -101,3 +102,60 @@ def test_sctp_captures_dissect_with_crc32c_checked(tmp_path: Path) -> None:
         chunk_types |= {t for _, types in lines for t in types.split(",")}
     # DATA, INIT, INIT ACK, SACK, HEARTBEAT, HEARTBEAT ACK, COOKIE ECHO, COOKIE ACK, FORWARD TSN.
     assert {"0", "1", "2", "3", "4", "5", "10", "11", "192"} <= chunk_types, chunk_types
+
+
+# tshark display filter for anything wrong: a malformed packet, an expert error (bad IP
+# checksum with ip.check_checksum, ...), or an SCTP checksum verified bad.
+BAD = ("_ws.malformed || _ws.expert.severity >= error || sctp.checksum.status == 0"
+       " || sctp.checksum_bad.expert || ip.checksum_bad.expert")
+
+
+def test_asconf_handover_capture_has_asconf_chunks_and_no_errors(tmp_path: Path) -> None:
+    """B adds 10.0.3.2, makes it A's primary and deletes 10.0.1.2 while a 4 MB file flows:
+    the capture shows ASCONF and ASCONF-ACK chunks, tshark finds nothing malformed and every
+    CRC32c good, and the file arrives exactly once and in order."""
+    tshark = require_tool("tshark")
+    r = sctpsim("run", ASCONF, "--out", str(tmp_path), "--pcap", "--quiet")
+    assert r.returncode == 0, r.stderr
+    s = _summary(tmp_path)
+    a, flow = s["sctp"][0], s["flows"][0]
+    assert flow["bytes_delivered"] == 4_000_000 and flow["reordered"] == 0
+    assert a["delivery_errors"] == 0 and a["messages_delivered"] == a["messages_sent"]
+    assert a["state"] == "CLOSED" and a["current_path"] == ALTERNATE
+
+    ts = pd.read_parquet(tmp_path / "timeseries.parquet")
+    outcome = {m: ts.query("metric == @m")[["dir", "value"]].values.tolist()
+               for m in ("asconf_add_ip", "asconf_set_primary", "asconf_delete_ip")}
+    assert outcome == {"asconf_add_ip": [[ALTERNATE, 1.0]], "asconf_set_primary": [[ALTERNATE, 1.0]],
+                       "asconf_delete_ip": [[PRIMARY, 1.0]]}
+    sent = ts.query("metric == 'tsn_sent'")
+    assert set(sent[sent.time_s < 5].dir) == {PRIMARY} and set(sent[sent.time_s > 9].dir) == {ALTERNATE}
+
+    pcaps = sorted((tmp_path / "pcap").glob("*.pcap"))
+    assert pcaps
+    chunk_types: list[str] = []
+    for pcap in pcaps:
+        bad = subprocess.run(
+            [tshark, "-r", str(pcap), "-o", "sctp.checksum:CRC-32C", "-o", "ip.check_checksum:TRUE",
+             "-Y", BAD],
+            capture_output=True, text=True,
+        )
+        assert bad.returncode == 0 and bad.stdout == "", f"{pcap.name}: {bad.stdout[:400]} {bad.stderr[:400]}"
+        good = subprocess.run(
+            [tshark, "-r", str(pcap), "-o", "sctp.checksum:CRC-32C", "-Y", "sctp",
+             "-T", "fields", "-e", "sctp.checksum.status", "-e", "sctp.chunk_type"],
+            capture_output=True, text=True,
+        )
+        assert good.returncode == 0, good.stderr
+        lines = [line.split("\t") for line in good.stdout.splitlines()]
+        assert all(status == "1" for status, _ in lines), f"{pcap.name}: every CRC32c verified good"
+        chunk_types += [t for _, types in lines for t in types.split(",")]
+    # ASCONF (193) and ASCONF-ACK (128): one of each per request at least (each capture point
+    # on the way sees them), and data on both of B's addresses.
+    assert chunk_types.count("193") >= 3 and chunk_types.count("128") >= 3, chunk_types.count("193")
+    # The Delete IP request does not come from the address it deletes (RFC 5061 §5.2).
+    src = subprocess.run([tshark, "-r", str(tmp_path / "pcap" / "B-eth0.pcap"), "-Y", "sctp.chunk_type == 193",
+                          "-T", "fields", "-e", "ip.src"],
+                         capture_output=True, text=True)
+    assert src.returncode == 0, src.stderr
+    assert src.stdout.split() == [PRIMARY, PRIMARY, ALTERNATE]

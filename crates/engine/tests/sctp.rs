@@ -483,3 +483,83 @@ fn sctp_fields_are_checked_with_their_paths() {
         "link[1].outages[0]"
     );
 }
+
+#[test]
+fn asconf_moves_the_association_to_a_new_address_while_data_flows() {
+    // B adds 10.0.3.2 at 5 s, makes it A's primary at 6 s, deletes 10.0.1.2 at 8 s.
+    let text = example("sctp-asconf.toml");
+    let r = run_with(&text, &[]);
+    let (old, new) = ("10.0.1.2", "10.0.3.2");
+    let a = &r.summary.sctp[0];
+    assert_eq!(r.summary.flows[0].bytes_delivered, 4_000_000);
+    assert_eq!(a.delivery_errors, 0);
+    assert_eq!(a.state, "CLOSED", "graceful shutdown after the file");
+    // Every request was acknowledged by A.
+    for m in ["asconf_add_ip", "asconf_set_primary", "asconf_delete_ip"] {
+        let rows = series(&r, m);
+        assert_eq!(rows.len(), 1, "{m}: {rows:?}");
+        assert_eq!(
+            (rows[0].1.as_str(), rows[0].2),
+            (if m == "asconf_delete_ip" { old } else { new }, 1.0)
+        );
+    }
+    // New data goes to the old address before 5 s and only to the new one after 9 s.
+    let sent = series(&r, "tsn_sent");
+    assert!(sent.iter().filter(|s| s.0 < 5.0).all(|s| s.1 == old));
+    let after: Vec<_> = sent.iter().filter(|s| s.0 > 9.0).collect();
+    assert!(after.len() > 500 && after.iter().all(|s| s.1 == new));
+    // One switch of new data, to the added address (index 1: after peer_addresses).
+    assert_eq!(series(&r, "path_switch").len(), 1);
+    assert_eq!(series(&r, "path_switch")[0].1, new);
+    assert_eq!(series(&r, "path_switch")[0].2, 1.0);
+    // A's paths at the end: the new address, primary; the old one removed.
+    let sender: Vec<_> = r
+        .summary
+        .paths
+        .iter()
+        .filter(|p| p.side == "sender")
+        .collect();
+    assert_eq!(sender.len(), 1, "{sender:?}");
+    assert!(sender[0].addr == new && sender[0].primary);
+    // The receiver's only source is now the new address.
+    assert!(r
+        .summary
+        .paths
+        .iter()
+        .filter(|p| p.side == "receiver")
+        .all(|p| p.source == new));
+}
+
+#[test]
+fn asconf_actions_are_checked() {
+    let text = example("sctp-asconf.toml");
+    let err = |v: &str| {
+        load(
+            &text,
+            &[("flows[0].sctp.asconf".to_string(), value_from_cli(v))],
+        )
+        .unwrap_err()
+        .path
+    };
+    assert_eq!(
+        err("[{ at = \"5s\", side = \"dst\", action = \"add-ip\", address = \"10.0.0.1\" }]"),
+        "flows[0].sctp.asconf[0].address"
+    );
+    assert_eq!(
+        err("[{ at = \"0s\", action = \"add-ip\", address = \"10.0.0.1\" }]"),
+        "flows[0].sctp.asconf[0].at"
+    );
+    assert_eq!(
+        err("[{ at = \"5s\", action = \"add-ip\", address = \"10.0.2.1\" }, { at = \"4s\", action = \"delete-ip\", address = \"10.0.0.1\" }]"),
+        "flows[0].sctp.asconf[1].at"
+    );
+    let rfc2960 = load(
+        &text,
+        &[(
+            "flows[0].sctp.profile".to_string(),
+            value_from_cli("rfc2960"),
+        )],
+    )
+    .unwrap_err();
+    assert_eq!(rfc2960.path, "flows[0].sctp.asconf");
+}

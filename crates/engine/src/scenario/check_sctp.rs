@@ -319,5 +319,48 @@ pub(super) fn check_sctp_flow(
             ));
         }
     }
+    check_asconf(&sp, f, &sc, s)
+}
+
+/// `[flows.sctp] asconf`: the rfc9260 profile (which offers ASCONF), times after the flow's
+/// start and in order, each address an interface address of the side's node.
+fn check_asconf(sp: &str, f: &FlowSpec, sc: &SctpSpec, s: &Scenario) -> Result<(), ScenarioError> {
+    if sc.asconf.is_empty() {
+        return Ok(());
+    }
+    if sc.profile != SctpProfileKind::Rfc9260 {
+        return Err(ScenarioError::at(
+            format!("{sp}.asconf"),
+            "ASCONF (RFC 5061) is offered only by the rfc9260 profile",
+        ));
+    }
+    let mut last = f.start.0;
+    for (k, a) in sc.asconf.iter().enumerate() {
+        let ap = format!("{sp}.asconf[{k}]");
+        if a.at.0 <= f.start.0 {
+            return Err(ScenarioError::at(
+                format!("{ap}.at"),
+                "must be after the flow's start (the association must exist)",
+            ));
+        }
+        if a.at.0 < last {
+            return Err(ScenarioError::at(
+                format!("{ap}.at"),
+                "actions must be listed in time order",
+            ));
+        }
+        last = a.at.0;
+        let node = match a.side {
+            FlowSide::Src => &f.src,
+            FlowSide::Dst => &f.dst,
+        };
+        let wireless = s.node.iter().any(|n| &n.name == node && n.wireless);
+        if !wireless && !link_addresses(s, node).contains(&a.address) {
+            return Err(ScenarioError::at(
+                format!("{ap}.address"),
+                format!("{} is not an address of node \"{node}\"", a.address),
+            ));
+        }
+    }
     Ok(())
 }

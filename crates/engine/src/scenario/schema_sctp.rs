@@ -114,6 +114,50 @@ pub struct SctpSpec {
     /// Offer PR-SCTP (RFC 3758). Default: on for rfc9260, off for rfc2960.
     #[serde(default)]
     pub pr_sctp: Option<bool>,
+    /// Dynamic address reconfiguration (RFC 5061 ASCONF) during the run: each entry asks one
+    /// side's association to add or delete one of its addresses, or to make one the peer's
+    /// primary destination. Needs the rfc9260 profile (ASCONF is offered by both ends).
+    /// Default: none.
+    #[serde(default)]
+    pub asconf: Vec<AsconfActionSpec>,
+}
+
+/// What an ASCONF action asks for (RFC 5061 §4.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AsconfActionKind {
+    /// Add IP Address (§4.2.1): offer an address of the side's node to the peer.
+    AddIp,
+    /// Delete IP Address (§4.2.2): withdraw one of the side's association addresses.
+    DeleteIp,
+    /// Set Primary Address (§4.2.4): ask the peer to make this address of ours its primary.
+    SetPrimary,
+}
+
+/// Which end of a flow an action applies to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlowSide {
+    /// The flow's `src` node (the sending client).
+    #[default]
+    Src,
+    /// The flow's `dst` node (the receiving server).
+    Dst,
+}
+
+/// One entry of `[flows.sctp] asconf = [...]`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AsconfActionSpec {
+    /// When the application asks for it (time since the start of the run).
+    pub at: Duration,
+    /// `add-ip`, `delete-ip` or `set-primary`.
+    pub action: AsconfActionKind,
+    /// The address (an interface address of the side's node).
+    pub address: Ipv4Addr,
+    /// `src` or `dst`. Default `src`.
+    #[serde(default)]
+    pub side: FlowSide,
 }
 
 /// `[flows.messages]`: the multi-stream message source (`app = "messages"`, SCTP only).

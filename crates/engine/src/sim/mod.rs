@@ -22,7 +22,7 @@ mod wireless;
 use crate::capture::Capture;
 use crate::packet::Packet;
 use crate::results::{RunResult, TimeSeries};
-use crate::scenario::LoadedScenario;
+use crate::scenario::{FlowSide, LoadedScenario};
 use crate::topology::Topology;
 use flows::{build_flow, FlowRt};
 use sctpsim_kernel::{EventQueue, FlowId, LinkId, NodeId, SeedTree, SimTime};
@@ -193,15 +193,17 @@ impl Simulation {
                 FlowRt::Sctp(s) => {
                     // One entry per address of the other side (multi-homing).
                     let (sp, dp) = (ep.src_port, ep.dst_port);
-                    for p in &s.peer_addrs {
+                    // Addresses added by ASCONF during the run count too.
+                    let added = |side| s.asconf_added(side);
+                    for p in s.peer_addrs.iter().copied().chain(added(FlowSide::Dst)) {
                         topo.nodes[src.index()]
                             .sctp_sockets
-                            .insert((sp, *p, dp), (id, 0));
+                            .insert((sp, p, dp), (id, 0));
                     }
-                    for l in &s.local_addrs {
+                    for l in s.local_addrs.iter().copied().chain(added(FlowSide::Src)) {
                         topo.nodes[dst.index()]
                             .sctp_sockets
-                            .insert((dp, *l, sp), (id, 1));
+                            .insert((dp, l, sp), (id, 1));
                     }
                 }
             }

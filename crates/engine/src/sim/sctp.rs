@@ -21,12 +21,14 @@ use super::flows::{Endpoints, FlowRt};
 use super::sctp_app::{quantile_s, MessageSink, MessageSource, SourceConfig};
 use super::{Event, Simulation, DEFAULT_TTL};
 use crate::results::{FlowResult, PathResult, SctpResult, StreamResult, TimeSeries};
-use crate::scenario::{AppKind, FlowSpec, SctpProfileKind};
+use crate::scenario::{
+    AppKind, AsconfActionKind, AsconfActionSpec, FlowSide, FlowSpec, SctpProfileKind,
+};
 use crate::topology::Topology;
 use sctpsim_kernel::{FlowId, NodeId, SeedTree, SimTime, StreamKey};
 use sctpsim_proto::transport::sctp::{
-    MetricKind, PathState, RtxCause, SctpAssociation, SctpConfig, SctpEndpoint, SctpEvent,
-    SctpStats, State,
+    AsconfRequestKind, MetricKind, PathState, RtxCause, SctpAssociation, SctpConfig, SctpEndpoint,
+    SctpEvent, SctpStats, State,
 };
 use sctpsim_wire::sctp::{ChunkRepr, SctpPacket, SctpRepr};
 use std::net::Ipv4Addr;
@@ -77,6 +79,10 @@ pub(super) struct SctpFlow {
     pub data_packets_sent: u64,
     /// Packets with DATA chunks that reached the server (duplicates included).
     pub data_packets_received: u64,
+    /// `sctp.asconf`: the ASCONF actions, in time order.
+    pub asconf: Vec<AsconfActionSpec>,
+    /// The first action not yet applied.
+    pub asconf_next: usize,
 }
 
 impl SctpFlow {
@@ -93,6 +99,15 @@ impl SctpFlow {
     /// End of the active period for goodput: `stop` (messages) or the end of the run.
     pub fn active_end(&self, end: SimTime) -> SimTime {
         self.source.cfg.stop.unwrap_or(end).min(end)
+    }
+
+    /// The addresses side `side` may add during the run (`add-ip` actions): packets from them
+    /// must reach the flow too.
+    pub fn asconf_added(&self, side: FlowSide) -> impl Iterator<Item = Ipv4Addr> + '_ {
+        self.asconf
+            .iter()
+            .filter(move |a| a.side == side && a.action == AsconfActionKind::AddIp)
+            .map(|a| a.address)
     }
 
     /// The client's Initial TSN (for TSN rows relative to the first DATA chunk).
@@ -304,6 +319,8 @@ pub(super) fn build_sctp_flow(
         app_wake: None,
         data_packets_sent: 0,
         data_packets_received: 0,
+        asconf: spec.asconf.clone(),
+        asconf_next: 0,
     }
 }
 
@@ -317,6 +334,15 @@ fn rel_tsn(tsn: u32, initial: u32) -> f64 {
     f64::from(tsn.wrapping_sub(initial)) + 1.0
 }
 
+/// The time-series metric of an ASCONF request's outcome.
+fn asconf_metric(kind: AsconfRequestKind) -> &'static str {
+    match kind {
+        AsconfRequestKind::AddIp => "asconf_add_ip",
+        AsconfRequestKind::DeleteIp => "asconf_delete_ip",
+        AsconfRequestKind::SetPrimary => "asconf_set_primary",
+    }
+}
+
 /// What the rows of one pump need to know.
 struct PumpCtx<'a> {
     id: u32,
@@ -324,11 +350,13 @@ struct PumpCtx<'a> {
     now: SimTime,
     initial: u32,
     peer_addrs: &'a [Ipv4Addr],
+    asconf: &'a [AsconfActionSpec],
 }
 
 impl PumpCtx<'_> {
-    /// A notification: path state rows, abandoned messages. Returns whether the association
-    /// learned a new peer address (its source must be pinned).
+    /// A notification: path state rows, abandoned messages, ASCONF outcomes. Returns whether
+    /// the association learned a new peer address or confirmed a new address of its own
+    /// (sources must be pinned again).
     fn event(&self, series: &mut TimeSeries, source: &mut MessageSource, ev: SctpEvent) -> bool {
         let (t, id) = (self.now.as_secs_f64(), self.id);
         match ev {
@@ -342,6 +370,16 @@ impl PumpCtx<'_> {
                 source.abandoned(stream);
             }
             SctpEvent::PathAdded { .. } => return true,
+            SctpEvent::AsconfResult {
+                kind,
+                addr,
+                success,
+            } => {
+                let v = if success { 1.0 } else { 0.0 };
+                series.push_owned(t, "flow", id, addr.to_string(), asconf_metric(kind), v);
+                // A confirmed new address of ours can now be a source: pin again.
+                return success && kind == AsconfRequestKind::AddIp;
+            }
             _ => {}
         }
         false
@@ -389,7 +427,18 @@ impl PumpCtx<'_> {
                 series.push_owned(t, "flow", id, p, "rto_s", rto.as_secs_f64());
             }
             (CLIENT, MetricKind::PathSwitch { to, .. }) => {
-                let k = self.peer_addrs.iter().position(|p| *p == to).unwrap_or(0);
+                // Addresses the server adds by ASCONF follow `peer_addresses`.
+                let added = self
+                    .asconf
+                    .iter()
+                    .filter(|a| a.side == FlowSide::Dst && a.action == AsconfActionKind::AddIp);
+                let k = self
+                    .peer_addrs
+                    .iter()
+                    .copied()
+                    .chain(added.map(|a| a.address))
+                    .position(|p| p == to)
+                    .unwrap_or(0);
                 series.push_owned(t, "flow", id, to.to_string(), "path_switch", k as f64);
             }
             (SERVER, MetricKind::SackSent { gap_blocks, .. }) if gap_blocks > 0 => {
@@ -423,9 +472,70 @@ impl Simulation {
             let port = s.ep.dst_port;
             let a = s.sides[CLIENT].endpoint.connect(now, &peer, port);
             s.sides[CLIENT].assoc = Some(a);
+            // Wake-ups for the ASCONF actions (a stale or early wake-up is a no-op).
+            for a in &s.asconf {
+                self.queue.push(SimTime::ZERO + a.at.0, Event::App(f));
+            }
             self.sctp_pin_sources(f, CLIENT);
         }
+        self.sctp_asconf_due(f);
         self.sctp_pump(f, CLIENT);
+    }
+
+    /// Apply the ASCONF actions that are due: the side's association is asked to add or
+    /// delete an address or to request the peer's primary (RFC 5061 §4.2). A request the
+    /// association refuses at once (not established, unknown or last address) gives a 0 row
+    /// of the action's metric, like a request the peer refuses.
+    fn sctp_asconf_due(&mut self, f: FlowId) {
+        let now = self.now;
+        let mut touched = [false; 2];
+        if let FlowRt::Sctp(s) = &mut self.flows[f.index()] {
+            let id = s.ep.spec_index as u32;
+            while let Some(act) = s.asconf.get(s.asconf_next).cloned() {
+                if SimTime::ZERO + act.at.0 > now {
+                    break;
+                }
+                s.asconf_next += 1;
+                let side = match act.side {
+                    FlowSide::Src => CLIENT,
+                    FlowSide::Dst => SERVER,
+                };
+                let (kind, res) = match s.sides[side].assoc.as_mut() {
+                    Some(a) => match act.action {
+                        AsconfActionKind::AddIp => (
+                            AsconfRequestKind::AddIp,
+                            a.add_local_address(now, act.address).is_ok(),
+                        ),
+                        AsconfActionKind::DeleteIp => (
+                            AsconfRequestKind::DeleteIp,
+                            a.delete_local_address(now, act.address).is_ok(),
+                        ),
+                        AsconfActionKind::SetPrimary => (
+                            AsconfRequestKind::SetPrimary,
+                            a.request_peer_primary(now, act.address).is_ok(),
+                        ),
+                    },
+                    None => (
+                        match act.action {
+                            AsconfActionKind::AddIp => AsconfRequestKind::AddIp,
+                            AsconfActionKind::DeleteIp => AsconfRequestKind::DeleteIp,
+                            AsconfActionKind::SetPrimary => AsconfRequestKind::SetPrimary,
+                        },
+                        false,
+                    ),
+                };
+                if !res {
+                    let t = now.as_secs_f64();
+                    let dir = act.address.to_string();
+                    self.series
+                        .push_owned(t, "flow", id, dir, asconf_metric(kind), 0.0);
+                }
+                touched[side] = true;
+            }
+        }
+        if touched[SERVER] {
+            self.sctp_pump(f, SERVER);
+        }
     }
 
     /// An SCTP packet (`bytes`: the IP payload) for side `side` of flow `f`.
@@ -519,6 +629,7 @@ impl Simulation {
                 ep,
                 sides,
                 peer_addrs,
+                asconf,
                 source,
                 sink,
                 shutdown_when_done,
@@ -535,6 +646,7 @@ impl Simulation {
                     now,
                     initial,
                     peer_addrs,
+                    asconf,
                 };
                 if side == CLIENT {
                     let next = source.fill(now, a);
@@ -617,7 +729,7 @@ impl Simulation {
         let FlowRt::Sctp(s) = &self.flows[f.index()] else {
             return;
         };
-        if !s.local_addrs.contains(&src) {
+        if !s.local_addrs.contains(&src) && !s.asconf_added(FlowSide::Src).any(|a| a == src) {
             return;
         }
         let Ok(pkt) = SctpPacket::new_checked(bytes).and_then(|p| SctpRepr::parse(&p)) else {

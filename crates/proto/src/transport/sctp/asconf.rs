@@ -176,6 +176,22 @@ impl SctpAssociation {
                 .find(|a| !changing.contains(a))
                 .unwrap_or(source)
         };
+        // An address being deleted is no longer used as a source (RFC 5061 §5.2 refuses a
+        // request to delete the ASCONF's own source address): the paths that used it send from
+        // the ASCONF's Address Parameter from now on, this ASCONF included.
+        if !changing.contains(&address) {
+            for r in requests
+                .iter()
+                .filter(|r| r.kind == AsconfRequestKind::DeleteIp)
+            {
+                for p in &mut self.paths {
+                    if p.source == r.addr {
+                        p.source = address;
+                        p.source_pinned = false;
+                    }
+                }
+            }
+        }
         let chunk = AsconfChunk {
             sequence_number: self.asconf.next_serial,
             address: IpAddr::V4(address),

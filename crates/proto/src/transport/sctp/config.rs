@@ -195,7 +195,9 @@ pub struct SctpConfig {
     /// `max(cwnd/2, 2·MTU)` (RFC 2960 §7.2.3). Also the floor of the idle decay (§7.2.1).
     pub ssthresh_floor_mtus: u32,
     /// Slow start grows cwnd only on SACKs that advance the cumulative TSN ack point (RFC 2960
-    /// §7.2.1; RFC 9260 dropped the condition, RFC 8540 §3.22).
+    /// §7.2.1 requires it; RFC 9260 §7.2.1 no longer does, but its increase is "at most" the
+    /// acknowledged bytes, so withholding it on gap-only SACKs stays within RFC 9260. On in
+    /// both profiles, as FreeBSD does (`accum_moved`); ETSI TS 102 369 D/V/8/9 checks it).
     pub ss_requires_cum_advance: bool,
     /// Congestion avoidance counts partial_bytes_acked only on SACKs that advance the
     /// cumulative TSN ack point (RFC 2960 §7.2.2; dropped by RFC 8540 §3.22 / RFC 9260).
@@ -280,7 +282,7 @@ impl SctpConfig {
             rfc9260_initial_cwnd: true,
             initial_ssthresh: None,
             ssthresh_floor_mtus: 4,
-            ss_requires_cum_advance: false,
+            ss_requires_cum_advance: true,
             ca_requires_cum_advance: false,
             pba_cap: true,
             cwnd_idle_decay: true,

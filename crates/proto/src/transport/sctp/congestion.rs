@@ -24,6 +24,9 @@ pub struct AckSample {
     pub cum_advanced: bool,
     /// The association is in Fast Recovery (RFC 9260 §7.2.4).
     pub in_fast_recovery: bool,
+    /// cwnd held back a chunk for this destination since the previous such SACK
+    /// ([`super::path::Path::cwnd_limited`]).
+    pub cwnd_limited: bool,
 }
 
 /// The window hooks of one destination.
@@ -64,10 +67,12 @@ impl CongestionControl for Standard<'_> {
             return;
         }
         let mtu = path.mtu();
-        // "Fully utilized": the sender could not have sent another full packet, i.e. the
-        // flightsize before the SACK was within one MTU of cwnd (as dcSCTP does; with chunk
-        // payloads smaller than the MTU a flightsize of exactly cwnd may be unreachable).
-        let fully_used = ack.flight_before.saturating_add(mtu) >= path.cwnd;
+        // "Fully utilized": the flightsize before the SACK had reached cwnd (as Linux,
+        // `sctp_transport_raise_cwnd`, and FreeBSD, `flight_size + net_ack >= cwnd`, test it),
+        // or cwnd held back a chunk since the last SACK (retransmissions must fit cwnd whole,
+        // so whole chunks may stop a little short of it). A window that was not filled for
+        // lack of data does not grow (ETSI TS 102 369 D/V/8/9).
+        let fully_used = ack.flight_before >= path.cwnd || ack.cwnd_limited;
         if path.cwnd <= path.ssthresh {
             // RFC 9260 §7.2.1: "When cwnd is less than or equal to ssthresh, an SCTP endpoint
             // MUST use the slow-start algorithm to increase cwnd only if the current congestion
@@ -216,6 +221,7 @@ mod test {
             flight_before: 4380,
             cum_advanced: true,
             in_fast_recovery: false,
+            cwnd_limited: false,
         };
         cc.on_ack(SimTime::ZERO, &mut p, &ack);
         assert_eq!(p.cwnd, 4380 + 1500);
@@ -238,6 +244,27 @@ mod test {
             },
         );
         assert_eq!(p.cwnd, 5880);
+        // Whole chunks a little short of cwnd, but cwnd held the next one back: fully used.
+        cc.on_ack(
+            SimTime::ZERO,
+            &mut p,
+            &AckSample {
+                flight_before: 5808,
+                cwnd_limited: true,
+                ..ack
+            },
+        );
+        assert_eq!(p.cwnd, 7380);
+        // Short of cwnd for lack of data: no growth.
+        cc.on_ack(
+            SimTime::ZERO,
+            &mut p,
+            &AckSample {
+                flight_before: 5808,
+                ..ack
+            },
+        );
+        assert_eq!(p.cwnd, 7380);
     }
 
     #[test]
@@ -252,6 +279,7 @@ mod test {
             flight_before: 10_000,
             cum_advanced: true,
             in_fast_recovery: false,
+            cwnd_limited: false,
         };
         cc.on_ack(SimTime::ZERO, &mut p, &ack);
         cc.on_ack(SimTime::ZERO, &mut p, &ack);
@@ -291,6 +319,7 @@ mod test {
                 flight_before: 1500,
                 cum_advanced: false,
                 in_fast_recovery: false,
+                cwnd_limited: false,
             },
         );
         assert_eq!(q.cwnd, 1500);

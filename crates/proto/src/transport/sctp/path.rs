@@ -161,6 +161,10 @@ pub struct Path {
     /// The next packet to this destination may ignore cwnd (fast retransmit §7.2.4 step 3,
     /// T3-rtx §6.3.3 E3: one packet of the earliest marked chunks).
     pub cwnd_exempt: bool,
+    /// Since the last SACK that acknowledged data sent here, the sender had a chunk for this
+    /// destination (new or marked for retransmission) that cwnd held back: the window was
+    /// in full use even if the whole chunks in flight add up to a little less than cwnd.
+    pub cwnd_limited: bool,
     /// Counters.
     pub stats: PathStats,
 }
@@ -199,6 +203,7 @@ impl Path {
             rtt_probe: None,
             burst_cap: None,
             cwnd_exempt: false,
+            cwnd_limited: false,
             stats: PathStats::default(),
         }
     }

@@ -132,7 +132,8 @@ impl SctpAssociation {
     }
 
     /// Aborts because of a protocol error: an ABORT with `cause` (with `vtag` instead of the
-    /// peer's tag when given, e.g. an INIT ACK's Initiate Tag), then CLOSED.
+    /// peer's tag when given, e.g. an INIT ACK's Initiate Tag; a given tag of 0 makes it our own
+    /// tag reflected with the T bit), then CLOSED.
     pub(crate) fn abort_with(&mut self, now: SimTime, cause: ErrorCause, vtag: Option<u32>) {
         match vtag {
             Some(tag) if tag != 0 => {
@@ -147,7 +148,22 @@ impl SctpAssociation {
                 );
                 self.pending.push_back(t);
             }
-            _ => self.queue_abort(now, vec![cause.clone()]),
+            // No tag of the peer to use (an INIT ACK with Initiate Tag 0, §3.3.3: "MAY send
+            // an ABORT for debugging purpose"): reflect our own tag with the T bit set
+            // (§3.3.7, §8.5.1 B), as FreeBSD does (ETSI TS 102 369 AS/I/1/14/2, note 14).
+            Some(_) => {
+                let dest = self.current;
+                let t = self.make_packet(
+                    dest,
+                    self.my_vtag,
+                    vec![ChunkRepr::Abort {
+                        t_bit: true,
+                        causes: vec![cause.clone()],
+                    }],
+                );
+                self.pending.push_back(t);
+            }
+            None => self.queue_abort(now, vec![cause.clone()]),
         }
         self.terminate(LossReason::ProtocolViolation { cause });
     }

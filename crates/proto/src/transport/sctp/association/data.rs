@@ -19,9 +19,12 @@ use super::{Flow, PacketCtx, SctpAssociation, State};
 impl SctpAssociation {
     /// RFC 9260 §6.2: one DATA chunk.
     pub(crate) fn on_data(&mut self, now: SimTime, ctx: &mut PacketCtx, d: &DataChunk) -> Flow {
-        if !(self.state.receives_data() || self.state == State::ShutdownReceived) {
-            // Before ESTABLISHED there is nothing to deliver to; after the peer's SHUTDOWN no
-            // new DATA is expected (§9.2).
+        if !self.state.receives_data() {
+            // Before ESTABLISHED there is nothing to deliver to. After the peer's SHUTDOWN
+            // (SHUTDOWN-RECEIVED, SHUTDOWN-ACK-SENT) the peer has no data outstanding: it
+            // sends SHUTDOWN only once all its data is acknowledged (§9.2), so a DATA chunk
+            // now is a stale duplicate or a protocol violation, and is discarded without a
+            // SACK (FreeBSD and Linux do the same; ETSI TS 102 369 AT/I/2/9).
             self.stats.chunks_dropped += 1;
             return Flow::Continue;
         }
@@ -242,8 +245,10 @@ impl SctpAssociation {
                     flight_before: flights.get(&p.addr).copied().unwrap_or(0),
                     cum_advanced: out.cum_advanced,
                     in_fast_recovery: in_fr,
+                    cwnd_limited: p.cwnd_limited,
                 };
                 cc.on_ack(now, p, &ack);
+                p.cwnd_limited = false;
             }
             if self.tx.all_acked() {
                 for p in &mut self.paths {

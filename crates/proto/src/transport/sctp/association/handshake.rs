@@ -102,17 +102,33 @@ pub(crate) fn parse_init_params(init: &InitChunk, src: Ipv4Addr) -> InitInfo {
     info
 }
 
-/// The parameters we put in INIT and INIT ACK: our addresses, Supported Address Types (IPv4),
-/// and the extensions we offer.
-fn our_params(cfg: &SctpConfig, local_addrs: &[Ipv4Addr]) -> Vec<Parameter> {
-    let mut params: Vec<Parameter> = local_addrs
+/// The address and extension parameters we put in INIT and INIT ACK.
+///
+/// Addresses are listed only when there is more than one: the receiver records the packet's
+/// source address in any case (RFC 9260 §5.1.2 items 1 and 3), so a single-homed endpoint
+/// lists none, as FreeBSD and Linux do (ETSI TS 102 369 AS/I/1/8/x expect no address in the
+/// INIT ACK). Supported Address Types (IPv4) goes only into the INIT: it is not an INIT ACK
+/// parameter (§3.3.3 lists State Cookie, IPv4/IPv6 Address, Unrecognized Parameter and Host
+/// Name Address only).
+fn our_params(cfg: &SctpConfig, local_addrs: &[Ipv4Addr], is_init: bool) -> Vec<Parameter> {
+    let addrs: Vec<Ipv4Addr> = local_addrs
         .iter()
+        .copied()
         .filter(|a| !a.is_unspecified())
-        .map(|a| Parameter::Address(IpAddr::V4(*a)))
         .collect();
-    params.push(Parameter::SupportedAddressTypes(vec![
-        param_type::IPV4_ADDRESS,
-    ]));
+    let mut params: Vec<Parameter> = if addrs.len() > 1 {
+        addrs
+            .iter()
+            .map(|a| Parameter::Address(IpAddr::V4(*a)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if is_init {
+        params.push(Parameter::SupportedAddressTypes(vec![
+            param_type::IPV4_ADDRESS,
+        ]));
+    }
     let mut ext = Vec::new();
     if cfg.pr_sctp {
         ext.push(chunk_type::FORWARD_TSN);
@@ -143,7 +159,7 @@ pub(crate) fn build_init(
         outbound_streams: cfg.outbound_streams.max(1),
         inbound_streams: cfg.max_inbound_streams.max(1),
         initial_tsn: tsn,
-        params: our_params(cfg, local_addrs),
+        params: our_params(cfg, local_addrs, true),
     }
 }
 
@@ -191,11 +207,14 @@ pub(crate) fn build_init_ack(
         peer_addrs: info.peer_addrs.clone(),
         local_addrs: local_addrs.to_vec(),
     };
-    let mut params = our_params(cfg, local_addrs);
-    params.insert(0, Parameter::StateCookie(cookie.encode(key)));
+    // Order: addresses, extensions, Unrecognized Parameters, then the State Cookie last, as
+    // FreeBSD does (RFC 9260 §3.3.3 fixes no order; ETSI TS 102 369 AS/I/1/8/x note 8: FreeBSD
+    // puts the cookie last, Linux first).
+    let mut params = our_params(cfg, local_addrs, false);
     for u in &info.unrecognized {
         params.push(Parameter::UnrecognizedParameter(u.clone()));
     }
+    params.push(Parameter::StateCookie(cookie.encode(key)));
     InitChunk {
         initiate_tag: my_tag,
         a_rwnd: cfg.recv_buffer,
@@ -277,13 +296,17 @@ impl SctpAssociation {
     }
 
     /// RFC 9260 §5.1 C: T1-cookie expired: retransmit COOKIE ECHO up to Max.Init.Retransmits
-    /// times, then give up.
+    /// times, then give up ("abort the initialization process") with an ABORT to the peer:
+    /// the peer may hold an association if only its COOKIE ACKs were lost, and the ABORT
+    /// (with its tag, from the INIT ACK) removes it. FreeBSD does the same (ETSI TS 102 369
+    /// AS/I/1/3/2); Linux stops silently.
     pub(crate) fn on_t1_cookie(&mut self, now: SimTime) {
         if self.state != State::CookieEchoed {
             return;
         }
         self.hs.retransmits += 1;
         if self.hs.retransmits > self.cfg.max_init_retransmits {
+            self.queue_abort(now, Vec::new());
             self.terminate(LossReason::InitFailed);
             return;
         }

@@ -197,6 +197,7 @@ impl SctpAssociation {
             // "limited by the current cwnd": the chunk must fit in the window.
             let p = &self.paths[pi];
             if !exempt && p.flight_size.saturating_add(c.len) > p.cwnd {
+                self.paths[pi].cwnd_limited = true;
                 break;
             }
             let chunk = ChunkRepr::Data(c.chunk.clone());
@@ -281,6 +282,9 @@ impl SctpAssociation {
         let mut new_data = false;
         loop {
             if !window_open(&self.paths[pi]) {
+                if self.tx.has_unsent() || !self.sendq.is_empty() {
+                    self.paths[pi].cwnd_limited = true;
+                }
                 break;
             }
             if budget.saturating_sub(*used) < 20 {

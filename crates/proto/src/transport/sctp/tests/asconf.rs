@@ -116,6 +116,18 @@ fn t4_retransmits_the_same_asconf() {
 }
 
 #[test]
+fn an_address_being_deleted_is_not_the_asconfs_source() {
+    // The path to R1 sends from L1; deleting L1 moves it to L2 before the ASCONF leaves, so
+    // the peer does not refuse the request as "delete source address" (RFC 5061 §5.2).
+    let mut h = established_with(cfg(), &[L1, L2], &[R1]);
+    assert_eq!(h.a.status().paths[0].source, L1);
+    h.a.delete_local_address(h.now, L1).unwrap();
+    let t = h.next().unwrap();
+    assert!(matches!(t.packet.chunks[0], ChunkRepr::Asconf(_)));
+    assert_eq!(t.src, L2);
+}
+
+#[test]
 fn local_checks() {
     let mut h = established();
     assert_eq!(

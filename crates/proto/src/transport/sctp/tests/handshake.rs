@@ -53,7 +53,8 @@ fn init_has_zero_tag_and_t1_runs() {
     assert_eq!(init.initiate_tag, h.a.my_vtag());
     assert_eq!(init.initial_tsn, h.a.initial_tsn());
     assert_eq!(init.outbound_streams, 10);
-    assert!(init.addresses().any(|a| a == IpAddr::V4(L1)));
+    // Single-homed: no address parameter, the receiver uses the packet's source (§5.1.2).
+    assert_eq!(init.addresses().count(), 0);
     assert!(init.forward_tsn_supported());
     assert_eq!(h.a.state(), State::CookieWait);
     // RFC 9260 §16: RTO.Initial = 1 s.
@@ -83,6 +84,18 @@ fn t1_init_backs_off_and_gives_up_after_max_init_retransmits() {
             ..
         }
     )));
+}
+
+#[test]
+fn init_retransmissions_rotate_over_the_peer_addresses() {
+    // sctp_connectx with two peer addresses (ETSI AS/I/1/15, which packetdrill cannot check).
+    let mut ep = SctpEndpoint::new(cfg(), LOCAL_PORT, vec![L1], Rng::from_seed(7));
+    let mut a = ep.connect(SimTime::ZERO, &[R1, R2], REMOTE_PORT);
+    assert_eq!(a.poll_transmit(SimTime::ZERO).expect("INIT").dst, R1);
+    a.handle_timeout(ms(1000));
+    let t = a.poll_transmit(ms(1000)).expect("INIT retransmission");
+    assert!(matches!(t.packet.chunks[0], ChunkRepr::Init(_)));
+    assert_eq!(t.dst, R2);
 }
 
 #[test]
@@ -165,7 +178,63 @@ fn init_ack_with_zero_initiate_tag_destroys_the_association() {
     ack.initiate_tag = 0;
     let tag = h.a.my_vtag();
     h.inject_raw(R1, tag, vec![ChunkRepr::InitAck(ack)]);
+    // §3.3.3 "MAY send an ABORT": our own tag reflected, T bit set (ETSI AS/I/1/14/2).
+    let t = h.next().expect("ABORT");
+    assert_eq!(t.packet.verification_tag, tag);
+    assert!(matches!(
+        &t.packet.chunks[..],
+        [ChunkRepr::Abort { t_bit: true, causes }]
+            if causes == &vec![ErrorCause::InvalidMandatoryParameter]
+    ));
     assert_eq!(h.a.state(), State::Closed);
+}
+
+#[test]
+fn t1_cookie_gives_up_with_an_abort() {
+    let c = SctpConfig {
+        max_init_retransmits: 2,
+        ..cfg()
+    };
+    let (mut h, _) = cookie_wait(c, &[L1], &[R1]);
+    let tag = h.a.my_vtag();
+    let ack = remote_init_ack(&[R1], b"c", false, false);
+    let peer_tag = ack.initiate_tag;
+    h.inject_raw(R1, tag, vec![ChunkRepr::InitAck(ack)]);
+    recv!(h, [ChunkRepr::CookieEcho { .. }]);
+    recv!(h, at ms(1000), [ChunkRepr::CookieEcho { .. }]);
+    recv!(h, at ms(3000), [ChunkRepr::CookieEcho { .. }]);
+    h.at(ms(7000));
+    let t = h.next().expect("ABORT");
+    assert_eq!(t.packet.verification_tag, peer_tag);
+    assert!(matches!(
+        &t.packet.chunks[..],
+        [ChunkRepr::Abort { t_bit: false, causes }] if causes.is_empty()
+    ));
+    assert_eq!(h.a.state(), State::Closed);
+}
+
+#[test]
+fn init_ack_lists_no_supported_address_types_and_puts_the_cookie_last() {
+    let mut ep = server_ep(cfg());
+    let mut init = remote_init(REMOTE_TAG);
+    init.params = vec![Parameter::Unknown {
+        kind: 0xC0CC,
+        value: vec![1, 1, 1, 1],
+    }];
+    let (ack, _) = init_ack_from(&mut ep, SimTime::ZERO, init);
+    assert!(!ack
+        .params
+        .iter()
+        .any(|p| matches!(p, Parameter::SupportedAddressTypes(_))));
+    // Single-homed: no address parameter.
+    assert_eq!(ack.addresses().count(), 0);
+    assert!(matches!(ack.params.last(), Some(Parameter::StateCookie(_))));
+    // Multi-homed: every address is listed.
+    let mut ep2 = SctpEndpoint::new(cfg(), LOCAL_PORT, vec![L1, L2], Rng::from_seed(11));
+    ep2.listen(true);
+    let (ack2, _) = init_ack_from(&mut ep2, SimTime::ZERO, remote_init(REMOTE_TAG));
+    let addrs: Vec<IpAddr> = ack2.addresses().collect();
+    assert_eq!(addrs, vec![IpAddr::V4(L1), IpAddr::V4(L2)]);
 }
 
 #[test]

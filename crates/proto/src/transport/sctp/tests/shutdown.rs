@@ -72,6 +72,28 @@ fn peer_initiated_shutdown_sends_remaining_data_first() {
 }
 
 #[test]
+fn data_after_the_peers_shutdown_is_discarded() {
+    // ETSI TS 102 369 AT/I/2/9: the peer sent SHUTDOWN (so all its data was acknowledged);
+    // a DATA chunk arriving afterwards is neither acknowledged nor delivered.
+    let mut h = established();
+    h.send_msg(100);
+    h.all();
+    send!(
+        h,
+        [ChunkRepr::Shutdown {
+            cum_tsn_ack: h.ltsn(0) - 1
+        }]
+    );
+    assert_eq!(h.a.state(), State::ShutdownReceived);
+    send!(h, at ms(100), [rdata(0, 0, 0, b"late")]);
+    recv!(h, nothing);
+    assert!(h.a.recv().is_none());
+    send!(h, at ms(200), [h.sack(1, &[], 65_536)]);
+    recv!(h, [ChunkRepr::ShutdownAck]);
+    assert!(h.a.recv().is_none());
+}
+
+#[test]
 fn t2_retransmits_shutdown_with_the_current_cumulative_tsn() {
     let mut h = established();
     h.a.shutdown(h.now);

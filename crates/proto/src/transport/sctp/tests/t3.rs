@@ -40,7 +40,9 @@ fn after_a_timeout_retransmissions_are_limited_by_cwnd() {
     assert_eq!(all.len(), 1);
     assert_eq!(data_chunks(&all[0].packet.chunks)[0].tsn, h.ltsn(0));
     send!(h, at ms(1100), [h.sack(1, &[], 65_536)]);
-    // cwnd grows by one MTU in slow start (the window was fully used): two more.
+    // The flightsize before the SACK (1452) was below cwnd (1500), but marked chunks were
+    // waiting for room in the window: it was in full use, so cwnd grows by one MTU in slow
+    // start and two more go out. (Without waiting data it would not grow: ETSI D/V/8/9.)
     let tsns: Vec<Tsn> = h
         .all()
         .iter()
@@ -52,6 +54,7 @@ fn after_a_timeout_retransmissions_are_limited_by_cwnd() {
         })
         .collect();
     assert_eq!(tsns, vec![h.ltsn(1), h.ltsn(2)]);
+    assert_eq!(h.a.status().paths[0].cwnd, 2952);
 }
 
 #[test]
