@@ -42,6 +42,7 @@ use sctpsim_kernel::{SimDuration, SimTime};
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
+pub mod olsr;
 pub mod testnet;
 
 /// What a router wants done.
