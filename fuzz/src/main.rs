@@ -7,9 +7,12 @@
 //! cargo run --release -p sctpsim-fuzz -- tcp --replay SEED
 //! cargo run --release -p sctpsim-fuzz -- sctp --minutes 10 [--seed N]
 //! cargo run --release -p sctpsim-fuzz -- sctp --replay SEED
+//! cargo run --release -p sctpsim-fuzz -- olsr --minutes 10 [--seed N]
+//! cargo run --release -p sctpsim-fuzz -- olsr --replay SEED
 //! ```
 //!
-//! Target `sctp` (the SCTP codec and receive path) is described in `sctp.rs`.
+//! Target `sctp` (the SCTP codec and receive path) is described in `sctp.rs`, target `olsr`
+//! (the OLSR codec and routers) in `olsr.rs`.
 //!
 //! Target `tcp` has three parts per case:
 //! * the TCP codec (`sctpsim_wire::tcp::fuzz_parse_tcp`) on random bytes and on mutations of
@@ -26,6 +29,7 @@
 //! (`sctpsim_proto::transport::tcp::fuzz_check_invariants`); `poll_transmit` must terminate.
 
 mod driver;
+mod olsr;
 mod sctp;
 
 use std::net::Ipv4Addr;
@@ -371,6 +375,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("tcp") => driver::run("tcp", &args[1..], 0x5eed, tcp_case),
         Some("sctp") => driver::run("sctp", &args[1..], 0x5c79, sctp::sctp_case),
+        Some("olsr") => driver::run("olsr", &args[1..], 0x0154, olsr::olsr_case),
         _ => driver::usage(),
     }
 }
