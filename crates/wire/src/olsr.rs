@@ -232,7 +232,7 @@ impl MessageBody {
             }
             MID_MESSAGE => parse_addrs(data).map(MessageBody::Mid),
             HNA_MESSAGE => {
-                if data.len() % 8 != 0 {
+                if !data.len().is_multiple_of(8) {
                     return Err(WireError::Malformed);
                 }
                 Ok(MessageBody::Hna(
@@ -295,7 +295,7 @@ fn addr_at(data: &[u8], at: usize) -> Ipv4Addr {
 
 /// A list of IPv4 addresses filling `data` exactly.
 fn parse_addrs(data: &[u8]) -> Result<Vec<Ipv4Addr>> {
-    if data.len() % 4 != 0 {
+    if !data.len().is_multiple_of(4) {
         return Err(WireError::Malformed);
     }
     Ok(data.chunks_exact(4).map(|c| addr_at(c, 0)).collect())

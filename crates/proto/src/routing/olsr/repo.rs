@@ -167,12 +167,10 @@ impl Repositories {
         }
         link.time = link.time.max(link.asym_time);
         let sym = link.is_sym(now);
-        // §8.1.1: the neighbour tuple carries the advertised willingness.
-        if self
-            .neighbors
-            .insert(originator, hello.willingness)
-            .is_none()
-        {
+        // §8.1.1: the neighbour tuple carries the advertised willingness (an input of MPR
+        // selection and of the routing table, so a new value counts as a change).
+        let will = Some(hello.willingness);
+        if self.neighbors.insert(originator, hello.willingness) != will {
             changed = true;
         }
         // §8.2.1: 2-hop information only from symmetric links.
