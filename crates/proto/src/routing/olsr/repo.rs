@@ -354,4 +354,38 @@ mod test {
         assert!(seq_newer(32768, 0));
         assert!(!seq_newer(32769, 0));
     }
+
+    /// §9.5: a TC older than what is recorded from its originator is ignored; a newer one
+    /// replaces the originator's tuples; the same ANSN refreshes and adds.
+    #[test]
+    fn tc_ansn_rules() {
+        let a = |i| Ipv4Addr::new(10, 0, 0, i);
+        let t = |s| SimTime::ZERO + SimDuration::from_secs(s);
+        let v = SimDuration::from_secs(15);
+        let mut r = Repositories::default();
+        let tc = |ansn, n: &[u8]| TcRepr {
+            ansn,
+            neighbors: n.iter().map(|i| a(*i)).collect(),
+        };
+        assert!(r.process_tc(t(1), a(1), &tc(5, &[2, 3]), v));
+        assert!(!r.process_tc(t(2), a(1), &tc(4, &[9]), v), "stale ANSN");
+        assert!(!r.topology.contains_key(&(a(9), a(1))));
+        assert!(r.process_tc(t(3), a(1), &tc(5, &[4]), v), "same ANSN adds");
+        assert_eq!(r.topology.len(), 3);
+        assert!(
+            r.process_tc(t(4), a(1), &tc(6, &[2]), v),
+            "newer ANSN replaces"
+        );
+        assert_eq!(
+            r.topology.keys().copied().collect::<Vec<_>>(),
+            vec![(a(2), a(1))]
+        );
+        assert_eq!(r.topology[&(a(2), a(1))], (6, t(4) + v));
+        // Wrap-around: 0 is newer than 65535.
+        assert!(r.process_tc(t(5), a(7), &tc(65535, &[2]), v));
+        assert!(r.process_tc(t(6), a(7), &tc(0, &[3]), v));
+        assert!(!r.topology.contains_key(&(a(2), a(7))));
+        assert!(r.purge(t(30)));
+        assert!(r.topology.is_empty());
+    }
 }

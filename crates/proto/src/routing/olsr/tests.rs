@@ -503,3 +503,45 @@ fn write_pcap_for_tshark() {
     }
     eprintln!("{} packets written", net.transmissions.len());
 }
+
+/// §9.3: when its MPR selector set empties, a node keeps sending empty TCs (with a new ANSN)
+/// for TOP_HOLD_TIME to withdraw its last advertisement, then stops.
+#[test]
+fn emptied_advertised_set_is_withdrawn_by_empty_tcs() {
+    let mut net = network(3, &OlsrConfig::default());
+    net.line();
+    net.run_until(secs(20));
+    net.set_link(1, 2, false);
+    net.run_until(secs(80));
+    let tcs: Vec<(SimTime, TcRepr)> = net
+        .transmissions
+        .iter()
+        .filter(|t| t.node == 1)
+        .filter_map(|t| olsr_of(&t.packet).map(|p| (t.time, p)))
+        .flat_map(|(time, p)| {
+            p.messages.into_iter().filter_map(move |m| match m.body {
+                MessageBody::Tc(tc) if m.originator == TestNet::addr(1) => Some((time, tc)),
+                _ => None,
+            })
+        })
+        .collect();
+    let first_empty = tcs
+        .iter()
+        .position(|(_, tc)| tc.neighbors.is_empty())
+        .expect("no empty TC");
+    let (t_empty, empty) = &tcs[first_empty];
+    assert!(*t_empty > secs(20));
+    assert!(crate::routing::olsr::repo::seq_newer(
+        empty.ansn,
+        tcs[first_empty - 1].1.ansn
+    ));
+    let last = tcs.last().unwrap();
+    assert!(last.1.neighbors.is_empty());
+    // Empty TCs only within TOP_HOLD_TIME (15 s) of the set emptying.
+    assert!(
+        last.0 <= *t_empty + SimDuration::from_secs(15),
+        "{}",
+        last.0
+    );
+    assert!(tcs[first_empty..].len() >= 2);
+}
