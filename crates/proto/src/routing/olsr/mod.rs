@@ -123,6 +123,10 @@ pub struct Olsr {
     routes: BTreeMap<Ipv4Addr, Route>,
     /// Symmetric neighbours at the last update, to notice losses.
     sym: BTreeSet<Ipv4Addr>,
+    /// Symmetric links (interface, main address) at the last update: the routing table's
+    /// first hops. A link can change (expire, or be re-attributed to another originator) while
+    /// its neighbour stays symmetric through another link, so this is tracked on its own.
+    sym_links: BTreeSet<(Ipv4Addr, Ipv4Addr)>,
     /// The advertised neighbour set of the last update (§9.2: the MPR selectors).
     advertised: BTreeSet<Ipv4Addr>,
     ansn: u16,
@@ -165,6 +169,7 @@ impl Olsr {
             mprs: BTreeSet::new(),
             routes: BTreeMap::new(),
             sym: BTreeSet::new(),
+            sym_links: BTreeSet::new(),
             advertised: BTreeSet::new(),
             ansn: 0,
             packet_seq: 0,
@@ -232,9 +237,13 @@ impl Olsr {
             assert!(r.dist >= 1, "route to {dst} of length 0");
             let l = self.repo.links.get(&r.next_hop);
             assert!(
-                l.is_some_and(|l| self.sym.contains(&l.main)),
-                "route to {dst} via {} which is not a symmetric neighbour",
-                r.next_hop
+                l.is_some_and(|l| self.sym.contains(&l.main)
+                    && self.sym_links.contains(&(r.next_hop, l.main))),
+                "{}: route to {dst} via {} which is not a symmetric neighbour (link {l:?}, \
+                 symmetric {:?})",
+                self.addr,
+                r.next_hop,
+                self.sym
             );
         }
         for m in &self.mprs {
@@ -392,6 +401,17 @@ impl Olsr {
             self.sym = sym_set;
             // §8.5: purge (again) drops 2-hop and selector tuples of neighbours gone asymmetric.
             self.repo.purge(now);
+        }
+        let sym_links: BTreeSet<(Ipv4Addr, Ipv4Addr)> = self
+            .repo
+            .links
+            .iter()
+            .filter(|(_, l)| l.is_sym(now))
+            .map(|(iface, l)| (*iface, l.main))
+            .collect();
+        if sym_links != self.sym_links {
+            changed = true;
+            self.sym_links = sym_links;
         }
         if changed {
             self.mprs = mpr::select(self.addr, &sym_now, self.repo.two_hop.keys().copied());
