@@ -17,6 +17,12 @@
 //! Target `aodv` (the AODV codec, AODV routers in a small test network with an injector of
 //! forged packets, and a standalone router) is described in `aodv.rs`:
 //! `cargo run --release -p sctpsim-fuzz -- aodv --minutes 10`.
+//! cargo run --release -p sctpsim-fuzz -- olsr --minutes 10 [--seed N]
+//! cargo run --release -p sctpsim-fuzz -- olsr --replay SEED
+//! ```
+//!
+//! Target `sctp` (the SCTP codec and receive path) is described in `sctp.rs`, target `olsr`
+//! (the OLSR codec and routers) in `olsr.rs`.
 //!
 //! Target `tcp` has three parts per case:
 //! * the TCP codec (`sctpsim_wire::tcp::fuzz_parse_tcp`) on random bytes and on mutations of
@@ -35,6 +41,7 @@
 mod aodv;
 mod driver;
 mod dsr;
+mod olsr;
 mod sctp;
 
 use std::net::Ipv4Addr;
@@ -382,6 +389,7 @@ fn main() -> ExitCode {
         Some("sctp") => driver::run("sctp", &args[1..], 0x5c79, sctp::sctp_case),
         Some("aodv") => driver::run("aodv", &args[1..], 0xa0d7, aodv::aodv_case),
         Some("dsr") => driver::run("dsr", &args[1..], 0xd5a, dsr::dsr_case),
+        Some("olsr") => driver::run("olsr", &args[1..], 0x0154, olsr::olsr_case),
         _ => driver::usage(),
     }
 }

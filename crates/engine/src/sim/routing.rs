@@ -50,7 +50,7 @@ fn make_router(
     addr: Ipv4Addr,
     rng: sctpsim_kernel::Rng,
 ) -> Option<Box<dyn Router>> {
-    use sctpsim_proto::routing::{aodv, dsr};
+    use sctpsim_proto::routing::{aodv, dsr, olsr};
     match kind {
         RoutingKind::Static => None,
         RoutingKind::Dsr => Some(Box::new(dsr::Dsr::new(
@@ -63,11 +63,11 @@ fn make_router(
             aodv::AodvConfig::default(),
             rng,
         ))),
-        // Merged with its branch.
-        RoutingKind::Olsr => {
-            let _ = (addr, rng);
-            None
-        }
+        RoutingKind::Olsr => Some(Box::new(olsr::Olsr::new(
+            addr,
+            olsr::OlsrConfig::default(),
+            rng,
+        ))),
     }
 }
 

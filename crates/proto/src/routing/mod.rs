@@ -44,6 +44,7 @@ use std::net::Ipv4Addr;
 
 pub mod aodv;
 pub mod dsr;
+pub mod olsr;
 pub mod testnet;
 
 /// What a router wants done.

@@ -1,0 +1,391 @@
+//! The information repositories of RFC 3626 §4: link set (§4.2.1), neighbour set (§4.3.1),
+//! 2-hop neighbour set (§4.3.2), MPR selector set (§4.3.4), topology set (§4.4), duplicate set
+//! (§3.4) and interface association set (§4.1), with the HELLO (§7.1.1, §8.1.1, §8.2.1,
+//! §8.4.1), TC (§9.5) and MID (§5.4) processing that fills them.
+//!
+//! Every map is a `BTreeMap` so that iteration — and therefore MPR selection, routing-table tie
+//! breaks and HELLO contents — is deterministic (DESIGN.md §1.3). A tuple's time `t` is valid
+//! while `t > now`: it expires *at* `t`, which is where the router's wake-up lands (RFC 3626
+//! writes "t >= current time"; the one-nanosecond difference is immaterial and keeps wake-ups
+//! exact).
+
+use sctpsim_kernel::{SimDuration, SimTime};
+use sctpsim_wire::olsr::{
+    HelloRepr, TcRepr, ASYM_LINK, LOST_LINK, MPR_NEIGH, NOT_NEIGH, SYM_LINK, SYM_NEIGH,
+};
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
+
+/// Whether a tuple time is still valid at `now`.
+pub(super) fn valid(t: SimTime, now: SimTime) -> bool {
+    t > now
+}
+
+/// RFC 3626 §19: sequence numbers compare with wrap-around; `a` is newer than `b` if it is
+/// ahead by less than half the space.
+pub(super) fn seq_newer(a: u16, b: u16) -> bool {
+    (a > b && a - b <= 32768) || (b > a && b - a > 32768)
+}
+
+/// A link tuple (§4.2.1); single interface, so the local address is implicit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct LinkTuple {
+    /// The neighbour's main address (the HELLO originator that created the tuple).
+    pub main: Ipv4Addr,
+    /// L_SYM_time: the link is symmetric until then.
+    pub sym_time: SimTime,
+    /// L_ASYM_time: the neighbour is heard until then.
+    pub asym_time: SimTime,
+    /// L_time: the tuple is kept (and advertised, possibly as LOST_LINK) until then.
+    pub time: SimTime,
+    /// L_LOST_LINK_time (§13, §14): a link-layer notification declared the link lost until
+    /// then; it is advertised as LOST_LINK and not used, whatever HELLOs say.
+    pub lost_until: SimTime,
+}
+
+impl LinkTuple {
+    /// Whether the link is symmetric now (§7.1: L_SYM_time not expired; §13: not declared lost).
+    pub fn is_sym(&self, now: SimTime) -> bool {
+        valid(self.sym_time, now) && !valid(self.lost_until, now)
+    }
+
+    /// The link type to advertise (§6.2).
+    pub fn link_type(&self, now: SimTime) -> u8 {
+        if valid(self.lost_until, now) {
+            LOST_LINK
+        } else if valid(self.sym_time, now) {
+            SYM_LINK
+        } else if valid(self.asym_time, now) {
+            ASYM_LINK
+        } else {
+            LOST_LINK
+        }
+    }
+}
+
+/// A duplicate tuple (§3.4); single interface, so D_iface_list is implicit in its existence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct DupTuple {
+    /// D_time.
+    pub time: SimTime,
+    /// D_retransmitted.
+    pub retransmitted: bool,
+}
+
+/// All repositories of one node.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Repositories {
+    /// Link set, by neighbour interface address.
+    pub links: BTreeMap<Ipv4Addr, LinkTuple>,
+    /// Neighbour set: main address → N_willingness. A neighbour exists while a link to it does
+    /// (§8.1); its N_status is derived from its links ([`Repositories::is_sym_neighbor`]).
+    pub neighbors: BTreeMap<Ipv4Addr, u8>,
+    /// 2-hop neighbour set: (N_neighbor_main_addr, N_2hop_addr) → N_time.
+    pub two_hop: BTreeMap<(Ipv4Addr, Ipv4Addr), SimTime>,
+    /// MPR selector set: MS_main_addr → MS_time.
+    pub selectors: BTreeMap<Ipv4Addr, SimTime>,
+    /// Topology set: (T_dest_addr, T_last_addr) → (T_seq, T_time).
+    pub topology: BTreeMap<(Ipv4Addr, Ipv4Addr), (u16, SimTime)>,
+    /// Duplicate set: (D_addr, D_seq_num) → tuple.
+    pub dups: BTreeMap<(Ipv4Addr, u16), DupTuple>,
+    /// Interface association set (§4.1, from MID): I_iface_addr → (I_main_addr, I_time).
+    pub ifaces: BTreeMap<Ipv4Addr, (Ipv4Addr, SimTime)>,
+}
+
+impl Repositories {
+    /// The main address of an interface address (§5.4; itself if no MID said otherwise).
+    pub fn main_of(&self, iface: Ipv4Addr) -> Ipv4Addr {
+        self.ifaces.get(&iface).map_or(iface, |(main, _)| *main)
+    }
+
+    /// Whether `main` is a symmetric neighbour (N_status = SYM, §8.1).
+    pub fn is_sym_neighbor(&self, main: Ipv4Addr, now: SimTime) -> bool {
+        self.links.values().any(|l| l.main == main && l.is_sym(now))
+    }
+
+    /// Whether the interface address `iface` has a symmetric link to us (§3.4.1 step 1 and §9.5
+    /// step 1: "the sender interface ... is in the symmetric 1-hop neighborhood").
+    pub fn is_sym_iface(&self, iface: Ipv4Addr, now: SimTime) -> bool {
+        self.links.get(&iface).is_some_and(|l| l.is_sym(now))
+    }
+
+    /// Symmetric neighbours (main addresses) with their willingness.
+    pub fn sym_neighbors(&self, now: SimTime) -> BTreeMap<Ipv4Addr, u8> {
+        self.neighbors
+            .iter()
+            .filter(|(n, _)| self.is_sym_neighbor(**n, now))
+            .map(|(n, w)| (*n, *w))
+            .collect()
+    }
+
+    /// Link sensing and neighbour detection for one HELLO (§7.1.1, §8.1.1, §8.2.1, §8.4.1):
+    /// `src` is the sender interface (IP source), `me` our address, `validity` the decoded
+    /// Vtime. Returns whether a tuple was created or removed (times alone do not count).
+    #[allow(clippy::too_many_arguments)]
+    pub fn process_hello(
+        &mut self,
+        now: SimTime,
+        me: Ipv4Addr,
+        src: Ipv4Addr,
+        originator: Ipv4Addr,
+        hello: &HelloRepr,
+        validity: SimDuration,
+        neighb_hold_time: SimDuration,
+    ) -> bool {
+        let mut changed = false;
+        let vt = now + validity;
+        // §7.1.1 step 1: a new link tuple starts with L_SYM_time expired.
+        let link = self.links.entry(src).or_insert_with(|| {
+            changed = true;
+            LinkTuple {
+                main: originator,
+                sym_time: SimTime::ZERO,
+                asym_time: SimTime::ZERO,
+                time: vt,
+                lost_until: SimTime::ZERO,
+            }
+        });
+        link.main = originator;
+        // §7.1.1 step 2: L_ASYM_time refreshed; our own address in a link message decides
+        // L_SYM_time.
+        link.asym_time = vt;
+        let mine = hello
+            .links
+            .iter()
+            .filter(|l| l.code.is_valid() && l.addrs.contains(&me))
+            .map(|l| l.code)
+            .next();
+        if let Some(code) = mine {
+            match code.link_type() {
+                LOST_LINK => link.sym_time = SimTime::ZERO,
+                SYM_LINK | ASYM_LINK => {
+                    link.sym_time = vt;
+                    link.time = vt + neighb_hold_time;
+                }
+                _ => {}
+            }
+        }
+        link.time = link.time.max(link.asym_time);
+        let sym = link.is_sym(now);
+        // §8.1.1: the neighbour tuple carries the advertised willingness (an input of MPR
+        // selection and of the routing table, so a new value counts as a change).
+        let will = Some(hello.willingness);
+        if self.neighbors.insert(originator, hello.willingness) != will {
+            changed = true;
+        }
+        // §8.2.1: 2-hop information only from symmetric links.
+        if sym {
+            for l in hello.links.iter().filter(|l| l.code.is_valid()) {
+                match l.code.neighbor_type() {
+                    SYM_NEIGH | MPR_NEIGH => {
+                        for &a in &l.addrs {
+                            let two = self.main_of(a);
+                            if two == me {
+                                continue;
+                            }
+                            if self.two_hop.insert((originator, two), vt).is_none() {
+                                changed = true;
+                            }
+                        }
+                    }
+                    NOT_NEIGH => {
+                        for &a in &l.addrs {
+                            let two = self.main_of(a);
+                            changed |= self.two_hop.remove(&(originator, two)).is_some();
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // §8.4.1: being listed as MPR_NEIGH makes the originator an MPR selector.
+            let selected = hello.links.iter().any(|l| {
+                l.code.is_valid() && l.code.neighbor_type() == MPR_NEIGH && l.addrs.contains(&me)
+            });
+            if selected && self.selectors.insert(originator, vt).is_none() {
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// TC processing (§9.5) for a TC from a symmetric neighbour (the caller checks step 1).
+    /// Returns whether the topology set changed in content.
+    pub fn process_tc(
+        &mut self,
+        now: SimTime,
+        originator: Ipv4Addr,
+        tc: &TcRepr,
+        validity: SimDuration,
+    ) -> bool {
+        // Step 2: a newer ANSN already recorded from this originator makes the TC stale.
+        let stale = self
+            .topology
+            .iter()
+            .any(|((_, last), (seq, _))| *last == originator && seq_newer(*seq, tc.ansn));
+        if stale {
+            return false;
+        }
+        // Step 3: older information from this originator goes.
+        let before = self.topology.len();
+        self.topology
+            .retain(|(_, last), (seq, _)| !(*last == originator && seq_newer(tc.ansn, *seq)));
+        let mut changed = self.topology.len() != before;
+        // Step 4: refresh or record each advertised neighbour.
+        let vt = now + validity;
+        for &dest in &tc.neighbors {
+            let dest = self.main_of(dest);
+            match self.topology.get_mut(&(dest, originator)) {
+                Some(t) => t.1 = vt,
+                None => {
+                    self.topology.insert((dest, originator), (tc.ansn, vt));
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
+    /// MID processing (§5.4) for a MID from a symmetric neighbour. Returns whether an
+    /// association was created or moved.
+    pub fn process_mid(
+        &mut self,
+        now: SimTime,
+        me: Ipv4Addr,
+        originator: Ipv4Addr,
+        addrs: &[Ipv4Addr],
+        validity: SimDuration,
+    ) -> bool {
+        let mut changed = false;
+        for &a in addrs {
+            // Our own address, or an interface claimed as its own main address, would only
+            // create self-routes or loops in the association; ignore those.
+            if a == me || a == originator {
+                continue;
+            }
+            let prev = self.ifaces.insert(a, (originator, now + validity));
+            changed |= prev.is_none_or(|(m, _)| m != originator);
+        }
+        changed
+    }
+
+    /// §13: the link layer reported the link to `iface` lost: L_SYM_time expires now and the
+    /// link stays LOST for NEIGHB_HOLD_TIME. Returns whether a link tuple existed.
+    pub fn link_lost(&mut self, now: SimTime, iface: Ipv4Addr, hold: SimDuration) -> bool {
+        match self.links.get_mut(&iface) {
+            Some(l) => {
+                l.sym_time = SimTime::ZERO;
+                l.lost_until = now + hold;
+                l.time = l.time.max(now + hold);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Removes every tuple whose time has passed, neighbours without links, and (§8.5) 2-hop
+    /// and MPR selector tuples of neighbours that are no longer symmetric. Returns whether
+    /// anything that MPR selection or routing reads was removed.
+    pub fn purge(&mut self, now: SimTime) -> bool {
+        let sizes = (
+            self.links.len(),
+            self.neighbors.len(),
+            self.two_hop.len(),
+            self.selectors.len(),
+            self.topology.len(),
+            self.ifaces.len(),
+        );
+        self.links.retain(|_, l| valid(l.time, now));
+        let links = &self.links;
+        self.neighbors
+            .retain(|n, _| links.values().any(|l| l.main == *n));
+        self.two_hop.retain(|_, t| valid(*t, now));
+        self.selectors.retain(|_, t| valid(*t, now));
+        self.topology.retain(|_, (_, t)| valid(*t, now));
+        self.ifaces.retain(|_, (_, t)| valid(*t, now));
+        self.dups.retain(|_, d| valid(d.time, now));
+        // §8.5: a neighbour that lost its symmetric link takes its 2-hop and selector tuples.
+        let sym: BTreeSet<Ipv4Addr> = self
+            .links
+            .values()
+            .filter(|l| l.is_sym(now))
+            .map(|l| l.main)
+            .collect();
+        self.two_hop.retain(|(n, _), _| sym.contains(n));
+        self.selectors.retain(|n, _| sym.contains(n));
+        sizes
+            != (
+                self.links.len(),
+                self.neighbors.len(),
+                self.two_hop.len(),
+                self.selectors.len(),
+                self.topology.len(),
+                self.ifaces.len(),
+            )
+    }
+
+    /// The earliest future instant at which some tuple expires or a link changes state (the
+    /// duplicate set is excluded: stale duplicates are harmless and purged on the way).
+    pub fn next_expiry(&self, now: SimTime) -> Option<SimTime> {
+        let link_times = self
+            .links
+            .values()
+            .flat_map(|l| [l.sym_time, l.asym_time, l.time, l.lost_until]);
+        link_times
+            .chain(self.two_hop.values().copied())
+            .chain(self.selectors.values().copied())
+            .chain(self.topology.values().map(|(_, t)| *t))
+            .chain(self.ifaces.values().map(|(_, t)| *t))
+            .filter(|t| valid(*t, now))
+            .min()
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    #[test]
+    fn sequence_numbers_wrap() {
+        assert!(seq_newer(1, 0));
+        assert!(!seq_newer(0, 1));
+        assert!(seq_newer(0, 65535));
+        assert!(!seq_newer(65535, 0));
+        assert!(!seq_newer(5, 5));
+        assert!(seq_newer(32768, 0));
+        assert!(!seq_newer(32769, 0));
+    }
+
+    /// §9.5: a TC older than what is recorded from its originator is ignored; a newer one
+    /// replaces the originator's tuples; the same ANSN refreshes and adds.
+    #[test]
+    fn tc_ansn_rules() {
+        let a = |i| Ipv4Addr::new(10, 0, 0, i);
+        let t = |s| SimTime::ZERO + SimDuration::from_secs(s);
+        let v = SimDuration::from_secs(15);
+        let mut r = Repositories::default();
+        let tc = |ansn, n: &[u8]| TcRepr {
+            ansn,
+            neighbors: n.iter().map(|i| a(*i)).collect(),
+        };
+        assert!(r.process_tc(t(1), a(1), &tc(5, &[2, 3]), v));
+        assert!(!r.process_tc(t(2), a(1), &tc(4, &[9]), v), "stale ANSN");
+        assert!(!r.topology.contains_key(&(a(9), a(1))));
+        assert!(r.process_tc(t(3), a(1), &tc(5, &[4]), v), "same ANSN adds");
+        assert_eq!(r.topology.len(), 3);
+        assert!(
+            r.process_tc(t(4), a(1), &tc(6, &[2]), v),
+            "newer ANSN replaces"
+        );
+        assert_eq!(
+            r.topology.keys().copied().collect::<Vec<_>>(),
+            vec![(a(2), a(1))]
+        );
+        assert_eq!(r.topology[&(a(2), a(1))], (6, t(4) + v));
+        // Wrap-around: 0 is newer than 65535.
+        assert!(r.process_tc(t(5), a(7), &tc(65535, &[2]), v));
+        assert!(r.process_tc(t(6), a(7), &tc(0, &[3]), v));
+        assert!(!r.topology.contains_key(&(a(2), a(7))));
+        assert!(r.purge(t(30)));
+        assert!(r.topology.is_empty());
+    }
+}

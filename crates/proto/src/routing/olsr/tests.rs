@@ -1,0 +1,547 @@
+//! OLSR behaviour on [`TestNet`] topologies: convergence on lines, MPR selection and MPR
+//! flooding, link breaks with and without link-layer notification, malformed input.
+//!
+//! Measured numbers are printed (`cargo test -p sctpsim-proto olsr -- --nocapture`) and
+//! bounded by assertions; the exact values are deterministic for the seeds used here.
+
+use super::*;
+use crate::routing::testnet::TestNet;
+use sctpsim_wire::olsr::{MessageBody, OlsrRepr, MPR_NEIGH};
+use sctpsim_wire::pcap::{PcapWriter, LINKTYPE_RAW};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn secs(s: u64) -> SimTime {
+    SimTime::ZERO + SimDuration::from_secs(s)
+}
+
+fn router(i: usize, cfg: &OlsrConfig) -> Box<dyn Router> {
+    Box::new(Olsr::new(
+        TestNet::addr(i),
+        cfg.clone(),
+        Rng::from_seed(0x0015 + i as u64),
+    ))
+}
+
+fn network(n: usize, cfg: &OlsrConfig) -> TestNet {
+    TestNet::new((0..n).map(|i| router(i, cfg)).collect())
+}
+
+fn network_with(cfgs: Vec<OlsrConfig>) -> TestNet {
+    TestNet::new(cfgs.iter().enumerate().map(|(i, c)| router(i, c)).collect())
+}
+
+/// Parses an OLSR control transmission.
+fn olsr_of(packet: &[u8]) -> Option<OlsrRepr> {
+    let ip = Ipv4Packet::new_checked(packet).ok()?;
+    let udp = UdpPacket::new_checked(ip.payload()).ok()?;
+    OlsrRepr::parse(udp.payload()).ok()
+}
+
+/// The MPR set node `i` advertised in its last HELLO before `until` (§6.2: MPR_NEIGH links).
+fn advertised_mprs(net: &TestNet, i: usize, until: SimTime) -> BTreeSet<Ipv4Addr> {
+    let mut last = BTreeSet::new();
+    for t in net
+        .transmissions
+        .iter()
+        .filter(|t| t.node == i && t.time <= until)
+    {
+        let Some(p) = olsr_of(&t.packet) else {
+            continue;
+        };
+        for m in p.messages {
+            if let MessageBody::Hello(h) = m.body {
+                last = h
+                    .links
+                    .iter()
+                    .filter(|l| l.code.neighbor_type() == MPR_NEIGH)
+                    .flat_map(|l| l.addrs.iter().copied())
+                    .collect();
+            }
+        }
+    }
+    last
+}
+
+/// Whether every node of a line of `n` routes to every other node along the line.
+fn line_converged(net: &TestNet, n: usize) -> bool {
+    (0..n).all(|i| {
+        (0..n).filter(|j| *j != i).all(|j| {
+            let expect = if j > i { i + 1 } else { i - 1 };
+            net.routers[i].next_hop(TestNet::addr(j)) == Some(TestNet::addr(expect))
+        })
+    })
+}
+
+/// Runs in 100 ms steps until `done` or `limit`; returns the first time `done` held.
+fn run_until_true(
+    net: &mut TestNet,
+    limit: SimTime,
+    mut done: impl FnMut(&TestNet) -> bool,
+) -> Option<SimTime> {
+    while net.now < limit {
+        let t = net.now + SimDuration::from_millis(100);
+        net.run_until(t);
+        if done(net) {
+            return Some(net.now);
+        }
+    }
+    None
+}
+
+fn ident_of(packet: &[u8]) -> u16 {
+    Ipv4Packet::new_checked(packet).map_or(0, |p| p.ident())
+}
+
+#[test]
+fn line_of_up_to_eight_hops_converges_and_carries_data() {
+    let cfg = OlsrConfig::default();
+    for hops in 1..=8 {
+        let n = hops + 1;
+        let mut net = network(n, &cfg);
+        net.line();
+        let t = run_until_true(&mut net, secs(60), |net| line_converged(net, n))
+            .unwrap_or_else(|| panic!("line of {n} nodes did not converge in 60 s"));
+        eprintln!("olsr line of {n} nodes ({hops} hops): converged at {t}");
+        // Data over all hops, TTL decremented once per forwarding node.
+        let at = net.now;
+        net.send_at(at, 0, TestNet::data_packet(0, hops, 100, 7));
+        net.run_until(at + SimDuration::from_secs(1));
+        let got: Vec<_> = net.delivered.iter().filter(|d| d.0 == hops).collect();
+        assert_eq!(got.len(), 1, "{hops} hops: delivered {got:?}");
+        let ip = Ipv4Packet::new_checked(&got[0].2[..]).unwrap();
+        assert_eq!(usize::from(ip.ttl()), 64 - (hops - 1));
+        assert_eq!(
+            net.routers[1.min(hops)].counters().data_forwarded,
+            u64::from(hops > 1)
+        );
+        // Distances in the table of node 0 are the hop counts.
+        assert!(net.routers.iter().all(|r| r.counters().malformed == 0));
+    }
+}
+
+#[test]
+fn no_route_drops_at_once_and_unknown_destinations_are_not_buffered() {
+    let mut net = network(2, &OlsrConfig::default());
+    net.send_at(SimTime::ZERO, 0, TestNet::data_packet(0, 1, 10, 1));
+    net.run_until(SimTime::ZERO);
+    assert_eq!(net.dropped.len(), 1);
+    assert_eq!(net.dropped[0].2, RouteDropReason::NoRoute);
+    assert_eq!(
+        net.routers[0]
+            .counters()
+            .drops
+            .get(&RouteDropReason::NoRoute),
+        Some(&1)
+    );
+}
+
+/// The star of `mpr::tests::star_of_two_hop_neighbours` as a network: node 0 with neighbours
+/// 1–4; 2-hop nodes 5 (via 1), 6 (via 1), 7 (via 1 and 2), 8 (via 2 and 3), 9 (via 4 alone).
+/// Expected MPRs of node 0: 1 and 4 (sole providers), then 2 (same reachability as 3, larger
+/// degree).
+#[test]
+fn mpr_selection_on_a_star_matches_the_heuristic() {
+    let mut net = network(10, &OlsrConfig::default());
+    for j in 1..=4 {
+        net.set_link(0, j, true);
+    }
+    for (a, b) in [(1, 5), (1, 6), (1, 7), (2, 7), (2, 8), (3, 8), (4, 9)] {
+        net.set_link(a, b, true);
+    }
+    net.run_until(secs(20));
+    let expect: BTreeSet<_> = [1, 2, 4].iter().map(|i| TestNet::addr(*i)).collect();
+    assert_eq!(advertised_mprs(&net, 0, secs(20)), expect);
+}
+
+/// Node 0 reaches node 3 through 1 (WILL_LOW) or 2 (WILL_HIGH): 2 is chosen although 1 has the
+/// lower address; with 2 at WILL_NEVER, 1 is chosen and 0's route to 3 avoids 2.
+#[test]
+fn willingness_decides_the_mpr() {
+    for (w1, w2, mpr, via) in [
+        (WILL_LOW, WILL_HIGH, 2, 2),
+        (WILL_DEFAULT, WILL_NEVER, 1, 1),
+    ] {
+        let mut cfgs = vec![OlsrConfig::default(); 4];
+        cfgs[1].willingness = w1;
+        cfgs[2].willingness = w2;
+        let mut net = network_with(cfgs);
+        for (a, b) in [(0, 1), (0, 2), (1, 3), (2, 3)] {
+            net.set_link(a, b, true);
+        }
+        net.run_until(secs(20));
+        assert_eq!(
+            advertised_mprs(&net, 0, secs(20)),
+            BTreeSet::from([TestNet::addr(mpr)])
+        );
+        // Step 3 of §10 takes the first 2-hop tuple in address order whose neighbour is
+        // willing: WILL_NEVER neighbours are never used as relays.
+        if w2 == WILL_NEVER {
+            assert_eq!(
+                net.routers[0].next_hop(TestNet::addr(3)),
+                Some(TestNet::addr(via))
+            );
+        }
+    }
+}
+
+/// A 5×5 grid (4-neighbour links): every TC forwarding is done by an MPR of a node that
+/// transmitted the same message before, and MPR flooding sends fewer copies than pure
+/// flooding (one transmission per node per message).
+#[test]
+fn tcs_are_retransmitted_only_by_mprs() {
+    let side = 5;
+    let n = side * side;
+    let mut net = network(n, &OlsrConfig::default());
+    for r in 0..side {
+        for c in 0..side {
+            let i = r * side + c;
+            if c + 1 < side {
+                net.set_link(i, i + 1, true);
+            }
+            if r + 1 < side {
+                net.set_link(i, i + side, true);
+            }
+        }
+    }
+    net.run_until(secs(60));
+    // HELLO-advertised MPR sets per node, replayed in time order: a forwarder's MPR selector
+    // tuple for a sender lives NEIGHB_HOLD_TIME after the sender's last HELLO that selected it.
+    let hold = OlsrConfig::default().neighb_hold_time;
+    let mut mprs: BTreeMap<usize, Vec<(SimTime, BTreeSet<Ipv4Addr>)>> = BTreeMap::new();
+    // (originator, seq) → nodes that transmitted it so far.
+    let mut sent: BTreeMap<(Ipv4Addr, u16), Vec<usize>> = BTreeMap::new();
+    let (mut originated, mut forwarded) = (0usize, 0usize);
+    let start = secs(30); // steady state
+    for t in &net.transmissions {
+        let Some(p) = olsr_of(&t.packet) else {
+            continue;
+        };
+        for m in p.messages {
+            match &m.body {
+                MessageBody::Hello(h) => {
+                    mprs.entry(t.node).or_default().push((
+                        t.time,
+                        h.links
+                            .iter()
+                            .filter(|l| l.code.neighbor_type() == MPR_NEIGH)
+                            .flat_map(|l| l.addrs.iter().copied())
+                            .collect(),
+                    ));
+                }
+                MessageBody::Tc(_) => {
+                    let me = TestNet::addr(t.node);
+                    let senders = sent.entry((m.originator, m.seq)).or_default();
+                    if m.originator != me {
+                        // Some earlier transmitter of this message, a neighbour of ours, had
+                        // us in its MPR set.
+                        assert!(
+                            senders.iter().any(|s| net.links[*s][t.node]
+                                && mprs.get(s).is_some_and(|hellos| hellos
+                                    .iter()
+                                    .any(|(at, set)| *at + hold > t.time && set.contains(&me)))),
+                            "node {} forwarded a TC of {} without being an MPR of a sender",
+                            t.node,
+                            m.originator
+                        );
+                        assert!(!senders.contains(&t.node), "forwarded twice");
+                    }
+                    senders.push(t.node);
+                    if t.time >= start {
+                        if m.originator == me {
+                            originated += 1;
+                        } else {
+                            forwarded += 1;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mpr_total = originated + forwarded;
+    let pure_total = originated * n;
+    eprintln!(
+        "olsr 5x5 grid, 30-60 s: {originated} TCs originated, {mpr_total} TC transmissions with \
+         MPR flooding vs {pure_total} with pure flooding"
+    );
+    assert!(originated > 0);
+    assert!(mpr_total < pure_total);
+    // Every TC reaches every node: the topology tables route everyone to everyone.
+    for i in 0..n {
+        for j in 0..n {
+            if i != j {
+                assert!(
+                    net.routers[i].next_hop(TestNet::addr(j)).is_some(),
+                    "{i}→{j}"
+                );
+            }
+        }
+    }
+}
+
+/// Diamond 0–1–3, 0–2–3 plus a data flow 0 → 3 every 50 ms: route via 1 (lowest address);
+/// at 30 s the link 1–3 breaks. Returns the repair time (break until the first packet sent
+/// after it that is delivered) and the router events.
+fn link_break_repair(lln: bool) -> (SimDuration, Vec<(usize, SimTime, RoutingEvent)>) {
+    let cfg = OlsrConfig {
+        link_layer_notification: lln,
+        ..OlsrConfig::default()
+    };
+    let mut net = network(4, &cfg);
+    for (a, b) in [(0, 1), (0, 2), (1, 3), (2, 3)] {
+        net.set_link(a, b, true);
+    }
+    net.run_until(secs(25));
+    assert_eq!(
+        net.routers[0].next_hop(TestNet::addr(3)),
+        Some(TestNet::addr(1))
+    );
+    let break_at = secs(30);
+    for k in 0..600u16 {
+        let t = secs(25) + SimDuration::from_millis(50 * u64::from(k));
+        net.send_at(t, 0, TestNet::data_packet(0, 3, 100, k));
+    }
+    net.run_until(break_at);
+    net.set_link(1, 3, false);
+    net.run_until(secs(60));
+    let first_after = net
+        .delivered
+        .iter()
+        .filter(|d| d.0 == 3)
+        .map(|d| ident_of(&d.2))
+        .filter(|k| secs(25) + SimDuration::from_millis(50 * u64::from(*k)) >= break_at)
+        .min()
+        .expect("no delivery after the break");
+    let sent = secs(25) + SimDuration::from_millis(50 * u64::from(first_after));
+    assert_eq!(
+        net.routers[0].next_hop(TestNet::addr(3)),
+        Some(TestNet::addr(2))
+    );
+    (sent - break_at, net.events.clone())
+}
+
+#[test]
+fn link_break_is_repaired_through_the_other_path() {
+    let (hold, events) = link_break_repair(false);
+    let (notified, events_lln) = link_break_repair(true);
+    eprintln!("olsr diamond link break: repair {hold} by HELLO timeout, {notified} with link-layer notification");
+    // Without notification node 1 notices after at most NEIGHB_HOLD_TIME (6 s) of silence.
+    assert!(hold <= SimDuration::from_secs(9), "{hold}");
+    assert!(notified < hold);
+    assert!(notified <= SimDuration::from_secs(3), "{notified}");
+    for ev in [&events, &events_lln] {
+        assert!(ev.iter().any(|(n, _, e)| *n == 1
+            && *e
+                == RoutingEvent::LinkBroken {
+                    next_hop: TestNet::addr(3)
+                }));
+        assert!(ev.iter().any(|(n, _, e)| *n == 3
+            && *e
+                == RoutingEvent::LinkBroken {
+                    next_hop: TestNet::addr(1)
+                }));
+    }
+    assert!(!events
+        .iter()
+        .any(|(_, _, e)| matches!(e, RoutingEvent::RouteDiscovered { .. })));
+}
+
+#[test]
+fn lost_destination_reports_route_broken() {
+    let mut net = network(3, &OlsrConfig::default());
+    net.line();
+    net.run_until(secs(20));
+    assert!(net.routers[0].next_hop(TestNet::addr(2)).is_some());
+    net.set_link(1, 2, false);
+    net.run_until(secs(40));
+    assert_eq!(net.routers[0].next_hop(TestNet::addr(2)), None);
+    assert!(net.events.iter().any(|(n, _, e)| *n == 0
+        && *e
+            == RoutingEvent::RouteBroken {
+                dst: TestNet::addr(2)
+            }));
+    assert_eq!(net.routers[1].counters().link_breaks, 1);
+}
+
+#[test]
+fn ttl_expires_while_forwarding() {
+    let mut net = network(3, &OlsrConfig::default());
+    net.line();
+    net.run_until(secs(20));
+    let mut p = TestNet::data_packet(0, 2, 10, 1);
+    let mut ip = Ipv4Packet::new_unchecked(&mut p[..]);
+    ip.set_ttl(1);
+    ip.fill_checksum();
+    net.send_at(secs(20), 0, p);
+    net.run_until(secs(21));
+    assert!(net.delivered.iter().all(|d| d.0 != 2));
+    assert_eq!(
+        net.routers[1]
+            .counters()
+            .drops
+            .get(&RouteDropReason::TtlExpired),
+        Some(&1)
+    );
+}
+
+#[test]
+fn counters_and_timer_contract() {
+    let mut net = network(2, &OlsrConfig::default());
+    net.line();
+    net.run_until(secs(30));
+    let c = net.routers[0].counters();
+    let hello = c.tx["hello"];
+    // 30 s of HELLOs every 2 s minus up to 0.5 s jitter: 15..=21 of them.
+    assert!((15..=21).contains(&hello.packets), "{hello:?}");
+    // HELLO with one neighbour: 20 IP + 8 UDP + 4 packet + 12 message + 4 + 8 = 56 bytes.
+    assert_eq!(hello.bytes, hello.packets * 56);
+    assert_eq!(
+        c.tx_bytes(),
+        net.transmissions
+            .iter()
+            .filter(|t| t.node == 0)
+            .map(|t| t.packet.len() as u64)
+            .sum::<u64>()
+    );
+    // Two nodes: no 2-hop neighbours, no MPR, no TC.
+    assert!(!c.tx.contains_key("tc"));
+    // A wake-up at any time is harmless.
+    let mut r = Olsr::new(TestNet::addr(0), OlsrConfig::default(), Rng::from_seed(1));
+    // The first HELLO goes out within MAXJITTER of time zero (the TC timer may fire first,
+    // with nothing to advertise).
+    let mut sent_at = None;
+    while sent_at.is_none() {
+        let t = r.poll_timeout().unwrap();
+        assert!(t <= SimTime::ZERO + SimDuration::from_millis(500));
+        r.handle_timeout(t);
+        if let Some(out) = r.poll_output() {
+            assert!(matches!(out, RoutingOutput::Transmit { control: true, .. }));
+            sent_at = Some(t);
+        }
+    }
+    let first = sent_at.unwrap();
+    while r.poll_output().is_some() {}
+    r.handle_timeout(first);
+    assert!(r.poll_output().is_none());
+    assert!(r.poll_timeout().unwrap() > first);
+    r.check_invariants();
+}
+
+#[test]
+fn malformed_control_packets_are_counted() {
+    let mut net = network(2, &OlsrConfig::default());
+    net.line();
+    net.run_until(secs(5));
+    let hello = net.transmissions[0].packet.clone();
+    let mut r = Olsr::new(TestNet::addr(5), OlsrConfig::default(), Rng::from_seed(2));
+    // Bad UDP checksum.
+    let mut bad = hello.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    r.handle_receive(secs(5), TestNet::addr(0), bad);
+    // Bad IP checksum.
+    let mut bad = hello.clone();
+    bad[8] ^= 1;
+    r.handle_receive(secs(5), TestNet::addr(0), bad);
+    // Truncated.
+    r.handle_receive(secs(5), TestNet::addr(0), hello[..hello.len() - 3].to_vec());
+    assert_eq!(r.counters().malformed, 3);
+    r.handle_receive(secs(5), TestNet::addr(0), hello);
+    assert_eq!(r.counters().malformed, 3);
+    assert_eq!(r.counters().rx["hello"].packets, 1);
+}
+
+proptest::proptest! {
+    #[test]
+    fn random_and_mutated_input_never_panics(
+        data in proptest::collection::vec(proptest::num::u8::ANY, 0..300),
+        flips in proptest::collection::vec((0usize..200, proptest::num::u8::ANY), 0..6),
+    ) {
+        let mut r = Olsr::new(TestNet::addr(0), OlsrConfig::default(), Rng::from_seed(3));
+        r.handle_receive(secs(1), TestNet::addr(1), data.clone());
+        // A valid OLSR packet with mutated bytes and repaired checksums, so that the OLSR
+        // parser and the repositories see the damage.
+        let repr = OlsrRepr {
+            seq: 1,
+            messages: vec![MessageRepr {
+                vtime: 0x86,
+                originator: TestNet::addr(1),
+                ttl: 255,
+                hop_count: 0,
+                seq: 9,
+                body: MessageBody::Tc(TcRepr { ansn: 3, neighbors: vec![TestNet::addr(0), TestNet::addr(2)] }),
+            }],
+        };
+        let mut payload = repr.to_bytes().unwrap();
+        payload.extend_from_slice(&data);
+        for (i, v) in flips {
+            if let Some(b) = payload.get_mut(i) {
+                *b = v;
+            }
+        }
+        let udp = UdpRepr { src_port: UDP_PORT, dst_port: UDP_PORT };
+        let p = udp_datagram(TestNet::addr(1), Ipv4Addr::BROADCAST, 1, 1, &udp, &payload);
+        r.handle_receive(secs(1), TestNet::addr(1), p);
+        r.handle_timeout(secs(3));
+        while r.poll_output().is_some() {}
+        r.check_invariants();
+    }
+}
+
+/// Writes the control traffic of a 6-node line run to /tmp/olsr-testnet.pcap (LINKTYPE_RAW)
+/// for a manual tshark check; not part of the normal run.
+#[test]
+#[ignore]
+fn write_pcap_for_tshark() {
+    let mut net = network(6, &OlsrConfig::default());
+    net.line();
+    net.run_until(secs(30));
+    let file = std::fs::File::create("/tmp/olsr-testnet.pcap").unwrap();
+    let mut w = PcapWriter::new(std::io::BufWriter::new(file), LINKTYPE_RAW).unwrap();
+    for t in &net.transmissions {
+        w.write_packet(t.time.as_nanos(), &t.packet).unwrap();
+    }
+    eprintln!("{} packets written", net.transmissions.len());
+}
+
+/// §9.3: when its MPR selector set empties, a node keeps sending empty TCs (with a new ANSN)
+/// for TOP_HOLD_TIME to withdraw its last advertisement, then stops.
+#[test]
+fn emptied_advertised_set_is_withdrawn_by_empty_tcs() {
+    let mut net = network(3, &OlsrConfig::default());
+    net.line();
+    net.run_until(secs(20));
+    net.set_link(1, 2, false);
+    net.run_until(secs(80));
+    let tcs: Vec<(SimTime, TcRepr)> = net
+        .transmissions
+        .iter()
+        .filter(|t| t.node == 1)
+        .filter_map(|t| olsr_of(&t.packet).map(|p| (t.time, p)))
+        .flat_map(|(time, p)| {
+            p.messages.into_iter().filter_map(move |m| match m.body {
+                MessageBody::Tc(tc) if m.originator == TestNet::addr(1) => Some((time, tc)),
+                _ => None,
+            })
+        })
+        .collect();
+    let first_empty = tcs
+        .iter()
+        .position(|(_, tc)| tc.neighbors.is_empty())
+        .expect("no empty TC");
+    let (t_empty, empty) = &tcs[first_empty];
+    assert!(*t_empty > secs(20));
+    assert!(crate::routing::olsr::repo::seq_newer(
+        empty.ansn,
+        tcs[first_empty - 1].1.ansn
+    ));
+    let last = tcs.last().unwrap();
+    assert!(last.1.neighbors.is_empty());
+    // Empty TCs only within TOP_HOLD_TIME (15 s) of the set emptying.
+    assert!(
+        last.0 <= *t_empty + SimDuration::from_secs(15),
+        "{}",
+        last.0
+    );
+    assert!(tcs[first_empty..].len() >= 2);
+}
