@@ -3,26 +3,14 @@
 //! reports the first panic with the seed that reproduces it.
 //!
 //! ```text
-//! cargo run --release -p sctpsim-fuzz -- tcp --minutes 10 [--seed N]
-//! cargo run --release -p sctpsim-fuzz -- tcp --replay SEED
-//! cargo run --release -p sctpsim-fuzz -- sctp --minutes 10 [--seed N]
-//! cargo run --release -p sctpsim-fuzz -- sctp --replay SEED
-//! cargo run --release -p sctpsim-fuzz -- dsr --minutes 10 [--seed N]
-//! cargo run --release -p sctpsim-fuzz -- dsr --replay SEED
+//! cargo run --release -p sctpsim-fuzz -- TARGET --minutes 10 [--seed N]
+//! cargo run --release -p sctpsim-fuzz -- TARGET --replay SEED
 //! ```
 //!
-//! Target `sctp` (the SCTP codec and receive path) is described in `sctp.rs`, target `dsr`
-//! (the DSR codec and routers in a changing network) in `dsr.rs`.
-//!
-//! Target `aodv` (the AODV codec, AODV routers in a small test network with an injector of
-//! forged packets, and a standalone router) is described in `aodv.rs`:
-//! `cargo run --release -p sctpsim-fuzz -- aodv --minutes 10`.
-//! cargo run --release -p sctpsim-fuzz -- olsr --minutes 10 [--seed N]
-//! cargo run --release -p sctpsim-fuzz -- olsr --replay SEED
-//! ```
-//!
-//! Target `sctp` (the SCTP codec and receive path) is described in `sctp.rs`, target `olsr`
-//! (the OLSR codec and routers) in `olsr.rs`.
+//! Targets: `tcp` (below), `sctp` (the SCTP codec and receive path, `sctp.rs`), `aodv` (the
+//! AODV codec, AODV routers in a small test network with an injector of forged packets, and a
+//! standalone router, `aodv.rs`), `dsr` (the DSR codec and routers in a changing network,
+//! `dsr.rs`) and `olsr` (the OLSR codec and routers, `olsr.rs`).
 //!
 //! Target `tcp` has three parts per case:
 //! * the TCP codec (`sctpsim_wire::tcp::fuzz_parse_tcp`) on random bytes and on mutations of
