@@ -45,6 +45,41 @@ def test_bad_wireless_field_is_exit_2_and_names_the_path() -> None:
     assert "radio.data_rate" in r.stderr
 
 
+@pytest.mark.parametrize(
+    ("radio", "field"),
+    [
+        ('tx_power = "-1W"', "radio.tx_power"),
+        ('rx_thresh = "-70dBm"\ncs_thresh = "-60dBm"', "radio.cs_thresh"),
+        ('profile = "80211b"\ndata_rate = "3Mbps"', "radio.data_rate"),
+        ('profile = "80211b"\nbasic_rate = "6Mbps"', "radio.basic_rate"),
+        ("cw_min = 63\ncw_max = 31", "radio.cw_max"),
+        ("antenna_height_m = 0.0", "radio.antenna_height_m"),
+    ],
+)
+def test_validate_rejects_bad_radio_parameters_naming_the_field(tmp_path: Path, radio: str, field: str) -> None:
+    text = f"""[simulation]
+duration = "1s"
+[radio]
+{radio}
+[nodes]
+count = 2
+[mobility]
+placement = "line"
+spacing_m = 100
+[[flows]]
+src = "n0"
+dst = "n1"
+app = "cbr"
+rate = "100kbps"
+"""
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    r = sctpsim("validate", str(path))
+    assert r.returncode == 2
+    assert field + ":" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
 def _linktype(path: Path) -> int:
     return struct.unpack("<I", path.read_bytes()[20:24])[0]
 
