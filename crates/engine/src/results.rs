@@ -129,6 +129,8 @@ pub struct MacResult {
     pub phy_half_duplex: u64,
     /// Frames below the reception threshold or sensitivity.
     pub phy_below_rx_thresh: u64,
+    /// Frames lost to the distance-dependent frame error model (`radio.frame_error`).
+    pub phy_frame_errors: u64,
 }
 
 /// Network-wide figures.

@@ -248,6 +248,41 @@ pub struct RadioSpec {
     /// Propagation model and parameters.
     #[serde(default)]
     pub propagation: Option<PropagationSpec>,
+    /// Distance-dependent frame errors on top of the reception model (default none).
+    #[serde(default)]
+    pub frame_error: Option<FrameErrorSpec>,
+}
+
+/// Shape of the distance-dependent frame error probability (`radio.frame_error.model`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrameErrorKind {
+    /// Linear interpolation in a table of `[distance_m, probability]` points.
+    DistanceLinear,
+    /// `min(p0 · exp(d / d0_m), max_p)`.
+    DistanceExponential,
+}
+
+/// `[radio.frame_error]`: the Mobile IP study's wireless error that grows with the distance
+/// between transmitter and receiver (`sctpsim_world::frame_error`). A parameter the model does
+/// not use is an error.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameErrorSpec {
+    /// The shape.
+    pub model: FrameErrorKind,
+    /// `[distance_m, probability]` points, distances strictly increasing (distance-linear).
+    #[serde(default)]
+    pub points: Option<Vec<[f64; 2]>>,
+    /// Error probability at distance 0 (distance-exponential).
+    #[serde(default)]
+    pub p0: Option<f64>,
+    /// Distance over which the probability grows e-fold, m (distance-exponential).
+    #[serde(default)]
+    pub d0_m: Option<f64>,
+    /// Cap on the probability (distance-exponential; default 1).
+    #[serde(default)]
+    pub max_p: Option<f64>,
 }
 
 /// `[nodes]`: `count` wireless nodes named `<prefix>0 … <prefix><count−1>`, placed and moved by

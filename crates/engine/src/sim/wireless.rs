@@ -175,8 +175,15 @@ impl Simulation {
             return;
         };
         let end = now + frame.duration;
+        // Positions are only computed for the frame error model (lazy mobility).
+        let distance_m = if wifi.ifaces[w as usize].radio.needs_distance() {
+            let a = wifi.channel.position(frame.tx, now);
+            a.distance_to(wifi.channel.position(w, now))
+        } else {
+            f64::NAN
+        };
         let f = &mut wifi.ifaces[w as usize];
-        let Some(busy) = f.radio.rx_start(now, id, frame, power_w, end) else {
+        let Some(busy) = f.radio.rx_start_at(now, id, frame, power_w, end, distance_m) else {
             return;
         };
         if busy {
@@ -344,6 +351,7 @@ impl Simulation {
                     phy_captures: r.captures,
                     phy_half_duplex: r.half_duplex,
                     phy_below_rx_thresh: r.below_rx_thresh,
+                    phy_frame_errors: r.frame_errors,
                 }
             })
             .collect()

@@ -13,7 +13,8 @@
 //!
 //! Random streams (stable keys, DESIGN.md §1.3; `node` is the index in the scenario's node
 //! list, `iface` the interface index at the node): `("dcf-backoff", node, iface)` for the MAC,
-//! `("sinr-rx", node, iface)` for SINR reception draws, `("shadowing", tx node, rx node)` for
+//! `("sinr-rx", node, iface)` for SINR reception draws, `("frame-error", node, iface)` for the
+//! distance-dependent frame errors, `("shadowing", tx node, rx node)` for
 //! log-normal shadowing, `("placement", node)` and `("mobility", node)` for positions.
 
 pub mod channel;
@@ -101,7 +102,8 @@ impl Wireless {
                 MacRole::AdHoc { bssid: ADHOC_BSSID },
                 seeds.stream(&key("dcf-backoff")),
             );
-            let radio = Radio::new(params.reception.clone(), seeds.stream(&key("sinr-rx")));
+            let radio = Radio::new(params.reception.clone(), seeds.stream(&key("sinr-rx")))
+                .with_frame_error(params.frame_error.clone(), seeds.stream(&key("frame-error")));
             ifaces.push(WifiIface {
                 node: NodeId(k as u32),
                 iface: index,

@@ -30,7 +30,7 @@
 //! energy-detection level is above their −101 dBm sensitivity).
 
 use crate::scenario::{
-    PropagationKind, PropagationSpec, RadioProfileKind, RadioSpec, ReceptionKind, ScenarioError,
+    FrameErrorKind, FrameErrorSpec, PropagationKind, PropagationSpec, RadioProfileKind, RadioSpec, ReceptionKind, ScenarioError,
 };
 use sctpsim_proto::mac::{MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile};
 use sctpsim_world::power::{db_to_ratio, dbm_to_w, thermal_noise_w, w_to_dbm};
@@ -39,7 +39,7 @@ use sctpsim_world::propagation::{
 };
 use sctpsim_world::reception::threshold::{NS2_CP_THRESH, NS2_CS_THRESH_W, NS2_RX_THRESH_W};
 use sctpsim_world::reception::{min_snr_for_success, SinrReception, ThresholdReception, WifiMode};
-use sctpsim_world::{range_for_threshold_m, PropagationModel};
+use sctpsim_world::{range_for_threshold_m, FrameErrorVsDistance, PropagationModel};
 
 /// ns-3 `WifiPhy::TxPowerStart` default: 16.0206 dBm (40 mW).
 pub const NS3_TX_POWER_DBM: f64 = 16.0206;
@@ -102,6 +102,8 @@ pub struct RadioParams {
     pub reception: ReceptionParams,
     /// Frames weaker than this are not delivered (grid cut-off), W.
     pub cutoff_w: f64,
+    /// Distance-dependent frame errors (`FrameErrorVsDistance::None` if not configured).
+    pub frame_error: FrameErrorVsDistance,
 }
 
 fn err(field: &str, msg: impl Into<String>) -> ScenarioError {
@@ -457,6 +459,10 @@ impl RadioParams {
                 }
             },
         };
+        let frame_error = match &spec.frame_error {
+            Some(fe) => build_frame_error(fe)?,
+            None => FrameErrorVsDistance::None,
+        };
         Ok(RadioParams {
             profile: p,
             mac,
@@ -464,6 +470,7 @@ impl RadioParams {
             propagation,
             reception,
             cutoff_w,
+            frame_error,
         })
     }
 
@@ -500,6 +507,49 @@ impl RadioParams {
             }
         }
     }
+}
+
+fn build_frame_error(spec: &FrameErrorSpec) -> Result<FrameErrorVsDistance, ScenarioError> {
+    let field = |f: &str| format!("radio.frame_error.{f}");
+    let used: &[&str] = match spec.model {
+        FrameErrorKind::DistanceLinear => &["points"],
+        FrameErrorKind::DistanceExponential => &["p0", "d0_m", "max_p"],
+    };
+    for (name, set) in [
+        ("points", spec.points.is_some()),
+        ("p0", spec.p0.is_some()),
+        ("d0_m", spec.d0_m.is_some()),
+        ("max_p", spec.max_p.is_some()),
+    ] {
+        if set && !used.contains(&name) {
+            return Err(ScenarioError::at(
+                field(name),
+                "not used by this frame error model; remove it",
+            ));
+        }
+    }
+    let need = |name: &str, v: Option<f64>| {
+        v.ok_or_else(|| ScenarioError::at(field(name), "required by this frame error model"))
+    };
+    let model = match spec.model {
+        FrameErrorKind::DistanceLinear => {
+            let points = spec.points.as_ref().ok_or_else(|| {
+                ScenarioError::at(field("points"), "required: [[distance_m, probability], ...]")
+            })?;
+            FrameErrorVsDistance::PiecewiseLinear(points.iter().map(|[d, p]| (*d, *p)).collect())
+        }
+        FrameErrorKind::DistanceExponential => FrameErrorVsDistance::Exponential {
+            p0: need("p0", spec.p0)?,
+            d0_m: need("d0_m", spec.d0_m)?,
+            max_p: spec.max_p.unwrap_or(1.0),
+        },
+    };
+    // The world model names its parameters `points.distance_m`, `points.p`, `p0`, ...
+    model.validate().map_err(|e| {
+        let name = e.field.split('.').next().unwrap_or(e.field);
+        ScenarioError::at(field(name), e.message)
+    })?;
+    Ok(model)
 }
 
 fn ns2_like(r: &ReceptionParams) -> bool {
