@@ -110,6 +110,12 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
     if !has_wireless(s) {
+        if s.simulation.trace_positions {
+            return Err(ScenarioError::at(
+                "simulation.trace_positions",
+                "no wireless node has a position to trace",
+            ));
+        }
         if s.radio.is_some() {
             return Err(ScenarioError::at(
                 "radio",

@@ -305,6 +305,25 @@ impl Simulation {
         s.push(t, "network", 0, "", "mac_tx_success", success as f64);
         s.push(t, "network", 0, "", "mac_drops", drops as f64);
         s.push(t, "network", 0, "", "mac_queue_packets", queued as f64);
+        if self.scenario.spec.simulation.trace_positions {
+            self.wifi_trace_positions(t);
+        }
+    }
+
+    /// `x_m`, `y_m` of every wireless node now (scope `node`, id = node index), from the
+    /// mobility models (asking for a position does not change the run: positions are pure
+    /// functions of time).
+    fn wifi_trace_positions(&mut self, t: f64) {
+        let now = self.now;
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        for r in 0..wifi.ifaces.len() {
+            let node = wifi.ifaces[r].node.0;
+            let p = wifi.channel.position(r as u32, now);
+            self.series.push(t, "node", node, "", "x_m", p.x_m);
+            self.series.push(t, "node", node, "", "y_m", p.y_m);
+        }
     }
 
     /// Per-interface MAC rows; adds MAC and interface-queue drops to `net`.
