@@ -160,6 +160,10 @@ pub struct NetworkResult {
     pub malformed_drops: u64,
     /// ICMP messages sent.
     pub icmp_sent: u64,
+    /// Beacons sent (`[beacons]`; 0 without).
+    pub beacons_sent: u64,
+    /// Beacons received: one per neighbour that decoded a beacon.
+    pub beacons_received: u64,
 }
 
 /// `summary.json`.

@@ -32,6 +32,9 @@ pub struct Scenario {
     /// `[mobility]`: placement and movement of the wireless nodes without `position_m`.
     #[serde(default)]
     pub mobility: Option<MobilitySpec>,
+    /// `[beacons]`: periodic broadcast beacons from every wireless node.
+    #[serde(default)]
+    pub beacons: Option<BeaconsSpec>,
 }
 
 /// `[simulation]`

@@ -107,6 +107,8 @@ impl Simulation {
             no_route_drops: 0,
             malformed_drops: 0,
             icmp_sent: 0,
+            beacons_sent: 0,
+            beacons_received: 0,
         };
         for (k, link) in self.topo.links.iter().enumerate() {
             for (d, dir) in link.dirs.iter().enumerate() {
@@ -136,6 +138,7 @@ impl Simulation {
             }
         }
         let macs = self.wifi_results(&mut net);
+        self.beacon_results(&mut net);
         let (sctp, paths, streams) = self.sctp_results(&mut net.malformed_drops);
         for n in &self.topo.nodes {
             net.ttl_drops += n.ip.ttl_drops;

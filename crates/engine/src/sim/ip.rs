@@ -137,6 +137,11 @@ impl Simulation {
             self.deliver(node, src, dst, proto, pkt);
             return;
         }
+        if dst.is_broadcast() {
+            // RFC 1812 §5.3.5.1: a limited broadcast is never forwarded.
+            self.broadcast_receive(node, pkt);
+            return;
+        }
         // RFC 1812 §5.3.1: decrement the TTL; if it reaches zero, discard and send Time
         // Exceeded.
         match decrement_ttl_in_place(&mut pkt.bytes) {

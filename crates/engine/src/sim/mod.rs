@@ -8,7 +8,9 @@
 //! * `sctp.rs` — driving SCTP associations (multi-homed), `sctp_app.rs` their applications.
 //! * `finish.rs` — turning counters into results.
 //! * `wireless.rs` — driving the wireless channel, radios and 802.11 MACs.
+//! * `beacon.rs` — `[beacons]`: broadcast beacons and IP input of limited broadcasts.
 
+mod beacon;
 mod finish;
 mod flows;
 mod ip;
@@ -58,6 +60,8 @@ enum Event {
     WifiTxEnd(u32),
     /// A wireless MAC's deadline may have come (stale wake-ups are no-ops).
     WifiTimer(u32),
+    /// A wireless interface sends a beacon (`[beacons]`).
+    Beacon(u32),
 }
 
 /// Progress of a running simulation, for progress bars.
@@ -227,6 +231,7 @@ impl Simulation {
                 sim.queue.push(t, Event::App(FlowId(i as u32)));
             }
         }
+        sim.beacons_start();
         let first_sample = SimTime::ZERO + sim.scenario.spec.simulation.sample_interval.0;
         sim.queue.push(first_sample.min(end), Event::Sample);
         Ok(sim)
@@ -304,6 +309,7 @@ impl Simulation {
             Event::WifiRxEnd(w, f, p) => self.wifi_rx_end(w, f, p),
             Event::WifiTxEnd(w) => self.wifi_tx_end(w),
             Event::WifiTimer(w) => self.wifi_timer(w),
+            Event::Beacon(w) => self.beacon_send(w),
         }
     }
 
@@ -390,6 +396,7 @@ impl Simulation {
             }
         }
         self.wifi_sample(t);
+        self.beacon_sample(t);
         self.sctp_sample(t);
         if self.now < self.end {
             self.queue

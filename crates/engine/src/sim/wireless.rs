@@ -79,7 +79,7 @@ impl Simulation {
     }
 
     /// Puts everything MAC `w` has to do now into effect: transmissions, events, its timer.
-    fn wifi_pump(&mut self, w: u32) {
+    pub(super) fn wifi_pump(&mut self, w: u32) {
         let now = self.now;
         loop {
             let Some(wifi) = self.wifi.as_mut() else {
