@@ -209,6 +209,8 @@ impl Simulation {
                 ok: r.ok,
                 rssi_dbm: w_to_dbm(r.power_w),
                 mode: r.mode,
+                // The channel never alters a frame's bytes; the radio decided its fate.
+                fcs_verified: true,
             };
             f.dcf.handle_rx_frame(now, &frame.bytes, info);
             if r.ok {
