@@ -248,9 +248,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             cases.append(c)
             print(format_scaling(c), flush=True)
         if len(cases) > 1:
-            per = [c["wall_s_per_sim_s_per_node"] for c in cases]
-            ratio = per[-1] / per[0] if per[0] > 0 else 0.0
-            print(f"ratio_largest_to_smallest={ratio:.2f}", flush=True)
+            def ratio(key: str) -> float:
+                first, last = cases[0][key], cases[-1][key]
+                return last / first if first > 0 else 0.0
+
+            print(f"wall_ratio_largest_to_smallest={ratio('wall_s_per_sim_s_per_node'):.2f} "
+                  f"cpu_ratio_largest_to_smallest={ratio('cpu_s_per_sim_s_per_node'):.2f}", flush=True)
         return EXIT_OK
     if not args.scenario:
         sys.stderr.write("sctpsim: error: bench scenario needs a scenario file\n")

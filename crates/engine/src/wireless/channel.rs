@@ -276,7 +276,8 @@ pub struct Channel {
     /// Drift a moving radio may accumulate before it is re-bucketed, m.
     allowance_m: f64,
     motion: Vec<Motion>,
-    /// Per radio: the leg of its motion last looked up (empty until the first lookup).
+    /// Per radio: the leg of its motion last looked up (empty until the first lookup; a
+    /// static radio's never ends).
     legs: Vec<Leg>,
     /// The node of each radio (for stream keys).
     node_of: Vec<u32>,
@@ -317,7 +318,15 @@ impl Channel {
             cutoff_w: params.cutoff_w,
             range_m,
             allowance_m,
-            legs: vec![Leg::stationary(SimTime::NEVER, SimTime::NEVER, Position::xy(0.0, 0.0)); motion.len()],
+            legs: motion
+                .iter()
+                .map(|m| match m {
+                    Motion::Static(p) => Leg::stationary(SimTime::ZERO, SimTime::NEVER, *p),
+                    Motion::Moving(_) => {
+                        Leg::stationary(SimTime::NEVER, SimTime::NEVER, Position::xy(0.0, 0.0))
+                    }
+                })
+                .collect(),
             motion,
             node_of,
             grid,
@@ -358,13 +367,13 @@ impl Channel {
     /// 10,000 radios the pointer chase into each model was a fifth of the run time).
     pub fn position(&mut self, r: u32, t: SimTime) -> Position {
         let i = r as usize;
+        let leg = &self.legs[i];
+        if leg.contains(t) {
+            return leg.position_at(t);
+        }
         match &mut self.motion[i] {
             Motion::Static(p) => *p,
             Motion::Moving(m) => {
-                let leg = &self.legs[i];
-                if leg.contains(t) {
-                    return leg.position_at(t);
-                }
                 let leg = m.leg_at(t);
                 self.legs[i] = leg;
                 leg.position_at(t)
