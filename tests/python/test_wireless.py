@@ -131,6 +131,25 @@ def test_bench_channel_prints_one_key_value_line_per_case() -> None:
     assert sctpsim("bench", "channel", "--nodes", "1").returncode == 2
 
 
+def test_bench_scaling_prints_key_value_lines_and_the_ratio() -> None:
+    r = sctpsim("bench", "scaling", "--nodes", "20,80", "--sim-time", "10")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert len(lines) == 3
+    for line, n in zip(lines, (20, 80)):
+        kv = dict(item.split("=") for item in line.split())
+        assert int(kv["nodes"]) == n
+        assert float(kv["sim_s"]) == 10
+        # 10 s / 3.5 s per beacon on average; about 10 neighbours hear each (fewer near the
+        # borders of a small area).
+        assert 1.5 * n < int(kv["beacons"]) < 5 * n
+        assert 3 < float(kv["received_per_beacon"]) < 12
+        assert float(kv["wall_s_per_sim_s_per_node"]) > 0
+        assert float(kv["cpu_s_per_sim_s_per_node"]) >= 0
+    assert re.fullmatch(r"wall_ratio_largest_to_smallest=[\d.]+ cpu_ratio_largest_to_smallest=[\d.]+", lines[2])
+    assert sctpsim("bench", "scaling", "--sim-time", "0").returncode == 2
+
+
 @pytest.mark.parametrize("rate", [1, 2, 11])
 def test_bianchi_model_reproduces_the_ns3_reference(rate: int) -> None:
     # ns-3's generate_bianchi.m: DATA 12480 / 6336 / 1310 µs, Ack 304 / 248 / 248 µs; the EIFS

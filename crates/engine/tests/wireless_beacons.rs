@@ -31,7 +31,10 @@ fn every_neighbour_hears_every_beacon() {
     // All five within range of each other: four receivers per beacon, a few lost to two
     // beacons starting in the same slot.
     assert!(n.beacons_received <= 4 * n.beacons_sent);
-    assert!(n.beacons_received as f64 >= 0.97 * 4.0 * n.beacons_sent as f64, "{n:?}");
+    assert!(
+        n.beacons_received as f64 >= 0.97 * 4.0 * n.beacons_sent as f64,
+        "{n:?}"
+    );
     assert_eq!((n.icmp_sent, n.no_route_drops, n.ttl_drops), (0, 0, 0));
     // Broadcast data frames: no RTS, no Ack, no retry.
     for m in &r.summary.macs {
@@ -46,7 +49,10 @@ fn every_neighbour_hears_every_beacon() {
             .next_back()
     };
     assert_eq!(sent(&r, "beacons_sent"), Some(n.beacons_sent as f64));
-    assert_eq!(sent(&r, "beacons_received"), Some(n.beacons_received as f64));
+    assert_eq!(
+        sent(&r, "beacons_received"),
+        Some(n.beacons_received as f64)
+    );
     // Same seed, same run; another seed, other beacon times.
     let again = run_seeded(&ring(5, 10.0), &[], None);
     assert_eq!(without_wall(&r), without_wall(&again));
@@ -71,9 +77,15 @@ fn out_of_range_nodes_hear_nothing_and_stop_is_honoured() {
 #[test]
 fn bad_beacons_name_the_field() {
     let base = ring(3, 10.0);
-    let e = load_err(&base, &[("beacons.interval", "{ min = \"5s\", max = \"2s\" }")]);
+    let e = load_err(
+        &base,
+        &[("beacons.interval", "{ min = \"5s\", max = \"2s\" }")],
+    );
     assert!(e.starts_with("beacons.interval.max:"), "{e}");
-    let e = load_err(&base, &[("beacons.interval", "{ min = \"0s\", max = \"2s\" }")]);
+    let e = load_err(
+        &base,
+        &[("beacons.interval", "{ min = \"0s\", max = \"2s\" }")],
+    );
     assert!(e.starts_with("beacons.interval.min:"), "{e}");
     let e = load_err(&base, &[("beacons.payload_bytes", "3000")]);
     assert!(e.starts_with("beacons.payload_bytes:"), "{e}");

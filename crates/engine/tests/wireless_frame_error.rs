@@ -75,7 +75,10 @@ fn measured_frame_loss_matches_the_model() {
     }
     // Losses cost retries: the farthest pair retransmits most.
     let retries: Vec<u64> = (0..3).map(|k| macs[2 * k].tx_data_retries).collect();
-    assert!(retries[0] < retries[1] && retries[1] < retries[2], "{retries:?}");
+    assert!(
+        retries[0] < retries[1] && retries[1] < retries[2],
+        "{retries:?}"
+    );
 }
 
 #[test]
@@ -94,13 +97,23 @@ fn exponential_model_and_determinism() {
         assert!((p_hat - p).abs() < 4.0 * sigma, "{k}: {p_hat} vs {p}");
     }
     // Without the model nothing is lost and the other streams are untouched.
-    let none = run_seeded(&pairs(&[100.0, 240.0], "{ model = \"distance-linear\", points = [[0.0, 0.0]] }"), &[], Some(3));
+    let none = run_seeded(
+        &pairs(
+            &[100.0, 240.0],
+            "{ model = \"distance-linear\", points = [[0.0, 0.0]] }",
+        ),
+        &[],
+        Some(3),
+    );
     assert!(none.summary.macs.iter().all(|m| m.phy_frame_errors == 0));
 }
 
 #[test]
 fn bad_frame_error_parameters_name_the_field() {
-    let base = pairs(&[100.0], "{ model = \"distance-linear\", points = [[0.0, 0.1]] }");
+    let base = pairs(
+        &[100.0],
+        "{ model = \"distance-linear\", points = [[0.0, 0.1]] }",
+    );
     let bad = |fe: &str| load_err(&base, &[("radio.frame_error", fe)]);
     let e = bad("{ model = \"distance-linear\", points = [[0.0, 1.5]] }");
     assert!(e.starts_with("radio.frame_error.points:"), "{e}");

@@ -112,7 +112,10 @@ cw_max = 31"#,
     rejects(r#"cw_max = 0"#, "radio.cw_max");
     rejects(r#"short_retry_limit = 0"#, "radio.short_retry_limit");
     rejects(r#"long_retry_limit = 256"#, "radio.long_retry_limit");
-    rejects(r#"rts_threshold_bytes = 70000"#, "radio.rts_threshold_bytes");
+    rejects(
+        r#"rts_threshold_bytes = 70000"#,
+        "radio.rts_threshold_bytes",
+    );
     rejects(r#"queue_limit_packets = 0"#, "radio.queue_limit_packets");
     rejects(r#"preamble = "short""#, "radio.preamble");
     rejects(

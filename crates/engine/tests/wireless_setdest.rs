@@ -25,7 +25,11 @@ impl Move {
         let dist = (dx * dx + dy * dy).sqrt();
         let travelled = self.speed * (t - self.t0).max(0.0);
         if self.speed <= 0.0 || dist == 0.0 {
-            return if self.speed <= 0.0 { self.from } else { self.to };
+            return if self.speed <= 0.0 {
+                self.from
+            } else {
+                self.to
+            };
         }
         if travelled >= dist {
             return self.to;

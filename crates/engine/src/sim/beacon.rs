@@ -101,7 +101,8 @@ impl Simulation {
         if let Some(b) = self.wifi.as_ref().and_then(|w| w.beacons.as_ref()) {
             let (sent, received) = (b.sent as f64, b.received as f64);
             self.series.push(t, "network", 0, "", "beacons_sent", sent);
-            self.series.push(t, "network", 0, "", "beacons_received", received);
+            self.series
+                .push(t, "network", 0, "", "beacons_received", received);
         }
     }
 

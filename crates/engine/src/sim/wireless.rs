@@ -154,6 +154,17 @@ impl Simulation {
         if !deliveries.is_empty() {
             let frame = AirFrame::new(req.frame, req.mode, req.preamble, w, req.duration);
             let id = wifi.frames.insert(frame, deliveries.len() as u32);
+            // Load every receiver's radio state now, all at once: the loads overlap, whereas
+            // the RxStart events that follow would each wait for their own cache miss (with
+            // 10,000 interfaces their state is far larger than the caches).
+            let mut warm = 0u64;
+            for d in deliveries {
+                let r = &wifi.ifaces[d.rx as usize].radio;
+                warm = warm
+                    .wrapping_add(r.counters().arrivals)
+                    .wrapping_add(u64::from(r.needs_distance()) + u64::from(r.cca_busy()));
+            }
+            std::hint::black_box(warm);
             for d in deliveries {
                 let start = now + d.delay;
                 self.queue
@@ -183,7 +194,10 @@ impl Simulation {
             f64::NAN
         };
         let f = &mut wifi.ifaces[w as usize];
-        let Some(busy) = f.radio.rx_start_at(now, id, frame, power_w, end, distance_m) else {
+        let Some(busy) = f
+            .radio
+            .rx_start_at(now, id, frame, power_w, end, distance_m)
+        else {
             return;
         };
         if busy {
@@ -271,6 +285,9 @@ impl Simulation {
     /// only; the flow tag is recovered for forwarding and drop records).
     fn flow_of(&self, bytes: &[u8]) -> Option<FlowId> {
         let ip = Ipv4Packet::new_checked(bytes).ok()?;
+        if ip.dst_addr().is_broadcast() {
+            return None; // beacons and other broadcasts belong to no flow
+        }
         let payload = ip.payload();
         if payload.len() < 4 {
             return None;

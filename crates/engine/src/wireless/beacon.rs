@@ -34,7 +34,12 @@ impl Beacons {
         let stop = spec.stop.map_or(end, |d| SimTime::ZERO + d.0).min(end);
         Beacons {
             min_ns: spec.interval.min.0.as_nanos(),
-            max_ns: spec.interval.max.0.as_nanos().max(spec.interval.min.0.as_nanos()),
+            max_ns: spec
+                .interval
+                .max
+                .0
+                .as_nanos()
+                .max(spec.interval.min.0.as_nanos()),
             start: SimTime::ZERO + spec.start.0,
             stop,
             payload_bytes: spec.payload_bytes as usize,

@@ -108,7 +108,10 @@ impl Wireless {
                 seeds.stream(&key("dcf-backoff")),
             );
             let radio = Radio::new(params.reception.clone(), seeds.stream(&key("sinr-rx")))
-                .with_frame_error(params.frame_error.clone(), seeds.stream(&key("frame-error")));
+                .with_frame_error(
+                    params.frame_error.clone(),
+                    seeds.stream(&key("frame-error")),
+                );
             ifaces.push(WifiIface {
                 node: NodeId(k as u32),
                 iface: index,

@@ -30,7 +30,8 @@
 //! energy-detection level is above their −101 dBm sensitivity).
 
 use crate::scenario::{
-    FrameErrorKind, FrameErrorSpec, PropagationKind, PropagationSpec, RadioProfileKind, RadioSpec, ReceptionKind, ScenarioError,
+    FrameErrorKind, FrameErrorSpec, PropagationKind, PropagationSpec, RadioProfileKind, RadioSpec,
+    ReceptionKind, ScenarioError,
 };
 use sctpsim_proto::mac::{MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile};
 use sctpsim_world::power::{db_to_ratio, dbm_to_w, thermal_noise_w, w_to_dbm};
@@ -407,10 +408,7 @@ impl RadioParams {
                 // A receiver adds noise: its noise figure is at least 0 dB.
                 let nf = match spec.noise_figure_db {
                     Some(v) if finite("noise_figure_db", v)? < 0.0 => {
-                        return Err(err(
-                            "noise_figure_db",
-                            format!("must be >= 0 dB, got {v}"),
-                        ))
+                        return Err(err("noise_figure_db", format!("must be >= 0 dB, got {v}")))
                     }
                     Some(v) => v,
                     None => NS3_NOISE_FIGURE_DB,
@@ -439,7 +437,11 @@ impl RadioParams {
                         format!(
                             "{:.1} dBm is above the weakest frame the radio {} ({:.1} dBm)",
                             w_to_dbm(w),
-                            if ns2_like(&reception) { "senses" } else { "locks on to" },
+                            if ns2_like(&reception) {
+                                "senses"
+                            } else {
+                                "locks on to"
+                            },
                             w_to_dbm(limit)
                         ),
                     ));
@@ -534,7 +536,10 @@ fn build_frame_error(spec: &FrameErrorSpec) -> Result<FrameErrorVsDistance, Scen
     let model = match spec.model {
         FrameErrorKind::DistanceLinear => {
             let points = spec.points.as_ref().ok_or_else(|| {
-                ScenarioError::at(field("points"), "required: [[distance_m, probability], ...]")
+                ScenarioError::at(
+                    field("points"),
+                    "required: [[distance_m, probability], ...]",
+                )
             })?;
             FrameErrorVsDistance::PiecewiseLinear(points.iter().map(|[d, p]| (*d, *p)).collect())
         }
