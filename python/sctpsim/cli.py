@@ -55,8 +55,10 @@ def _build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--list", action="store_true", help="list the checks and exit")
 
     b = sub.add_parser("bench", help="throughput benchmarks, one key=value line per case")
-    b.add_argument("what", choices=["kernel", "channel", "scenario"],
-                   help="kernel: hold model; channel: wireless frames/s at constant density; scenario: wall time of a scenario")
+    b.add_argument("what", choices=["kernel", "channel", "scaling", "scenario"],
+                   help="kernel: hold model; channel: wireless frames/s at constant density; "
+                        "scaling: wall time per simulated second per node of a mobile beaconing network; "
+                        "scenario: wall time of a scenario")
     b.add_argument("scenario", nargs="?", help="scenario file (bench scenario)")
     b.add_argument("--events", type=int, default=20_000_000, help="events per kernel case (default 2e7)")
     b.add_argument("--pending", type=str, default="1000,100000,1000000",
@@ -64,6 +66,7 @@ def _build_parser() -> argparse.ArgumentParser:
     b.add_argument("--nodes", type=str, default="100,1000,10000",
                    help="channel: comma-separated network sizes (default 100,1000,10000)")
     b.add_argument("--frames", type=int, default=1_000_000, help="channel: frames per case (default 1e6)")
+    b.add_argument("--sim-time", type=float, default=60.0, help="scaling: simulated seconds per case (default 60)")
 
     from sctpsim.sweep import add_arguments as add_sweep_arguments
 
@@ -226,6 +229,31 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
         for n in sizes:
             print(format_case(run_case(n, args.frames)), flush=True)
+        return EXIT_OK
+    if args.what == "scaling":
+        from sctpsim.bench_scaling import format_case as format_scaling
+        from sctpsim.bench_scaling import run_case as run_scaling
+
+        try:
+            sizes = [int(x) for x in args.nodes.split(",") if x.strip()]
+        except ValueError:
+            sys.stderr.write(f"sctpsim: error: --nodes: expected comma-separated integers, got {args.nodes!r}\n")
+            return EXIT_BAD_INPUT
+        if not args.sim_time > 0 or any(n < 2 for n in sizes):
+            sys.stderr.write("sctpsim: error: --sim-time must be positive and --nodes at least 2\n")
+            return EXIT_BAD_INPUT
+        cases = []
+        for n in sizes:
+            c = run_scaling(n, args.sim_time)
+            cases.append(c)
+            print(format_scaling(c), flush=True)
+        if len(cases) > 1:
+            def ratio(key: str) -> float:
+                first, last = cases[0][key], cases[-1][key]
+                return last / first if first > 0 else 0.0
+
+            print(f"wall_ratio_largest_to_smallest={ratio('wall_s_per_sim_s_per_node'):.2f} "
+                  f"cpu_ratio_largest_to_smallest={ratio('cpu_s_per_sim_s_per_node'):.2f}", flush=True)
         return EXIT_OK
     if not args.scenario:
         sys.stderr.write("sctpsim: error: bench scenario needs a scenario file\n")

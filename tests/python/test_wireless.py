@@ -45,6 +45,41 @@ def test_bad_wireless_field_is_exit_2_and_names_the_path() -> None:
     assert "radio.data_rate" in r.stderr
 
 
+@pytest.mark.parametrize(
+    ("radio", "field"),
+    [
+        ('tx_power = "-1W"', "radio.tx_power"),
+        ('rx_thresh = "-70dBm"\ncs_thresh = "-60dBm"', "radio.cs_thresh"),
+        ('profile = "80211b"\ndata_rate = "3Mbps"', "radio.data_rate"),
+        ('profile = "80211b"\nbasic_rate = "6Mbps"', "radio.basic_rate"),
+        ("cw_min = 63\ncw_max = 31", "radio.cw_max"),
+        ("antenna_height_m = 0.0", "radio.antenna_height_m"),
+    ],
+)
+def test_validate_rejects_bad_radio_parameters_naming_the_field(tmp_path: Path, radio: str, field: str) -> None:
+    text = f"""[simulation]
+duration = "1s"
+[radio]
+{radio}
+[nodes]
+count = 2
+[mobility]
+placement = "line"
+spacing_m = 100
+[[flows]]
+src = "n0"
+dst = "n1"
+app = "cbr"
+rate = "100kbps"
+"""
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    r = sctpsim("validate", str(path))
+    assert r.returncode == 2
+    assert field + ":" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
 def _linktype(path: Path) -> int:
     return struct.unpack("<I", path.read_bytes()[20:24])[0]
 
@@ -94,6 +129,25 @@ def test_bench_channel_prints_one_key_value_line_per_case() -> None:
         assert m, line
         assert int(m.group(1)) == n and int(m.group(2)) > 10_000
     assert sctpsim("bench", "channel", "--nodes", "1").returncode == 2
+
+
+def test_bench_scaling_prints_key_value_lines_and_the_ratio() -> None:
+    r = sctpsim("bench", "scaling", "--nodes", "20,80", "--sim-time", "10")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert len(lines) == 3
+    for line, n in zip(lines, (20, 80)):
+        kv = dict(item.split("=") for item in line.split())
+        assert int(kv["nodes"]) == n
+        assert float(kv["sim_s"]) == 10
+        # 10 s / 3.5 s per beacon on average; about 10 neighbours hear each (fewer near the
+        # borders of a small area).
+        assert 1.5 * n < int(kv["beacons"]) < 5 * n
+        assert 3 < float(kv["received_per_beacon"]) < 12
+        assert float(kv["wall_s_per_sim_s_per_node"]) > 0
+        assert float(kv["cpu_s_per_sim_s_per_node"]) >= 0
+    assert re.fullmatch(r"wall_ratio_largest_to_smallest=[\d.]+ cpu_ratio_largest_to_smallest=[\d.]+", lines[2])
+    assert sctpsim("bench", "scaling", "--sim-time", "0").returncode == 2
 
 
 @pytest.mark.parametrize("rate", [1, 2, 11])

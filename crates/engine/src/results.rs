@@ -129,6 +129,8 @@ pub struct MacResult {
     pub phy_half_duplex: u64,
     /// Frames below the reception threshold or sensitivity.
     pub phy_below_rx_thresh: u64,
+    /// Frames lost to the distance-dependent frame error model (`radio.frame_error`).
+    pub phy_frame_errors: u64,
 }
 
 /// Network-wide figures.
@@ -188,6 +190,10 @@ pub struct NetworkResult {
     pub link_broken_drops: u64,
     /// Malformed routing packets counted and dropped by routers.
     pub routing_malformed: u64,
+    /// Beacons sent (`[beacons]`; 0 without).
+    pub beacons_sent: u64,
+    /// Beacons received: one per neighbour that decoded a beacon.
+    pub beacons_received: u64,
 }
 
 /// Packets and bytes of one kind of routing message.

@@ -110,6 +110,12 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
     if !has_wireless(s) {
+        if s.simulation.trace_positions {
+            return Err(ScenarioError::at(
+                "simulation.trace_positions",
+                "no wireless node has a position to trace",
+            ));
+        }
         if s.radio.is_some() {
             return Err(ScenarioError::at(
                 "radio",
@@ -122,7 +128,16 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
                 "no wireless node uses it (add [nodes] or [[node]] entries with wireless = true)",
             ));
         }
+        if s.beacons.is_some() {
+            return Err(ScenarioError::at(
+                "beacons",
+                "no wireless node sends them (add [nodes] or [[node]] entries with wireless = true)",
+            ));
+        }
         return Ok(());
+    }
+    if let Some(b) = &s.beacons {
+        check_beacons(b)?;
     }
     let radio = s.radio.clone().unwrap_or_default();
     RadioParams::from_spec(&radio)?;
@@ -156,6 +171,45 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
                     "{} + {UDP_IP_OVERHEAD} header bytes exceed the {WIRELESS_MAX_IP_BYTES}-byte IP packets an 802.11 frame carries (no fragmentation)",
                     f.udp_packet_size()
                 ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_beacons(b: &BeaconsSpec) -> Result<(), ScenarioError> {
+    if b.interval.min.0.is_zero() {
+        return Err(ScenarioError::at(
+            "beacons.interval.min",
+            "must be positive",
+        ));
+    }
+    if b.interval.min > b.interval.max {
+        return Err(ScenarioError::at(
+            "beacons.interval.max",
+            format!(
+                "{} is below interval.min {}",
+                b.interval.max.0, b.interval.min.0
+            ),
+        ));
+    }
+    if b.payload_bytes + UDP_IP_OVERHEAD > WIRELESS_MAX_IP_BYTES {
+        return Err(ScenarioError::at(
+            "beacons.payload_bytes",
+            format!(
+                "{} + {UDP_IP_OVERHEAD} header bytes exceed the {WIRELESS_MAX_IP_BYTES}-byte IP packets an 802.11 frame carries",
+                b.payload_bytes
+            ),
+        ));
+    }
+    if b.port == 0 {
+        return Err(ScenarioError::at("beacons.port", "must not be 0"));
+    }
+    if let Some(stop) = b.stop {
+        if stop <= b.start {
+            return Err(ScenarioError::at(
+                "beacons.stop",
+                "must be after beacons.start",
             ));
         }
     }

@@ -36,6 +36,9 @@ pub struct Scenario {
     /// `[routing]`: static routes or an ad hoc routing protocol (`schema_routing.rs`).
     #[serde(default)]
     pub routing: Option<RoutingSpec>,
+    /// `[beacons]`: periodic broadcast beacons from every wireless node.
+    #[serde(default)]
+    pub beacons: Option<BeaconsSpec>,
 }
 
 /// `[simulation]`
@@ -50,6 +53,10 @@ pub struct SimulationSpec {
     /// Interval of the time series in `timeseries.parquet`. Default 100 ms.
     #[serde(default = "default_sample_interval")]
     pub sample_interval: Duration,
+    /// Record every wireless node's position (`x_m`, `y_m`, scope `node`) in the time series
+    /// at each sample. Default false (10,000 nodes would add 20,000 rows per sample).
+    #[serde(default)]
+    pub trace_positions: bool,
     /// Free text, copied to the results.
     #[serde(default)]
     pub name: Option<String>,

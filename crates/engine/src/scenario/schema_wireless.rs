@@ -248,6 +248,84 @@ pub struct RadioSpec {
     /// Propagation model and parameters.
     #[serde(default)]
     pub propagation: Option<PropagationSpec>,
+    /// Distance-dependent frame errors on top of the reception model (default none).
+    #[serde(default)]
+    pub frame_error: Option<FrameErrorSpec>,
+}
+
+/// Shape of the distance-dependent frame error probability (`radio.frame_error.model`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrameErrorKind {
+    /// Linear interpolation in a table of `[distance_m, probability]` points.
+    DistanceLinear,
+    /// `min(p0 · exp(d / d0_m), max_p)`.
+    DistanceExponential,
+}
+
+/// `[radio.frame_error]`: the Mobile IP study's wireless error that grows with the distance
+/// between transmitter and receiver (`sctpsim_world::frame_error`). A parameter the model does
+/// not use is an error.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameErrorSpec {
+    /// The shape.
+    pub model: FrameErrorKind,
+    /// `[distance_m, probability]` points, distances strictly increasing (distance-linear).
+    #[serde(default)]
+    pub points: Option<Vec<[f64; 2]>>,
+    /// Error probability at distance 0 (distance-exponential).
+    #[serde(default)]
+    pub p0: Option<f64>,
+    /// Distance over which the probability grows e-fold, m (distance-exponential).
+    #[serde(default)]
+    pub d0_m: Option<f64>,
+    /// Cap on the probability (distance-exponential; default 1).
+    #[serde(default)]
+    pub max_p: Option<f64>,
+}
+
+/// A duration range (`{ min = "2s", max = "5s" }`).
+#[derive(Copy, Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DurationRange {
+    /// Shortest.
+    pub min: Duration,
+    /// Longest.
+    pub max: Duration,
+}
+
+/// `[beacons]`: every wireless node broadcasts a small UDP datagram (to 255.255.255.255, a
+/// MAC broadcast on its wireless interface) at intervals drawn uniformly from `interval`, and
+/// counts the beacons it hears from its neighbours. Neighbour discovery traffic of the kind
+/// ad hoc routing protocols send (AODV HELLO, OLSR HELLO), without a protocol behind it.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BeaconsSpec {
+    /// Time between two beacons of a node, uniform in `[min, max]` per beacon.
+    pub interval: DurationRange,
+    /// UDP payload bytes. Default 20: the size of an AODV Hello message (an RREP, RFC 3561
+    /// §5.2, sent with TTL 1, §6.9).
+    #[serde(default = "default_beacon_payload")]
+    pub payload_bytes: u32,
+    /// UDP source and destination port. Default 9 (discard, RFC 863), as for UDP flows.
+    #[serde(default = "default_beacon_port")]
+    pub port: u16,
+    /// The first beacon of each node comes uniformly in `[start, start + interval.max)`.
+    /// Default 0 s.
+    #[serde(default)]
+    pub start: Duration,
+    /// No beacons from then on. Default: the end of the run.
+    #[serde(default)]
+    pub stop: Option<Duration>,
+}
+
+fn default_beacon_payload() -> u32 {
+    20
+}
+
+fn default_beacon_port() -> u16 {
+    9
 }
 
 /// `[nodes]`: `count` wireless nodes named `<prefix>0 … <prefix><count−1>`, placed and moved by

@@ -120,6 +120,8 @@ impl Simulation {
             send_buffer_drops: 0,
             link_broken_drops: 0,
             routing_malformed: 0,
+            beacons_sent: 0,
+            beacons_received: 0,
         };
         for (k, link) in self.topo.links.iter().enumerate() {
             for (d, dir) in link.dirs.iter().enumerate() {
@@ -163,6 +165,7 @@ impl Simulation {
         if delivered_total > 0 {
             net.normalized_routing_load = net.routing_packets as f64 / delivered_total as f64;
         }
+        self.beacon_results(&mut net);
         let (sctp, paths, streams) = self.sctp_results(&mut net.malformed_drops);
         for n in &self.topo.nodes {
             net.ttl_drops += n.ip.ttl_drops;

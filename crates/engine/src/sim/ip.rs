@@ -138,6 +138,11 @@ impl Simulation {
                 return;
             }
         };
+        if dst.is_broadcast() {
+            // RFC 1812 §5.3.5.1: a limited broadcast is never forwarded.
+            self.broadcast_receive(node, pkt);
+            return;
+        }
         if self.topo.nodes[node.index()].owns(dst) {
             self.deliver(node, src, dst, proto, pkt);
             return;

@@ -9,7 +9,9 @@
 //! * `finish.rs` — turning counters into results.
 //! * `wireless.rs` — driving the wireless channel, radios and 802.11 MACs.
 //! * `routing.rs` — driving the ad hoc routing protocols (DSR, AODV, OLSR).
+//! * `beacon.rs` — `[beacons]`: broadcast beacons and IP input of limited broadcasts.
 
+mod beacon;
 mod finish;
 mod flows;
 mod ip;
@@ -62,6 +64,8 @@ enum Event {
     WifiTimer(u32),
     /// A node's routing protocol deadline may have come (stale wake-ups are no-ops).
     RoutingTimer(NodeId),
+    /// A wireless interface sends a beacon (`[beacons]`).
+    Beacon(u32),
 }
 
 /// Progress of a running simulation, for progress bars.
@@ -239,6 +243,7 @@ impl Simulation {
                 sim.queue.push(t, Event::App(FlowId(i as u32)));
             }
         }
+        sim.beacons_start();
         let first_sample = SimTime::ZERO + sim.scenario.spec.simulation.sample_interval.0;
         sim.queue.push(first_sample.min(end), Event::Sample);
         Ok(sim)
@@ -317,6 +322,7 @@ impl Simulation {
             Event::WifiTxEnd(w) => self.wifi_tx_end(w),
             Event::WifiTimer(w) => self.wifi_timer(w),
             Event::RoutingTimer(n) => self.routing_timer(n),
+            Event::Beacon(w) => self.beacon_send(w),
         }
     }
 
@@ -403,6 +409,7 @@ impl Simulation {
             }
         }
         self.wifi_sample(t);
+        self.beacon_sample(t);
         self.sctp_sample(t);
         if self.now < self.end {
             self.queue

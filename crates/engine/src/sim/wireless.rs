@@ -160,6 +160,17 @@ impl Simulation {
         if !deliveries.is_empty() {
             let frame = AirFrame::new(req.frame, req.mode, req.preamble, w, req.duration);
             let id = wifi.frames.insert(frame, deliveries.len() as u32);
+            // Load every receiver's radio state now, all at once: the loads overlap, whereas
+            // the RxStart events that follow would each wait for their own cache miss (with
+            // 10,000 interfaces their state is far larger than the caches).
+            let mut warm = 0u64;
+            for d in deliveries {
+                let r = &wifi.ifaces[d.rx as usize].radio;
+                warm = warm
+                    .wrapping_add(r.counters().arrivals)
+                    .wrapping_add(u64::from(r.needs_distance()) + u64::from(r.cca_busy()));
+            }
+            std::hint::black_box(warm);
             for d in deliveries {
                 let start = now + d.delay;
                 self.queue
@@ -181,8 +192,18 @@ impl Simulation {
             return;
         };
         let end = now + frame.duration;
+        // Positions are only computed for the frame error model (lazy mobility).
+        let distance_m = if wifi.ifaces[w as usize].radio.needs_distance() {
+            let a = wifi.channel.position(frame.tx, now);
+            a.distance_to(wifi.channel.position(w, now))
+        } else {
+            f64::NAN
+        };
         let f = &mut wifi.ifaces[w as usize];
-        let Some(busy) = f.radio.rx_start(now, id, frame, power_w, end) else {
+        let Some(busy) = f
+            .radio
+            .rx_start_at(now, id, frame, power_w, end, distance_m)
+        else {
             return;
         };
         if busy {
@@ -208,6 +229,8 @@ impl Simulation {
                 ok: r.ok,
                 rssi_dbm: w_to_dbm(r.power_w),
                 mode: r.mode,
+                // The channel never alters a frame's bytes; the radio decided its fate.
+                fcs_verified: true,
             };
             f.dcf.handle_rx_frame(now, &frame.bytes, info);
             if r.ok {
@@ -272,6 +295,9 @@ impl Simulation {
     /// only; the flow tag is recovered for forwarding and drop records).
     pub(super) fn flow_of(&self, bytes: &[u8]) -> Option<FlowId> {
         let ip = Ipv4Packet::new_checked(bytes).ok()?;
+        if ip.dst_addr().is_broadcast() {
+            return None; // beacons and other broadcasts belong to no flow
+        }
         let payload = ip.payload();
         if payload.len() < 4 {
             return None;
@@ -308,6 +334,25 @@ impl Simulation {
         s.push(t, "network", 0, "", "mac_tx_success", success as f64);
         s.push(t, "network", 0, "", "mac_drops", drops as f64);
         s.push(t, "network", 0, "", "mac_queue_packets", queued as f64);
+        if self.scenario.spec.simulation.trace_positions {
+            self.wifi_trace_positions(t);
+        }
+    }
+
+    /// `x_m`, `y_m` of every wireless node now (scope `node`, id = node index), from the
+    /// mobility models (asking for a position does not change the run: positions are pure
+    /// functions of time).
+    fn wifi_trace_positions(&mut self, t: f64) {
+        let now = self.now;
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        for r in 0..wifi.ifaces.len() {
+            let node = wifi.ifaces[r].node.0;
+            let p = wifi.channel.position(r as u32, now);
+            self.series.push(t, "node", node, "", "x_m", p.x_m);
+            self.series.push(t, "node", node, "", "y_m", p.y_m);
+        }
     }
 
     /// Per-interface MAC rows; adds MAC and interface-queue drops to `net`.
@@ -354,6 +399,7 @@ impl Simulation {
                     phy_captures: r.captures,
                     phy_half_duplex: r.half_duplex,
                     phy_below_rx_thresh: r.below_rx_thresh,
+                    phy_frame_errors: r.frame_errors,
                 }
             })
             .collect()

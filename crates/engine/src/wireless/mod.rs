@@ -10,12 +10,16 @@
 //! * [`profiles`] — `[radio]` presets → MAC configuration, power, propagation, reception.
 //! * [`mobility`] — `[mobility]` and node positions → one motion per wireless node.
 //! * [`routing`] — static shortest-path routes over links and wireless neighbours at t = 0.
+//! * [`beacon`] — `[beacons]`: when each interface broadcasts its next beacon, counters.
 //!
 //! Random streams (stable keys, DESIGN.md §1.3; `node` is the index in the scenario's node
 //! list, `iface` the interface index at the node): `("dcf-backoff", node, iface)` for the MAC,
-//! `("sinr-rx", node, iface)` for SINR reception draws, `("shadowing", tx node, rx node)` for
-//! log-normal shadowing, `("placement", node)` and `("mobility", node)` for positions.
+//! `("sinr-rx", node, iface)` for SINR reception draws, `("frame-error", node, iface)` for the
+//! distance-dependent frame errors, `("shadowing", tx node, rx node)` for
+//! log-normal shadowing, `("placement", node)` and `("mobility", node)` for positions, `("beacon", node)` for beacon
+//! intervals.
 
+pub mod beacon;
 pub mod channel;
 pub mod iface;
 pub mod mobility;
@@ -53,6 +57,8 @@ pub struct Wireless {
     pub addrs: AddrMap,
     /// Static routes.
     pub routes: Routes,
+    /// Beacons (`[beacons]`), if configured.
+    pub beacons: Option<beacon::Beacons>,
 }
 
 impl Wireless {
@@ -101,7 +107,11 @@ impl Wireless {
                 MacRole::AdHoc { bssid: ADHOC_BSSID },
                 seeds.stream(&key("dcf-backoff")),
             );
-            let radio = Radio::new(params.reception.clone(), seeds.stream(&key("sinr-rx")));
+            let radio = Radio::new(params.reception.clone(), seeds.stream(&key("sinr-rx")))
+                .with_frame_error(
+                    params.frame_error.clone(),
+                    seeds.stream(&key("frame-error")),
+                );
             ifaces.push(WifiIface {
                 node: NodeId(k as u32),
                 iface: index,
@@ -114,6 +124,11 @@ impl Wireless {
             motions.push(m);
             node_of.push(k as u32);
         }
+        let end = SimTime::ZERO + s.simulation.duration.0;
+        let beacons = s
+            .beacons
+            .as_ref()
+            .map(|b| beacon::Beacons::new(b, &node_of, seeds, end));
         let area = s.mobility.as_ref().and_then(|m| m.area_m);
         let mut channel = Channel::new(&params, motions, node_of.clone(), area, seeds);
         let need = params.neighbour_power_w();
@@ -132,6 +147,7 @@ impl Wireless {
             by_node,
             addrs,
             routes: Routes::new(neighbours),
+            beacons,
         }))
     }
 }

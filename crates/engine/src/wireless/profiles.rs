@@ -30,16 +30,17 @@
 //! energy-detection level is above their −101 dBm sensitivity).
 
 use crate::scenario::{
-    PropagationKind, PropagationSpec, RadioProfileKind, RadioSpec, ReceptionKind, ScenarioError,
+    FrameErrorKind, FrameErrorSpec, PropagationKind, PropagationSpec, RadioProfileKind, RadioSpec,
+    ReceptionKind, ScenarioError,
 };
 use sctpsim_proto::mac::{MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile};
-use sctpsim_world::power::{db_to_ratio, dbm_to_w, thermal_noise_w};
+use sctpsim_world::power::{db_to_ratio, dbm_to_w, thermal_noise_w, w_to_dbm};
 use sctpsim_world::propagation::{
     FreeSpace, LogDistance, RadioGeometry, Shadowing, TwoRayGround, NS2_ANTENNA_HEIGHT_M,
 };
 use sctpsim_world::reception::threshold::{NS2_CP_THRESH, NS2_CS_THRESH_W, NS2_RX_THRESH_W};
 use sctpsim_world::reception::{min_snr_for_success, SinrReception, ThresholdReception, WifiMode};
-use sctpsim_world::{range_for_threshold_m, PropagationModel};
+use sctpsim_world::{range_for_threshold_m, FrameErrorVsDistance, PropagationModel};
 
 /// ns-3 `WifiPhy::TxPowerStart` default: 16.0206 dBm (40 mW).
 pub const NS3_TX_POWER_DBM: f64 = 16.0206;
@@ -65,6 +66,11 @@ pub const SHADOWING_MARGIN_SIGMAS: f64 = 3.0;
 const ROUTE_FRAME_BITS: u64 = 1536 * 8;
 /// ... and the success probability it must reach.
 const ROUTE_FRAME_SUCCESS: f64 = 0.9;
+/// Largest dot11ShortRetryLimit / dot11LongRetryLimit: the MIB declares both
+/// `INTEGER (1..255)` (IEEE 802.11-2020 Annex C).
+pub const MAX_RETRY_LIMIT: u32 = 255;
+/// Largest dot11RTSThreshold: `INTEGER (0..65535)` (IEEE 802.11-2020 Annex C).
+pub const MAX_RTS_THRESHOLD: u32 = 65_535;
 
 /// How a radio decides what it receives.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,6 +103,8 @@ pub struct RadioParams {
     pub reception: ReceptionParams,
     /// Frames weaker than this are not delivered (grid cut-off), W.
     pub cutoff_w: f64,
+    /// Distance-dependent frame errors (`FrameErrorVsDistance::None` if not configured).
+    pub frame_error: FrameErrorVsDistance,
 }
 
 fn err(field: &str, msg: impl Into<String>) -> ScenarioError {
@@ -216,19 +224,29 @@ impl RadioParams {
             mac.broadcast_mode = Some(rate("broadcast_rate", r.0.bps())?);
         }
         if let Some(v) = spec.rts_threshold_bytes {
+            if v > MAX_RTS_THRESHOLD {
+                return Err(err(
+                    "rts_threshold_bytes",
+                    format!("dot11RTSThreshold is at most {MAX_RTS_THRESHOLD}, got {v}"),
+                ));
+            }
             mac.rts_threshold = v;
         }
-        if let Some(v) = spec.short_retry_limit {
-            if v == 0 {
-                return Err(err("short_retry_limit", "must be at least 1"));
+        let retry = |field: &str, v: u32| {
+            if (1..=MAX_RETRY_LIMIT).contains(&v) {
+                Ok(v)
+            } else {
+                Err(err(
+                    field,
+                    format!("must be between 1 and {MAX_RETRY_LIMIT} (the MIB's range), got {v}"),
+                ))
             }
-            mac.short_retry_limit = v;
+        };
+        if let Some(v) = spec.short_retry_limit {
+            mac.short_retry_limit = retry("short_retry_limit", v)?;
         }
         if let Some(v) = spec.long_retry_limit {
-            if v == 0 {
-                return Err(err("long_retry_limit", "must be at least 1"));
-            }
-            mac.long_retry_limit = v;
+            mac.long_retry_limit = retry("long_retry_limit", v)?;
         }
         if let Some(v) = spec.queue_limit_packets {
             if v == 0 {
@@ -256,13 +274,22 @@ impl RadioParams {
             mac.cw_max = v;
         }
         if mac.cw_min > mac.cw_max {
-            return Err(err("cw_max", "must not be below cw_min"));
+            return Err(err(
+                "cw_max",
+                format!("{} is below cw_min {}", mac.cw_max, mac.cw_min),
+            ));
         }
         if let Some(pre) = spec.preamble {
             let pre = match pre {
                 crate::scenario::PreambleKind::Long => Preamble::Long,
                 crate::scenario::PreambleKind::Short => Preamble::Short,
             };
+            if std == PhyStandard::Ofdm {
+                return Err(err(
+                    "preamble",
+                    "only DSSS/HR-DSSS frames have a long or short PLCP preamble; the OFDM PHY of 80211a has one fixed preamble",
+                ));
+            }
             if pre == Preamble::Short && std == PhyStandard::Dsss {
                 return Err(err(
                     "preamble",
@@ -290,14 +317,9 @@ impl RadioParams {
                 _ => CHANNEL_1_MHZ * 1e6,
             },
         };
+        // Two-ray ground's received power grows with (ht·hr)²: a zero height receives nothing.
         geometry.antenna_height_m = match spec.antenna_height_m {
-            Some(h) if h.is_finite() && h >= 0.0 => h,
-            Some(h) => {
-                return Err(err(
-                    "antenna_height_m",
-                    format!("must be finite and >= 0, got {h}"),
-                ))
-            }
+            Some(h) => positive("antenna_height_m", h)?,
             None => NS2_ANTENNA_HEIGHT_M,
         };
         if let Some(l) = spec.system_loss_db {
@@ -329,6 +351,23 @@ impl RadioParams {
             None if ns2 => NS2_CS_THRESH_W,
             None => dbm_to_w(NS3_CCA_ED_THRESHOLD_DBM),
         };
+        // ns-2 senses every frame it can decode (CSThresh <= RXThresh); a CSThresh set above
+        // RXThresh means the two were swapped. The standard presets' defaults
+        // (-62 dBm CCA-ED above -101 dBm sensitivity) are the SINR model's, where the two are
+        // different quantities; with threshold reception they fall back to min() (module doc).
+        if reception_kind == ReceptionKind::Threshold
+            && spec.cs_thresh.is_some()
+            && cs_thresh_w > rx_thresh_w
+        {
+            return Err(err(
+                "cs_thresh",
+                format!(
+                    "{:.1} dBm is above radio.rx_thresh ({:.1} dBm): a frame strong enough to decode must also be sensed",
+                    w_to_dbm(cs_thresh_w),
+                    w_to_dbm(rx_thresh_w)
+                ),
+            ));
+        }
         let only = |field: &str, set: bool, model: &str| {
             if set {
                 Err(err(
@@ -366,8 +405,12 @@ impl RadioParams {
                     spec.new_frame_capture.is_some(),
                     "threshold",
                 )?;
+                // A receiver adds noise: its noise figure is at least 0 dB.
                 let nf = match spec.noise_figure_db {
-                    Some(v) => finite("noise_figure_db", v)?,
+                    Some(v) if finite("noise_figure_db", v)? < 0.0 => {
+                        return Err(err("noise_figure_db", format!("must be >= 0 dB, got {v}")))
+                    }
+                    Some(v) => v,
                     None => NS3_NOISE_FIGURE_DB,
                 };
                 ReceptionParams::Sinr {
@@ -380,7 +423,31 @@ impl RadioParams {
             }
         };
         let cutoff_w = match spec.interference_cutoff {
-            Some(w) => positive("interference_cutoff", w.0)?,
+            Some(w) => {
+                let w = positive("interference_cutoff", w.0)?;
+                // Frames below the cut-off never reach a radio: one the radio could sense
+                // (threshold) or lock on to (SINR) would silently vanish.
+                let limit = match &reception {
+                    ReceptionParams::Threshold(t) => t.cs_thresh_w,
+                    ReceptionParams::Sinr { rx_thresh_w, .. } => *rx_thresh_w,
+                };
+                if w > limit {
+                    return Err(err(
+                        "interference_cutoff",
+                        format!(
+                            "{:.1} dBm is above the weakest frame the radio {} ({:.1} dBm)",
+                            w_to_dbm(w),
+                            if ns2_like(&reception) {
+                                "senses"
+                            } else {
+                                "locks on to"
+                            },
+                            w_to_dbm(limit)
+                        ),
+                    ));
+                }
+                w
+            }
             None => match &reception {
                 ReceptionParams::Threshold(t) => t.cs_thresh_w,
                 ReceptionParams::Sinr {
@@ -394,6 +461,10 @@ impl RadioParams {
                 }
             },
         };
+        let frame_error = match &spec.frame_error {
+            Some(fe) => build_frame_error(fe)?,
+            None => FrameErrorVsDistance::None,
+        };
         Ok(RadioParams {
             profile: p,
             mac,
@@ -401,6 +472,7 @@ impl RadioParams {
             propagation,
             reception,
             cutoff_w,
+            frame_error,
         })
     }
 
@@ -437,6 +509,56 @@ impl RadioParams {
             }
         }
     }
+}
+
+fn build_frame_error(spec: &FrameErrorSpec) -> Result<FrameErrorVsDistance, ScenarioError> {
+    let field = |f: &str| format!("radio.frame_error.{f}");
+    let used: &[&str] = match spec.model {
+        FrameErrorKind::DistanceLinear => &["points"],
+        FrameErrorKind::DistanceExponential => &["p0", "d0_m", "max_p"],
+    };
+    for (name, set) in [
+        ("points", spec.points.is_some()),
+        ("p0", spec.p0.is_some()),
+        ("d0_m", spec.d0_m.is_some()),
+        ("max_p", spec.max_p.is_some()),
+    ] {
+        if set && !used.contains(&name) {
+            return Err(ScenarioError::at(
+                field(name),
+                "not used by this frame error model; remove it",
+            ));
+        }
+    }
+    let need = |name: &str, v: Option<f64>| {
+        v.ok_or_else(|| ScenarioError::at(field(name), "required by this frame error model"))
+    };
+    let model = match spec.model {
+        FrameErrorKind::DistanceLinear => {
+            let points = spec.points.as_ref().ok_or_else(|| {
+                ScenarioError::at(
+                    field("points"),
+                    "required: [[distance_m, probability], ...]",
+                )
+            })?;
+            FrameErrorVsDistance::PiecewiseLinear(points.iter().map(|[d, p]| (*d, *p)).collect())
+        }
+        FrameErrorKind::DistanceExponential => FrameErrorVsDistance::Exponential {
+            p0: need("p0", spec.p0)?,
+            d0_m: need("d0_m", spec.d0_m)?,
+            max_p: spec.max_p.unwrap_or(1.0),
+        },
+    };
+    // The world model names its parameters `points.distance_m`, `points.p`, `p0`, ...
+    model.validate().map_err(|e| {
+        let name = e.field.split('.').next().unwrap_or(e.field);
+        ScenarioError::at(field(name), e.message)
+    })?;
+    Ok(model)
+}
+
+fn ns2_like(r: &ReceptionParams) -> bool {
+    matches!(r, ReceptionParams::Threshold(_))
 }
 
 fn build_propagation(

@@ -20,6 +20,13 @@
 //!   the total received energy reaches the energy-detection level (`cs_thresh`), as ns-3's
 //!   PHY reports it.
 //!
+//! **Distance-dependent frame errors** (`radio.frame_error`, both models; the Mobile IP
+//! study's wireless error, [`FrameErrorVsDistance`]): a frame the reception model passes as
+//! good is lost with the probability the model gives for the transmitter–receiver distance at
+//! the start of the frame. One uniform draw per locked frame that reaches its end, from the
+//! radio's own stream `("frame-error", node, iface)`, so enabling the model changes no other
+//! draw. The MAC sees such a frame as received in error (FCS failure, EIFS).
+//!
 //! **Half duplex** (both models): a radio that starts transmitting abandons the frame it was
 //! receiving, and frames that arrive while it transmits are never received (their preamble was
 //! missed) — they still count for carrier sense and interference. This is what the MAC expects
@@ -31,6 +38,7 @@ use crate::wireless::profiles::{wifi_mode, ReceptionParams};
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_proto::mac::{PhyMode, Preamble};
 use sctpsim_world::reception::{Interferer, Overlap, Segment, WifiMode};
+use sctpsim_world::FrameErrorVsDistance;
 
 /// Reception counters of one radio. All only grow.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -52,6 +60,8 @@ pub struct RadioCounters {
     pub half_duplex: u64,
     /// Frames below the reception threshold / sensitivity.
     pub below_rx_thresh: u64,
+    /// Frames the reception model passed but the distance-dependent frame error model lost.
+    pub frame_errors: u64,
 }
 
 /// The frame a radio is locked on to.
@@ -65,6 +75,8 @@ struct Lock {
     preamble: Preamble,
     /// Threshold model: lost (collision) or never decodable.
     corrupted: bool,
+    /// Transmitter–receiver distance at the frame's start, m (NaN: not computed).
+    distance_m: f64,
 }
 
 /// A frame currently arriving (SINR model).
@@ -103,6 +115,8 @@ pub struct Radio {
     lock: Option<Lock>,
     cca_busy: bool,
     counters: RadioCounters,
+    /// Distance-dependent frame errors and their stream.
+    frame_error: Option<(FrameErrorVsDistance, Rng)>,
 }
 
 impl Radio {
@@ -118,7 +132,21 @@ impl Radio {
             lock: None,
             cca_busy: false,
             counters: RadioCounters::default(),
+            frame_error: None,
         }
+    }
+
+    /// Adds distance-dependent frame errors drawn from `rng` (the model `None` leaves the
+    /// radio without).
+    pub fn with_frame_error(mut self, model: FrameErrorVsDistance, rng: Rng) -> Self {
+        self.frame_error = (model != FrameErrorVsDistance::None).then_some((model, rng));
+        self
+    }
+
+    /// Whether the radio needs the transmitter–receiver distance of each frame
+    /// ([`Radio::rx_start_at`]).
+    pub fn needs_distance(&self) -> bool {
+        self.frame_error.is_some()
     }
 
     /// The counters.
@@ -171,6 +199,20 @@ impl Radio {
         power_w: f64,
         end: SimTime,
     ) -> Option<bool> {
+        self.rx_start_at(now, id, frame, power_w, end, f64::NAN)
+    }
+
+    /// [`Radio::rx_start`] for a frame sent from `distance_m` away (used by the frame error
+    /// model).
+    pub fn rx_start_at(
+        &mut self,
+        now: SimTime,
+        id: u32,
+        frame: &AirFrame,
+        power_w: f64,
+        end: SimTime,
+        distance_m: f64,
+    ) -> Option<bool> {
         self.counters.arrivals += 1;
         let transmitting = self.transmitting(now);
         if transmitting {
@@ -184,6 +226,7 @@ impl Radio {
             mode: frame.mode,
             preamble: frame.preamble,
             corrupted: false,
+            distance_m,
         };
         match &self.params {
             ReceptionParams::Threshold(t) => {
@@ -308,6 +351,15 @@ impl Radio {
                     });
                     self.interferers.clear();
                 }
+            }
+        }
+        if let (Some(r), Some((model, rng)), Some(l)) = (&mut report, &mut self.frame_error, locked)
+        {
+            // One draw per reported frame, good or not, so the stream's use does not depend on
+            // interference.
+            if model.frame_lost(l.distance_m, rng) && r.ok {
+                r.ok = false;
+                self.counters.frame_errors += 1;
             }
         }
         if let Some(r) = &report {

@@ -343,7 +343,12 @@ impl Dcf {
             return;
         }
         let parsed = if rx.ok {
-            match FrameRepr::parse_bytes(frame) {
+            let repr = if rx.fcs_verified {
+                FrameRepr::parse_bytes_trusted(frame)
+            } else {
+                FrameRepr::parse_bytes(frame)
+            };
+            match repr {
                 Ok(f) => Ok(Some(f)),
                 // A valid frame this MAC does not model: it still resynchronises the EIFS and
                 // sets the NAV.

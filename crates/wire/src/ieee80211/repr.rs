@@ -132,6 +132,18 @@ impl<'a> FrameRepr<'a> {
         if !frame.verify_fcs() {
             return Err(WireError::BadChecksum);
         }
+        Self::parse_fields(frame, data)
+    }
+
+    /// [`FrameRepr::parse_bytes`] without computing the FCS, for a receiver that already knows
+    /// the frame arrived intact (a simulated PHY that decides corruption itself and never
+    /// alters the bytes). Everything else is checked as by `parse_bytes`.
+    pub fn parse_bytes_trusted(data: &'a [u8]) -> Result<Self> {
+        let frame = Ieee80211Frame::new_checked(data)?;
+        Self::parse_fields(frame, data)
+    }
+
+    fn parse_fields(frame: Ieee80211Frame<&'a [u8]>, data: &'a [u8]) -> Result<Self> {
         let fc = frame.frame_control();
         if fc.protected() {
             return Err(WireError::Unsupported);
