@@ -4,6 +4,7 @@ AODV and OLSR beside ours (`tools/ns3/`, `docs/models/data/ns3-manet-cbr-summary
 
     python -m sctpsim.studies.manet --out results/manet-study [--quick] [--jobs 2] [--seeds 5]
 
+(``--merge DIR...`` combines the summaries of earlier runs instead, e.g. one protocol per run)
 writes, under ``--out``: the sweep directory (resumable: runs already there are not run again),
 ``manet-summary.csv`` (one row per protocol, sources and pause: mean and 95 % confidence
 half-width of the delivery fraction, routing packets, normalised routing load and mean delay, and
@@ -185,12 +186,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=None, help=f"seeds per point (default {SEEDS}; quick {QUICK_SEEDS})")
     ap.add_argument("--protocols", default=",".join(PROTOCOLS), help="comma-separated subset of dsr,aodv,olsr")
     ap.add_argument("--docs", action="store_true", help="copy the CSV and figure into docs/models/")
+    ap.add_argument("--merge", nargs="+", metavar="DIR", default=None,
+                    help="run nothing: combine the manet-summary.csv of earlier --out directories")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     protocols = [p for p in args.protocols.split(",") if p]
-    table = run_study(out, quick=args.quick, jobs=args.jobs, seeds=args.seeds, protocols=protocols,
-                      progress=sys.stderr.isatty())
+    if args.merge:
+        parts = [pd.read_csv(Path(d) / "manet-summary.csv") for d in args.merge]
+        table = pd.concat(parts).sort_values(["protocol", "sources", "pause_s"]).reset_index(drop=True)
+    else:
+        table = run_study(out, quick=args.quick, jobs=args.jobs, seeds=args.seeds, protocols=protocols,
+                          progress=sys.stderr.isatty())
     ns3 = load_ns3()
     table.to_csv(out / "manet-summary.csv", index=False, float_format="%.6g")
     md = markdown_table(table, ns3)
