@@ -190,3 +190,24 @@ fn dsr_on_a_line_finds_the_route_with_the_flood_count() {
         assert_eq!(rreq_tx(&r), expected as u64, "h = {h}");
     }
 }
+
+/// OLSR on a static line: once HELLOs and TCs have converged (a few HELLO intervals per hop),
+/// every packet of a flow started at 15 s crosses the h hops; no request is ever sent.
+#[test]
+fn olsr_on_a_line_converges_to_the_route() {
+    for h in 1..=5usize {
+        let text = line(h, "olsr").replace("start = \"1s\"", "start = \"15s\"");
+        let r = run_with(&text, &[("simulation.duration", "25s")]);
+        let n = &r.summary.network;
+        assert!(n.pdf > 0.99, "h = {h}: pdf {}", n.pdf);
+        assert_eq!(rreq_tx(&r), 0);
+        let hello: u64 = r
+            .summary
+            .routing
+            .iter()
+            .filter(|row| row.message == "hello")
+            .map(|row| row.tx_packets)
+            .sum();
+        assert!(hello > 0, "h = {h}");
+    }
+}
