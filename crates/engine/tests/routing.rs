@@ -44,6 +44,18 @@ fn pairs_and_routing_errors_name_the_field() {
     assert!(e.starts_with("flows[0].src"), "{e}");
     let e = load_err(MANET, &[("routing.protocol", "babel")]);
     assert!(e.starts_with("routing.protocol"), "{e}");
+    let e = load_err(MANET, &[("routing.olsr.willingness", "3")]);
+    assert!(e.starts_with("routing.olsr"), "{e}");
+    let olsr = [
+        ("routing.protocol", "olsr"),
+        ("routing.olsr.willingness", "9"),
+    ];
+    let e = load_err(MANET, &olsr);
+    assert!(e.starts_with("routing.olsr.willingness"), "{e}");
+    let e = load_err(MANET, &[("routing.aodv.send_buffer_packets", "0")]);
+    assert!(e.starts_with("routing.aodv.send_buffer_packets"), "{e}");
+    let e = load_err(MANET, &[("routing.aodv.hello_interval", "0s")]);
+    assert!(e.starts_with("routing.aodv.hello_interval"), "{e}");
 }
 
 /// Static routes are fixed at t = 0: the scenario runs and reports no routing traffic.
@@ -125,6 +137,16 @@ fn link_break_is_repaired_through_the_new_neighbour() {
         );
         assert_eq!(n.ttl_drops, 0, "{protocol}: no loop");
     }
+    // OLSR with link-layer notification (RFC 3626 §13) repairs without waiting for the
+    // neighbour hold time.
+    let slow = delivery_gap_after(&run_with(BREAK, &[("routing.protocol", "olsr")]), 19.0);
+    let sets = [
+        ("routing.protocol", "olsr"),
+        ("routing.olsr.link_layer_notification", "true"),
+    ];
+    let fast = delivery_gap_after(&run_with(BREAK, &sets), 19.0);
+    println!("olsr: repair gap {slow:.2} s without, {fast:.2} s with link-layer notification");
+    assert!(fast < slow, "{fast} < {slow}");
 }
 
 /// A static line of `h + 1` nodes 200 m apart (one hop each, 250 m range) and one CBR flow

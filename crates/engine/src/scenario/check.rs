@@ -261,6 +261,47 @@ fn check_routing(s: &Scenario) -> Result<(), ScenarioError> {
     let Some(r) = &s.routing else {
         return Ok(());
     };
+    for (name, given) in [
+        ("aodv", r.aodv.is_some()),
+        ("dsr", r.dsr.is_some()),
+        ("olsr", r.olsr.is_some()),
+    ] {
+        if given && r.protocol.name() != name {
+            return Err(ScenarioError::at(
+                format!("routing.{name}"),
+                format!("only used with protocol = \"{name}\""),
+            ));
+        }
+    }
+    let positive = |path: &str, d: Option<super::Duration>| match d {
+        Some(d) if d.0 .0 == 0 => Err(ScenarioError::at(path, "must be positive")),
+        _ => Ok(()),
+    };
+    let at_least_one = |path: &str, n: Option<u32>| match n {
+        Some(0) => Err(ScenarioError::at(path, "must be at least 1")),
+        _ => Ok(()),
+    };
+    if let Some(a) = &r.aodv {
+        positive("routing.aodv.hello_interval", a.hello_interval)?;
+        positive("routing.aodv.active_route_timeout", a.active_route_timeout)?;
+        positive("routing.aodv.send_buffer_timeout", a.send_buffer_timeout)?;
+        at_least_one("routing.aodv.send_buffer_packets", a.send_buffer_packets)?;
+    }
+    if let Some(d) = &r.dsr {
+        positive("routing.dsr.route_cache_timeout", d.route_cache_timeout)?;
+        positive("routing.dsr.send_buffer_timeout", d.send_buffer_timeout)?;
+        at_least_one("routing.dsr.send_buffer_packets", d.send_buffer_packets)?;
+    }
+    if let Some(o) = &r.olsr {
+        positive("routing.olsr.hello_interval", o.hello_interval)?;
+        positive("routing.olsr.tc_interval", o.tc_interval)?;
+        if o.willingness.is_some_and(|w| w > 7) {
+            return Err(ScenarioError::at(
+                "routing.olsr.willingness",
+                "must be 0-7 (RFC 3626 §18.8)",
+            ));
+        }
+    }
     if r.protocol == RoutingKind::Static {
         return Ok(());
     }

@@ -20,9 +20,9 @@
 use super::{Event, Simulation};
 use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
-use crate::scenario::{RoutingKind, Scenario};
+use crate::scenario::{Duration, RoutingKind, RoutingSpec, Scenario};
 use crate::topology::Topology;
-use sctpsim_kernel::{NodeId, SeedTree, SimTime, StreamKey};
+use sctpsim_kernel::{NodeId, SeedTree, SimDuration, SimTime, StreamKey};
 use sctpsim_proto::mac::{MacAddr, MacSdu};
 use sctpsim_proto::routing::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
 use sctpsim_wire::ipv4::Ipv4Packet;
@@ -44,37 +44,73 @@ pub(crate) struct RoutingRt {
     pub routes_broken: u64,
 }
 
-/// A router for `kind` at address `addr`, or `None` for static routing.
+/// A router of the protocol `spec` names at address `addr`, or `None` for static routing.
+/// Settings `spec` does not give keep the protocol's defaults (RFC values, ns-2 buffers).
 fn make_router(
-    kind: RoutingKind,
+    spec: &RoutingSpec,
     addr: Ipv4Addr,
     rng: sctpsim_kernel::Rng,
 ) -> Option<Box<dyn Router>> {
     use sctpsim_proto::routing::{aodv, dsr, olsr};
-    match kind {
+    let d = |x: Duration| x.0;
+    match spec.protocol {
         RoutingKind::Static => None,
-        RoutingKind::Dsr => Some(Box::new(dsr::Dsr::new(
-            addr,
-            dsr::DsrConfig::default(),
-            rng,
-        ))),
-        RoutingKind::Aodv => Some(Box::new(aodv::Aodv::new(
-            addr,
-            aodv::AodvConfig::default(),
-            rng,
-        ))),
-        RoutingKind::Olsr => Some(Box::new(olsr::Olsr::new(
-            addr,
-            olsr::OlsrConfig::default(),
-            rng,
-        ))),
+        RoutingKind::Dsr => {
+            let mut c = dsr::DsrConfig::default();
+            if let Some(s) = &spec.dsr {
+                c.reply_from_cache = s.reply_from_cache.unwrap_or(c.reply_from_cache);
+                c.nonpropagating_first = s.nonpropagating_first.unwrap_or(c.nonpropagating_first);
+                c.route_cache_timeout = s.route_cache_timeout.map_or(c.route_cache_timeout, d);
+                c.send_buffer_size = s
+                    .send_buffer_packets
+                    .map_or(c.send_buffer_size, |v| v as usize);
+                c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
+            }
+            Some(Box::new(dsr::Dsr::new(addr, c, rng)))
+        }
+        RoutingKind::Aodv => {
+            let mut c = aodv::AodvConfig::default();
+            if let Some(s) = &spec.aodv {
+                c.hello_enabled = s.hello.unwrap_or(c.hello_enabled);
+                c.hello_interval = s.hello_interval.map_or(c.hello_interval, d);
+                c.local_repair = s.local_repair.unwrap_or(c.local_repair);
+                c.expanding_ring = s.expanding_ring.unwrap_or(c.expanding_ring);
+                c.active_route_timeout = s.active_route_timeout.map_or(c.active_route_timeout, d);
+                c.send_buffer_capacity = s
+                    .send_buffer_packets
+                    .map_or(c.send_buffer_capacity, |v| v as usize);
+                c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
+            }
+            Some(Box::new(aodv::Aodv::new(addr, c, rng)))
+        }
+        RoutingKind::Olsr => {
+            let mut c = olsr::OlsrConfig::default();
+            if let Some(s) = &spec.olsr {
+                if let Some(h) = s.hello_interval {
+                    c.hello_interval = h.0;
+                    c.refresh_interval = h.0;
+                    c.neighb_hold_time = h.0.saturating_mul(3);
+                    c.max_jitter = SimDuration(h.0 .0 / 4);
+                }
+                if let Some(t) = s.tc_interval {
+                    c.tc_interval = t.0;
+                    c.top_hold_time = t.0.saturating_mul(3);
+                }
+                c.link_layer_notification = s
+                    .link_layer_notification
+                    .unwrap_or(c.link_layer_notification);
+                c.willingness = s.willingness.unwrap_or(c.willingness);
+            }
+            Some(Box::new(olsr::Olsr::new(addr, c, rng)))
+        }
     }
 }
 
 impl RoutingRt {
     /// The routers of scenario `s` (`None` with static routing), one per wireless interface.
     pub fn build(s: &Scenario, topo: &Topology, seeds: &SeedTree) -> Option<RoutingRt> {
-        let kind = s.routing.as_ref().map(|r| r.protocol)?;
+        let spec = s.routing.as_ref()?;
+        let kind = spec.protocol;
         if kind == RoutingKind::Static {
             return None;
         }
@@ -87,7 +123,7 @@ impl RoutingRt {
                 .map(|i| i.addr);
             let router = addr.and_then(|a| {
                 let rng = seeds.stream(&StreamKey::new("routing").with(k as u64));
-                make_router(kind, a, rng)
+                make_router(spec, a, rng)
             });
             routers.push(router);
         }
