@@ -60,6 +60,7 @@ def run_study(
     jobs: int | None = None,
     seeds: int | None = None,
     protocols: Sequence[str] = PROTOCOLS,
+    pauses_s: Sequence[int] | None = None,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Runs (or resumes) the grid; returns one row per (protocol, sources, pause_s)."""
@@ -69,7 +70,7 @@ def run_study(
     vary: dict[str, list[Any]] = {
         "routing.protocol": list(protocols),
         "flows[0].pairs": QUICK_SOURCES if quick else SOURCES,
-        "mobility.pause": [f"{p}s" for p in (QUICK_PAUSES_S if quick else PAUSES_S)],
+        "mobility.pause": [f"{p}s" for p in (pauses_s or (QUICK_PAUSES_S if quick else PAUSES_S))],
     }
     n = seeds or (QUICK_SEEDS if quick else SEEDS)
     reporter = Reporter(enabled=progress)
@@ -185,6 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: usable cores)")
     ap.add_argument("--seeds", type=int, default=None, help=f"seeds per point (default {SEEDS}; quick {QUICK_SEEDS})")
     ap.add_argument("--protocols", default=",".join(PROTOCOLS), help="comma-separated subset of dsr,aodv,olsr")
+    ap.add_argument("--pauses", default=None,
+                    help=f"comma-separated pause times in s (default {','.join(map(str, PAUSES_S))})")
     ap.add_argument("--docs", action="store_true", help="copy the CSV and figure into docs/models/")
     ap.add_argument("--merge", nargs="+", metavar="DIR", default=None,
                     help="run nothing: combine the manet-summary.csv of earlier --out directories")
@@ -192,12 +195,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     protocols = [p for p in args.protocols.split(",") if p]
+    pauses = [int(p) for p in args.pauses.split(",") if p] if args.pauses else None
     if args.merge:
         parts = [pd.read_csv(Path(d) / "manet-summary.csv") for d in args.merge]
         table = pd.concat(parts).sort_values(["protocol", "sources", "pause_s"]).reset_index(drop=True)
     else:
         table = run_study(out, quick=args.quick, jobs=args.jobs, seeds=args.seeds, protocols=protocols,
-                          progress=sys.stderr.isatty())
+                          pauses_s=pauses, progress=sys.stderr.isatty())
     ns3 = load_ns3()
     table.to_csv(out / "manet-summary.csv", index=False, float_format="%.6g")
     md = markdown_table(table, ns3)
