@@ -196,8 +196,13 @@ pub fn check_infra(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
     if ap_ssids.is_empty() {
+        let first = s
+            .node
+            .iter()
+            .position(|n| n.wifi.as_ref().is_some_and(|w| w.role == WifiRoleKind::Sta))
+            .unwrap_or(0);
         return Err(ScenarioError::at(
-            "node.wifi.role",
+            format!("node[{first}].wifi.role"),
             "stations need at least one node with role = \"ap\"",
         ));
     }
