@@ -141,7 +141,8 @@ pub struct MacResult {
     pub disassociations: u64,
     /// Station: APs lost for `max_missed_beacons` missed beacons.
     pub beacons_lost: u64,
-    /// Station: packets from or to it dropped because it was not associated.
+    /// Station: packets from or to it dropped because it was not associated; AP: packets
+    /// queued for a station that reassociated with another AP, dropped.
     pub unassociated_drops: u64,
 }
 

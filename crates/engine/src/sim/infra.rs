@@ -194,8 +194,13 @@ impl Simulation {
                 } else {
                     c.associations += 1;
                 }
-                if let Some(&s) = infra.node_of_mac.get(&sta) {
-                    infra.serving.insert(s, node);
+                let moved = infra
+                    .node_of_mac
+                    .get(&sta)
+                    .and_then(|&s| infra.serving.insert(s, node))
+                    .filter(|&old| old != node);
+                if let Some(old) = moved {
+                    self.infra_flush_old_ap(old, sta);
                 }
             }
             MacEvent::StaDisassociated { sta } => {
@@ -207,6 +212,36 @@ impl Simulation {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A station reassociated away from AP node `old`: the packets still waiting in that AP's
+    /// queue for it are dropped and counted there (`unassociated_drops`) — the station would
+    /// acknowledge and discard them, as frames of another BSS. The frame in service is left to
+    /// its fate. No buffered-frame forwarding between APs is modelled (no IAPP, 802.11r).
+    fn infra_flush_old_ap(&mut self, old: u32, sta: sctpsim_proto::mac::MacAddr) {
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        let Some(w) = wifi.by_node.get(old as usize).copied().flatten() else {
+            return;
+        };
+        let sdus = wifi.ifaces[w as usize].dcf.remove_queued_for(sta);
+        if let Some(c) = wifi
+            .infra
+            .as_mut()
+            .and_then(|i| i.counts.get_mut(w as usize))
+        {
+            c.unassociated_drops += sdus.len() as u64;
+        }
+        for sdu in sdus {
+            let flow = self.flow_of(&sdu.bytes);
+            let pkt = Packet {
+                bytes: sdu.bytes,
+                flow,
+                uid: 0,
+            };
+            self.note_drop(&pkt);
         }
     }
 

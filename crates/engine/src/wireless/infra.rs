@@ -17,7 +17,9 @@
 //! * while a station is not associated (or no AP serves it), packets from or to it are dropped
 //!   and counted (`unassociated_drops` of the station's interface). Packets already in a
 //!   station's MAC queue wait there (the MAC sends no data while unassociated) and go to the
-//!   next AP it associates with.
+//!   next AP it associates with. When a station reassociates with another AP, the packets
+//!   still queued for it at the old AP are dropped and counted there (no buffered-frame
+//!   forwarding between APs: no IAPP, no 802.11r).
 
 use crate::scenario::schema::{Scenario, WifiRoleKind, WifiSpec};
 use sctpsim_proto::mac::{ApConfig, MacAddr, MacRole, StaConfig};
@@ -35,7 +37,8 @@ pub struct InfraCounts {
     pub disassociations: u64,
     /// STA: APs it lost for missing beacons.
     pub beacons_lost: u64,
-    /// STA: packets from or to it dropped because it was not associated.
+    /// STA: packets from or to it dropped because it was not associated. AP: packets queued
+    /// for a station that reassociated with another AP, dropped.
     pub unassociated_drops: u64,
 }
 
