@@ -131,6 +131,19 @@ pub struct MacResult {
     pub phy_below_rx_thresh: u64,
     /// Frames lost to the distance-dependent frame error model (`radio.frame_error`).
     pub phy_frame_errors: u64,
+    /// Infrastructure mode (0 otherwise). Station: associations it completed (first, or
+    /// after losing one); AP: stations that associated with it.
+    pub associations: u64,
+    /// Station: reassociations (handoffs) completed; AP: stations that reassociated with it.
+    pub reassociations: u64,
+    /// Station: times it lost its association; AP: stations that deauthenticated or
+    /// disassociated.
+    pub disassociations: u64,
+    /// Station: APs lost for `max_missed_beacons` missed beacons.
+    pub beacons_lost: u64,
+    /// Station: packets from or to it dropped because it was not associated; AP: packets
+    /// queued for a station that reassociated with another AP, dropped.
+    pub unassociated_drops: u64,
 }
 
 /// Network-wide figures.

@@ -59,6 +59,7 @@ pub fn expand(s: &mut Scenario) -> Result<(), ScenarioError> {
                 name,
                 wireless: true,
                 position_m: None,
+                wifi: None,
             });
         }
     }
@@ -109,6 +110,7 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
             ));
         }
     }
+    super::schema_infra::check_infra(s)?;
     if !has_wireless(s) {
         if s.simulation.trace_positions {
             return Err(ScenarioError::at(

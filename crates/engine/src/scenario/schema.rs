@@ -3,6 +3,7 @@
 //! their source. `docs/scenario.md` documents each field; keep the two in step.
 
 use super::quantity::{Duration, Rate};
+pub use super::schema_infra::*;
 pub use super::schema_routing::*;
 pub use super::schema_sctp::*;
 pub use super::schema_wireless::*;
@@ -86,6 +87,10 @@ pub struct NodeSpec {
     /// `[mobility]`.
     #[serde(default)]
     pub position_m: Option<Vec<f64>>,
+    /// The 802.11 role of a wireless node (`wifi = { role = "ap", ... }`,
+    /// `schema_infra.rs`). Default: ad hoc.
+    #[serde(default)]
+    pub wifi: Option<WifiSpec>,
 }
 
 /// `[[link]]`: a full-duplex point-to-point link.

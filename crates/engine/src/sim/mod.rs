@@ -14,6 +14,7 @@
 mod beacon;
 mod finish;
 mod flows;
+mod infra;
 mod ip;
 mod routing;
 mod sctp;
@@ -244,6 +245,7 @@ impl Simulation {
             }
         }
         sim.beacons_start();
+        sim.infra_start();
         let first_sample = SimTime::ZERO + sim.scenario.spec.simulation.sample_interval.0;
         sim.queue.push(first_sample.min(end), Event::Sample);
         Ok(sim)

@@ -33,6 +33,9 @@ const RETRY_BIT: u8 = 0x08;
 impl Simulation {
     /// Whether `node` has a route to `dst` (links only, or links and wireless neighbours).
     pub(super) fn has_route(&mut self, node: NodeId, dst: Ipv4Addr) -> bool {
+        if let Some(r) = self.infra_has_route(node, dst) {
+            return r; // to or from a station (`infra.rs`)
+        }
         let Some(wifi) = self.wifi.as_mut() else {
             return self.topo.route(node, dst).is_some();
         };
@@ -45,6 +48,10 @@ impl Simulation {
     /// IP output when the scenario has wireless nodes: the next hop over links and wireless
     /// neighbours, then the link or the wireless interface.
     pub(super) fn wifi_ip_output(&mut self, node: NodeId, dst: Ipv4Addr, pkt: Packet) {
+        // To or from a station of an infrastructure network: via the association (`infra.rs`).
+        let Some(pkt) = self.infra_ip_output(node, dst, pkt) else {
+            return;
+        };
         let hop = match (self.wifi.as_mut(), self.topo.addr_owner.get(&dst)) {
             (Some(wifi), Some(owner)) => wifi.routes.lookup(&self.topo, node.0, owner.0),
             _ => None,
@@ -114,7 +121,7 @@ impl Simulation {
                     };
                     self.note_drop(&pkt);
                 }
-                _ => {}
+                ev => self.infra_event(w, ev),
             }
         }
         let Some(wifi) = self.wifi.as_mut() else {
@@ -362,7 +369,9 @@ impl Simulation {
         };
         wifi.ifaces
             .iter()
-            .map(|f| {
+            .enumerate()
+            .map(|(w, f)| {
+                let infra = self.infra_counts(w);
                 let c = f.dcf.counters();
                 let r = f.radio.counters();
                 net.mac_drops += c.retry_drops();
@@ -400,6 +409,11 @@ impl Simulation {
                     phy_half_duplex: r.half_duplex,
                     phy_below_rx_thresh: r.below_rx_thresh,
                     phy_frame_errors: r.frame_errors,
+                    associations: infra.associations,
+                    reassociations: infra.reassociations,
+                    disassociations: infra.disassociations,
+                    beacons_lost: infra.beacons_lost,
+                    unassociated_drops: infra.unassociated_drops,
                 }
             })
             .collect()

@@ -10,6 +10,7 @@
 //! * [`profiles`] — `[radio]` presets → MAC configuration, power, propagation, reception.
 //! * [`mobility`] — `[mobility]` and node positions → one motion per wireless node.
 //! * [`routing`] — static shortest-path routes over links and wireless neighbours at t = 0.
+//! * [`infra`] — `[[node]] wifi` roles (access points, stations), who serves each station.
 //! * [`beacon`] — `[beacons]`: when each interface broadcasts its next beacon, counters.
 //!
 //! Random streams (stable keys, DESIGN.md §1.3; `node` is the index in the scenario's node
@@ -22,6 +23,7 @@
 pub mod beacon;
 pub mod channel;
 pub mod iface;
+pub mod infra;
 pub mod mobility;
 pub mod profiles;
 pub mod radio;
@@ -59,6 +61,8 @@ pub struct Wireless {
     pub routes: Routes,
     /// Beacons (`[beacons]`), if configured.
     pub beacons: Option<beacon::Beacons>,
+    /// Infrastructure mode (`[[node]] wifi` roles), if any node is an AP or a station.
+    pub infra: Option<infra::Infra>,
 }
 
 impl Wireless {
@@ -80,6 +84,8 @@ impl Wireless {
         let mut addrs = AddrMap::default();
         let mut motions: Vec<Motion> = Vec::with_capacity(motion.len());
         let mut node_of = Vec::with_capacity(motion.len());
+        let infra_mode = crate::scenario::schema::has_infra(s);
+        let mut infra = infra::Infra::default();
         for (k, m) in motion {
             let w = ifaces.len() as u32;
             let node = &mut topo.nodes[k];
@@ -104,7 +110,7 @@ impl Wireless {
             let dcf = Dcf::new(
                 mac,
                 params.mac.clone(),
-                MacRole::AdHoc { bssid: ADHOC_BSSID },
+                infra::mac_role(s, k).unwrap_or(MacRole::AdHoc { bssid: ADHOC_BSSID }),
                 seeds.stream(&key("dcf-backoff")),
             );
             let radio = Radio::new(params.reception.clone(), seeds.stream(&key("sinr-rx")))
@@ -123,6 +129,13 @@ impl Wireless {
             });
             motions.push(m);
             node_of.push(k as u32);
+            if infra_mode {
+                infra
+                    .role
+                    .push(s.node[k].wifi.as_ref().map(|w| w.role).unwrap_or_default());
+                infra.counts.push(infra::InfraCounts::default());
+                infra.node_of_mac.insert(mac, k as u32);
+            }
         }
         let end = SimTime::ZERO + s.simulation.duration.0;
         let beacons = s
@@ -134,6 +147,13 @@ impl Wireless {
         let need = params.neighbour_power_w();
         let radio_neighbours = channel.neighbours(SimTime::ZERO, need);
         let mut neighbours = vec![Vec::new(); topo.nodes.len()];
+        // Infrastructure mode: static routes use the links only; the wireless hop is the
+        // association (`infra`).
+        let radio_neighbours = if infra_mode {
+            Vec::new()
+        } else {
+            radio_neighbours
+        };
         for (r, list) in radio_neighbours.into_iter().enumerate() {
             let mut nodes: Vec<u32> = list.into_iter().map(|x| node_of[x as usize]).collect();
             nodes.sort_unstable();
@@ -148,6 +168,7 @@ impl Wireless {
             addrs,
             routes: Routes::new(neighbours),
             beacons,
+            infra: infra_mode.then_some(infra),
         }))
     }
 }
