@@ -214,9 +214,11 @@ fn steady_state_start_matches_the_long_run_distribution() {
     assert!((c0 - c_late).abs() < 0.03, "central {c0} vs {c_late}");
     assert!((p0 - p_late).abs() < 0.03, "paused {p0} vs {p_late}");
     assert!((v0 - v_late).abs() < 0.6, "speed {v0} vs {v_late}");
-    // ...whereas a cold start is visibly different (uniform positions, nobody paused, speeds
-    // averaging 10.5 m/s).
+    // ...whereas a cold start is visibly different: uniform positions, everybody in the
+    // initial pause, then (just after it) speeds averaging 10.5 m/s.
     assert!(c_late - c_cold > 0.05, "{c_late} vs {c_cold}");
-    assert_eq!(p_cold, 0.0);
-    assert!(v_cold - v_late > 2.0, "{v_cold} vs {v_late}");
+    assert_eq!(p_cold, 1.0);
+    assert!(v_cold.is_nan(), "nobody moves at t = 0");
+    let (_, _, v_go) = snapshot(false, SimTime(21 * SEC), n);
+    assert!(v_go - v_late > 2.0, "{v_go} vs {v_late}");
 }

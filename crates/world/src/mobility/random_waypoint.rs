@@ -2,7 +2,11 @@
 //!
 //! A node picks a destination uniformly in the area and a speed uniformly in
 //! `[speed_min, speed_max]`, travels there in a straight line, pauses for `pause`, and
-//! repeats. Movement starts at time zero (no initial pause).
+//! repeats. Every node starts with a pause at its initial position, as in ns-2's `setdest`,
+//! Broch et al. (MobiCom 1998: "each node begins the simulation by remaining stationary for
+//! pause time seconds") and ns-3's `RandomWaypointMobilityModel` ("each object starts by
+//! pausing at time zero") — so a pause as long as the run means a static network, the right
+//! end of the classic pause-time axis.
 //!
 //! Starting every node at a uniform position with a fresh leg is not the model's stationary
 //! state: nodes drift towards the centre and slow down over the first hundreds of seconds
@@ -219,9 +223,15 @@ impl RandomWaypoint {
     /// `seeds.stream(&StreamKey::new("mobility").with(node))`).
     pub fn new(params: RandomWaypointParams, rng: Rng) -> Result<Self, ParamError> {
         params.validate()?;
+        // The initial pause (module docs); a zero pause would be an empty leg.
+        let next = if params.pause > SimDuration::ZERO {
+            Phase::Pause
+        } else {
+            Phase::Move
+        };
         let mut src = Source {
             pos: params.area.centre(params.z_m),
-            next: Phase::Move,
+            next,
             first: None,
             p: params,
             rng,
@@ -293,7 +303,8 @@ mod test {
         let legs = m.legs();
         assert!(legs.len() > 10);
         for (i, l) in legs.iter().enumerate() {
-            if i % 2 == 1 {
+            // Pause first (ns-2, ns-3), then move, pause, ...
+            if i % 2 == 0 {
                 assert_eq!(l.end - l.start, p.pause);
                 assert_eq!(l.from, l.to);
             } else {
