@@ -119,21 +119,22 @@ def summarize(csv_path: Path, out_path: Path):
     rows = list(csv.DictReader(csv_path.open()))
     groups = {}
     for row in rows:
-        k = (row["protocol"], int(row["sources"]), float(row["pause_s"]))
+        k = (row["protocol"], int(row["sources"]), float(row["pause_s"]),
+             float(row["duration_s"]))
         groups.setdefault(k, []).append(row)
     metrics = [("pdf", "pdf"), ("routing_packets", "routing_packets"), ("nrl", "nrl"),
                ("mean_delay_s", "mean_delay_s")]
-    header = ["protocol", "sources", "pause_s", "n"]
+    header = ["protocol", "sources", "pause_s", "duration_s", "n"]
     for m, _ in metrics:
         header += [f"{m}_mean", f"{m}_ci95"]
     header += ["wall_s_mean"]
     with out_path.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(header)
-        for k in sorted(groups, key=lambda k: (k[0], k[1], k[2])):
+        for k in sorted(groups):
             g = groups[k]
             n = len(g)
-            line = [k[0], k[1], f"{k[2]:g}", n]
+            line = [k[0], k[1], f"{k[2]:g}", f"{k[3]:g}", n]
             for _, col in metrics:
                 xs = [float(x[col]) for x in g]
                 mean = sum(xs) / n
