@@ -1,0 +1,481 @@
+// sctpsim reference runs: the classic MANET CBR scenario (Broch et al. 1998) in ns-3 3.44,
+// set up to match scenarios/examples/manet-cbr.toml as closely as ns-3 allows.
+//
+// 50 nodes, random waypoint (no initial pause, constant pause, speed U[0, max]) in a
+// 1500 m x 300 m field, ns-2 WaveLAN-like 802.11b radio (two-ray ground at 914 MHz, 250 m
+// reception, 550 m carrier sense, RTS/CTS before every unicast, 50-packet interface queue),
+// AODV or OLSR, `sources` CBR/UDP flows of 4 x 64-byte packets per second.
+//
+// One run per invocation; appends one CSV row (header written when the file is new/empty).
+// Build and grid driver: run_manet.py next to this file.
+
+#include "ns3/aodv-module.h"
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+#include "ns3/olsr-module.h"
+#include "ns3/traffic-control-module.h"
+#include "ns3/wifi-module.h"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+using namespace ns3;
+
+namespace
+{
+
+struct Counters
+{
+    uint64_t dataSent = 0;
+    uint64_t dataRecv = 0;
+    uint64_t dataDup = 0;
+    double delaySum = 0.0;
+    uint64_t routingPkts = 0;
+    uint64_t routingBytes = 0;
+    uint16_t routingPort = 0;
+    std::unordered_map<uint64_t, double> sendTime; // packet uid -> send time (s)
+};
+
+Counters g;
+
+// Diagnostics (--verbose): longest distance over which a frame was received.
+std::map<Mac48Address, Ptr<Node>> g_macToNode;
+double g_maxRxDist = 0.0;
+uint64_t g_rxFrames = 0;
+
+void
+OnPhyRxEnd(std::string context, Ptr<const Packet> p)
+{
+    // context: /NodeList/<id>/DeviceList/...
+    uint32_t id = std::stoul(context.substr(10, context.find('/', 10) - 10));
+    WifiMacHeader hdr;
+    if (p->PeekHeader(hdr) == 0 || !(hdr.IsData() || hdr.IsRts()))
+    {
+        return;
+    }
+    auto it = g_macToNode.find(hdr.GetAddr2());
+    if (it == g_macToNode.end())
+    {
+        return;
+    }
+    Ptr<MobilityModel> a = NodeList::GetNode(id)->GetObject<MobilityModel>();
+    Ptr<MobilityModel> b = it->second->GetObject<MobilityModel>();
+    g_rxFrames++;
+    g_maxRxDist = std::max(g_maxRxDist, a->GetDistanceFrom(b));
+}
+
+void
+OnAppTx(Ptr<const Packet> p)
+{
+    g.dataSent++;
+    g.sendTime[p->GetUid()] = Simulator::Now().GetSeconds();
+}
+
+void
+OnAppRx(Ptr<const Packet> p)
+{
+    auto it = g.sendTime.find(p->GetUid());
+    if (it == g.sendTime.end())
+    {
+        g.dataDup++; // already counted (duplicate) or unknown
+        return;
+    }
+    g.dataRecv++;
+    g.delaySum += Simulator::Now().GetSeconds() - it->second;
+    g.sendTime.erase(it);
+}
+
+// Ipv4L3Protocol "Tx": every IPv4 packet handed to an interface (origin or forward), header on.
+void
+OnIpTx(Ptr<const Packet> p, Ptr<Ipv4> ipv4, uint32_t iface)
+{
+    if (iface == 0)
+    {
+        return; // loopback (AODV's deferred-route trick); never routing traffic
+    }
+    Ptr<Packet> c = p->Copy();
+    Ipv4Header ip;
+    c->RemoveHeader(ip);
+    if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER)
+    {
+        return;
+    }
+    UdpHeader udp;
+    c->PeekHeader(udp);
+    if (udp.GetDestinationPort() == g.routingPort)
+    {
+        g.routingPkts++;
+        g.routingBytes += p->GetSize();
+    }
+}
+
+double
+DbmFromWatts(double w)
+{
+    return 10.0 * std::log10(w * 1000.0);
+}
+
+// Random waypoint as in ns-2 setdest and sctpsim's model: trips start at t = 0 (ns-3's own
+// RandomWaypointMobilityModel begins with a pause), constant pause at each destination,
+// speed uniform in [minSpeed, maxSpeed].
+void
+InstallWaypoints(NodeContainer& nodes,
+                 double fieldX,
+                 double fieldY,
+                 double minSpeed,
+                 double maxSpeed,
+                 double pause,
+                 double duration)
+{
+    Ptr<UniformRandomVariable> ux = CreateObject<UniformRandomVariable>();
+    Ptr<UniformRandomVariable> uy = CreateObject<UniformRandomVariable>();
+    Ptr<UniformRandomVariable> us = CreateObject<UniformRandomVariable>();
+    ux->SetAttribute("Min", DoubleValue(0.0));
+    ux->SetAttribute("Max", DoubleValue(fieldX));
+    uy->SetAttribute("Min", DoubleValue(0.0));
+    uy->SetAttribute("Max", DoubleValue(fieldY));
+    us->SetAttribute("Min", DoubleValue(minSpeed));
+    us->SetAttribute("Max", DoubleValue(maxSpeed));
+    // Fixed stream numbers so that the mobility draws do not depend on the routing protocol.
+    ux->SetStream(1000);
+    uy->SetStream(1001);
+    us->SetStream(1002);
+
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        Ptr<WaypointMobilityModel> m = CreateObject<WaypointMobilityModel>();
+        m->SetAttribute("InitialPositionIsWaypoint", BooleanValue(false));
+        nodes.Get(i)->AggregateObject(m);
+        Vector pos(ux->GetValue(), uy->GetValue(), 0.0);
+        double t = 0.0;
+        m->AddWaypoint(Waypoint(Seconds(0.0), pos));
+        while (t < duration)
+        {
+            Vector dst(ux->GetValue(), uy->GetValue(), 0.0);
+            double v = us->GetValue();
+            double d = CalculateDistance(pos, dst);
+            if (v < 1e-9)
+            {
+                break; // (practically never) stand still for the rest of the run
+            }
+            t += d / v;
+            m->AddWaypoint(Waypoint(Seconds(t), dst));
+            pos = dst;
+            if (t >= duration)
+            {
+                break;
+            }
+            if (pause > 0)
+            {
+                t += pause;
+                m->AddWaypoint(Waypoint(Seconds(t), pos));
+            }
+        }
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string protocol = "aodv";
+    uint32_t sources = 10;
+    double pause = 0.0;
+    uint32_t run = 1;
+    uint32_t seed = 1;
+    double duration = 900.0;
+    bool hello = false;
+    std::string csv = "ns3-manet-cbr.csv";
+    uint32_t nNodes = 50;
+    double maxSpeed = 20.0;
+    double startSpread = 180.0;
+    bool ns3Rwp = false;
+    bool verbose = false;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("protocol", "aodv or olsr", protocol);
+    cmd.AddValue("sources", "number of CBR sources (distinct source nodes)", sources);
+    cmd.AddValue("pause", "random-waypoint pause time (s)", pause);
+    cmd.AddValue("run", "RngSeedManager run number", run);
+    cmd.AddValue("seed", "RngSeedManager seed", seed);
+    cmd.AddValue("duration", "simulated time (s)", duration);
+    cmd.AddValue("hello", "AODV hello messages (ns-3 default true; sctpsim comparison false)", hello);
+    cmd.AddValue("csv", "CSV file to append one row to", csv);
+    cmd.AddValue("nodes", "number of nodes", nNodes);
+    cmd.AddValue("maxSpeed", "maximum speed (m/s)", maxSpeed);
+    cmd.AddValue("startSpread", "flow start times uniform in [0, startSpread) s", startSpread);
+    cmd.AddValue("ns3Rwp", "use ns-3's RandomWaypointMobilityModel (initial pause) instead", ns3Rwp);
+    cmd.AddValue("verbose", "print set-up diagnostics", verbose);
+    cmd.Parse(argc, argv);
+
+    if (protocol != "aodv" && protocol != "olsr")
+    {
+        std::cerr << "protocol must be aodv or olsr\n";
+        return 2;
+    }
+    auto wall0 = std::chrono::steady_clock::now();
+
+    RngSeedManager::SetSeed(seed);
+    RngSeedManager::SetRun(run);
+
+    // --- ns-2 WaveLAN (Lucent 914 MHz) equivalents ---------------------------------------
+    const double txPowerW = 0.28183815;
+    const double rxThreshW = 3.652e-10;
+    const double csThreshW = 1.559e-11;
+    const double txPowerDbm = DbmFromWatts(txPowerW);  // 24.50 dBm
+    const double rxSensDbm = DbmFromWatts(rxThreshW);  // -64.37 dBm
+    const double csDbm = DbmFromWatts(csThreshW);      // -78.07 dBm
+
+    // Interface queue of 50 packets (ns-2 ifqlen 50); no 500 ms lifetime in the MAC queue.
+    Config::SetDefault("ns3::WifiMacQueue::MaxSize", QueueSizeValue(QueueSize("50p")));
+    Config::SetDefault("ns3::WifiMacQueue::MaxDelay", TimeValue(Seconds(10000)));
+
+    NodeContainer nodes;
+    nodes.Create(nNodes);
+
+    WifiHelper wifi;
+    wifi.SetStandard(WIFI_STANDARD_80211b);
+    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
+                                 "DataMode", StringValue("DsssRate2Mbps"),
+                                 "ControlMode", StringValue("DsssRate1Mbps"),
+                                 "NonUnicastMode", StringValue("DsssRate2Mbps"),
+                                 "RtsCtsThreshold", UintegerValue(0));
+
+    YansWifiChannelHelper channel;
+    channel.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel");
+    channel.AddPropagationLoss("ns3::TwoRayGroundPropagationLossModel",
+                               "Frequency", DoubleValue(914e6),
+                               "SystemLoss", DoubleValue(1.0),
+                               "HeightAboveZ", DoubleValue(1.5));
+    YansWifiPhyHelper phy;
+    phy.SetChannel(channel.Create());
+    phy.Set("TxPowerStart", DoubleValue(txPowerDbm));
+    phy.Set("TxPowerEnd", DoubleValue(txPowerDbm));
+    phy.Set("TxPowerLevels", UintegerValue(1));
+    phy.Set("TxGain", DoubleValue(0.0));
+    phy.Set("RxGain", DoubleValue(0.0));
+    // YansWifiChannel discards, before the PHY sees them, signals below RxSensitivity (no
+    // interference, no CCA). ns-2 discards signals below CSThresh the same way, so
+    // RxSensitivity = CSThresh. Frames between CSThresh and RXThresh must keep the medium busy
+    // but not be received: the preamble-detection model's MinimumRssi = RXThresh does that
+    // (undetected PPDUs become interference and raise CCA via CcaEdThreshold).
+    phy.Set("RxSensitivity", DoubleValue(csDbm));
+    phy.Set("CcaSensitivity", DoubleValue(csDbm));
+    phy.Set("CcaEdThreshold", DoubleValue(csDbm));
+    phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
+                                  "MinimumRssi", DoubleValue(rxSensDbm),
+                                  "Threshold", DoubleValue(4.0));
+
+    WifiMacHelper mac;
+    mac.SetType("ns3::AdhocWifiMac");
+    NetDeviceContainer devices = wifi.Install(phy, mac, nodes);
+
+    // --- mobility ---------------------------------------------------------------------------
+    if (ns3Rwp)
+    {
+        MobilityHelper mob;
+        ObjectFactory pos;
+        pos.SetTypeId("ns3::RandomRectanglePositionAllocator");
+        pos.Set("X", StringValue("ns3::UniformRandomVariable[Min=0.0|Max=1500.0]"));
+        pos.Set("Y", StringValue("ns3::UniformRandomVariable[Min=0.0|Max=300.0]"));
+        Ptr<PositionAllocator> alloc = pos.Create()->GetObject<PositionAllocator>();
+        std::ostringstream speed, pz;
+        speed << "ns3::UniformRandomVariable[Min=0.0|Max=" << maxSpeed << "]";
+        pz << "ns3::ConstantRandomVariable[Constant=" << pause << "]";
+        mob.SetMobilityModel("ns3::RandomWaypointMobilityModel",
+                             "Speed", StringValue(speed.str()),
+                             "Pause", StringValue(pz.str()),
+                             "PositionAllocator", PointerValue(alloc));
+        mob.SetPositionAllocator(alloc);
+        mob.Install(nodes);
+    }
+    else
+    {
+        InstallWaypoints(nodes, 1500.0, 300.0, 0.0, maxSpeed, pause, duration);
+    }
+
+    // --- routing and IP ---------------------------------------------------------------------
+    AodvHelper aodv;
+    OlsrHelper olsr;
+    InternetStackHelper internet;
+    if (protocol == "aodv")
+    {
+        aodv.Set("EnableHello", BooleanValue(hello));
+        internet.SetRoutingHelper(aodv);
+        g.routingPort = 654;
+    }
+    else
+    {
+        internet.SetRoutingHelper(olsr);
+        g.routingPort = 698;
+    }
+    internet.Install(nodes);
+
+    Ipv4AddressHelper addr;
+    addr.SetBase("10.1.0.0", "255.255.0.0");
+    Ipv4InterfaceContainer ifs = addr.Assign(devices);
+    // The address helper puts a default (FqCoDel) queue disc on each device; remove it so
+    // the only queue is the 50-packet Wi-Fi MAC queue, as ns-2's single IFQ.
+    TrafficControlHelper tch;
+    tch.Uninstall(devices);
+
+    // No ARP in sctpsim: fill every ARP cache with entries for all nodes. Not with
+    // NeighborCacheHelper: its entries are STATIC_AUTOGENERATED, and AODV's neighbour table
+    // maps an IP address to a MAC address only through ALIVE or PERMANENT ARP entries
+    // (aodv::Neighbors::LookupMacAddress), so with auto-generated entries the MAC's
+    // transmit-failure feedback never matches a neighbour and AODV without hellos never
+    // notices a broken link. PERMANENT entries serve IP resolution the same way.
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        Ptr<Ipv4L3Protocol> l3 = nodes.Get(i)->GetObject<Ipv4L3Protocol>();
+        uint32_t ifIndex = l3->GetInterfaceForDevice(devices.Get(i));
+        Ptr<ArpCache> cache = l3->GetInterface(ifIndex)->GetArpCache();
+        for (uint32_t j = 0; j < nodes.GetN(); ++j)
+        {
+            if (j == i)
+            {
+                continue;
+            }
+            ArpCache::Entry* e = cache->Add(ifs.GetAddress(j));
+            e->SetMacAddress(devices.Get(j)->GetAddress());
+            e->MarkPermanent();
+        }
+    }
+
+    // Routing-protocol random streams after the fixed mobility streams.
+    if (protocol == "aodv")
+    {
+        aodv.AssignStreams(nodes, 2000);
+    }
+    else
+    {
+        olsr.AssignStreams(nodes, 2000);
+    }
+
+    // --- traffic: `sources` random pairs ---------------------------------------------------
+    Ptr<UniformRandomVariable> pick = CreateObject<UniformRandomVariable>();
+    pick->SetStream(3000);
+    Ptr<UniformRandomVariable> start = CreateObject<UniformRandomVariable>();
+    start->SetStream(3001);
+    std::vector<uint32_t> perm(nNodes);
+    for (uint32_t i = 0; i < nNodes; ++i)
+    {
+        perm[i] = i;
+    }
+    // partial Fisher-Yates: the first `sources` entries are distinct random source nodes
+    for (uint32_t i = 0; i < sources && i < nNodes; ++i)
+    {
+        uint32_t j = i + pick->GetInteger(0, nNodes - 1 - i);
+        std::swap(perm[i], perm[j]);
+    }
+    for (uint32_t f = 0; f < sources; ++f)
+    {
+        uint32_t src = perm[f];
+        uint32_t dst = pick->GetInteger(0, nNodes - 2);
+        if (dst >= src)
+        {
+            dst++;
+        }
+        uint16_t port = 9000 + f;
+        UdpServerHelper server(port);
+        ApplicationContainer sa = server.Install(nodes.Get(dst));
+        sa.Start(Seconds(0.0));
+        sa.Stop(Seconds(duration));
+        sa.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&OnAppRx));
+
+        UdpClientHelper client(ifs.GetAddress(dst), port);
+        client.SetAttribute("MaxPackets", UintegerValue(0));
+        client.SetAttribute("Interval", TimeValue(Seconds(0.25)));
+        client.SetAttribute("PacketSize", UintegerValue(64));
+        ApplicationContainer ca = client.Install(nodes.Get(src));
+        double t0 = start->GetValue(0.0, startSpread);
+        ca.Start(Seconds(t0));
+        ca.Stop(Seconds(duration));
+        ca.Get(0)->TraceConnectWithoutContext("Tx", MakeCallback(&OnAppTx));
+        if (verbose)
+        {
+            std::cerr << "flow " << f << ": " << src << " -> " << dst << " start " << t0 << "\n";
+        }
+    }
+
+    Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/Tx", MakeCallback(&OnIpTx));
+
+    if (verbose)
+    {
+        Ptr<WifiNetDevice> wd = DynamicCast<WifiNetDevice>(devices.Get(0));
+        Ptr<WifiRemoteStationManager> rsm = wd->GetRemoteStationManager();
+        std::cerr << "tx " << txPowerDbm << " dBm, rxSens " << rxSensDbm << " dBm, cs " << csDbm
+                  << " dBm\n";
+        Simulator::Schedule(Seconds(1.0), [rsm]() {
+            std::cerr << "t=1s basic modes:";
+            for (uint8_t i = 0; i < rsm->GetNBasicModes(); ++i)
+            {
+                std::cerr << " " << rsm->GetBasicMode(i).GetUniqueName();
+            }
+            std::cerr << "; non-unicast " << rsm->GetNonUnicastMode().GetUniqueName()
+                      << "; control answer to 2 Mbps data: "
+                      << rsm->GetControlAnswerMode(WifiMode("DsssRate2Mbps")).GetUniqueName()
+                      << "\n";
+        });
+        for (uint32_t i = 0; i < devices.GetN(); ++i)
+        {
+            g_macToNode[Mac48Address::ConvertFrom(devices.Get(i)->GetAddress())] = nodes.Get(i);
+        }
+        Config::Connect("/NodeList/*/DeviceList/*/$ns3::WifiNetDevice/Phy/PhyRxEnd",
+                        MakeCallback(&OnPhyRxEnd));
+    }
+
+    Simulator::Stop(Seconds(duration));
+    Simulator::Run();
+    Simulator::Destroy();
+    if (verbose)
+    {
+        std::cerr << "frames received (data/RTS): " << g_rxFrames << ", longest link "
+                  << g_maxRxDist << " m\n";
+    }
+
+    double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    double pdf = g.dataSent ? double(g.dataRecv) / double(g.dataSent) : 0.0;
+    double delay = g.dataRecv ? g.delaySum / double(g.dataRecv) : 0.0;
+    double nrl = g.dataRecv ? double(g.routingPkts) / double(g.dataRecv) : 0.0;
+    std::string proto = protocol;
+    if (protocol == "aodv" && hello)
+    {
+        proto = "aodv-hello";
+    }
+
+    bool writeHeader = true;
+    {
+        std::ifstream in(csv);
+        if (in.good() && in.peek() != std::ifstream::traits_type::eof())
+        {
+            writeHeader = false;
+        }
+    }
+    std::ofstream out(csv, std::ios::app);
+    if (writeHeader)
+    {
+        out << "protocol,sources,pause_s,run,duration_s,sent,received,pdf,mean_delay_s,"
+               "routing_packets,routing_bytes,nrl,wall_s\n";
+    }
+    out << proto << "," << sources << "," << pause << "," << run << "," << duration << ","
+        << g.dataSent << "," << g.dataRecv << "," << std::setprecision(6) << pdf << ","
+        << delay << "," << g.routingPkts << "," << g.routingBytes << "," << nrl << ","
+        << std::setprecision(4) << wall << "\n";
+    std::cout << proto << " sources=" << sources << " pause=" << pause << " run=" << run
+              << " sent=" << g.dataSent << " recv=" << g.dataRecv << " pdf=" << pdf
+              << " delay=" << delay << " rtg=" << g.routingPkts << " nrl=" << nrl
+              << " wall=" << wall << "s\n";
+    return 0;
+}
