@@ -101,7 +101,10 @@ def run_one(exe: Path, pt, duration, tmpdir):
         out.unlink()
     cmd = [str(exe), f"--protocol={'aodv' if proto.startswith('aodv') else proto}",
            f"--sources={s}", f"--pause={p}", f"--run={r}", f"--duration={duration}",
-           f"--hello={1 if proto == 'aodv-hello' else 0}", f"--csv={out}"]
+           f"--hello={1 if proto == 'aodv-hello' else 0}", f"--csv={out}",
+           # ns-3's own random waypoint: every node first pauses, as sctpsim's model, ns-2
+           # setdest and Broch et al. do (pause 900 s = a static network).
+           "--ns3Rwp=1"]
     t0 = time.time()
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
