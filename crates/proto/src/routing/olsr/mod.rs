@@ -129,6 +129,11 @@ pub struct Olsr {
     sym_links: BTreeSet<(Ipv4Addr, Ipv4Addr)>,
     /// The advertised neighbour set of the last update (§9.2: the MPR selectors).
     advertised: BTreeSet<Ipv4Addr>,
+    /// Scratch buffer for the symmetric neighbours of an update (kept to avoid reallocating on
+    /// every packet).
+    sym_buf: Vec<(Ipv4Addr, u8)>,
+    /// The symmetric neighbours (with willingness) the MPR set was last selected from.
+    mpr_input: Vec<(Ipv4Addr, u8)>,
     ansn: u16,
     packet_seq: u16,
     msg_seq: u16,
@@ -171,6 +176,8 @@ impl Olsr {
             sym: BTreeSet::new(),
             sym_links: BTreeSet::new(),
             advertised: BTreeSet::new(),
+            sym_buf: Vec::new(),
+            mpr_input: Vec::new(),
             ansn: 0,
             packet_seq: 0,
             msg_seq: 0,
@@ -388,11 +395,21 @@ impl Olsr {
     /// the routing table (RouteBroken for lost destinations). `changed` says whether a caller
     /// already altered a repository's content.
     fn update(&mut self, now: SimTime, mut changed: bool) {
-        changed |= self.repo.purge(now);
-        let sym_now: BTreeMap<Ipv4Addr, u8> = self.repo.sym_neighbors(now);
-        let sym_set: BTreeSet<Ipv4Addr> = sym_now.keys().copied().collect();
-        if sym_set != self.sym {
+        // Every time in the repositories that lies ahead was at least `next_expiry` when it was
+        // last computed (at the end of the previous update; every repository change is
+        // followed by an update at the same instant before time moves on), so before then a
+        // purge would remove nothing and can be skipped. The duplicate set is not part of
+        // `next_expiry`; it expires through its own queue.
+        if self.next_expiry.is_some_and(|t| !valid(t, now)) {
+            changed |= self.repo.purge(now);
+        } else {
+            self.repo.purge_dups(now);
+        }
+        let mut sym_now = std::mem::take(&mut self.sym_buf);
+        self.repo.sym_neighbors_into(now, &mut sym_now);
+        if !sym_now.iter().map(|(n, _)| n).eq(self.sym.iter()) {
             changed = true;
+            let sym_set: BTreeSet<Ipv4Addr> = sym_now.iter().map(|(n, _)| *n).collect();
             for lost in self.sym.difference(&sym_set) {
                 self.counters.link_breaks += 1;
                 self.events
@@ -402,28 +419,35 @@ impl Olsr {
             // §8.5: purge (again) drops 2-hop and selector tuples of neighbours gone asymmetric.
             self.repo.purge(now);
         }
-        let sym_links: BTreeSet<(Ipv4Addr, Ipv4Addr)> = self
+        // Links are keyed by interface, so this iterates in (interface, main) order, the
+        // order of the set: compared without building a new one.
+        let sym_links = self
             .repo
             .links
             .iter()
             .filter(|(_, l)| l.is_sym(now))
-            .map(|(iface, l)| (*iface, l.main))
-            .collect();
-        if sym_links != self.sym_links {
+            .map(|(iface, l)| (*iface, l.main));
+        if !sym_links.clone().eq(self.sym_links.iter().copied()) {
             changed = true;
-            self.sym_links = sym_links;
+            self.sym_links = sym_links.collect();
         }
         if changed {
-            self.mprs = mpr::select(self.addr, &sym_now, self.repo.two_hop.keys().copied());
-            let advertised: BTreeSet<Ipv4Addr> = self.repo.selectors.keys().copied().collect();
-            if advertised != self.advertised {
+            // The MPR set is a function of the symmetric neighbours (with willingness) and the
+            // 2-hop set only: a TC or MID changes neither, so most changes skip reselection.
+            if self.repo.two_hop_changed || sym_now != self.mpr_input {
+                let sym_map: BTreeMap<Ipv4Addr, u8> = sym_now.iter().copied().collect();
+                self.mprs = mpr::select(self.addr, &sym_map, self.repo.two_hop.keys().copied());
+                self.repo.two_hop_changed = false;
+                self.mpr_input.clone_from(&sym_now);
+            }
+            if !self.repo.selectors.keys().eq(self.advertised.iter()) {
                 // §9.3: a new advertised set gets a new ANSN; an emptied one is still sent
                 // (empty) for the validity of the last TC, to withdraw it.
                 self.ansn = self.ansn.wrapping_add(1);
-                if advertised.is_empty() {
+                if self.repo.selectors.is_empty() {
                     self.tc_empty_until = now + self.cfg.top_hold_time;
                 }
-                self.advertised = advertised;
+                self.advertised = self.repo.selectors.keys().copied().collect();
             }
             let routes = table::compute(self.addr, &self.repo, now);
             for dst in self.routes.keys() {
@@ -434,7 +458,13 @@ impl Olsr {
             }
             self.routes = routes;
         }
-        self.next_expiry = self.repo.next_expiry(now);
+        // Times only move when a repository was written (or purged); a packet of duplicates
+        // leaves the deadline as it was.
+        if self.repo.touched {
+            self.next_expiry = self.repo.next_expiry(now);
+            self.repo.touched = false;
+        }
+        self.sym_buf = sym_now;
     }
 
     /// Processes one OLSR packet received from interface `src` (§3.4).
@@ -524,7 +554,7 @@ impl Olsr {
             .is_some_and(|t| valid(*t, now))
             && msg.ttl > 1;
         // Step 5.
-        self.repo.dups.insert(
+        self.repo.insert_dup(
             (msg.originator, msg.seq),
             DupTuple {
                 time: now + self.cfg.dup_hold_time,

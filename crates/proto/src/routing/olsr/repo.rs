@@ -13,7 +13,7 @@ use sctpsim_kernel::{SimDuration, SimTime};
 use sctpsim_wire::olsr::{
     HelloRepr, TcRepr, ASYM_LINK, LOST_LINK, MPR_NEIGH, NOT_NEIGH, SYM_LINK, SYM_NEIGH,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, VecDeque};
 use std::net::Ipv4Addr;
 
 /// Whether a tuple time is still valid at `now`.
@@ -78,7 +78,7 @@ pub(super) struct Repositories {
     /// Link set, by neighbour interface address.
     pub links: BTreeMap<Ipv4Addr, LinkTuple>,
     /// Neighbour set: main address → N_willingness. A neighbour exists while a link to it does
-    /// (§8.1); its N_status is derived from its links ([`Repositories::is_sym_neighbor`]).
+    /// (§8.1); its N_status is derived from its links ([`Repositories::sym_neighbors_into`]).
     pub neighbors: BTreeMap<Ipv4Addr, u8>,
     /// 2-hop neighbour set: (N_neighbor_main_addr, N_2hop_addr) → N_time.
     pub two_hop: BTreeMap<(Ipv4Addr, Ipv4Addr), SimTime>,
@@ -86,8 +86,20 @@ pub(super) struct Repositories {
     pub selectors: BTreeMap<Ipv4Addr, SimTime>,
     /// Topology set: (T_dest_addr, T_last_addr) → (T_seq, T_time).
     pub topology: BTreeMap<(Ipv4Addr, Ipv4Addr), (u16, SimTime)>,
-    /// Duplicate set: (D_addr, D_seq_num) → tuple.
+    /// Duplicate set: (D_addr, D_seq_num) → tuple. Written only through
+    /// [`Repositories::insert_dup`], which keeps `dup_queue` in step.
     pub dups: BTreeMap<(Ipv4Addr, u16), DupTuple>,
+    /// Every duplicate tuple's key with the D_time it was given, in insertion order. D_time is
+    /// always `now + DUP_HOLD_TIME`, so with a monotone clock the queue is time-ordered and
+    /// expiry pops its front instead of scanning the whole (large: 30 s of floods) set.
+    dup_queue: VecDeque<(SimTime, (Ipv4Addr, u16))>,
+    /// Set whenever a tuple time may have been written (HELLO, TC, MID processing, link-layer
+    /// loss, purge); the router clears it once it recomputed [`Repositories::next_expiry`].
+    /// Most packets carry only duplicates and touch nothing, so the scan is skipped for them.
+    pub touched: bool,
+    /// Set whenever a 2-hop tuple is created or removed (an input of MPR selection); the router
+    /// clears it when it reselects.
+    pub two_hop_changed: bool,
     /// Interface association set (§4.1, from MID): I_iface_addr → (I_main_addr, I_time).
     pub ifaces: BTreeMap<Ipv4Addr, (Ipv4Addr, SimTime)>,
 }
@@ -98,24 +110,30 @@ impl Repositories {
         self.ifaces.get(&iface).map_or(iface, |(main, _)| *main)
     }
 
-    /// Whether `main` is a symmetric neighbour (N_status = SYM, §8.1).
-    pub fn is_sym_neighbor(&self, main: Ipv4Addr, now: SimTime) -> bool {
-        self.links.values().any(|l| l.main == main && l.is_sym(now))
-    }
-
     /// Whether the interface address `iface` has a symmetric link to us (§3.4.1 step 1 and §9.5
     /// step 1: "the sender interface ... is in the symmetric 1-hop neighborhood").
     pub fn is_sym_iface(&self, iface: Ipv4Addr, now: SimTime) -> bool {
         self.links.get(&iface).is_some_and(|l| l.is_sym(now))
     }
 
-    /// Symmetric neighbours (main addresses) with their willingness.
-    pub fn sym_neighbors(&self, now: SimTime) -> BTreeMap<Ipv4Addr, u8> {
-        self.neighbors
-            .iter()
-            .filter(|(n, _)| self.is_sym_neighbor(**n, now))
-            .map(|(n, w)| (*n, *w))
-            .collect()
+    /// The symmetric neighbours (N_status = SYM, §8.1: a symmetric link exists) with their
+    /// willingness, into a reused buffer, sorted by address: one pass over the (few) links, as
+    /// the router does this on every packet.
+    pub fn sym_neighbors_into(&self, now: SimTime, out: &mut Vec<(Ipv4Addr, u8)>) {
+        out.clear();
+        for l in self.links.values().filter(|l| l.is_sym(now)) {
+            // Every link's main address has a neighbour tuple (created with the link); the
+            // lookup keeps this exactly "neighbours with a symmetric link" all the same.
+            if let Some(w) = self.neighbors.get(&l.main) {
+                out.push((l.main, *w));
+            }
+        }
+        // Links are keyed by interface and a neighbour's main address is normally that
+        // interface, so the list is usually sorted already.
+        if !out.is_sorted() {
+            out.sort_unstable();
+        }
+        out.dedup();
     }
 
     /// Link sensing and neighbour detection for one HELLO (§7.1.1, §8.1.1, §8.2.1, §8.4.1):
@@ -132,6 +150,7 @@ impl Repositories {
         validity: SimDuration,
         neighb_hold_time: SimDuration,
     ) -> bool {
+        self.touched = true;
         let mut changed = false;
         let vt = now + validity;
         // §7.1.1 step 1: a new link tuple starts with L_SYM_time expired.
@@ -185,13 +204,17 @@ impl Repositories {
                             }
                             if self.two_hop.insert((originator, two), vt).is_none() {
                                 changed = true;
+                                self.two_hop_changed = true;
                             }
                         }
                     }
                     NOT_NEIGH => {
                         for &a in &l.addrs {
                             let two = self.main_of(a);
-                            changed |= self.two_hop.remove(&(originator, two)).is_some();
+                            if self.two_hop.remove(&(originator, two)).is_some() {
+                                changed = true;
+                                self.two_hop_changed = true;
+                            }
                         }
                     }
                     _ => {}
@@ -217,19 +240,28 @@ impl Repositories {
         tc: &TcRepr,
         validity: SimDuration,
     ) -> bool {
-        // Step 2: a newer ANSN already recorded from this originator makes the TC stale.
-        let stale = self
-            .topology
-            .iter()
-            .any(|((_, last), (seq, _))| *last == originator && seq_newer(*seq, tc.ansn));
-        if stale {
-            return false;
+        // One scan for this originator's tuples: step 2's staleness test, step 3's removals and
+        // what the routing table reads of them (their destinations) before the update.
+        let mut before: Vec<Ipv4Addr> = Vec::new();
+        let mut older: Vec<Ipv4Addr> = Vec::new();
+        for ((dest, last), (seq, _)) in &self.topology {
+            if *last != originator {
+                continue;
+            }
+            // Step 2: a newer ANSN already recorded from this originator makes the TC stale.
+            if seq_newer(*seq, tc.ansn) {
+                return false;
+            }
+            before.push(*dest);
+            if seq_newer(tc.ansn, *seq) {
+                older.push(*dest);
+            }
         }
+        self.touched = true;
         // Step 3: older information from this originator goes.
-        let before = self.topology.len();
-        self.topology
-            .retain(|(_, last), (seq, _)| !(*last == originator && seq_newer(tc.ansn, *seq)));
-        let mut changed = self.topology.len() != before;
+        for dest in older {
+            self.topology.remove(&(dest, originator));
+        }
         // Step 4: refresh or record each advertised neighbour.
         let vt = now + validity;
         for &dest in &tc.neighbors {
@@ -238,11 +270,17 @@ impl Repositories {
                 Some(t) => t.1 = vt,
                 None => {
                     self.topology.insert((dest, originator), (tc.ansn, vt));
-                    changed = true;
                 }
             }
         }
-        changed
+        // A new ANSN that re-advertises the same neighbours replaces tuples without changing
+        // what the table reads, so it is not a change.
+        !self
+            .topology
+            .keys()
+            .filter(|(_, last)| *last == originator)
+            .map(|(dest, _)| dest)
+            .eq(before.iter())
     }
 
     /// MID processing (§5.4) for a MID from a symmetric neighbour. Returns whether an
@@ -255,6 +293,7 @@ impl Repositories {
         addrs: &[Ipv4Addr],
         validity: SimDuration,
     ) -> bool {
+        self.touched = true;
         let mut changed = false;
         for &a in addrs {
             // Our own address, or an interface claimed as its own main address, would only
@@ -268,11 +307,34 @@ impl Repositories {
         changed
     }
 
+    /// Records (or refreshes) a duplicate tuple.
+    pub fn insert_dup(&mut self, key: (Ipv4Addr, u16), tuple: DupTuple) {
+        self.dups.insert(key, tuple);
+        self.dup_queue.push_back((tuple.time, key));
+    }
+
+    /// Drops the duplicate tuples that expired by `now`, oldest first. A queue entry whose tuple
+    /// was refreshed since (a later D_time) leaves the tuple alone: its later entry removes it.
+    /// If the clock ever went backwards the queue is only roughly ordered; stale tuples then
+    /// linger a little longer, which is harmless (lookups check D_time).
+    pub fn purge_dups(&mut self, now: SimTime) {
+        while let Some(&(t, key)) = self.dup_queue.front() {
+            if valid(t, now) {
+                break;
+            }
+            self.dup_queue.pop_front();
+            if self.dups.get(&key).is_some_and(|d| !valid(d.time, now)) {
+                self.dups.remove(&key);
+            }
+        }
+    }
+
     /// §13: the link layer reported the link to `iface` lost: L_SYM_time expires now and the
     /// link stays LOST for NEIGHB_HOLD_TIME. Returns whether a link tuple existed.
     pub fn link_lost(&mut self, now: SimTime, iface: Ipv4Addr, hold: SimDuration) -> bool {
         match self.links.get_mut(&iface) {
             Some(l) => {
+                self.touched = true;
                 l.sym_time = SimTime::ZERO;
                 l.lost_until = now + hold;
                 l.time = l.time.max(now + hold);
@@ -286,6 +348,7 @@ impl Repositories {
     /// and MPR selector tuples of neighbours that are no longer symmetric. Returns whether
     /// anything that MPR selection or routing reads was removed.
     pub fn purge(&mut self, now: SimTime) -> bool {
+        self.touched = true;
         let sizes = (
             self.links.len(),
             self.neighbors.len(),
@@ -302,16 +365,22 @@ impl Repositories {
         self.selectors.retain(|_, t| valid(*t, now));
         self.topology.retain(|_, (_, t)| valid(*t, now));
         self.ifaces.retain(|_, (_, t)| valid(*t, now));
-        self.dups.retain(|_, d| valid(d.time, now));
+        self.purge_dups(now);
         // §8.5: a neighbour that lost its symmetric link takes its 2-hop and selector tuples.
-        let sym: BTreeSet<Ipv4Addr> = self
+        let mut sym: Vec<Ipv4Addr> = self
             .links
             .values()
             .filter(|l| l.is_sym(now))
             .map(|l| l.main)
             .collect();
-        self.two_hop.retain(|(n, _), _| sym.contains(n));
-        self.selectors.retain(|n, _| sym.contains(n));
+        sym.sort_unstable();
+        sym.dedup();
+        self.two_hop
+            .retain(|(n, _), _| sym.binary_search(n).is_ok());
+        self.selectors.retain(|n, _| sym.binary_search(n).is_ok());
+        if self.two_hop.len() != sizes.2 {
+            self.two_hop_changed = true;
+        }
         sizes
             != (
                 self.links.len(),

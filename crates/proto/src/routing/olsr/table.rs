@@ -43,14 +43,23 @@ pub(super) fn compute(
         }
     }
     // Step 3: 2-hop neighbours through a neighbour that is willing to forward.
+    // The 2-hop set is ordered by neighbour, so the neighbour's usability is looked up once
+    // per run of its tuples rather than once per tuple.
+    let mut current: Option<(Ipv4Addr, Option<Route>)> = None;
     for (n, two) in repo.two_hop.keys() {
         if *two == me || table.contains_key(two) {
             continue;
         }
-        if repo.neighbors.get(n).copied().unwrap_or(WILL_NEVER) == WILL_NEVER {
-            continue;
-        }
-        let Some(via) = table.get(n).filter(|r| r.dist == 1).copied() else {
+        let via = match current {
+            Some((m, via)) if m == *n => via,
+            _ => {
+                let willing = repo.neighbors.get(n).copied().unwrap_or(WILL_NEVER) != WILL_NEVER;
+                let via = table.get(n).filter(|r| willing && r.dist == 1).copied();
+                current = Some((*n, via));
+                via
+            }
+        };
+        let Some(via) = via else {
             continue;
         };
         table.insert(
@@ -65,28 +74,52 @@ pub(super) fn compute(
     // from the 2-hop entries (h = 2); starting at h = 1 also uses a TC from a neighbour whose
     // HELLO has not yet told us about the advertised node (the 2-hop set lags), and gives the
     // same table otherwise.
+    //
+    // Done as a breadth-first search over the topology set indexed by last hop, which gives
+    // the same table as the RFC's "for h = 1, 2, ...: scan every topology tuple" loop: at each
+    // h, a destination not yet in the table takes the route through the lowest-addressed last
+    // hop at distance h (the scan met the tuples in (destination, last hop) order and kept the
+    // first).
+    let mut by_last: Vec<(Ipv4Addr, Ipv4Addr)> = repo
+        .topology
+        .keys()
+        .filter(|(dest, _)| *dest != me)
+        .map(|(dest, last)| (*last, *dest))
+        .collect();
+    by_last.sort_unstable();
     let mut h = 1;
-    // Stop once no entry is h hops away: nothing further can be reached through one.
-    while table.values().any(|r| r.dist == h) {
-        let mut added = Vec::new();
-        for (dest, last) in repo.topology.keys() {
-            if *dest == me || table.contains_key(dest) {
-                continue;
-            }
-            if let Some(r) = table.get(last).filter(|r| r.dist == h) {
-                added.push((
-                    *dest,
-                    Route {
+    let mut frontier: Vec<(Ipv4Addr, Route)> = table
+        .iter()
+        .filter(|(_, r)| r.dist == h)
+        .map(|(d, r)| (*d, *r))
+        .collect();
+    let mut added: BTreeMap<Ipv4Addr, Route> = BTreeMap::new();
+    while !frontier.is_empty() {
+        // `frontier` is in address order (from a BTreeMap), so the first route offered to a
+        // destination comes from its lowest-addressed last hop.
+        for (last, r) in &frontier {
+            let start = by_last.partition_point(|(l, _)| l < last);
+            for (_, dest) in by_last[start..].iter().take_while(|(l, _)| l == last) {
+                if !table.contains_key(dest) {
+                    added.entry(*dest).or_insert(Route {
                         next_hop: r.next_hop,
                         dist: h + 1,
-                    },
-                ));
+                    });
+                }
             }
         }
-        for (dest, r) in added {
-            table.entry(dest).or_insert(r);
+        for (dest, r) in std::mem::take(&mut added) {
+            table.insert(dest, r);
         }
         h += 1;
+        // Everything h hops away: what was just added and (at h = 2) the 2-hop entries.
+        frontier.clear();
+        frontier.extend(
+            table
+                .iter()
+                .filter(|(_, r)| r.dist == h)
+                .map(|(d, r)| (*d, *r)),
+        );
     }
     // Step 5: other interfaces of known nodes (MID).
     for (iface, (main, _)) in &repo.ifaces {
