@@ -1,6 +1,6 @@
 """Ad hoc routing from the CLI: the MANET example with each protocol writes routing rows, routing
 captures (AODV on UDP 654, OLSR on UDP 698, DSR as IP protocol 48) dissect cleanly in tshark,
-and the quick MANET study runs end to end without routing loops."""
+and the quick MANET study runs end to end (no routing loop with DSR and AODV)."""
 
 from __future__ import annotations
 
@@ -55,13 +55,18 @@ def test_routing_captures_dissect_cleanly(tmp_path: Path, protocol: str) -> None
     assert found > 10, f"{protocol}: {found} packets dissected as {DISSECTED[protocol]}"
 
 
-def test_quick_manet_study_runs_without_loops(tmp_path: Path) -> None:
+def test_quick_manet_study_runs(tmp_path: Path) -> None:
     from sctpsim.studies import manet
 
     table = manet.run_study(tmp_path, quick=True, jobs=1, seeds=1)
     assert set(table.protocol) == set(PROTOCOLS)
     assert len(table) == 3 * len(manet.QUICK_PAUSES_S)
-    assert (table.ttl_drops == 0).all()
+    # DSR (source routes) and AODV (destination sequence numbers) are loop-free by design;
+    # OLSR is not: at 20 m/s its nodes' topology views disagree for a few seconds after each
+    # change and a packet can bounce until its TTL runs out (a handful per run;
+    # docs/models/manet.md).
+    assert (table[table.protocol != "olsr"].ttl_drops == 0).all()
+    assert (table[table.protocol == "olsr"].ttl_drops < 10).all()
     assert (table.pdf > 0.3).all()
     md = manet.markdown_table(table, None)
     assert md.count("\n") == 2 + len(table)
