@@ -74,6 +74,13 @@ impl crate::driver::Tally for Counts {
     }
 }
 
+/// How this target damages packets (`driver::mutate`).
+const MUTATION: crate::driver::Mutation = crate::driver::Mutation {
+    max_extend: 20,
+    overwrite_from: Some(0),
+    max_overwrite: 1,
+};
+
 fn bytes(rng: &mut Rng, max: u64) -> Vec<u8> {
     let n = rng.below(max + 1) as usize;
     (0..n).map(|_| rng.next_u64() as u8).collect()
@@ -141,35 +148,6 @@ fn random_msg(rng: &mut Rng, nodes: usize) -> AodvRepr {
     }
 }
 
-/// Bit flips, truncation, extension or a random overwrite.
-fn mutate(rng: &mut Rng, b: &mut Vec<u8>) {
-    match rng.below(4) {
-        0 => {
-            for _ in 0..1 + rng.below(3) {
-                if !b.is_empty() {
-                    let i = rng.below(b.len() as u64) as usize;
-                    b[i] ^= 1 << rng.below(8);
-                }
-            }
-        }
-        1 => {
-            let keep = rng.below(b.len() as u64 + 1) as usize;
-            b.truncate(keep);
-        }
-        2 => {
-            for _ in 0..1 + rng.below(20) {
-                b.push(rng.next_u64() as u8);
-            }
-        }
-        _ => {
-            if !b.is_empty() {
-                let i = rng.below(b.len() as u64) as usize;
-                b[i] = rng.next_u64() as u8;
-            }
-        }
-    }
-}
-
 /// An IPv4 + UDP/654 packet from `src` carrying `msg` (or, sometimes, garbage), maybe
 /// mutated after the checksums were computed.
 fn forged_packet(rng: &mut Rng, src: Ipv4Addr, nodes: usize) -> Vec<u8> {
@@ -183,7 +161,7 @@ fn forged_packet(rng: &mut Rng, src: Ipv4Addr, nodes: usize) -> Vec<u8> {
         bytes(rng, 40)
     };
     if rng.bernoulli(0.2) {
-        mutate(rng, &mut payload); // checksums stay valid: the AODV parser sees it
+        crate::driver::mutate(rng, &mut payload, MUTATION); // checksums stay valid: the AODV parser sees it
     }
     let dst = if rng.bernoulli(0.6) {
         Ipv4Addr::BROADCAST
@@ -193,7 +171,7 @@ fn forged_packet(rng: &mut Rng, src: Ipv4Addr, nodes: usize) -> Vec<u8> {
     let ttl = pick(rng, &[0, 1, 2, 3, 35, 255]);
     let mut p = udp_datagram(src, dst, ttl, rng.next_u64() as u16, &udp, &payload);
     if rng.bernoulli(0.15) {
-        mutate(rng, &mut p); // checksums or lengths break
+        crate::driver::mutate(rng, &mut p, MUTATION); // checksums or lengths break
     }
     p
 }
@@ -360,7 +338,7 @@ fn net_case(rng: &mut Rng, counts: &mut Counts) {
                 ident = ident.wrapping_add(1);
                 let mut p = TestNet::data_packet(src, dst, rng.below(200) as usize, ident);
                 if rng.bernoulli(0.1) {
-                    mutate(rng, &mut p);
+                    crate::driver::mutate(rng, &mut p, MUTATION);
                 }
                 net.send_at(now, src, p);
             }
@@ -386,7 +364,7 @@ fn net_case(rng: &mut Rng, counts: &mut Counts) {
                     let k = rng.below(net.transmissions.len() as u64) as usize;
                     let mut p = net.transmissions[k].packet.clone();
                     if rng.bernoulli(0.5) {
-                        mutate(rng, &mut p);
+                        crate::driver::mutate(rng, &mut p, MUTATION);
                     }
                     p
                 } else {
@@ -431,7 +409,7 @@ fn standalone_case(rng: &mut Rng, counts: &mut Counts) {
                 let from = addr(rng, 5);
                 let p = if rng.bernoulli(0.2) && !sent.is_empty() {
                     let mut p = sent[rng.below(sent.len() as u64) as usize].clone();
-                    mutate(rng, &mut p);
+                    crate::driver::mutate(rng, &mut p, MUTATION);
                     p
                 } else if rng.bernoulli(0.1) {
                     bytes(rng, 80)
@@ -445,7 +423,7 @@ fn standalone_case(rng: &mut Rng, counts: &mut Counts) {
                 let dst = rng.below(7) as usize;
                 let mut p = TestNet::data_packet(0, dst, 20, rng.next_u64() as u16);
                 if rng.bernoulli(0.2) {
-                    mutate(rng, &mut p);
+                    crate::driver::mutate(rng, &mut p, MUTATION);
                 }
                 r.handle_send(now, p);
             }
@@ -539,7 +517,7 @@ pub(crate) fn aodv_case(seed: u64) -> Counts {
                 assert_eq!(back, msg, "round trip");
             }
         }
-        mutate(&mut rng, &mut b);
+        crate::driver::mutate(&mut rng, &mut b, MUTATION);
         codec(&b, &mut counts);
     }
     net_case(&mut rng, &mut counts);

@@ -108,3 +108,51 @@ pub fn run<C: Tally>(
     );
     ExitCode::SUCCESS
 }
+
+/// How [`mutate`] damages a packet.
+#[derive(Copy, Clone, Debug)]
+pub struct Mutation {
+    /// Extension appends up to this many random bytes.
+    pub max_extend: u64,
+    /// Overwrites start at or after this offset (e.g. 20: past the IPv4 header, so the damage
+    /// reaches the protocol behind it); `None`: no overwrite mode.
+    pub overwrite_from: Option<usize>,
+    /// Longest overwritten run.
+    pub max_overwrite: usize,
+}
+
+/// Mutates packet bytes in one of the modes every target uses: 1-4 bit flips, truncation at a
+/// random length, extension by random bytes, or (with `overwrite_from`) a random overwrite of
+/// a short run.
+pub fn mutate(rng: &mut sctpsim_kernel::Rng, b: &mut Vec<u8>, m: Mutation) {
+    let modes = if m.overwrite_from.is_some() { 4 } else { 3 };
+    match rng.below(modes) {
+        0 => {
+            for _ in 0..1 + rng.below(4) {
+                if !b.is_empty() {
+                    let i = rng.below(b.len() as u64) as usize;
+                    b[i] ^= 1 << rng.below(8);
+                }
+            }
+        }
+        1 => {
+            let keep = rng.below(b.len() as u64 + 1) as usize;
+            b.truncate(keep);
+        }
+        2 => {
+            for _ in 0..rng.below(m.max_extend + 1) {
+                b.push(rng.next_u64() as u8);
+            }
+        }
+        _ => {
+            let from = m.overwrite_from.unwrap_or(0);
+            if b.len() > from {
+                let start = from + rng.below((b.len() - from) as u64) as usize;
+                let end = (start + 1 + rng.below(m.max_overwrite as u64) as usize).min(b.len());
+                for x in &mut b[start..end] {
+                    *x = rng.next_u64() as u8;
+                }
+            }
+        }
+    }
+}

@@ -72,6 +72,13 @@ impl crate::driver::Tally for Counts {
     }
 }
 
+/// How this target damages packets (`driver::mutate`).
+const MUTATION: crate::driver::Mutation = crate::driver::Mutation {
+    max_extend: 20,
+    overwrite_from: Some(20),
+    max_overwrite: 6,
+};
+
 fn addr(i: usize) -> Ipv4Addr {
     Ipv4Addr::from(0x0A80_0001u32 + i as u32)
 }
@@ -188,38 +195,6 @@ fn forge(rng: &mut Rng, n: usize) -> Vec<u8> {
     dsr_packet(&ip, &repr, &payload).unwrap_or_else(|_| random_bytes(rng, 60))
 }
 
-fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
-    match rng.below(4) {
-        0 => {
-            for _ in 0..1 + rng.below(4) {
-                if !bytes.is_empty() {
-                    let i = rng.below(bytes.len() as u64) as usize;
-                    bytes[i] ^= 1 << rng.below(8);
-                }
-            }
-        }
-        1 => {
-            let keep = rng.below(bytes.len() as u64 + 1) as usize;
-            bytes.truncate(keep);
-        }
-        2 => {
-            for _ in 0..rng.below(20) {
-                bytes.push(rng.next_u64() as u8);
-            }
-        }
-        _ => {
-            // Overwrite bytes of the DSR header (after the 20-byte IPv4 header).
-            if bytes.len() > 20 {
-                let start = 20 + rng.below(bytes.len() as u64 - 20) as usize;
-                let end = (start + 1 + rng.below(6) as usize).min(bytes.len());
-                for b in &mut bytes[start..end] {
-                    *b = rng.next_u64() as u8;
-                }
-            }
-        }
-    }
-}
-
 fn codec(rng: &mut Rng, counts: &mut Counts) {
     for _ in 0..4 {
         let mut b = random_bytes(rng, 80);
@@ -236,7 +211,7 @@ fn codec(rng: &mut Rng, counts: &mut Counts) {
             // PadN data and reserved bits are normalised; everything else must survive.
             assert_eq!(parsed.as_ref(), Ok(&repr), "DSR round trip");
             counts.codec_parsed += 1;
-            mutate(rng, &mut bytes);
+            crate::driver::mutate(rng, &mut bytes, MUTATION);
             fuzz_parse_dsr(&bytes);
             counts.codec_inputs += 2;
         }
@@ -458,7 +433,7 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                             );
                         }
                         if rng.bernoulli(0.1) {
-                            mutate(&mut rng, &mut bytes);
+                            crate::driver::mutate(&mut rng, &mut bytes, MUTATION);
                         }
                         if bytes.len() > 20 {
                             fuzz_parse_dsr(&bytes[20..]);

@@ -81,6 +81,13 @@ impl driver::Tally for Counts {
     }
 }
 
+/// How this target damages packets (`driver::mutate`).
+const MUTATION: driver::Mutation = driver::Mutation {
+    max_extend: 40,
+    overwrite_from: Some(20),
+    max_overwrite: 12,
+};
+
 fn random_config(rng: &mut Rng) -> TcpConfig {
     let base = if rng.bernoulli(0.5) {
         TcpConfig::rfc()
@@ -101,39 +108,6 @@ fn random_config(rng: &mut Rng) -> TcpConfig {
         max_retransmissions: rng.bernoulli(0.5).then(|| rng.below(8) as u32),
         initial_window: rng.bernoulli(0.5).then(|| rng.below(20) as u32),
         ..base.with_variant(variant)
-    }
-}
-
-/// Mutates a packet's bytes: bit flips, truncation, extension, or a random overwrite.
-fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
-    match rng.below(4) {
-        0 => {
-            for _ in 0..1 + rng.below(4) {
-                if !bytes.is_empty() {
-                    let i = rng.below(bytes.len() as u64) as usize;
-                    bytes[i] ^= 1 << rng.below(8);
-                }
-            }
-        }
-        1 => {
-            let keep = rng.below(bytes.len() as u64 + 1) as usize;
-            bytes.truncate(keep);
-        }
-        2 => {
-            for _ in 0..rng.below(40) {
-                bytes.push(rng.next_u64() as u8);
-            }
-        }
-        _ => {
-            if bytes.len() > 20 {
-                // Overwrite the TCP header's option area or flags with random bytes.
-                let start = 20 + rng.below(bytes.len() as u64 - 20) as usize;
-                let end = (start + 1 + rng.below(12) as usize).min(bytes.len());
-                for b in &mut bytes[start..end] {
-                    *b = rng.next_u64() as u8;
-                }
-            }
-        }
     }
 }
 
@@ -342,7 +316,7 @@ fn tcp_case(seed: u64) -> Counts {
                     ));
                 }
                 if rng.bernoulli(0.15) {
-                    mutate(&mut rng, &mut bytes);
+                    driver::mutate(&mut rng, &mut bytes, MUTATION);
                 }
                 fuzz_parse_tcp(&bytes);
                 counts.codec_inputs += 1;

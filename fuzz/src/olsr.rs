@@ -72,6 +72,13 @@ impl crate::driver::Tally for Counts {
     }
 }
 
+/// How this target damages packets (`driver::mutate`).
+const MUTATION: crate::driver::Mutation = crate::driver::Mutation {
+    max_extend: 20,
+    overwrite_from: None,
+    max_overwrite: 0,
+};
+
 fn addr(i: usize) -> Ipv4Addr {
     Ipv4Addr::new(10, 128, 0, i as u8 + 1)
 }
@@ -167,28 +174,6 @@ fn forge_packet(rng: &mut Rng, n: usize, src: Ipv4Addr) -> Vec<u8> {
         dst_port: UDP_PORT,
     };
     udp_datagram(src, Ipv4Addr::BROADCAST, 1, 0, &udp, &payload)
-}
-
-fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
-    match rng.below(3) {
-        0 => {
-            for _ in 0..1 + rng.below(4) {
-                if !bytes.is_empty() {
-                    let i = rng.below(bytes.len() as u64) as usize;
-                    bytes[i] ^= 1 << rng.below(8);
-                }
-            }
-        }
-        1 => {
-            let keep = rng.below(bytes.len() as u64 + 1) as usize;
-            bytes.truncate(keep);
-        }
-        _ => {
-            for _ in 0..rng.below(20) {
-                bytes.push(rng.next_u64() as u8);
-            }
-        }
-    }
 }
 
 /// Re-computes the UDP and IPv4 checksums of a (mutated) packet so that the damage reaches the
@@ -329,7 +314,7 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                     0 => forge_packet(&mut rng, n, src),
                     1 if !net.sent.is_empty() => {
                         let mut p = net.sent[rng.below(net.sent.len() as u64) as usize].clone();
-                        mutate(&mut rng, &mut p);
+                        crate::driver::mutate(&mut rng, &mut p, MUTATION);
                         if rng.bernoulli(0.7) {
                             repair_checksums(&mut p);
                         }
@@ -344,7 +329,7 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                     }
                 }
                 if rng.bernoulli(0.1) {
-                    mutate(&mut rng, &mut p);
+                    crate::driver::mutate(&mut rng, &mut p, MUTATION);
                 }
                 net.routers[node].handle_receive(now, src, p);
                 counts.forged += 1;
@@ -410,7 +395,7 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                             );
                         }
                         if rng.bernoulli(0.05) {
-                            mutate(&mut rng, &mut p);
+                            crate::driver::mutate(&mut rng, &mut p, MUTATION);
                             if rng.bernoulli(0.5) {
                                 repair_checksums(&mut p);
                             }
@@ -428,7 +413,7 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
     }
     for p in net.sent.clone() {
         let mut p = p;
-        mutate(&mut rng, &mut p);
+        crate::driver::mutate(&mut rng, &mut p, MUTATION);
         let payload = p.get(28..).unwrap_or(&[]).to_vec();
         codec(&payload, &mut counts);
     }
