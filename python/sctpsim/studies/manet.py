@@ -99,7 +99,11 @@ def load_ns3(path: Path | None = None) -> pd.DataFrame | None:
     """ns-3's summary (``tools/ns3/run_manet.py``), or None if it is not there."""
     for p in [path] if path is not None else NS3_SUMMARY_CANDIDATES:
         if p.is_file():
-            return pd.read_csv(p)
+            t = pd.read_csv(p)
+            # tools/ns3/run_manet.py names the means `<metric>_mean`.
+            renames = {"pdf_mean": "pdf", "routing_packets_mean": "routing_packets", "nrl_mean": "nrl",
+                       "mean_delay_s_mean": "delay_s", "mean_delay_s_ci95": "delay_s_ci95"}
+            return t.rename(columns={k: v for k, v in renames.items() if k in t.columns})
     return None
 
 
