@@ -35,3 +35,14 @@ def require_tool(name: str) -> str:
             pytest.fail(f"{name} is required (scripts/test.sh installs it)")
         pytest.skip(f"{name} not installed")
     return path
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` for children a test interrupts with SIGINT: restore the default action.
+    A shell that starts a job in the background (``cmd &`` without job control) leaves SIGINT
+    ignored, the child inherits that, and Python then never installs its handler, so Ctrl-C
+    tests would see the run finish instead."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from conftest import EXAMPLES, REPO, require_tool, sctpsim
+from conftest import EXAMPLES, REPO, default_sigint, require_tool, sctpsim
 
 WIRED = str(EXAMPLES / "wired-cbr.toml")
 
@@ -139,7 +139,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_measured(tmp_path: Path) -> Non
     proc = subprocess.Popen(
         [sys.executable, "-m", "sctpsim", "run", WIRED, "--out", str(out), "--quiet",
          "--set", "simulation.duration=200000s", "--set", "flows[0].stop=199999s"],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint,
     )
     # The output directory is created just before the core starts; then let it run a little.
     deadline = time.monotonic() + 120

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import sctpsim
-from conftest import EXAMPLES, REPO, sctpsim as cli
+from conftest import EXAMPLES, REPO, default_sigint, sctpsim as cli
 from sctpsim.sweep import (
     ProcessBackend,
     _execute,
@@ -178,7 +178,7 @@ def test_ctrl_c_stops_with_130_and_resumes(tmp_path: Path) -> None:
     out = tmp_path / "sweep"
     args = ["sweep", WIRED, "--vary", "link[1].loss.p=0.05,0.1", "--seeds", "6", "--jobs", "2", "--out", str(out), *LONG]
     proc = subprocess.Popen([sys.executable, "-m", "sctpsim", *args], cwd=REPO, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_sigint)
     try:
         _wait_for_records(out / "runs", proc, 2)
         proc.send_signal(signal.SIGINT)
