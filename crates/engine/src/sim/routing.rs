@@ -38,8 +38,10 @@ pub(crate) struct RoutingRt {
     routers: Vec<Option<Box<dyn Router>>>,
     /// Earliest wake-up already queued per node.
     wake: Vec<Option<SimTime>>,
-    /// Latency of every successful route discovery, s.
-    pub discovery_latency_s: Vec<f64>,
+    /// Sum of the latencies of the successful route discoveries, s, and their number (for
+    /// the mean).
+    discovery_latency_sum_s: f64,
+    discoveries_timed: u64,
     /// `RouteBroken` events (for transports that follow routes).
     pub routes_broken: u64,
 }
@@ -131,7 +133,8 @@ impl RoutingRt {
             kind,
             wake: vec![None; routers.len()],
             routers,
-            discovery_latency_s: Vec::new(),
+            discovery_latency_sum_s: 0.0,
+            discoveries_timed: 0,
             routes_broken: 0,
         })
     }
@@ -189,6 +192,10 @@ impl Simulation {
         let Some(wifi) = self.wifi.as_mut() else {
             return;
         };
+        // Resolve first: packets taken out of the queue must reach the router.
+        let Some(ip) = wifi.addrs.ip_of(next_hop) else {
+            return;
+        };
         let f = &mut wifi.ifaces[w as usize];
         let node = f.node;
         let mut packets = vec![sdu.bytes];
@@ -198,9 +205,6 @@ impl Simulation {
                 .into_iter()
                 .map(|s| s.bytes),
         );
-        let Some(ip) = wifi.addrs.ip_of(next_hop) else {
-            return;
-        };
         if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
             r.handle_link_failure(now, ip, packets);
         }
@@ -290,7 +294,8 @@ impl Simulation {
         };
         match e {
             RoutingEvent::RouteDiscovered { latency, .. } => {
-                rt.discovery_latency_s.push(latency.as_secs_f64());
+                rt.discovery_latency_sum_s += latency.as_secs_f64();
+                rt.discoveries_timed += 1;
             }
             RoutingEvent::RouteBroken { dst } => {
                 rt.routes_broken += 1;
@@ -376,10 +381,6 @@ impl Simulation {
             return Vec::new();
         };
         let mut rows = Vec::new();
-        let mut latency_sum = 0.0;
-        for l in &rt.discovery_latency_s {
-            latency_sum += l;
-        }
         for (k, r) in rt.routers.iter().enumerate() {
             let Some(r) = r else { continue };
             let c = r.counters();
@@ -419,10 +420,10 @@ impl Simulation {
             }
         }
         net.routes_broken = rt.routes_broken;
-        net.mean_discovery_latency_s = if rt.discovery_latency_s.is_empty() {
+        net.mean_discovery_latency_s = if rt.discoveries_timed == 0 {
             0.0
         } else {
-            latency_sum / rt.discovery_latency_s.len() as f64
+            rt.discovery_latency_sum_s / rt.discoveries_timed as f64
         };
         rows
     }

@@ -67,8 +67,8 @@ impl Simulation {
         let Some(wifi) = self.wifi.as_mut() else {
             return;
         };
-        let next_mac = wifi.by_node[next as usize]
-            .and_then(|nw| wifi.addrs.resolve(wifi.ifaces[nw as usize].addr));
+        // The next hop's own interface holds its MAC address.
+        let next_mac = wifi.by_node[next as usize].map(|nw| wifi.ifaces[nw as usize].mac);
         let Some(mac) = next_mac else {
             self.topo.nodes[node.index()].ip.no_route_drops += 1;
             return;
