@@ -139,8 +139,13 @@ pub struct TypeCount {
 /// counts 10 times), as routing overhead does in the MANET literature (Broch et al. 1998).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RoutingCounters {
-    /// Control packets transmitted, by message type ("rreq", "rrep", "rerr", "hello", "tc",
-    /// ...).
+    /// Control IPv4 packets transmitted, whatever they carry: the routing overhead figure.
+    /// An OLSR packet bundling a HELLO and a TC counts once here (as ns-3 and ns-2 count IP
+    /// packets) and once under each message type in [`RoutingCounters::tx`].
+    pub tx_total: TypeCount,
+    /// Control messages transmitted, by message type ("rreq", "rrep", "rerr", "hello", "tc",
+    /// ...). For DSR and AODV a message is a packet; an OLSR packet may carry several, and
+    /// the bytes of its IP, UDP and OLSR packet headers are counted with its first message.
     pub tx: BTreeMap<&'static str, TypeCount>,
     /// Control packets received, by message type.
     pub rx: BTreeMap<&'static str, TypeCount>,
@@ -165,8 +170,23 @@ pub struct RoutingCounters {
 }
 
 impl RoutingCounters {
-    /// Counts one transmitted control packet of `kind` and `bytes` bytes.
+    /// Counts one transmitted control packet of `bytes` bytes that carries one message of
+    /// `kind` (DSR, AODV).
     pub fn count_tx(&mut self, kind: &'static str, bytes: usize) {
+        self.count_tx_packet(bytes);
+        self.count_tx_message(kind, bytes);
+    }
+
+    /// Counts one transmitted control packet in the total only (its messages are counted
+    /// with [`RoutingCounters::count_tx_message`]).
+    pub fn count_tx_packet(&mut self, bytes: usize) {
+        self.tx_total.packets += 1;
+        self.tx_total.bytes += bytes as u64;
+    }
+
+    /// Counts one transmitted message of `kind`, `bytes` of the packet attributed to it, in
+    /// the per-type table only.
+    pub fn count_tx_message(&mut self, kind: &'static str, bytes: usize) {
         let c = self.tx.entry(kind).or_default();
         c.packets += 1;
         c.bytes += bytes as u64;
@@ -186,12 +206,12 @@ impl RoutingCounters {
 
     /// Control packets transmitted, all types.
     pub fn tx_packets(&self) -> u64 {
-        self.tx.values().map(|c| c.packets).sum()
+        self.tx_total.packets
     }
 
     /// Control bytes transmitted, all types.
     pub fn tx_bytes(&self) -> u64 {
-        self.tx.values().map(|c| c.bytes).sum()
+        self.tx_total.bytes
     }
 }
 

@@ -11,15 +11,17 @@
 //! repository changes in content (not when a time is merely refreshed).
 //!
 //! Control packets are IPv4 + UDP (port 698 both ways) broadcasts to 255.255.255.255 with IP
-//! TTL 1; several messages due at the same instant share one packet (§3.3). Data packets are
+//! TTL 1; whenever a message is due, every message waiting for its forwarding jitter goes in the
+//! same packet (§3.4, RFC 5148 §5.3). Data packets are
 //! routed hop by hop from the table: no route means [`RouteDropReason::NoRoute`] at once (a
 //! proactive protocol has nothing to wait for), so [`RoutingEvent::RouteDiscovered`] is never
 //! emitted.
 //!
-//! Counting: `tx`/`rx` count *messages* by type ("hello", "tc", "mid", "hna", "unknown"); the
-//! bytes of a packet (whole IPv4 packet) are split so that the first message carries the IPv4,
-//! UDP and OLSR packet headers and every message its own size — the byte sums are exactly the
-//! IPv4 bytes sent or received. Transmissions count every hop, forwarded TCs included.
+//! Counting: the overhead (`tx_total`, [`RoutingCounters::tx_packets`]) counts IPv4 packets;
+//! `tx`/`rx` count *messages* by type ("hello", "tc", "mid", "hna", "unknown"); the bytes of a
+//! packet (whole IPv4 packet) are split so that the first message carries the IPv4, UDP and
+//! OLSR packet headers and every message its own size — the byte sums are exactly the IPv4
+//! bytes sent or received. Transmissions count every hop, forwarded TCs included.
 
 mod mpr;
 mod repo;
@@ -374,6 +376,7 @@ impl Olsr {
             &udp,
             &payload,
         );
+        self.counters.count_tx_packet(packet.len());
         for (i, m) in repr.messages.iter().enumerate() {
             let extra = if i == 0 {
                 IP_UDP_HEADERS + sctpsim_wire::olsr::PACKET_HEADER_LEN
@@ -381,7 +384,7 @@ impl Olsr {
                 0
             };
             self.counters
-                .count_tx(kind(m.body.msg_type()), m.buffer_len() + extra);
+                .count_tx_message(kind(m.body.msg_type()), m.buffer_len() + extra);
         }
         self.outputs.push_back(RoutingOutput::Transmit {
             next_hop: Ipv4Addr::BROADCAST,
@@ -738,14 +741,13 @@ impl Router for Olsr {
                         .max(1),
                 );
         }
-        if self.forward_queue.iter().any(|(t, _)| *t <= now) {
-            let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.forward_queue)
-                .into_iter()
-                .partition(|(t, _)| *t <= now);
-            self.forward_queue = later;
-            msgs.extend(due.into_iter().map(|(_, m)| m));
-        }
-        if !msgs.is_empty() {
+        // Piggybacking (RFC 3626 §3.4: a packet carries several messages; RFC 5148 §5.3: a
+        // message held for its forwarding jitter may leave earlier with another packet): when
+        // anything is due, every message still waiting goes in the same packet. ns-3 bundles
+        // likewise (everything queued within one jitter window), so both count IP packets of
+        // similar fill.
+        if !msgs.is_empty() || self.forward_queue.iter().any(|(t, _)| *t <= now) {
+            msgs.extend(self.forward_queue.drain(..).map(|(_, m)| m));
             self.send_messages(msgs);
         }
     }

@@ -384,6 +384,29 @@ fn ttl_expires_while_forwarding() {
     );
 }
 
+/// The routing overhead counts IP packets (as ns-2 and ns-3 do); the per-type table counts
+/// messages, and a packet may bundle a HELLO with TCs (its own and forwarded ones).
+#[test]
+fn overhead_counts_packets_and_the_type_table_counts_messages() {
+    let mut net = network(5, &OlsrConfig::default());
+    net.line();
+    net.run_until(secs(120));
+    let mut bundled = 0;
+    for (i, r) in net.routers.iter().enumerate() {
+        let c = r.counters();
+        let sent: Vec<_> = net.transmissions.iter().filter(|t| t.node == i).collect();
+        assert_eq!(c.tx_packets(), sent.len() as u64, "node {i}");
+        assert_eq!(
+            c.tx_bytes(),
+            sent.iter().map(|t| t.packet.len() as u64).sum::<u64>()
+        );
+        let messages: u64 = c.tx.values().map(|t| t.packets).sum();
+        assert!(messages >= c.tx_packets());
+        bundled += messages - c.tx_packets();
+    }
+    assert!(bundled > 0, "no packet carried two messages");
+}
+
 #[test]
 fn counters_and_timer_contract() {
     let mut net = network(2, &OlsrConfig::default());
