@@ -243,4 +243,19 @@ pub trait Router: std::fmt::Debug + Send {
     /// The next hop this node would use for `dst` now, if it has a route (for tests and
     /// traces; no discovery is started).
     fn next_hop(&self, dst: Ipv4Addr) -> Option<Ipv4Addr>;
+
+    /// Multipath for transports (A-SCTP): up to `k` pairwise node-disjoint routes to `dst`
+    /// known now, each `[this node, ..., dst]`, shortest first. Only source routing can pin a
+    /// packet to a route, so only DSR answers ([`dsr::Dsr::disjoint_routes`]); the others
+    /// have none to offer. Starts no discovery.
+    fn disjoint_routes(&self, _now: SimTime, _dst: Ipv4Addr, _k: usize) -> Vec<Vec<Ipv4Addr>> {
+        Vec::new()
+    }
+
+    /// Sends an originated `packet` over one of the routes [`Router::disjoint_routes`] gave.
+    /// A protocol without multipath (or a route that is no longer usable) routes it as
+    /// [`Router::handle_send`] does.
+    fn handle_send_on_route(&mut self, now: SimTime, packet: Vec<u8>, _route: &[Ipv4Addr]) {
+        self.handle_send(now, packet);
+    }
 }

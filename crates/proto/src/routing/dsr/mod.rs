@@ -679,4 +679,14 @@ impl Router for Dsr {
             .find(self.last_now, dst)
             .and_then(|r| r.get(1).copied())
     }
+
+    // The trait's multipath hook, for callers holding a `Box<dyn Router>` (the engine); the
+    // inherent methods (disjoint.rs) take precedence in these paths.
+    fn disjoint_routes(&self, now: SimTime, dst: Ipv4Addr, k: usize) -> Vec<Vec<Ipv4Addr>> {
+        Dsr::disjoint_routes(self, now, dst, k)
+    }
+
+    fn handle_send_on_route(&mut self, now: SimTime, packet: Vec<u8>, route: &[Ipv4Addr]) {
+        Dsr::handle_send_on_route(self, now, packet, route)
+    }
 }

@@ -71,6 +71,12 @@ impl Router for Handle {
     fn next_hop(&self, dst: Ipv4Addr) -> Option<Ipv4Addr> {
         self.lock().next_hop(dst)
     }
+    fn disjoint_routes(&self, now: SimTime, dst: Ipv4Addr, k: usize) -> Vec<Vec<Ipv4Addr>> {
+        Router::disjoint_routes(&*self.lock(), now, dst, k)
+    }
+    fn handle_send_on_route(&mut self, now: SimTime, packet: Vec<u8>, route: &[Ipv4Addr]) {
+        Router::handle_send_on_route(&mut *self.lock(), now, packet, route);
+    }
 }
 
 fn network(n: usize, cfg: &DsrConfig, seed: u64) -> (TestNet, Vec<Handle>) {
@@ -452,6 +458,38 @@ fn ttl_expiry_drops_while_forwarding() {
         Some(&1)
     );
     assert_eq!(d.counters().data_forwarded, 1);
+}
+
+/// The multipath hook reaches DSR through `Box<dyn Router>` (how the engine holds routers):
+/// in a diamond 0-{1,2}-3 the source learns both routes to 3 (equal length: in cache order),
+/// and a packet sent on the second one leaves through its first hop.
+#[test]
+fn disjoint_routes_through_the_router_trait() {
+    let (mut net, _handles) = network(4, &DsrConfig::default(), 7);
+    for (i, j) in [(0, 1), (1, 3), (0, 2), (2, 3)] {
+        net.set_link(i, j, true);
+    }
+    net.send_at(ms(0), 0, TestNet::data_packet(0, 3, 10, 1));
+    net.run_until(ms(2000));
+    let now = net.now;
+    let routes = net.routers[0].disjoint_routes(now, TestNet::addr(3), 4);
+    let mut sorted = routes.clone();
+    sorted.sort();
+    assert_eq!(sorted, vec![path(&[0, 1, 3]), path(&[0, 2, 3])]);
+    let before = net.transmissions.len();
+    net.routers[0].handle_send_on_route(now, TestNet::data_packet(0, 3, 10, 2), &routes[1]);
+    let out = net.routers[0].poll_output();
+    match out {
+        Some(RoutingOutput::Transmit {
+            next_hop,
+            control: false,
+            ..
+        }) => {
+            assert_eq!(next_hop, routes[1][1]);
+        }
+        other => panic!("expected a data transmission, got {other:?}"),
+    }
+    assert_eq!(net.transmissions.len(), before);
 }
 
 /// Random geometric graph: `n` nodes in the unit square, linked within `radius`.
