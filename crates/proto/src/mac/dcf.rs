@@ -122,7 +122,8 @@ const MAX_DURATION_US: u64 = 32_767;
 /// each other, so each `handle_medium_busy`/`handle_rx_frame` starts with cache misses on its
 /// MAC; with carrier sense, backoff, phase, the event queue's header and the receive counters
 /// packed into the first few cache lines there are few of them (with the compiler's order,
-/// sorted by alignment, they were spread over the whole ~800-byte struct). Whatever only a
+/// sorted by alignment, they were spread over the whole ~800-byte struct), and [`Dcf::touch`]
+/// can load them all ahead of the events. Whatever only a
 /// transmitting MAC or an infrastructure role uses (the frame in service, the queues, the
 /// duplicate cache, the backoff stream, the AP/station state, boxed) comes after. The
 /// configuration is shared ([`Arc`]): it never changes and every MAC of a run has the same.
