@@ -167,15 +167,16 @@ impl Simulation {
         if !deliveries.is_empty() {
             let frame = AirFrame::new(req.frame, req.mode, req.preamble, w, req.duration);
             let id = wifi.frames.insert(frame, deliveries.len() as u32);
-            // Load every receiver's radio state now, all at once: the loads overlap, whereas
-            // the RxStart events that follow would each wait for their own cache miss (with
-            // 10,000 interfaces their state is far larger than the caches).
+            // Load every receiver's radio and MAC state now, all at once: the loads overlap,
+            // whereas the RxStart events that follow would each wait for their own cache
+            // misses (with 10,000 interfaces their state is far larger than the caches).
             let mut warm = 0u64;
             for d in deliveries {
-                let r = &wifi.ifaces[d.rx as usize].radio;
+                let f = &wifi.ifaces[d.rx as usize];
                 warm = warm
-                    .wrapping_add(r.counters().arrivals)
-                    .wrapping_add(u64::from(r.needs_distance()) + u64::from(r.cca_busy()));
+                    .wrapping_add(f.radio.touch())
+                    .wrapping_add(f.dcf.touch())
+                    .wrapping_add(f.wake.map_or(0, |t| t.0));
             }
             std::hint::black_box(warm);
             for d in deliveries {

@@ -155,12 +155,17 @@ pub struct Delivery {
 
 /// A radio filed in a grid cell, with the position it was filed at (its true position is
 /// within the drift allowance of it), so that the search can skip far radios without looking
-/// at their mobility.
+/// at their mobility, and a copy of its current leg, so that the search finds the position of
+/// a near one in the cell's list it is scanning anyway instead of in a per-radio array (one
+/// cache miss per candidate with 10,000 radios). The copy is only used while it contains the
+/// time asked for; legs partition a motion's time line, so it then gives exactly the position
+/// [`Channel::position`] would.
 #[derive(Copy, Clone, Debug)]
 struct Filed {
     radio: u32,
     x_m: f64,
     y_m: f64,
+    leg: Leg,
 }
 
 /// The uniform grid of radios.
@@ -177,7 +182,7 @@ struct Grid {
 }
 
 impl Grid {
-    fn new(cell_m: f64, positions: &[Position], area: Option<[f64; 2]>) -> Grid {
+    fn new(cell_m: f64, positions: &[Position], legs: &[Leg], area: Option<[f64; 2]>) -> Grid {
         let (mut x0, mut y0, mut x1, mut y1) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
         if let Some([w, h]) = area {
             x1 = w;
@@ -216,6 +221,7 @@ impl Grid {
                 radio: i as u32,
                 x_m: p.x_m,
                 y_m: p.y_m,
+                leg: legs[i],
             });
             g.slot[i] = (c, (g.cells[c as usize].len() - 1) as u32);
         }
@@ -242,13 +248,14 @@ impl Grid {
         (cy * self.nx + cx) as u32
     }
 
-    fn move_to(&mut self, radio: u32, p: Position) {
+    fn move_to(&mut self, radio: u32, p: Position, leg: Leg) {
         let new = self.cell_of(p);
         let (old, idx) = self.slot[radio as usize];
         let filed = Filed {
             radio,
             x_m: p.x_m,
             y_m: p.y_m,
+            leg,
         };
         if old == new {
             self.cells[old as usize][idx as usize] = filed;
@@ -311,22 +318,23 @@ impl Channel {
             .iter_mut()
             .map(|m| m.position(SimTime::ZERO))
             .collect();
-        let grid = Grid::new(range_m + allowance_m, &positions, area_m);
+        let legs: Vec<Leg> = motion
+            .iter()
+            .map(|m| match m {
+                Motion::Static(p) => Leg::stationary(SimTime::ZERO, SimTime::NEVER, *p),
+                Motion::Moving(_) => {
+                    Leg::stationary(SimTime::NEVER, SimTime::NEVER, Position::xy(0.0, 0.0))
+                }
+            })
+            .collect();
+        let grid = Grid::new(range_m + allowance_m, &positions, &legs, area_m);
         let mut ch = Channel {
             propagation: params.propagation.clone(),
             tx_power_w: params.tx_power_w,
             cutoff_w: params.cutoff_w,
             range_m,
             allowance_m,
-            legs: motion
-                .iter()
-                .map(|m| match m {
-                    Motion::Static(p) => Leg::stationary(SimTime::ZERO, SimTime::NEVER, *p),
-                    Motion::Moving(_) => {
-                        Leg::stationary(SimTime::NEVER, SimTime::NEVER, Position::xy(0.0, 0.0))
-                    }
-                })
-                .collect(),
+            legs,
             motion,
             node_of,
             grid,
@@ -415,7 +423,7 @@ impl Channel {
             if let Motion::Moving(m) = &mut self.motion[r as usize] {
                 m.forget_before(now);
             }
-            self.grid.move_to(r, p);
+            self.grid.move_to(r, p, self.legs[r as usize]);
             self.schedule_rebucket(r, now);
         }
     }
@@ -457,7 +465,13 @@ impl Channel {
                     if fx * fx + fy * fy > far2 {
                         continue;
                     }
-                    let prx = self.position(rx, now);
+                    let prx = if filed.leg.contains(now) {
+                        filed.leg.position_at(now)
+                    } else {
+                        let p = self.position(rx, now);
+                        self.grid.cells[cell][k].leg = self.legs[rx as usize];
+                        p
+                    };
                     let (dx, dy) = (prx.x_m - ptx.x_m, prx.y_m - ptx.y_m);
                     if dx * dx + dy * dy > reach2 {
                         continue;

@@ -19,8 +19,20 @@ use std::net::Ipv4Addr;
 pub const ADHOC_BSSID: MacAddr = MacAddr([0x02, 0xff, 0x00, 0x00, 0x00, 0x01]);
 
 /// One wireless interface.
+///
+/// Laid out in declaration order (`repr(C)`) so that the fields every frame arrival touches
+/// are contiguous: the radio's hot fields (last in [`Radio`]), then this interface's own, then
+/// the MAC's hot fields (first in [`Dcf`]). With 10,000 interfaces (over 10 MB) visited in
+/// the order in which neighbours hear each other, the number of cache lines an arrival
+/// touches is what its cost follows. Aligned to a cache line so that the hot fields always
+/// fall on the same lines.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct WifiIface {
+    /// Reception state.
+    pub radio: Radio,
+    /// Earliest MAC wake-up already queued (stale wake-ups are no-ops).
+    pub wake: Option<SimTime>,
     /// The node it belongs to.
     pub node: NodeId,
     /// Its index among the node's interfaces.
@@ -31,10 +43,6 @@ pub struct WifiIface {
     pub mac: MacAddr,
     /// The 802.11 MAC.
     pub dcf: Dcf,
-    /// Reception state.
-    pub radio: Radio,
-    /// Earliest MAC wake-up already queued (stale wake-ups are no-ops).
-    pub wake: Option<SimTime>,
 }
 
 /// The static IP → MAC mapping of the wireless interfaces.

@@ -86,6 +86,8 @@ impl Wireless {
         let mut node_of = Vec::with_capacity(motion.len());
         let infra_mode = crate::scenario::schema::has_infra(s);
         let mut infra = infra::Infra::default();
+        // One configuration shared by every MAC (read on every frame, never changed).
+        let mac_cfg = std::sync::Arc::new(params.mac.clone());
         for (k, m) in motion {
             let w = ifaces.len() as u32;
             let node = &mut topo.nodes[k];
@@ -109,7 +111,7 @@ impl Wireless {
             };
             let dcf = Dcf::new(
                 mac,
-                params.mac.clone(),
+                mac_cfg.clone(),
                 infra::mac_role(s, k).unwrap_or(MacRole::AdHoc { bssid: ADHOC_BSSID }),
                 seeds.stream(&key("dcf-backoff")),
             );

@@ -1,8 +1,20 @@
 //! Per-MAC counters: what was sent, retried, dropped and why, what was received.
 
 /// Counters of one MAC. All start at zero and only grow.
+///
+/// The receive counters come first (`repr(C)`: declaration order): every frame heard updates
+/// one of them, and [`super::Dcf`] keeps them next to its other per-frame state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct MacCounters {
+    /// Frames received with a valid FCS.
+    pub rx_frames: u64,
+    /// Frames received in error (reported corrupted, bad FCS or unparsable): each starts an EIFS.
+    pub rx_errors: u64,
+    /// Duplicate data/management frames filtered (Acked, not delivered).
+    pub rx_duplicates: u64,
+    /// Packets delivered up to IP.
+    pub delivered: u64,
     /// Packets accepted into the interface queue.
     pub enqueued: u64,
     /// Packets dropped by the interface queue (full).
@@ -40,14 +52,6 @@ pub struct MacCounters {
     pub drops_short_retry: u64,
     /// Frames discarded at the long retry limit.
     pub drops_long_retry: u64,
-    /// Frames received with a valid FCS.
-    pub rx_frames: u64,
-    /// Frames received in error (reported corrupted, bad FCS or unparsable): each starts an EIFS.
-    pub rx_errors: u64,
-    /// Duplicate data/management frames filtered (Acked, not delivered).
-    pub rx_duplicates: u64,
-    /// Packets delivered up to IP.
-    pub delivered: u64,
     /// CTS not sent because the NAV was set when the RTS arrived.
     pub cts_suppressed: u64,
 }

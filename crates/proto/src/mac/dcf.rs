@@ -20,6 +20,7 @@
 //! contend.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_wire::ieee80211::{
@@ -99,11 +100,13 @@ struct Response {
     kind: FrameKind,
 }
 
+/// The infrastructure role; an AP's or a station's state (hundreds of bytes, touched only by
+/// management frames and their deadlines) is boxed, out of the MAC's hot cache lines.
 #[derive(Clone, Debug)]
 enum Role {
     AdHoc { bssid: MacAddr },
-    Ap(ApState),
-    Sta(StaState),
+    Ap(Box<ApState>),
+    Sta(Box<StaState>),
 }
 
 /// The largest Duration value (§9.2.4.2: bit 15 clear, 0–32 767 µs).
@@ -111,58 +114,70 @@ const MAX_DURATION_US: u64 = 32_767;
 
 /// One 802.11 MAC entity (DCF with its interface queue and infrastructure role). See the
 /// [module documentation](super) for the calling convention.
+///
+/// # Layout
+///
+/// The fields are in declaration order (`repr(C)`), the ones every frame heard touches first:
+/// an ad hoc network of thousands of MACs is driven in the order in which neighbours hear
+/// each other, so each `handle_medium_busy`/`handle_rx_frame` starts with cache misses on its
+/// MAC; with carrier sense, backoff, phase, the event queue's header and the receive counters
+/// packed into the first few cache lines there are few of them (with the compiler's order,
+/// sorted by alignment, they were spread over the whole ~800-byte struct), and [`Dcf::touch`]
+/// can load them all ahead of the events. Whatever only a
+/// transmitting MAC or an infrastructure role uses (the frame in service, the queues, the
+/// duplicate cache, the backoff stream, the AP/station state, boxed) comes after. The
+/// configuration is shared ([`Arc`]): it never changes and every MAC of a run has the same.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Dcf {
-    addr: MacAddr,
-    cfg: MacConfig,
-    rng: Rng,
-    queue: IfQueue,
-    /// Management frames wait here, ahead of the interface queue.
-    mgmt_queue: VecDeque<MgmtOut>,
-    role: Role,
-
+    // Hot: read or written on every frame heard.
+    phase: Phase,
     // Carrier sense.
-    cca_busy: bool,
-    was_busy: bool,
     idle_since: SimTime,
     nav_until: SimTime,
-    /// §10.3.2.4: when to reset a NAV set by an RTS if nothing followed it.
-    nav_rts_check: Option<SimTime>,
-    rx_since_rts: bool,
     /// Start of the EIFS after a frame received in error; `eifs_pending`: the medium was still
     /// busy when the error was reported, the EIFS starts when it turns idle.
     eifs_ref: Option<SimTime>,
-    eifs_pending: bool,
-
+    /// §10.3.2.4: when to reset a NAV set by an RTS if nothing followed it.
+    nav_rts_check: Option<SimTime>,
     // Backoff.
-    cw: u32,
-    slots: u32,
-    /// A backoff procedure is in progress (its counter may be 0 and not yet consumed).
-    backoff_pending: bool,
     count_from: Option<SimTime>,
+    due_at: Option<SimTime>,
     /// The access start `count_from` was armed for (before clamping to the arming time).
     armed_target: SimTime,
-    due_at: Option<SimTime>,
-
-    // Frame exchange.
-    current: Option<Outgoing>,
-    phase: Phase,
+    slots: u32,
+    cw: u32,
+    addr: MacAddr,
+    cca_busy: bool,
+    was_busy: bool,
+    rx_since_rts: bool,
+    eifs_pending: bool,
+    /// A backoff procedure is in progress (its counter may be 0 and not yet consumed).
+    backoff_pending: bool,
     on_air: Option<OnAir>,
+    cfg: Arc<MacConfig>,
+    events: VecDeque<MacEvent>,
     response: Option<Response>,
+    role: Role,
+    counters: MacCounters,
 
-    // Receive side.
+    // Cold: the transmit side, queues, the receive side's duplicate cache.
+    current: Option<Outgoing>,
+    queue: IfQueue,
+    /// Management frames wait here, ahead of the interface queue.
+    mgmt_queue: VecDeque<MgmtOut>,
     dup_cache: BTreeMap<MacAddr, SeqControl>,
     next_seq: u16,
-
-    events: VecDeque<MacEvent>,
-    counters: MacCounters,
+    rng: Rng,
 }
 
 impl Dcf {
     /// A MAC with address `addr`, configuration `cfg`, role `role`, drawing its backoffs (and
     /// an AP's first TBTT) from `rng` — the stream `("dcf-backoff", node, iface)` of the run's
-    /// seed tree. The medium is taken as idle since time zero.
-    pub fn new(addr: MacAddr, cfg: MacConfig, role: MacRole, mut rng: Rng) -> Self {
+    /// seed tree. The medium is taken as idle since time zero. Pass an `Arc<MacConfig>` to
+    /// share one configuration among many MACs.
+    pub fn new(addr: MacAddr, cfg: impl Into<Arc<MacConfig>>, role: MacRole, mut rng: Rng) -> Self {
+        let cfg = cfg.into();
         let role = match role {
             MacRole::AdHoc { bssid } => Role::AdHoc { bssid },
             MacRole::Ap(ap) => {
@@ -170,9 +185,9 @@ impl Dcf {
                 let first = ap
                     .first_tbtt
                     .unwrap_or_else(|| SimDuration(rng.below(interval.0.max(1))));
-                Role::Ap(ApState::new(ap, addr, first))
+                Role::Ap(Box::new(ApState::new(ap, addr, first)))
             }
-            MacRole::Sta(sta) => Role::Sta(StaState::new(sta)),
+            MacRole::Sta(sta) => Role::Sta(Box::new(StaState::new(sta))),
         };
         Dcf {
             addr,
@@ -248,6 +263,33 @@ impl Dcf {
             }
             _ => self.slots,
         }
+    }
+
+    /// A value computed from one field in each cache line of the state that handling a frame
+    /// heard reads (the hot fields at the start of the struct). An engine that is about to
+    /// deliver a frame to many MACs can call it for all of them in one loop, so that the
+    /// loads overlap instead of each reception waiting for its own cache misses. The value
+    /// means nothing; the MAC's state is not changed.
+    pub fn touch(&self) -> u64 {
+        let phase = match self.phase {
+            Phase::Idle => 0,
+            Phase::Contend => 1,
+            Phase::WaitCts { deadline } | Phase::WaitAck { deadline } => deadline.0,
+            Phase::SendData { at } => at.0,
+        };
+        let role = match &self.role {
+            Role::AdHoc { bssid } => u64::from(bssid.0[5]),
+            Role::Ap(_) => 1,
+            Role::Sta(_) => 2,
+        };
+        phase
+            .wrapping_add(self.nav_until.0)
+            .wrapping_add(self.due_at.map_or(0, |t| t.0))
+            .wrapping_add(self.armed_target.0)
+            .wrapping_add(u64::from(self.cw) + u64::from(self.cca_busy))
+            .wrapping_add(self.events.len() as u64)
+            .wrapping_add(u64::from(self.response.is_some()) + role)
+            .wrapping_add(self.counters.rx_frames)
     }
 
     /// The end of the NAV (virtual carrier sense).
