@@ -32,8 +32,12 @@ def test_manet_example_reports_routing_traffic(tmp_path: Path, protocol: str) ->
     if protocol == "olsr":
         # Messages by type; an OLSR packet may carry several (piggybacked forwarded TCs).
         assert rows.tx_packets.sum() > net["routing_packets"]
+        # MPR flooding relays TCs; HELLOs go one hop only.
+        relayed = rows.groupby("message").tx_relayed.sum()
+        assert relayed["tc"] > 0 and relayed["hello"] == 0
     else:
         assert rows.tx_packets.sum() == net["routing_packets"]
+        assert rows.tx_relayed.sum() == 0
     expected = {"dsr": {"rreq", "rrep"}, "aodv": {"rreq", "rrep"}, "olsr": {"hello", "tc"}}[protocol]
     assert expected <= set(rows.message)
 

@@ -240,6 +240,9 @@ pub struct RoutingResult {
     pub tx_packets: u64,
     /// Their bytes (whole IPv4 packets).
     pub tx_bytes: u64,
+    /// Messages among `tx_packets` the node relayed for their originator (OLSR's MPR
+    /// flooding; 0 for DSR and AODV, which build a new packet at every hop).
+    pub tx_relayed: u64,
     /// Packets of this type the node received.
     pub rx_packets: u64,
     /// Their bytes.

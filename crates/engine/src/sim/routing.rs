@@ -414,6 +414,7 @@ impl Simulation {
                     message: t.to_string(),
                     tx_packets: tx.packets,
                     tx_bytes: tx.bytes,
+                    tx_relayed: c.relayed.get(t).copied().unwrap_or(0),
                     rx_packets: rx.packets,
                     rx_bytes: rx.bytes,
                 });

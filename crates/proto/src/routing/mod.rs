@@ -149,6 +149,10 @@ pub struct RoutingCounters {
     pub tx: BTreeMap<&'static str, TypeCount>,
     /// Control packets received, by message type.
     pub rx: BTreeMap<&'static str, TypeCount>,
+    /// Messages among `tx` that this node retransmitted on behalf of their originator, by
+    /// type. Only OLSR relays messages unchanged (MPR flooding, RFC 3626 §3.4.1); DSR and AODV
+    /// build a new control packet at every hop and leave this empty.
+    pub relayed: BTreeMap<&'static str, u64>,
     /// Route discoveries started (the first request for a destination, not its retries).
     pub discoveries: u64,
     /// Route requests this node originated (first tries and retries).

@@ -402,6 +402,12 @@ fn overhead_counts_packets_and_the_type_table_counts_messages() {
         );
         let messages: u64 = c.tx.values().map(|t| t.packets).sum();
         assert!(messages >= c.tx_packets());
+        // Only TCs are relayed (HELLOs never leave the neighbourhood), and only by nodes with
+        // MPR selectors: here the inner nodes of the line.
+        let relayed = c.relayed.get("tc").copied().unwrap_or(0);
+        assert!(relayed <= c.tx.get("tc").map_or(0, |t| t.packets));
+        assert!(!c.relayed.contains_key("hello"));
+        assert_eq!(relayed > 0, (1..=3).contains(&i), "node {i}: {relayed}");
         bundled += messages - c.tx_packets();
     }
     assert!(bundled > 0, "no packet carried two messages");
