@@ -7,6 +7,8 @@
 // AODV or OLSR, `sources` CBR/UDP flows of 4 x 64-byte packets per second.
 //
 // One run per invocation; appends one CSV row (header written when the file is new/empty).
+// With --diagCsv=PATH it also appends one row of loss and control-traffic diagnostics there
+// (see Diag below); the main row is the same with or without it.
 // Build and grid driver: run_manet.py next to this file.
 
 #include "ns3/aodv-module.h"
@@ -94,6 +96,166 @@ OnAppRx(Ptr<const Packet> p)
     g.sendTime.erase(it);
 }
 
+// --- diagnostics (--diagCsv) ----------------------------------------------------------------
+//
+// Written to explain where the ns-3 runs lose packets and why they send as much routing
+// traffic as they do: which MAC drops happen (ns-3's AODV treats every DroppedMpdu of a
+// neighbour's unicast frame as a link break, whatever its reason), which AODV messages are
+// sent, and which IP-layer drops occur (TTL expiry = forwarding loops; "route error" = AODV's
+// request queue gave up on a packet).
+
+/// Traffic class of a packet, from its IPv4 protocol and UDP destination port.
+enum PktClass
+{
+    CLS_DATA = 0, ///< CBR application packet (UDP to one of the flow ports)
+    CLS_ROUTING,  ///< UDP to the routing protocol's port (654 AODV, 698 OLSR)
+    CLS_OTHER,    ///< anything else (e.g. ICMP time-exceeded)
+    CLS_N
+};
+
+const char* const kClassName[CLS_N] = {"data", "routing", "other"};
+
+/// WifiMacDropReason values, in ns-3 3.44's enum order (wifi-mac.h).
+const char* const kMacDropName[] = {"failed_enqueue",
+                                    "expired_lifetime",
+                                    "reached_retry_limit",
+                                    "qos_old_packet"};
+constexpr int kMacDropN = 4;
+
+/// Ipv4L3Protocol::DropReason values 1..7, in ns-3 3.44's enum order (ipv4-l3-protocol.h).
+const char* const kIpDropName[] = {"ttl_expired",
+                                   "no_route",
+                                   "bad_checksum",
+                                   "interface_down",
+                                   "route_error",
+                                   "fragment_timeout",
+                                   "duplicate"};
+constexpr int kIpDropN = 7;
+
+struct Diag
+{
+    uint16_t dataPortLo = 0; ///< flow ports are [dataPortLo, dataPortHi)
+    uint16_t dataPortHi = 0;
+    /// DroppedMpdu of the Wi-Fi MAC, summed over nodes: [reason][class].
+    uint64_t macDrop[kMacDropN][CLS_N] = {};
+    /// Unicast frames among macDrop (only these can match an AODV neighbour): [reason].
+    uint64_t macDropUnicast[kMacDropN] = {};
+    /// AODV transmissions by message type (index = type byte; 0 = unknown), counted where
+    /// routing_packets is counted. RREPs to a broadcast address are hellos (kept apart).
+    uint64_t aodvType[5] = {};
+    uint64_t aodvHello = 0;
+    uint64_t aodvRreqOriginated = 0; ///< RREQs sent by their originator (new discoveries/retries)
+    uint64_t olsrPkts = 0;
+    /// Ipv4L3Protocol Drop trace: [reason - 1][class].
+    uint64_t ipDrop[kIpDropN][CLS_N] = {};
+};
+
+Diag d;
+
+PktClass
+ClassOfUdp(uint16_t dstPort)
+{
+    if (dstPort == g.routingPort)
+    {
+        return CLS_ROUTING;
+    }
+    if (dstPort >= d.dataPortLo && dstPort < d.dataPortHi)
+    {
+        return CLS_DATA;
+    }
+    return CLS_OTHER;
+}
+
+/// Class of an IP payload (UDP header first if protocol is UDP).
+PktClass
+ClassOfIpPayload(const Ipv4Header& ip, Ptr<const Packet> payload)
+{
+    if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER || payload->GetSize() < 8)
+    {
+        return CLS_OTHER;
+    }
+    UdpHeader udp;
+    payload->PeekHeader(udp);
+    return ClassOfUdp(udp.GetDestinationPort());
+}
+
+void
+OnMacDrop(WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu)
+{
+    int r = static_cast<int>(reason);
+    if (r < 0 || r >= kMacDropN)
+    {
+        return;
+    }
+    PktClass cls = CLS_OTHER;
+    Ptr<Packet> c = mpdu->GetPacket()->Copy(); // MSDU: LLC/SNAP + IPv4 + ...
+    LlcSnapHeader llc;
+    if (c->GetSize() >= llc.GetSerializedSize())
+    {
+        c->RemoveHeader(llc);
+        if (llc.GetType() == Ipv4L3Protocol::PROT_NUMBER)
+        {
+            Ipv4Header ip;
+            c->RemoveHeader(ip);
+            cls = ClassOfIpPayload(ip, c);
+        }
+    }
+    d.macDrop[r][cls]++;
+    if (!mpdu->GetHeader().GetAddr1().IsGroup())
+    {
+        d.macDropUnicast[r]++;
+    }
+}
+
+void
+OnIpDrop(const Ipv4Header& ip,
+         Ptr<const Packet> p,
+         Ipv4L3Protocol::DropReason reason,
+         Ptr<Ipv4>,
+         uint32_t)
+{
+    int r = static_cast<int>(reason) - 1;
+    if (r < 0 || r >= kIpDropN)
+    {
+        return;
+    }
+    d.ipDrop[r][ClassOfIpPayload(ip, p)]++; // the packet comes without its IP header
+}
+
+/// Called from OnIpTx for each routing transmission; `c` starts at the UDP header.
+void
+CountRoutingMessage(const Ipv4Header& ip, Ptr<Packet> c, Ptr<Ipv4> ipv4, uint32_t iface)
+{
+    if (g.routingPort == 698)
+    {
+        d.olsrPkts++;
+        return;
+    }
+    UdpHeader udp;
+    c->RemoveHeader(udp);
+    // AODV message: 1-byte type (1 RREQ, 2 RREP, 3 RERR, 4 RREP-ACK), then the body.
+    uint8_t buf[20] = {};
+    uint32_t n = c->CopyData(buf, sizeof(buf));
+    uint8_t type = n > 0 && buf[0] <= 4 ? buf[0] : 0;
+    if (type == 2 && (ip.GetDestination().IsBroadcast() ||
+                      ip.GetDestination() == ipv4->GetAddress(iface, 0).GetBroadcast()))
+    {
+        d.aodvHello++; // a hello is an RREP broadcast with TTL 1
+        return;
+    }
+    d.aodvType[type]++;
+    // RREQ body: flags, reserved, hop count (1 byte each), RREQ ID (4), destination (4),
+    // destination seqno (4), originator (4): the originator starts at byte 16 after the type.
+    if (type == 1 && n >= 20)
+    {
+        Ipv4Address origin = Ipv4Address::Deserialize(buf + 16);
+        if (origin == ipv4->GetAddress(iface, 0).GetLocal())
+        {
+            d.aodvRreqOriginated++;
+        }
+    }
+}
+
 // Ipv4L3Protocol "Tx": every IPv4 packet handed to an interface (origin or forward), header on.
 void
 OnIpTx(Ptr<const Packet> p, Ptr<Ipv4> ipv4, uint32_t iface)
@@ -115,7 +277,75 @@ OnIpTx(Ptr<const Packet> p, Ptr<Ipv4> ipv4, uint32_t iface)
     {
         g.routingPkts++;
         g.routingBytes += p->GetSize();
+        CountRoutingMessage(ip, c, ipv4, iface);
     }
+}
+
+/// True if `path` is missing or empty (so a header line is due).
+bool
+NeedsHeader(const std::string& path)
+{
+    std::ifstream in(path);
+    return !(in.good() && in.peek() != std::ifstream::traits_type::eof());
+}
+
+/// Appends the diagnostics row (header first if the file is new). Keyed like the main CSV.
+void
+WriteDiagRow(const std::string& path,
+             const std::string& proto,
+             uint32_t sources,
+             double pause,
+             uint32_t run,
+             double duration)
+{
+    std::ostringstream head;
+    std::ostringstream row;
+    head << "protocol,sources,pause_s,run,duration_s";
+    row << proto << "," << sources << "," << pause << "," << run << "," << duration;
+    uint64_t dataLost = 0; // data packets whose loss has a recorded cause
+    for (int r = 0; r < kMacDropN; ++r)
+    {
+        for (int c = 0; c < CLS_N; ++c)
+        {
+            head << ",mac_drop_" << kMacDropName[r] << "_" << kClassName[c];
+            row << "," << d.macDrop[r][c];
+        }
+        head << ",mac_drop_" << kMacDropName[r] << "_unicast";
+        row << "," << d.macDropUnicast[r];
+        dataLost += d.macDrop[r][CLS_DATA];
+    }
+    const char* const aodvName[] = {"unknown", "rreq", "rrep", "rerr", "rrep_ack"};
+    for (int t = 1; t <= 4; ++t)
+    {
+        head << ",aodv_" << aodvName[t];
+        row << "," << d.aodvType[t];
+    }
+    head << ",aodv_rreq_originated,aodv_hello,aodv_unknown,olsr_packets";
+    row << "," << d.aodvRreqOriginated << "," << d.aodvHello << "," << d.aodvType[0] << ","
+        << d.olsrPkts;
+    for (int r = 0; r < kIpDropN; ++r)
+    {
+        for (int c = 0; c < CLS_N; ++c)
+        {
+            head << ",ip_drop_" << kIpDropName[r] << "_" << kClassName[c];
+            row << "," << d.ipDrop[r][c];
+        }
+        dataLost += d.ipDrop[r][CLS_DATA];
+    }
+    // Sent but neither received nor dropped with a traced cause: still queued or in flight at
+    // the end, or lost without a trace (e.g. discarded by a node's UDP layer).
+    uint64_t accounted = g.dataRecv + dataLost;
+    head << ",data_sent,data_received,data_unaccounted";
+    row << "," << g.dataSent << "," << g.dataRecv << ","
+        << static_cast<int64_t>(g.dataSent) - static_cast<int64_t>(accounted);
+
+    bool header = NeedsHeader(path);
+    std::ofstream out(path, std::ios::app);
+    if (header)
+    {
+        out << head.str() << "\n";
+    }
+    out << row.str() << "\n";
 }
 
 double
@@ -201,6 +431,7 @@ main(int argc, char* argv[])
     double startSpread = 180.0;
     bool ns3Rwp = false;
     bool verbose = false;
+    std::string diagCsv;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("protocol", "aodv or olsr", protocol);
@@ -216,6 +447,7 @@ main(int argc, char* argv[])
     cmd.AddValue("startSpread", "flow start times uniform in [0, startSpread) s", startSpread);
     cmd.AddValue("ns3Rwp", "use ns-3's RandomWaypointMobilityModel (initial pause) instead", ns3Rwp);
     cmd.AddValue("verbose", "print set-up diagnostics", verbose);
+    cmd.AddValue("diagCsv", "also append a row of drop/control-message counts to this CSV", diagCsv);
     cmd.Parse(argc, argv);
 
     if (protocol != "aodv" && protocol != "olsr")
@@ -409,6 +641,15 @@ main(int argc, char* argv[])
     }
 
     Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/Tx", MakeCallback(&OnIpTx));
+    d.dataPortLo = 9000;
+    d.dataPortHi = 9000 + sources;
+    if (!diagCsv.empty())
+    {
+        Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::WifiNetDevice/Mac/DroppedMpdu",
+                                      MakeCallback(&OnMacDrop));
+        Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/Drop",
+                                      MakeCallback(&OnIpDrop));
+    }
 
     if (verbose)
     {
@@ -473,6 +714,10 @@ main(int argc, char* argv[])
         << g.dataSent << "," << g.dataRecv << "," << std::setprecision(6) << pdf << ","
         << delay << "," << g.routingPkts << "," << g.routingBytes << "," << nrl << ","
         << std::setprecision(4) << wall << "\n";
+    if (!diagCsv.empty())
+    {
+        WriteDiagRow(diagCsv, proto, sources, pause, run, duration);
+    }
     std::cout << proto << " sources=" << sources << " pause=" << pause << " run=" << run
               << " sent=" << g.dataSent << " recv=" << g.dataRecv << " pdf=" << pdf
               << " delay=" << delay << " rtg=" << g.routingPkts << " nrl=" << nrl

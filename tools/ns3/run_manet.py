@@ -94,24 +94,39 @@ def grid(args):
     return pts
 
 
-def run_one(exe: Path, pt, duration, tmpdir):
+def run_one(exe: Path, pt, duration, tmpdir, diag: bool):
     proto, s, p, r = pt
     out = Path(tmpdir) / f"{proto}-{s}-{fmt_pause(p)}-{r}.csv"
-    if out.exists():
-        out.unlink()
+    dout = out.with_suffix(".diag.csv")
+    for f in (out, dout):
+        if f.exists():
+            f.unlink()
     cmd = [str(exe), f"--protocol={'aodv' if proto.startswith('aodv') else proto}",
            f"--sources={s}", f"--pause={p}", f"--run={r}", f"--duration={duration}",
            f"--hello={1 if proto == 'aodv-hello' else 0}", f"--csv={out}",
            # ns-3's own random waypoint: every node first pauses, as sctpsim's model, ns-2
            # setdest and Broch et al. do (pause 900 s = a static network).
            "--ns3Rwp=1"]
+    if diag:
+        cmd.append(f"--diagCsv={dout}")
     t0 = time.time()
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         raise RuntimeError(f"{cmd} failed:\n{res.stderr[-2000:]}")
     lines = out.read_text().splitlines()
     out.unlink()
-    return pt, lines, time.time() - t0
+    dlines = []
+    if diag:
+        dlines = dout.read_text().splitlines()
+        dout.unlink()
+    return pt, lines, dlines, time.time() - t0
+
+
+def append_rows(path: Path, lines):
+    """Append CSV lines (header first) to path, dropping the header if the file has one."""
+    new = not path.exists() or path.stat().st_size == 0
+    with path.open("a") as f:
+        f.write("\n".join(lines if new else lines[1:]) + "\n")
 
 
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
@@ -167,6 +182,9 @@ def main():
                     help="skip the AODV-with-hellos reference set")
     ap.add_argument("--hello-pauses", nargs="+", type=float, default=[0, 900])
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--diag-csv", type=Path,
+                    help="also append each run's drop / control-message diagnostics here "
+                         "(manet_cbr --diagCsv); the main CSV is unchanged")
     ap.add_argument("--quick", action="store_true",
                     help="tiny grid: aodv+olsr, 10 sources, pause 0, run 1, 60 s")
     ap.add_argument("--summary", type=Path, help="only write the summary of this CSV")
@@ -188,12 +206,13 @@ def main():
     print(f"{len(todo)} runs to do ({len(done)} rows already in {args.csv})", flush=True)
     args.csv.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(args.jobs) as pool:
-        futs = [pool.submit(run_one, exe, pt, args.duration, tmp) for pt in todo]
+        futs = [pool.submit(run_one, exe, pt, args.duration, tmp, args.diag_csv is not None)
+                for pt in todo]
         for fut in as_completed(futs):
-            pt, lines, wall = fut.result()
-            new = not args.csv.exists() or args.csv.stat().st_size == 0
-            with args.csv.open("a") as f:
-                f.write("\n".join(lines if new else lines[1:]) + "\n")
+            pt, lines, dlines, wall = fut.result()
+            append_rows(args.csv, lines)
+            if dlines:
+                append_rows(args.diag_csv, dlines)
             print(f"{time.strftime('%H:%M:%S')} done {pt} in {wall:.0f} s: {lines[-1]}",
                   flush=True)
     summarize(args.csv, args.csv.with_name(args.csv.stem + "-summary.csv"))
