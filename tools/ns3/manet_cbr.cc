@@ -29,6 +29,7 @@
 #include <map>
 #include <sstream>
 #include <unordered_map>
+#include <vector>
 
 using namespace ns3;
 
@@ -146,6 +147,11 @@ struct Diag
     uint64_t aodvHello = 0;
     uint64_t aodvRreqOriginated = 0; ///< RREQs sent by their originator (new discoveries/retries)
     uint64_t olsrPkts = 0;
+    /// OLSR messages transmitted by type (0 other, 1 HELLO, 2 TC), their bytes (message
+    /// headers included) and the TCs among them that this node forwarded (originator not us).
+    uint64_t olsrMsgs[3] = {};
+    uint64_t olsrMsgBytes[3] = {};
+    uint64_t olsrTcForwarded = 0;
     /// Ipv4L3Protocol Drop trace: [reason - 1][class].
     uint64_t ipDrop[kIpDropN][CLS_N] = {};
 };
@@ -229,6 +235,31 @@ CountRoutingMessage(const Ipv4Header& ip, Ptr<Packet> c, Ptr<Ipv4> ipv4, uint32_
     if (g.routingPort == 698)
     {
         d.olsrPkts++;
+        // OLSR packet (RFC 3626 §3.3): length (2), sequence (2), then messages, each: type (1),
+        // vtime (1), size (2, whole message), originator (4), TTL, hop count, sequence (2).
+        UdpHeader udp;
+        c->RemoveHeader(udp);
+        std::vector<uint8_t> buf(c->GetSize());
+        c->CopyData(buf.data(), buf.size());
+        Ipv4Address me = ipv4->GetAddress(iface, 0).GetLocal();
+        size_t off = 4;
+        while (off + 12 <= buf.size())
+        {
+            uint8_t type = buf[off];
+            size_t size = (size_t(buf[off + 2]) << 8) | buf[off + 3];
+            if (size < 12 || off + size > buf.size())
+            {
+                break;
+            }
+            int t = type == 1 || type == 2 ? type : 0;
+            d.olsrMsgs[t]++;
+            d.olsrMsgBytes[t] += size;
+            if (t == 2 && Ipv4Address::Deserialize(&buf[off + 4]) != me)
+            {
+                d.olsrTcForwarded++;
+            }
+            off += size;
+        }
         return;
     }
     UdpHeader udp;
@@ -338,6 +369,11 @@ WriteDiagRow(const std::string& path,
     head << ",data_sent,data_received,data_unaccounted";
     row << "," << g.dataSent << "," << g.dataRecv << ","
         << static_cast<int64_t>(g.dataSent) - static_cast<int64_t>(accounted);
+    // Appended last so that rows written before these columns existed keep their layout.
+    head << ",olsr_hello_msgs,olsr_tc_msgs,olsr_other_msgs,olsr_hello_msg_bytes"
+            ",olsr_tc_msg_bytes,olsr_tc_forwarded";
+    row << "," << d.olsrMsgs[1] << "," << d.olsrMsgs[2] << "," << d.olsrMsgs[0] << ","
+        << d.olsrMsgBytes[1] << "," << d.olsrMsgBytes[2] << "," << d.olsrTcForwarded;
 
     bool header = NeedsHeader(path);
     std::ofstream out(path, std::ios::app);
