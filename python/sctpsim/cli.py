@@ -67,6 +67,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="channel: comma-separated network sizes (default 100,1000,10000)")
     b.add_argument("--frames", type=int, default=1_000_000, help="channel: frames per case (default 1e6)")
     b.add_argument("--sim-time", type=float, default=60.0, help="scaling: simulated seconds per case (default 60)")
+    b.add_argument("--min-cpu", type=float, default=3.0,
+                   help="scaling: repeat a case until it has used this many CPU seconds and report "
+                        "the median (default 3; 0 runs each case once)")
 
     from sctpsim.sweep import add_arguments as add_sweep_arguments
 
@@ -232,19 +235,20 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.what == "scaling":
         from sctpsim.bench_scaling import format_case as format_scaling
-        from sctpsim.bench_scaling import run_case as run_scaling
+        from sctpsim.bench_scaling import run_case_repeated as run_scaling
 
         try:
             sizes = [int(x) for x in args.nodes.split(",") if x.strip()]
         except ValueError:
             sys.stderr.write(f"sctpsim: error: --nodes: expected comma-separated integers, got {args.nodes!r}\n")
             return EXIT_BAD_INPUT
-        if not args.sim_time > 0 or any(n < 2 for n in sizes):
-            sys.stderr.write("sctpsim: error: --sim-time must be positive and --nodes at least 2\n")
+        if not args.sim_time > 0 or any(n < 2 for n in sizes) or not args.min_cpu >= 0:
+            sys.stderr.write("sctpsim: error: --sim-time must be positive, --min-cpu at least 0 "
+                             "and --nodes at least 2\n")
             return EXIT_BAD_INPUT
         cases = []
         for n in sizes:
-            c = run_scaling(n, args.sim_time)
+            c = run_scaling(n, args.sim_time, args.min_cpu)
             cases.append(c)
             print(format_scaling(c), flush=True)
         if len(cases) > 1:

@@ -132,7 +132,7 @@ def test_bench_channel_prints_one_key_value_line_per_case() -> None:
 
 
 def test_bench_scaling_prints_key_value_lines_and_the_ratio() -> None:
-    r = sctpsim("bench", "scaling", "--nodes", "20,80", "--sim-time", "10")
+    r = sctpsim("bench", "scaling", "--nodes", "20,80", "--sim-time", "10", "--min-cpu", "0")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 3
@@ -146,8 +146,19 @@ def test_bench_scaling_prints_key_value_lines_and_the_ratio() -> None:
         assert 3 < float(kv["received_per_beacon"]) < 12
         assert float(kv["wall_s_per_sim_s_per_node"]) > 0
         assert float(kv["cpu_s_per_sim_s_per_node"]) >= 0
+        assert kv["repeats"] == "1"
     assert re.fullmatch(r"wall_ratio_largest_to_smallest=[\d.]+ cpu_ratio_largest_to_smallest=[\d.]+", lines[2])
     assert sctpsim("bench", "scaling", "--sim-time", "0").returncode == 2
+    assert sctpsim("bench", "scaling", "--min-cpu", "-1").returncode == 2
+
+
+def test_bench_scaling_repeats_a_short_case_and_checks_it_repeats_exactly() -> None:
+    from sctpsim.bench_scaling import run_case_repeated
+
+    c = run_case_repeated(20, 5.0, min_cpu_s=1e9, max_repeats=3)
+    assert c["repeats"] == 3
+    once = run_case_repeated(20, 5.0)
+    assert once["repeats"] == 1 and once["events"] == c["events"]
 
 
 @pytest.mark.parametrize("rate", [1, 2, 11])
