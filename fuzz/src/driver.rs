@@ -7,6 +7,8 @@ use std::panic;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use sctpsim_kernel::Rng;
+
 /// The counters of one mode, summed over cases.
 pub trait Tally: Default + Debug {
     /// Add the counters of one case.
@@ -124,35 +126,48 @@ pub struct Mutation {
 /// Mutates packet bytes in one of the modes every target uses: 1-4 bit flips, truncation at a
 /// random length, extension by random bytes, or (with `overwrite_from`) a random overwrite of
 /// a short run.
-pub fn mutate(rng: &mut sctpsim_kernel::Rng, b: &mut Vec<u8>, m: Mutation) {
+pub fn mutate(rng: &mut Rng, b: &mut Vec<u8>, m: Mutation) {
     let modes = if m.overwrite_from.is_some() { 4 } else { 3 };
     match rng.below(modes) {
         0 => {
             for _ in 0..1 + rng.below(4) {
-                if !b.is_empty() {
-                    let i = rng.below(b.len() as u64) as usize;
-                    b[i] ^= 1 << rng.below(8);
-                }
+                flip_bit(rng, b);
             }
         }
-        1 => {
-            let keep = rng.below(b.len() as u64 + 1) as usize;
-            b.truncate(keep);
-        }
-        2 => {
-            for _ in 0..rng.below(m.max_extend + 1) {
-                b.push(rng.next_u64() as u8);
-            }
-        }
-        _ => {
-            let from = m.overwrite_from.unwrap_or(0);
-            if b.len() > from {
-                let start = from + rng.below((b.len() - from) as u64) as usize;
-                let end = (start + 1 + rng.below(m.max_overwrite as u64) as usize).min(b.len());
-                for x in &mut b[start..end] {
-                    *x = rng.next_u64() as u8;
-                }
-            }
+        1 => truncate(rng, b),
+        2 => extend(rng, b, m.max_extend),
+        _ => overwrite(rng, b, m.overwrite_from.unwrap_or(0), m.max_overwrite),
+    }
+}
+
+/// Flips one random bit (nothing if `b` is empty).
+pub fn flip_bit(rng: &mut Rng, b: &mut [u8]) {
+    if !b.is_empty() {
+        let i = rng.below(b.len() as u64) as usize;
+        b[i] ^= 1 << rng.below(8);
+    }
+}
+
+/// Truncates at a random length (0 to all of it).
+pub fn truncate(rng: &mut Rng, b: &mut Vec<u8>) {
+    let keep = rng.below(b.len() as u64 + 1) as usize;
+    b.truncate(keep);
+}
+
+/// Appends 0 to `max` random bytes.
+pub fn extend(rng: &mut Rng, b: &mut Vec<u8>, max: u64) {
+    for _ in 0..rng.below(max + 1) {
+        b.push(rng.next_u64() as u8);
+    }
+}
+
+/// Overwrites a run of 1 to `max` bytes starting at a random offset at or after `from`.
+pub fn overwrite(rng: &mut Rng, b: &mut [u8], from: usize, max: usize) {
+    if b.len() > from {
+        let start = from + rng.below((b.len() - from) as u64) as usize;
+        let end = (start + 1 + rng.below(max as u64) as usize).min(b.len());
+        for x in &mut b[start..end] {
+            *x = rng.next_u64() as u8;
         }
     }
 }

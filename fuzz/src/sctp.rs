@@ -19,6 +19,7 @@
 
 use std::net::{IpAddr, Ipv4Addr};
 
+use crate::driver;
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_proto::transport::sctp::{SctpAssociation, SctpConfig, SctpEndpoint, Transmit};
 use sctpsim_wire::sctp::{
@@ -395,21 +396,9 @@ fn forge_chunk(rng: &mut Rng, own_tsn: Tsn, peer_tsn: Tsn, cookies: &[Vec<u8>]) 
 fn mutate(rng: &mut Rng, b: &mut Vec<u8>, header: usize) {
     for _ in 0..1 + rng.below(3) {
         match rng.below(6) {
-            0 => {
-                if !b.is_empty() {
-                    let i = rng.below(b.len() as u64) as usize;
-                    b[i] ^= 1 << rng.below(8);
-                }
-            }
-            1 => {
-                let keep = rng.below(b.len() as u64 + 1) as usize;
-                b.truncate(keep);
-            }
-            2 => {
-                for _ in 0..rng.below(40) {
-                    b.push(rng.next_u64() as u8);
-                }
-            }
+            0 => driver::flip_bit(rng, b),
+            1 => driver::truncate(rng, b),
+            2 => driver::extend(rng, b, 39),
             3 | 4 => {
                 // A 16-bit length field: the first chunk's (offset 2 of the chunk) or any
                 // 4-aligned position (parameter headers sit on 4-byte boundaries).
@@ -427,15 +416,7 @@ fn mutate(rng: &mut Rng, b: &mut Vec<u8>, header: usize) {
                     }
                 }
             }
-            _ => {
-                if b.len() > header + 12 {
-                    let start = header + 12 + rng.below((b.len() - header - 12) as u64) as usize;
-                    let end = (start + 1 + rng.below(8) as usize).min(b.len());
-                    for x in &mut b[start..end] {
-                        *x = rng.next_u64() as u8;
-                    }
-                }
-            }
+            _ => driver::overwrite(rng, b, header + 12, 8),
         }
     }
     if rng.bernoulli(0.8) && b.len() >= header + 12 {

@@ -228,42 +228,46 @@ OnIpDrop(const Ipv4Header& ip,
     d.ipDrop[r][ClassOfIpPayload(ip, p)]++; // the packet comes without its IP header
 }
 
+/// Counts the messages of one transmitted OLSR packet; `c` starts at the OLSR packet header.
+void
+CountOlsrMessages(Ptr<Packet> c, Ipv4Address me)
+{
+    d.olsrPkts++;
+    // OLSR packet (RFC 3626 §3.3): length (2), sequence (2), then messages, each: type (1),
+    // vtime (1), size (2, whole message), originator (4), TTL, hop count, sequence (2).
+    std::vector<uint8_t> buf(c->GetSize());
+    c->CopyData(buf.data(), buf.size());
+    size_t off = 4;
+    while (off + 12 <= buf.size())
+    {
+        uint8_t type = buf[off];
+        size_t size = (size_t(buf[off + 2]) << 8) | buf[off + 3];
+        if (size < 12 || off + size > buf.size())
+        {
+            break;
+        }
+        int t = type == 1 || type == 2 ? type : 0;
+        d.olsrMsgs[t]++;
+        d.olsrMsgBytes[t] += size;
+        if (t == 2 && Ipv4Address::Deserialize(&buf[off + 4]) != me)
+        {
+            d.olsrTcForwarded++;
+        }
+        off += size;
+    }
+}
+
 /// Called from OnIpTx for each routing transmission; `c` starts at the UDP header.
 void
 CountRoutingMessage(const Ipv4Header& ip, Ptr<Packet> c, Ptr<Ipv4> ipv4, uint32_t iface)
 {
-    if (g.routingPort == 698)
-    {
-        d.olsrPkts++;
-        // OLSR packet (RFC 3626 §3.3): length (2), sequence (2), then messages, each: type (1),
-        // vtime (1), size (2, whole message), originator (4), TTL, hop count, sequence (2).
-        UdpHeader udp;
-        c->RemoveHeader(udp);
-        std::vector<uint8_t> buf(c->GetSize());
-        c->CopyData(buf.data(), buf.size());
-        Ipv4Address me = ipv4->GetAddress(iface, 0).GetLocal();
-        size_t off = 4;
-        while (off + 12 <= buf.size())
-        {
-            uint8_t type = buf[off];
-            size_t size = (size_t(buf[off + 2]) << 8) | buf[off + 3];
-            if (size < 12 || off + size > buf.size())
-            {
-                break;
-            }
-            int t = type == 1 || type == 2 ? type : 0;
-            d.olsrMsgs[t]++;
-            d.olsrMsgBytes[t] += size;
-            if (t == 2 && Ipv4Address::Deserialize(&buf[off + 4]) != me)
-            {
-                d.olsrTcForwarded++;
-            }
-            off += size;
-        }
-        return;
-    }
     UdpHeader udp;
     c->RemoveHeader(udp);
+    if (g.routingPort == 698)
+    {
+        CountOlsrMessages(c, ipv4->GetAddress(iface, 0).GetLocal());
+        return;
+    }
     // AODV message: 1-byte type (1 RREQ, 2 RREP, 3 RERR, 4 RREP-ACK), then the body.
     uint8_t buf[20] = {};
     uint32_t n = c->CopyData(buf, sizeof(buf));

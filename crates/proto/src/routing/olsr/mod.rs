@@ -747,14 +747,14 @@ impl Router for Olsr {
         // likewise (everything queued within one jitter window), so both count IP packets of
         // similar fill.
         if !msgs.is_empty() || self.forward_queue.iter().any(|(t, _)| *t <= now) {
-            for (_, m) in &self.forward_queue {
+            for (_, m) in self.forward_queue.drain(..) {
                 *self
                     .counters
                     .relayed
                     .entry(kind(m.body.msg_type()))
                     .or_default() += 1;
+                msgs.push(m);
             }
-            msgs.extend(self.forward_queue.drain(..).map(|(_, m)| m));
             self.send_messages(msgs);
         }
     }
