@@ -3,6 +3,7 @@
 //! metrics, captures — and turns a scenario file into a simulation.
 
 pub mod capture;
+pub mod drop;
 pub mod link;
 pub mod loss;
 pub mod packet;

@@ -10,6 +10,7 @@
 //! never arrives. All three count as `outage_drops`. The link does not tell anyone it is down:
 //! routes stay as they are, and the transports find out by themselves (SCTP failover).
 
+use crate::drop::DropReason;
 use crate::loss::LossProcess;
 use crate::packet::Packet;
 use sctpsim_kernel::{BitRate, FlowId, NodeId, SimDuration, SimTime};
@@ -77,8 +78,9 @@ pub enum Offer {
     StartNow(Packet),
     /// Queued behind others.
     Queued,
-    /// The queue was full; the packet is dropped (returned for the record).
-    Dropped(Packet),
+    /// The queue was full or the direction is down; the packet is dropped (returned for the
+    /// record, with the reason).
+    Dropped(Packet, DropReason),
 }
 
 impl LinkDir {
@@ -96,7 +98,7 @@ impl LinkDir {
     pub fn offer(&mut self, now: SimTime, pkt: Packet) -> Offer {
         if self.is_down(now) {
             self.counters.outage_drops += 1;
-            return Offer::Dropped(pkt);
+            return Offer::Dropped(pkt, DropReason::Outage);
         }
         if !self.busy {
             self.busy = true;
@@ -106,23 +108,23 @@ impl LinkDir {
             Offer::Queued
         } else {
             self.counters.queue_drops += 1;
-            Offer::Dropped(pkt)
+            Offer::Dropped(pkt, DropReason::Queue)
         }
     }
 
     /// Account for a packet starting transmission at `now` and decide whether it survives the
-    /// link. Returns the serialisation time and whether the packet arrives. While the direction
-    /// is down the packet is dropped without using the transmitter (zero time).
-    pub fn start_tx(&mut self, now: SimTime, pkt: &Packet) -> (SimDuration, bool) {
+    /// link. Returns the serialisation time and, if the packet does not arrive, why. While the
+    /// direction is down the packet is dropped without using the transmitter (zero time).
+    pub fn start_tx(&mut self, now: SimTime, pkt: &Packet) -> (SimDuration, Option<DropReason>) {
         self.busy = true;
         if self.is_down(now) {
             self.counters.outage_drops += 1;
-            return (SimDuration::ZERO, false);
+            return (SimDuration::ZERO, Some(DropReason::Outage));
         }
         self.counters.tx_packets += 1;
         self.counters.tx_bytes += pkt.len() as u64;
         let tx = self.rate.tx_time(pkt.len());
-        let scripted = match pkt.flow.and_then(|f| self.scripted.get_mut(&f)) {
+        let scripted = match pkt.tag.flow.and_then(|f| self.scripted.get_mut(&f)) {
             Some(s) => {
                 s.seen += 1;
                 s.ordinals.contains(&s.seen)
@@ -131,18 +133,18 @@ impl LinkDir {
         };
         if scripted {
             self.counters.scripted_drops += 1;
-            return (tx, false);
+            return (tx, Some(DropReason::Scripted));
         }
         // Draw for every packet, so the loss pattern does not depend on scripted drops.
         if self.loss.lose_next() {
             self.counters.loss_drops += 1;
-            return (tx, false);
+            return (tx, Some(DropReason::Loss));
         }
         if self.goes_down_during(now, now + tx + self.delay) {
             self.counters.outage_drops += 1;
-            return (tx, false);
+            return (tx, Some(DropReason::Outage));
         }
-        (tx, true)
+        (tx, None)
     }
 
     /// The transmitter finished a packet: the next one to send, if any.
@@ -176,11 +178,7 @@ mod test {
     }
 
     fn pkt() -> Packet {
-        Packet {
-            bytes: vec![0; 1000],
-            flow: None,
-            uid: 0,
-        }
+        Packet::untagged(vec![0; 1000])
     }
 
     const MS: u64 = 1_000_000;
@@ -194,22 +192,22 @@ mod test {
         // Offered while down: dropped at once, not queued.
         assert!(matches!(
             d.offer(SimTime(150 * MS), pkt()),
-            Offer::Dropped(_)
+            Offer::Dropped(_, DropReason::Outage)
         ));
         assert!(d.queue.is_empty() && !d.busy);
         // A queued packet whose turn comes during the outage: dropped without using the link.
         assert_eq!(
             d.start_tx(SimTime(150 * MS), &pkt()),
-            (SimDuration::ZERO, false)
+            (SimDuration::ZERO, Some(DropReason::Outage))
         );
         // Sent at 85 ms, it would arrive at 103 ms: cut by the outage starting at 100 ms.
         assert_eq!(
             d.start_tx(SimTime(85 * MS), &pkt()),
-            (SimDuration::from_millis(8), false)
+            (SimDuration::from_millis(8), Some(DropReason::Outage))
         );
         // Sent at 80 ms, it arrives at 98 ms: survives. After the repair, all is normal.
-        assert!(d.start_tx(SimTime(80 * MS), &pkt()).1);
-        assert!(d.start_tx(SimTime(200 * MS), &pkt()).1);
+        assert!(d.start_tx(SimTime(80 * MS), &pkt()).1.is_none());
+        assert!(d.start_tx(SimTime(200 * MS), &pkt()).1.is_none());
         assert_eq!(d.counters.outage_drops, 3);
         assert_eq!(d.counters.tx_packets, 3, "the queued drop never started");
     }

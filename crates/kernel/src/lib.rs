@@ -6,10 +6,12 @@
 //!   cache-friendly at 10^5–10^6 pending events.
 //! * [`SeedTree`] / [`Rng`]: random streams handed out by stable keys, never by creation order
 //!   (DESIGN.md §1.3).
+//! * [`Packet`] / [`PacketTag`]: bytes plus the metadata every layer carries opaquely.
 //! * [`RunManifest`]: what identifies a run (scenario hash, seed, version, events, wall time).
 
 pub mod ids;
 pub mod manifest;
+pub mod packet;
 pub mod queue;
 pub mod rng;
 pub mod seed;
@@ -18,6 +20,7 @@ pub mod units;
 
 pub use ids::{FlowId, IfaceId, LinkId, NodeId};
 pub use manifest::RunManifest;
+pub use packet::{Packet, PacketTag};
 pub use queue::EventQueue;
 pub use rng::Rng;
 pub use seed::{SeedTree, StreamKey};

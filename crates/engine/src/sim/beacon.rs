@@ -71,6 +71,7 @@ impl Simulation {
                 dst: MacAddr::BROADCAST,
                 bytes,
                 is_control: false,
+                tag: Default::default(),
             },
         );
         self.wifi_pump(w);

@@ -9,6 +9,7 @@
 //! pair with the default 102.4 ms — meant for small handoff scenarios.
 
 use super::Simulation;
+use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::scenario::schema::WifiRoleKind;
 use crate::wireless::infra::InfraCounts;
@@ -118,6 +119,7 @@ impl Simulation {
                             dst: da,
                             bytes: pkt.bytes,
                             is_control: false,
+                            tag: pkt.tag,
                         },
                     );
                     self.wifi_pump(w);
@@ -130,11 +132,12 @@ impl Simulation {
                         c.unassociated_drops += 1;
                     }
                 }
-                self.note_drop(&pkt);
+                self.drop_packet(&pkt, DropReason::Unassociated);
                 None
             }
             InfraHop::NoRoute => {
                 self.topo.nodes[node.index()].ip.no_route_drops += 1;
+                self.drop_packet(&pkt, DropReason::NoRoute);
                 None
             }
         }
@@ -235,13 +238,11 @@ impl Simulation {
             c.unassociated_drops += sdus.len() as u64;
         }
         for sdu in sdus {
-            let flow = self.flow_of(&sdu.bytes);
             let pkt = Packet {
                 bytes: sdu.bytes,
-                flow,
-                uid: 0,
+                tag: sdu.tag,
             };
-            self.note_drop(&pkt);
+            self.drop_packet(&pkt, DropReason::Unassociated);
         }
     }
 

@@ -3,9 +3,10 @@
 
 use super::flows::FlowRt;
 use super::{Event, Simulation, DEFAULT_TTL};
+use crate::drop::DropReason;
 use crate::link::Offer;
 use crate::packet::Packet;
-use sctpsim_kernel::{LinkId, NodeId};
+use sctpsim_kernel::{FlowId, LinkId, NodeId};
 use sctpsim_proto::app::SeqTsHeader;
 use sctpsim_wire::icmp::{icmp_error_datagram, IcmpError, Icmpv4Packet};
 use sctpsim_wire::ipv4::{decrement_ttl_in_place, IpProtocol, Ipv4Packet};
@@ -29,6 +30,7 @@ impl Simulation {
         }
         let Some(iface) = self.topo.route(node, dst) else {
             self.topo.nodes[node.index()].ip.no_route_drops += 1;
+            self.drop_packet(&pkt, DropReason::NoRoute);
             return;
         };
         self.link_output(node, iface, pkt);
@@ -41,13 +43,13 @@ impl Simulation {
         match self.topo.links[link.index()].dirs[d as usize].offer(self.now, pkt) {
             Offer::StartNow(p) => self.start_tx(link, d, p),
             Offer::Queued => {}
-            Offer::Dropped(p) => self.note_drop(&p),
+            Offer::Dropped(p, why) => self.drop_packet(&p, why),
         }
     }
 
     pub(super) fn start_tx(&mut self, link: LinkId, d: u8, pkt: Packet) {
         let dir = &mut self.topo.links[link.index()].dirs[d as usize];
-        let (tx, arrives) = dir.start_tx(self.now, &pkt);
+        let (tx, lost) = dir.start_tx(self.now, &pkt);
         let from = dir.from;
         let delay = dir.delay;
         self.link_busy_ns[link.index()][d as usize] += tx.0;
@@ -63,54 +65,69 @@ impl Simulation {
             }
         }
         self.queue.push(self.now + tx, Event::TxDone(link, d));
-        if arrives {
-            self.queue
-                .push(self.now + tx + delay, Event::Arrive(link, d, pkt));
-        } else {
-            self.note_drop(&pkt);
+        match lost {
+            None => self
+                .queue
+                .push(self.now + tx + delay, Event::Arrive(link, d, pkt)),
+            Some(why) => self.drop_packet(&pkt, why),
         }
     }
 
-    /// Record a lost packet of a flow in the time series (`dropped_seq`): for TCP the stream
-    /// offset just past the segment's payload (comparable with `snd_una`), for UDP the
-    /// application sequence number. Pure ACKs and packets of no flow are not recorded.
-    pub(super) fn note_drop(&mut self, pkt: &Packet) {
-        let Some(f) = pkt.flow else { return };
-        let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
+    /// A packet ends here without being delivered: count it for its flow (from its tag) and
+    /// reason, and write the flow's drop rows (`dropped_seq`: for TCP the stream offset just
+    /// past the segment's payload, comparable with `snd_una`, for UDP the application sequence
+    /// number; `dropped_tsn`: one row per SCTP DATA chunk), with the reason as `dir`. Pure ACKs,
+    /// control chunks and packets of no flow are counted but write no row.
+    pub(super) fn drop_packet(&mut self, pkt: &Packet, reason: DropReason) {
+        let slot = pkt.tag.flow.map_or(0, |f| f.index() + 1);
+        let Some(counts) = self.drops.get_mut(slot) else {
             return;
+        };
+        counts.packets[reason as usize] += 1;
+        let Some(f) = pkt.tag.flow else { return };
+        let rows = self.drop_rows(f, &pkt.bytes, reason);
+        if let Some(c) = self.drops.get_mut(slot) {
+            c.records[reason as usize] += rows;
+        }
+    }
+
+    /// The drop rows of a packet of flow `f`; how many were written.
+    fn drop_rows(&mut self, f: FlowId, bytes: &[u8], reason: DropReason) -> u64 {
+        let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
+            return 0;
         };
         let value = match (&self.flows[f.index()], ip.protocol()) {
             (FlowRt::Tcp(t), IpProtocol::Tcp) => {
                 let Ok(seg) = TcpPacket::new_checked(ip.payload()) else {
-                    return;
+                    return 0;
                 };
                 let len = ip.payload().len().saturating_sub(seg.header_len() as usize);
                 let client = &t.sides[0].conn;
                 if len == 0 || ip.src_addr() != t.ep.src_addr {
-                    return;
+                    return 0;
                 }
                 let offset = u64::from(seg.seq_number().0.wrapping_sub(client.iss().0));
                 (offset + len as u64) as f64
             }
             (FlowRt::Udp(_), IpProtocol::Udp) => {
                 let Ok(udp) = UdpPacket::new_checked(ip.payload()) else {
-                    return;
+                    return 0;
                 };
                 match SeqTsHeader::parse(udp.payload()) {
                     Some(h) => h.seq as f64,
-                    None => return,
+                    None => return 0,
                 }
             }
             (FlowRt::Sctp(_), IpProtocol::Sctp) => {
-                // `dropped_tsn` rows, one per DATA chunk (`sctp.rs`).
-                self.sctp_note_drop(f, ip.src_addr(), ip.dst_addr(), ip.payload());
-                return;
+                return self.sctp_note_drop(f, ip.src_addr(), reason, ip.payload());
             }
-            _ => return,
+            _ => return 0,
         };
         let id = self.flows[f.index()].ep().spec_index as u32;
+        let t = self.now.as_secs_f64();
         self.series
-            .push(self.now.as_secs_f64(), "flow", id, "", "dropped_seq", value);
+            .push(t, "flow", id, reason.name(), "dropped_seq", value);
+        1
     }
 
     pub(super) fn send_icmp_error(&mut self, node: NodeId, kind: IcmpError, offending: &[u8]) {
@@ -152,11 +169,13 @@ impl Simulation {
         match decrement_ttl_in_place(&mut pkt.bytes) {
             Ok(0) => {
                 self.topo.nodes[node.index()].ip.ttl_drops += 1;
+                self.drop_packet(&pkt, DropReason::TtlExpired);
                 self.send_icmp_error(node, IcmpError::TtlExceeded, &pkt.bytes);
             }
             Ok(_) => {
                 if !self.has_route(node, dst) {
                     self.topo.nodes[node.index()].ip.no_route_drops += 1;
+                    self.drop_packet(&pkt, DropReason::NoRoute);
                     self.send_icmp_error(node, IcmpError::NetUnreachable, &pkt.bytes);
                 } else {
                     self.topo.nodes[node.index()].ip.forwarded += 1;

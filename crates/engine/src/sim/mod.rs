@@ -23,6 +23,7 @@ mod tcp;
 mod wireless;
 
 use crate::capture::Capture;
+use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{RunResult, TimeSeries};
 use crate::scenario::{FlowSide, LoadedScenario};
@@ -132,6 +133,17 @@ pub struct Simulation {
     wifi: Option<Box<crate::wireless::Wireless>>,
     /// The ad hoc routers, if `routing.protocol` is not `static`.
     routing: Option<routing::RoutingRt>,
+    /// Dropped packets by reason: index 0 packets of no flow, `k + 1` those of flow `k`.
+    drops: Vec<FlowDrops>,
+}
+
+/// The drops of one flow's packets (or of packets of no flow), by [`DropReason`] index.
+#[derive(Clone, Debug, Default)]
+struct FlowDrops {
+    /// Packets dropped.
+    packets: [u64; DropReason::ALL.len()],
+    /// `dropped_seq` / `dropped_tsn` rows written for them.
+    records: [u64; DropReason::ALL.len()],
 }
 
 impl Simulation {
@@ -237,6 +249,7 @@ impl Simulation {
             link_busy_ns: vec![[0; 2]; nlinks],
             wifi,
             routing,
+            drops: vec![FlowDrops::default(); nflows + 1],
         };
         sim.routing_start();
         for i in 0..sim.flows.len() {
@@ -329,9 +342,12 @@ impl Simulation {
     }
 
     fn new_packet(&mut self, bytes: Vec<u8>, flow: Option<FlowId>) -> Packet {
-        let uid = self.next_uid;
         self.next_uid += 1;
-        Packet { bytes, flow, uid }
+        let tag = crate::packet::PacketTag {
+            flow,
+            uid: self.next_uid,
+        };
+        Packet { bytes, tag }
     }
 
     /// The IPv4 Identification for the next packet `node` originates.

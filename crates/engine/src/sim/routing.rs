@@ -18,6 +18,7 @@
 //! Random streams: `("routing", node)` for each router (jitter, identifiers).
 
 use super::{Event, Simulation};
+use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
 use crate::scenario::{Duration, RoutingKind, RoutingSpec, Scenario};
@@ -173,7 +174,8 @@ impl Simulation {
     }
 
     /// A packet the MAC of `node` delivered, sent by MAC `src`.
-    pub(super) fn routing_receive(&mut self, node: NodeId, src: MacAddr, bytes: Vec<u8>) {
+    pub(super) fn routing_receive(&mut self, node: NodeId, src: MacAddr, pkt: Packet) {
+        let bytes = pkt.bytes;
         let now = self.now;
         let prev = self
             .wifi
@@ -270,14 +272,8 @@ impl Simulation {
                         control,
                     } => self.routing_transmit(node, next_hop, packet, control),
                     RoutingOutput::Deliver { packet } => self.routing_deliver(node, packet),
-                    RoutingOutput::Drop { packet, .. } => {
-                        let flow = self.flow_of(&packet);
-                        let pkt = Packet {
-                            bytes: packet,
-                            flow,
-                            uid: 0,
-                        };
-                        self.note_drop(&pkt);
+                    RoutingOutput::Drop { packet, reason } => {
+                        self.drop_packet(&Packet::untagged(packet), reason.into());
                     }
                 }
             }
@@ -345,6 +341,9 @@ impl Simulation {
         };
         let Some(mac) = wifi.addrs.resolve(next_hop) else {
             self.topo.nodes[node.index()].ip.no_route_drops += 1;
+            if !control {
+                self.drop_packet(&Packet::untagged(packet), DropReason::NoRoute);
+            }
             return;
         };
         wifi.ifaces[w as usize].dcf.enqueue(
@@ -353,6 +352,7 @@ impl Simulation {
                 dst: mac,
                 bytes: packet,
                 is_control: control,
+                tag: Default::default(),
             },
         );
         self.wifi_pump(w);
@@ -367,8 +367,7 @@ impl Simulation {
                 return;
             }
         };
-        let flow = self.flow_of(&bytes);
-        let pkt = self.new_packet(bytes, flow);
+        let pkt = self.new_packet(bytes, None);
         self.deliver(node, src, dst, proto, pkt);
     }
 

@@ -20,6 +20,7 @@
 use super::flows::{Endpoints, FlowRt};
 use super::sctp_app::{quantile_s, MessageSink, MessageSource, SourceConfig};
 use super::{Event, Simulation, DEFAULT_TTL};
+use crate::drop::DropReason;
 use crate::results::{FlowResult, PathResult, SctpResult, StreamResult, TimeSeries};
 use crate::scenario::{
     AppKind, AsconfActionKind, AsconfActionSpec, FlowSide, FlowSpec, SctpProfileKind,
@@ -723,27 +724,36 @@ impl Simulation {
         }
     }
 
-    /// A lost packet of an SCTP flow: a `dropped_tsn` row (dir: the destination) for every
-    /// DATA chunk the client had put in it.
-    pub(super) fn sctp_note_drop(&mut self, f: FlowId, src: Ipv4Addr, dst: Ipv4Addr, bytes: &[u8]) {
+    /// A lost packet of an SCTP flow: a `dropped_tsn` row (dir: the drop reason) for every
+    /// DATA chunk the client had put in it; how many rows.
+    pub(super) fn sctp_note_drop(
+        &mut self,
+        f: FlowId,
+        src: Ipv4Addr,
+        reason: DropReason,
+        bytes: &[u8],
+    ) -> u64 {
         let FlowRt::Sctp(s) = &self.flows[f.index()] else {
-            return;
+            return 0;
         };
         if !s.local_addrs.contains(&src) && !s.asconf_added(FlowSide::Src).any(|a| a == src) {
-            return;
+            return 0;
         }
         let Ok(pkt) = SctpPacket::new_checked(bytes).and_then(|p| SctpRepr::parse(&p)) else {
-            return;
+            return 0;
         };
         let (id, initial) = (s.ep.spec_index as u32, s.initial_tsn());
         let t = self.now.as_secs_f64();
+        let mut rows = 0;
         for c in &pkt.chunks {
             if let ChunkRepr::Data(d) = c {
                 let v = rel_tsn(d.tsn.0, initial);
                 self.series
-                    .push_owned(t, "flow", id, dst.to_string(), "dropped_tsn", v);
+                    .push(t, "flow", id, reason.name(), "dropped_tsn", v);
+                rows += 1;
             }
         }
+        rows
     }
 
     /// Per-stream delivery delay rows of the interval that ends now (`message_delay_s`, dir

@@ -15,13 +15,13 @@
 //! (`handle_rx_frame`, before the CCA edge of the same instant).
 
 use super::{Event, Simulation};
+use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{MacResult, NetworkResult};
 use crate::wireless::channel::AirFrame;
-use sctpsim_kernel::{FlowId, NodeId};
+use sctpsim_kernel::NodeId;
 use sctpsim_proto::mac::{FrameKind, MacAddr, MacEvent, MacSdu, RxInfo, TxRequest};
 use sctpsim_wire::ieee80211::{DATA_OVERHEAD, FCS_LEN};
-use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
 use sctpsim_world::power::w_to_dbm;
 use std::net::Ipv4Addr;
 
@@ -58,6 +58,7 @@ impl Simulation {
         };
         let Some((iface, next)) = hop else {
             self.topo.nodes[node.index()].ip.no_route_drops += 1;
+            self.drop_packet(&pkt, DropReason::NoRoute);
             return;
         };
         let Some(w) = self.topo.nodes[node.index()].ifaces[iface as usize].wireless else {
@@ -71,6 +72,7 @@ impl Simulation {
         let next_mac = wifi.by_node[next as usize].map(|nw| wifi.ifaces[nw as usize].mac);
         let Some(mac) = next_mac else {
             self.topo.nodes[node.index()].ip.no_route_drops += 1;
+            self.drop_packet(&pkt, DropReason::NoRoute);
             return;
         };
         let now = self.now;
@@ -80,6 +82,7 @@ impl Simulation {
                 dst: mac,
                 bytes: pkt.bytes,
                 is_control: false,
+                tag: pkt.tag,
             },
         );
         self.wifi_pump(w);
@@ -105,21 +108,22 @@ impl Simulation {
                 break;
             };
             match ev {
-                MacEvent::Delivered { src, bytes, .. } => self.wifi_deliver(w, src, bytes),
+                MacEvent::Delivered {
+                    src, bytes, tag, ..
+                } => self.wifi_deliver(w, src, Packet { bytes, tag }),
                 MacEvent::TxFailed { next_hop, sdu, .. } if self.routing.is_some() => {
                     self.routing_link_failure(w, next_hop, sdu);
                 }
                 MacEvent::TxSuccess { dst, .. } if self.routing.is_some() && !dst.is_group() => {
                     self.routing_tx_success(w, dst);
                 }
-                MacEvent::TxFailed { sdu, .. } | MacEvent::QueueDrop { sdu } => {
-                    let flow = self.flow_of(&sdu.bytes);
-                    let pkt = Packet {
-                        bytes: sdu.bytes,
-                        flow,
-                        uid: 0,
-                    };
-                    self.note_drop(&pkt);
+                MacEvent::TxFailed { sdu, .. } => {
+                    let (bytes, tag) = (sdu.bytes, sdu.tag);
+                    self.drop_packet(&Packet { bytes, tag }, DropReason::MacRetryLimit);
+                }
+                MacEvent::QueueDrop { sdu } => {
+                    let (bytes, tag) = (sdu.bytes, sdu.tag);
+                    self.drop_packet(&Packet { bytes, tag }, DropReason::Queue);
                 }
                 ev => self.infra_event(w, ev),
             }
@@ -165,7 +169,8 @@ impl Simulation {
         }
         let deliveries = wifi.channel.transmit(now, w);
         if !deliveries.is_empty() {
-            let frame = AirFrame::new(req.frame, req.mode, req.preamble, w, req.duration);
+            let frame =
+                AirFrame::new(req.frame, req.mode, req.preamble, w, req.duration).with_tag(req.tag);
             let id = wifi.frames.insert(frame, deliveries.len() as u32);
             // Load every receiver's radio and MAC state now, all at once: the loads overlap,
             // whereas the RxStart events that follow would each wait for their own cache
@@ -239,6 +244,7 @@ impl Simulation {
                 mode: r.mode,
                 // The channel never alters a frame's bytes; the radio decided its fate.
                 fcs_verified: true,
+                tag: frame.tag,
             };
             f.dcf.handle_rx_frame(now, &frame.bytes, info);
             if r.ok {
@@ -281,45 +287,20 @@ impl Simulation {
     }
 
     /// A packet the MAC of `w` delivered goes to IP input.
-    fn wifi_deliver(&mut self, w: u32, src: MacAddr, bytes: Vec<u8>) {
+    fn wifi_deliver(&mut self, w: u32, src: MacAddr, pkt: Packet) {
         let Some(wifi) = self.wifi.as_ref() else {
             return;
         };
         let f = &wifi.ifaces[w as usize];
         let (node, index) = (f.node, f.iface);
         if let Some(c) = &mut self.capture {
-            c.record(node, index, self.now, &bytes);
+            c.record(node, index, self.now, &pkt.bytes);
         }
         if self.routed(node) {
-            self.routing_receive(node, src, bytes);
+            self.routing_receive(node, src, pkt);
             return;
         }
-        let flow = self.flow_of(&bytes);
-        let pkt = self.new_packet(bytes, flow);
         self.ip_receive(node, pkt);
-    }
-
-    /// The flow an IP packet belongs to, from its addresses and ports (the MAC carries bytes
-    /// only; the flow tag is recovered for forwarding and drop records).
-    pub(super) fn flow_of(&self, bytes: &[u8]) -> Option<FlowId> {
-        let ip = Ipv4Packet::new_checked(bytes).ok()?;
-        if ip.dst_addr().is_broadcast() {
-            return None; // beacons and other broadcasts belong to no flow
-        }
-        let payload = ip.payload();
-        if payload.len() < 4 {
-            return None;
-        }
-        let sport = u16::from_be_bytes([payload[0], payload[1]]);
-        let dport = u16::from_be_bytes([payload[2], payload[3]]);
-        let owner = self.topo.addr_owner.get(&ip.dst_addr())?;
-        let node = &self.topo.nodes[owner.index()];
-        let key = (dport, ip.src_addr(), sport);
-        match ip.protocol() {
-            IpProtocol::Udp => node.udp_sockets.get(&key).copied(),
-            IpProtocol::Tcp => node.tcp_sockets.get(&key).map(|(f, _)| *f),
-            _ => None,
-        }
     }
 
     /// Network-wide MAC figures in the time series (cumulative counts and queue length).

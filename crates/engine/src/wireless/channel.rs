@@ -72,6 +72,8 @@ pub struct AirFrame {
     pub tx: u32,
     /// On-air duration.
     pub duration: SimDuration,
+    /// The tag of the packet a data frame carries (what a receiver's MAC returns with it).
+    pub tag: sctpsim_kernel::PacketTag,
     /// Receivers whose end-of-frame event is still pending.
     refs: u32,
 }
@@ -137,8 +139,15 @@ impl AirFrame {
             preamble,
             tx,
             duration,
+            tag: sctpsim_kernel::PacketTag::default(),
             refs: 0,
         }
+    }
+
+    /// The frame carrying the packet tagged `tag`.
+    pub fn with_tag(mut self, tag: sctpsim_kernel::PacketTag) -> Self {
+        self.tag = tag;
+        self
     }
 }
 

@@ -22,7 +22,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_kernel::{PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::ieee80211::{
     capability, data_frame, AckRepr, AssocReqBody, AssocRespBody, AuthBody, BeaconBody, CtsRepr,
     DataRepr, Elements, FrameKind, FrameRepr, Ieee80211Frame, LlcSnapPacket, LlcSnapRepr, MgmtBody,
@@ -580,6 +580,7 @@ impl Dcf {
                 preamble: self.cfg.preamble,
                 duration,
                 kind: r.kind,
+                tag: PacketTag::default(),
             });
         }
         if let Phase::SendData { at } = self.phase {
@@ -835,6 +836,7 @@ impl Dcf {
             mode: rts_mode,
             preamble: self.cfg.preamble,
             kind: FrameKind::Rts,
+            tag: PacketTag::default(),
         })
     }
 
@@ -882,6 +884,10 @@ impl Dcf {
             kind: Ieee80211Frame::new_unchecked(&cur.frame[..])
                 .frame_control()
                 .kind(),
+            tag: match &cur.payload {
+                Payload::Sdu(sdu) => sdu.tag,
+                Payload::Mgmt(_) => PacketTag::default(),
+            },
         })
     }
 
@@ -1246,6 +1252,7 @@ impl Dcf {
                         src: h.addr2,
                         dst: h.addr1,
                         bytes: bytes.to_vec(),
+                        tag: rx.tag,
                     });
                 }
             }
@@ -1274,6 +1281,7 @@ impl Dcf {
                 src: h.sa(),
                 dst: h.da(),
                 bytes: bytes.to_vec(),
+                tag: rx.tag,
             });
         }
     }

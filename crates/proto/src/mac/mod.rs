@@ -49,6 +49,7 @@ pub use infra::{ApConfig, MacRole, StaConfig};
 pub use phy_timing::{tx_duration, OfdmRate, PhyFamily, PhyMode, PhyStandard, Preamble};
 pub use profiles::{MacConfig, RadioProfile};
 pub use queue::IfQueue;
+use sctpsim_kernel::PacketTag;
 pub use sctpsim_wire::ieee80211::{FrameKind, MacAddr};
 
 /// A packet handed to the MAC by IP (an MSDU).
@@ -61,6 +62,8 @@ pub struct MacSdu {
     pub bytes: Vec<u8>,
     /// Routing control traffic: queued ahead of data (ns-2 PriQueue).
     pub is_control: bool,
+    /// The packet's simulator metadata, returned unchanged with every event about it.
+    pub tag: PacketTag,
 }
 
 /// A frame the engine must put on the air now.
@@ -76,6 +79,9 @@ pub struct TxRequest {
     pub duration: sctpsim_kernel::SimDuration,
     /// Frame type, for traces.
     pub kind: FrameKind,
+    /// The tag of the packet a data frame carries (default for control and management
+    /// frames); the channel hands it to the receivers in [`RxInfo::tag`].
+    pub tag: PacketTag,
 }
 
 /// What the PHY reports with a frame that ended at this radio.
@@ -94,6 +100,9 @@ pub struct RxInfo {
     /// CRC of every overheard frame was about a tenth of the channel's time. False (the
     /// default of the constructors): the MAC verifies the FCS.
     pub fcs_verified: bool,
+    /// The tag the transmitter's [`TxRequest::tag`] carried (what a simulated channel knows
+    /// of the frame besides its bytes); returned with the delivered packet.
+    pub tag: PacketTag,
 }
 
 impl RxInfo {
@@ -104,6 +113,7 @@ impl RxInfo {
             rssi_dbm,
             mode,
             fcs_verified: false,
+            tag: PacketTag::default(),
         }
     }
 
@@ -114,6 +124,7 @@ impl RxInfo {
             rssi_dbm,
             mode,
             fcs_verified: false,
+            tag: PacketTag::default(),
         }
     }
 }
@@ -141,6 +152,8 @@ pub enum MacEvent {
         dst: MacAddr,
         /// The IPv4 packet (LLC/SNAP removed).
         bytes: Vec<u8>,
+        /// The packet's tag ([`RxInfo::tag`]).
+        tag: PacketTag,
     },
     /// With [`MacConfig::promiscuous`]: a data frame for another station was overheard.
     Overheard {
@@ -150,6 +163,8 @@ pub enum MacEvent {
         dst: MacAddr,
         /// The IPv4 packet.
         bytes: Vec<u8>,
+        /// The packet's tag ([`RxInfo::tag`]).
+        tag: PacketTag,
     },
     /// A packet was sent: Acked (unicast) or put on the air (group address).
     TxSuccess {

@@ -96,6 +96,7 @@ mod test {
             dst: MacAddr::local(u32::from(tag % 2), 0),
             bytes: vec![tag],
             is_control: control,
+            tag: Default::default(),
         }
     }
 

@@ -19,6 +19,7 @@ fn sdu(dst: usize, len: usize) -> MacSdu {
         dst: addr(dst),
         bytes: vec![0x45; len],
         is_control: false,
+        tag: Default::default(),
     }
 }
 

@@ -119,7 +119,9 @@ fn group_frames_reach_everyone_and_unicast_only_its_receiver() {
         .events_of(2)
         .iter()
         .filter_map(|e| match &e.2 {
-            MacEvent::Delivered { src, dst, bytes } => Some((*src, *dst, bytes.len())),
+            MacEvent::Delivered {
+                src, dst, bytes, ..
+            } => Some((*src, *dst, bytes.len())),
             _ => None,
         })
         .collect();
@@ -141,7 +143,7 @@ fn promiscuous_mode_reports_overheard_unicast() {
     net.run_for(SimDuration::from_millis(10));
     assert!(net.events_of(2).iter().any(|e| matches!(
         &e.2,
-        MacEvent::Overheard { src, dst, bytes } if *src == addr(0) && *dst == addr(1) && bytes.len() == 80
+        MacEvent::Overheard { src, dst, bytes, .. } if *src == addr(0) && *dst == addr(1) && bytes.len() == 80
     )));
     assert_eq!(delivered(&net, 2), 0);
 }
@@ -169,4 +171,38 @@ fn frames_of_another_ibss_are_not_delivered() {
     );
     m.handle_rx_frame(at_us(10), &f, RxInfo::ok(PhyMode::Dsss1, -50.0));
     assert_eq!(m.poll_event(), None);
+}
+
+#[test]
+fn packet_tags_travel_with_delivered_overheard_and_failed_packets() {
+    use sctpsim_kernel::{FlowId, PacketTag};
+    let mut cfg = basic();
+    cfg.promiscuous = true;
+    let mut net = Net::adhoc(3, &cfg, 4);
+    let tag = |uid| PacketTag {
+        flow: Some(FlowId(7)),
+        uid,
+    };
+    net.send_tagged(0, Some(1), 80, tag(11));
+    net.run_for(SimDuration::from_millis(10));
+    let tag_of = |net: &Net, i: usize| {
+        net.events_of(i).iter().find_map(|e| match &e.2 {
+            MacEvent::Delivered { tag, .. } | MacEvent::Overheard { tag, .. } => Some(*tag),
+            _ => None,
+        })
+    };
+    assert_eq!(tag_of(&net, 1), Some(tag(11)));
+    assert_eq!(tag_of(&net, 2), Some(tag(11)));
+    // Station 2 stops hearing anyone: a unicast to it fails at the retry limit with its tag.
+    for i in 0..3 {
+        net.hears[2][i] = false;
+        net.hears[i][2] = false;
+    }
+    net.send_tagged(0, Some(2), 80, tag(12));
+    net.run_for(SimDuration::from_millis(500));
+    let failed = net.events_of(0).iter().find_map(|e| match &e.2 {
+        MacEvent::TxFailed { sdu, .. } => Some(sdu.tag),
+        _ => None,
+    });
+    assert_eq!(failed, Some(tag(12)));
 }

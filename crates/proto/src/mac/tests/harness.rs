@@ -23,6 +23,7 @@ struct Frame {
     src: usize,
     bytes: Vec<u8>,
     mode: PhyMode,
+    tag: sctpsim_kernel::PacketTag,
     corrupt_at: Vec<bool>,
     missed_by: Vec<bool>,
 }
@@ -161,10 +162,22 @@ impl Net {
 
     /// Hands station `i` a packet of `len` bytes for station `dst` (or broadcast) now.
     pub fn send(&mut self, i: usize, dst: Option<usize>, len: usize) {
+        self.send_tagged(i, dst, len, Default::default());
+    }
+
+    /// [`Net::send`] with a packet tag, which the MACs must carry to every event about it.
+    pub fn send_tagged(
+        &mut self,
+        i: usize,
+        dst: Option<usize>,
+        len: usize,
+        tag: sctpsim_kernel::PacketTag,
+    ) {
         let sdu = MacSdu {
             dst: dst.map_or(MacAddr::BROADCAST, addr),
             bytes: packet(len, i as u8),
             is_control: false,
+            tag,
         };
         let now = self.now;
         self.macs[i].enqueue(now, sdu);
@@ -236,6 +249,7 @@ impl Net {
                         dst: addr(dst),
                         bytes: packet(len, i as u8),
                         is_control: false,
+                        tag: Default::default(),
                     };
                     self.macs[i].enqueue(self.now, sdu);
                     progress = true;
@@ -291,6 +305,7 @@ impl Net {
             src: i,
             bytes: req.frame,
             mode: req.mode,
+            tag: req.tag,
             corrupt_at: vec![lost; n],
             missed_by: vec![false; n],
         };
@@ -328,11 +343,12 @@ impl Net {
                 continue;
             }
             let rssi = self.rssi[j][f.src];
-            let rx = if f.corrupt_at[j] {
+            let mut rx = if f.corrupt_at[j] {
                 RxInfo::corrupted(f.mode, rssi)
             } else {
                 RxInfo::ok(f.mode, rssi)
             };
+            rx.tag = f.tag;
             self.macs[j].handle_rx_frame(self.now, &f.bytes, rx);
         }
         if !self.idle_first {

@@ -99,7 +99,7 @@ fn station_associates_and_data_flows_both_ways() {
         }));
     assert!(net.events_of(0).iter().any(|e| matches!(
         &e.2,
-        MacEvent::Delivered { src, dst, bytes } if *src == addr(1) && *dst == addr(0) && bytes.len() == 300
+        MacEvent::Delivered { src, dst, bytes, .. } if *src == addr(1) && *dst == addr(0) && bytes.len() == 300
     )));
     assert_eq!(net.macs[1].bssid(), Some(addr(0)));
     assert_eq!(net.macs[0].associated_stations(), vec![(addr(1), 1)]);

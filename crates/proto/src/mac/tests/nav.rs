@@ -50,6 +50,7 @@ fn nav_defers_access_beyond_physical_idle() {
             dst: addr(1),
             bytes: vec![0x45; 100],
             is_control: false,
+            tag: Default::default(),
         },
     );
     // The medium is busy by virtual carrier sense: a backoff is drawn and counts after NAV +

@@ -167,6 +167,7 @@ fn interface_queue_of_fifty_with_control_first() {
         dst: addr(1),
         bytes: vec![0x45, 0xcc, 0, 0],
         is_control: true,
+        tag: Default::default(),
     };
     let now = net.now;
     net.macs[0].enqueue(now, ctl);

@@ -150,6 +150,7 @@ fn eifs_after_a_corrupted_frame_and_difs_after_a_good_one() {
                     dst: super::harness::addr(1),
                     bytes: vec![0x45; 100],
                     is_control: false,
+                    tag: Default::default(),
                 },
             );
             let ifs = if corrupted { cfg.eifs() } else { cfg.difs() };
@@ -187,6 +188,7 @@ fn correct_frame_ends_eifs() {
             dst: super::harness::addr(1),
             bytes: vec![0x45; 10],
             is_control: false,
+            tag: Default::default(),
         },
     );
     // Busy when the frame arrived? No: idle since 514 µs, so DIFS from there (no backoff).
@@ -346,6 +348,7 @@ fn nothing_panics_on_random_or_mutated_frames() {
                         dst: super::harness::addr(rng.below(3) as usize),
                         bytes: vec![0x45; rng.below(1500) as usize],
                         is_control: rng.bernoulli(0.2),
+                        tag: Default::default(),
                     },
                 );
             }
