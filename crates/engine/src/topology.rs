@@ -98,6 +98,16 @@ pub struct Topology {
     pub addr_owner: BTreeMap<Ipv4Addr, NodeId>,
 }
 
+/// The nodes at either end of an SCTP flow (they get host routes per address).
+pub(crate) fn sctp_hosts(s: &Scenario) -> BTreeSet<usize> {
+    s.flows
+        .iter()
+        .filter(|f| f.transport == TransportKind::Sctp)
+        .flat_map(|f| [f.src.as_str(), f.dst.as_str()])
+        .filter_map(|name| s.node.iter().position(|n| n.name == name))
+        .collect()
+}
+
 /// The default address of end `end` (0 or 1) of link `k`: 10.(k/256).(k%256).(end+1).
 pub(crate) fn default_addr(k: usize, end: usize) -> Ipv4Addr {
     Ipv4Addr::new(10, ((k >> 8) & 0xFF) as u8, (k & 0xFF) as u8, end as u8 + 1)
@@ -197,15 +207,36 @@ impl Topology {
         };
         topo.compute_routes();
         // Host routes for the addresses of SCTP endpoints (multi-homing, `compute_addr_routes`).
-        let hosts: BTreeSet<usize> = s
-            .flows
-            .iter()
-            .filter(|f| f.transport == TransportKind::Sctp)
-            .flat_map(|f| [f.src.as_str(), f.dst.as_str()])
-            .filter_map(|name| index.get(name).copied())
-            .collect();
-        topo.compute_addr_routes(&hosts);
+        topo.compute_addr_routes(&sctp_hosts(s));
         topo
+    }
+
+    /// Host routes to the wireless addresses of the `hosts` (ends of SCTP flows), added once
+    /// the wireless interfaces exist: every other node with an ad hoc wireless interface sends
+    /// a packet for such an address out of that interface (the wireless hop, or its routing
+    /// protocol, takes it from there), so that a host with a wired and a wireless address is
+    /// reached on each over its own access network. Nodes without a wireless interface keep
+    /// their route to the host.
+    pub(crate) fn add_wireless_host_routes(&mut self, hosts: &BTreeSet<usize>) {
+        let targets: Vec<Ipv4Addr> = hosts
+            .iter()
+            .filter_map(|&h| self.nodes.get(h))
+            .flat_map(|n| n.ifaces.iter().filter(|i| i.wireless.is_some()))
+            .map(|i| i.addr)
+            .collect();
+        if targets.is_empty() {
+            return;
+        }
+        for node in &mut self.nodes {
+            let Some(k) = node.ifaces.iter().position(|i| i.wireless.is_some()) else {
+                continue;
+            };
+            for &a in &targets {
+                if !node.ifaces.iter().any(|i| i.addr == a) {
+                    node.addr_routes.insert(a, k as u32);
+                }
+            }
+        }
     }
 
     /// Static shortest-path (hop count) routes by breadth-first search from every node. Ties go

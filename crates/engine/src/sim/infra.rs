@@ -11,25 +11,8 @@
 use super::Simulation;
 use crate::drop::DropReason;
 use crate::packet::Packet;
-use crate::scenario::schema::WifiRoleKind;
 use crate::wireless::infra::InfraCounts;
-use sctpsim_kernel::NodeId;
-use sctpsim_proto::mac::{MacEvent, MacSdu};
-use std::net::Ipv4Addr;
-
-/// Where a packet goes next in an infrastructure network.
-enum InfraHop {
-    /// Not an infrastructure case: the ordinary routes decide.
-    Ordinary,
-    /// Out of wireless interface `w` to MAC DA `da` (a station uplink or an AP downlink).
-    Wireless(u32, sctpsim_proto::mac::MacAddr),
-    /// Out of link interface `iface` of the node.
-    Link(u32),
-    /// Dropped: the station is not associated (counted at wireless interface `w`).
-    Unassociated(u32),
-    /// No route.
-    NoRoute,
-}
+use sctpsim_proto::mac::MacEvent;
 
 impl Simulation {
     /// Arms the MAC timers of every AP and station (first beacon, scan deadlines).
@@ -40,116 +23,6 @@ impl Simulation {
         };
         for w in 0..n {
             self.wifi_pump(w);
-        }
-    }
-
-    /// The next hop of a packet from `node` to `dst` in an infrastructure network.
-    fn infra_hop(&mut self, node: NodeId, dst: Ipv4Addr) -> InfraHop {
-        let Some(wifi) = self.wifi.as_mut() else {
-            return InfraHop::Ordinary;
-        };
-        let Some(infra) = wifi.infra.as_ref() else {
-            return InfraHop::Ordinary;
-        };
-        let Some(owner) = self.topo.addr_owner.get(&dst).copied() else {
-            return InfraHop::Ordinary;
-        };
-        let role_of = |n: u32| {
-            wifi.by_node
-                .get(n as usize)
-                .copied()
-                .flatten()
-                .map(|w| (w, infra.role(w)))
-        };
-        if owner == node {
-            return InfraHop::Ordinary;
-        }
-        // A station: over a link if one leads there, else to its AP.
-        if let Some((w, WifiRoleKind::Sta)) = role_of(node.0) {
-            if let Some((iface, _)) = wifi.routes.lookup(&self.topo, node.0, owner.0) {
-                return InfraHop::Link(iface);
-            }
-            let f = &wifi.ifaces[w as usize];
-            let Some(bssid) = f.dcf.bssid() else {
-                return InfraHop::Unassociated(w);
-            };
-            let da = wifi.addrs.resolve(dst).unwrap_or(bssid);
-            return InfraHop::Wireless(w, da);
-        }
-        // For a station: to the AP serving it.
-        if let Some((sw, WifiRoleKind::Sta)) = role_of(owner.0) {
-            let Some(&ap) = infra.serving.get(&owner.0) else {
-                return InfraHop::Unassociated(sw);
-            };
-            if ap == node.0 {
-                let (Some(aw), Some(mac)) = (role_of(ap).map(|x| x.0), wifi.addrs.resolve(dst))
-                else {
-                    return InfraHop::NoRoute;
-                };
-                return InfraHop::Wireless(aw, mac);
-            }
-            return match wifi.routes.lookup(&self.topo, node.0, ap) {
-                Some((iface, _)) => InfraHop::Link(iface),
-                None => InfraHop::NoRoute,
-            };
-        }
-        InfraHop::Ordinary
-    }
-
-    /// IP output in an infrastructure network. Gives the packet back when the ordinary routes
-    /// decide.
-    pub(super) fn infra_ip_output(
-        &mut self,
-        node: NodeId,
-        dst: Ipv4Addr,
-        pkt: Packet,
-    ) -> Option<Packet> {
-        match self.infra_hop(node, dst) {
-            InfraHop::Ordinary => Some(pkt),
-            InfraHop::Link(iface) => {
-                self.link_output(node, iface, pkt);
-                None
-            }
-            InfraHop::Wireless(w, da) => {
-                let now = self.now;
-                if let Some(wifi) = self.wifi.as_mut() {
-                    wifi.ifaces[w as usize].dcf.enqueue(
-                        now,
-                        MacSdu {
-                            dst: da,
-                            bytes: pkt.bytes,
-                            is_control: false,
-                            tag: pkt.tag,
-                        },
-                    );
-                    self.wifi_pump(w);
-                }
-                None
-            }
-            InfraHop::Unassociated(w) => {
-                if let Some(i) = self.wifi.as_mut().and_then(|x| x.infra.as_mut()) {
-                    if let Some(c) = i.counts.get_mut(w as usize) {
-                        c.unassociated_drops += 1;
-                    }
-                }
-                self.drop_packet(&pkt, DropReason::Unassociated);
-                None
-            }
-            InfraHop::NoRoute => {
-                self.topo.nodes[node.index()].ip.no_route_drops += 1;
-                self.drop_packet(&pkt, DropReason::NoRoute);
-                None
-            }
-        }
-    }
-
-    /// Whether `node` can send to `dst` now in an infrastructure network (`None`: the
-    /// ordinary routes decide).
-    pub(super) fn infra_has_route(&mut self, node: NodeId, dst: Ipv4Addr) -> Option<bool> {
-        match self.infra_hop(node, dst) {
-            InfraHop::Ordinary => None,
-            InfraHop::Link(_) | InfraHop::Wireless(..) => Some(true),
-            InfraHop::Unassociated(_) | InfraHop::NoRoute => Some(false),
         }
     }
 

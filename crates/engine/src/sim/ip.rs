@@ -16,24 +16,12 @@ use sctpsim_wire::udp::{UdpPacket, UdpRepr};
 use std::net::Ipv4Addr;
 
 impl Simulation {
-    /// Route a packet out of `node` (originated or forwarded).
+    /// Route a packet out of `node` (originated or forwarded): the FIB's decision (`fib.rs`).
     pub(super) fn ip_output(&mut self, node: NodeId, dst: Ipv4Addr, pkt: Packet) {
-        if self.routed(node) {
-            // An ad hoc routing protocol routes, buffers or drops it (`routing.rs`).
-            self.routing_send(node, pkt);
-            return;
+        match self.fib(node, dst) {
+            Ok(hop) => self.send_via(node, hop, pkt),
+            Err(why) => self.no_hop(node, why, &pkt),
         }
-        if self.wifi.is_some() {
-            // Routes over links and wireless neighbours together (`wireless.rs`).
-            self.wifi_ip_output(node, dst, pkt);
-            return;
-        }
-        let Some(iface) = self.topo.route(node, dst) else {
-            self.topo.nodes[node.index()].ip.no_route_drops += 1;
-            self.drop_packet(&pkt, DropReason::NoRoute);
-            return;
-        };
-        self.link_output(node, iface, pkt);
     }
 
     /// Hand `pkt` to the point-to-point link of interface `iface` of `node`.
@@ -172,16 +160,18 @@ impl Simulation {
                 self.drop_packet(&pkt, DropReason::TtlExpired);
                 self.send_icmp_error(node, IcmpError::TtlExceeded, &pkt.bytes);
             }
-            Ok(_) => {
-                if !self.has_route(node, dst) {
-                    self.topo.nodes[node.index()].ip.no_route_drops += 1;
-                    self.drop_packet(&pkt, DropReason::NoRoute);
-                    self.send_icmp_error(node, IcmpError::NetUnreachable, &pkt.bytes);
-                } else {
+            Ok(_) => match self.fib(node, dst) {
+                Ok(hop) => {
                     self.topo.nodes[node.index()].ip.forwarded += 1;
-                    self.ip_output(node, dst, pkt);
+                    self.send_via(node, hop, pkt);
                 }
-            }
+                Err(why) => {
+                    self.no_hop(node, why, &pkt);
+                    // RFC 1812 §5.2.7.1: Destination Unreachable for a packet that cannot be
+                    // forwarded.
+                    self.send_icmp_error(node, IcmpError::NetUnreachable, &pkt.bytes);
+                }
+            },
             Err(_) => self.topo.nodes[node.index()].ip.malformed_drops += 1,
         }
     }

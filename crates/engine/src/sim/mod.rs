@@ -12,6 +12,7 @@
 //! * `beacon.rs` — `[beacons]`: broadcast beacons and IP input of limited broadcasts.
 
 mod beacon;
+mod fib;
 mod finish;
 mod flows;
 mod infra;

@@ -270,7 +270,7 @@ impl Simulation {
                         next_hop,
                         packet,
                         control,
-                    } => self.routing_transmit(node, next_hop, packet, control),
+                    } => self.routing_transmit(node, next_hop, Packet::untagged(packet), control),
                     RoutingOutput::Deliver { packet } => self.routing_deliver(node, packet),
                     RoutingOutput::Drop { packet, reason } => {
                         self.drop_packet(&Packet::untagged(packet), reason.into());
@@ -325,15 +325,8 @@ impl Simulation {
     }
 
     /// Hands a router's packet to the wireless interface of `node`.
-    fn routing_transmit(
-        &mut self,
-        node: NodeId,
-        next_hop: Ipv4Addr,
-        packet: Vec<u8>,
-        control: bool,
-    ) {
-        let now = self.now;
-        let Some(wifi) = self.wifi.as_mut() else {
+    fn routing_transmit(&mut self, node: NodeId, next_hop: Ipv4Addr, pkt: Packet, control: bool) {
+        let Some(wifi) = self.wifi.as_ref() else {
             return;
         };
         let Some(w) = wifi.by_node.get(node.index()).copied().flatten() else {
@@ -342,20 +335,11 @@ impl Simulation {
         let Some(mac) = wifi.addrs.resolve(next_hop) else {
             self.topo.nodes[node.index()].ip.no_route_drops += 1;
             if !control {
-                self.drop_packet(&Packet::untagged(packet), DropReason::NoRoute);
+                self.drop_packet(&pkt, DropReason::NoRoute);
             }
             return;
         };
-        wifi.ifaces[w as usize].dcf.enqueue(
-            now,
-            MacSdu {
-                dst: mac,
-                bytes: packet,
-                is_control: control,
-                tag: Default::default(),
-            },
-        );
-        self.wifi_pump(w);
+        self.wifi_output(w, mac, pkt, control);
     }
 
     /// A packet a router handed up: to the transport of `node`.

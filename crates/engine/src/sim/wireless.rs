@@ -19,11 +19,9 @@ use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{MacResult, NetworkResult};
 use crate::wireless::channel::AirFrame;
-use sctpsim_kernel::NodeId;
-use sctpsim_proto::mac::{FrameKind, MacAddr, MacEvent, MacSdu, RxInfo, TxRequest};
+use sctpsim_proto::mac::{FrameKind, MacAddr, MacEvent, RxInfo, TxRequest};
 use sctpsim_wire::ieee80211::{DATA_OVERHEAD, FCS_LEN};
 use sctpsim_world::power::w_to_dbm;
-use std::net::Ipv4Addr;
 
 /// Octets of an ad hoc data frame before the IP packet: 24-octet header + 8-octet LLC/SNAP.
 const DATA_PREFIX: usize = 32;
@@ -31,63 +29,6 @@ const DATA_PREFIX: usize = 32;
 const RETRY_BIT: u8 = 0x08;
 
 impl Simulation {
-    /// Whether `node` has a route to `dst` (links only, or links and wireless neighbours).
-    pub(super) fn has_route(&mut self, node: NodeId, dst: Ipv4Addr) -> bool {
-        if let Some(r) = self.infra_has_route(node, dst) {
-            return r; // to or from a station (`infra.rs`)
-        }
-        let Some(wifi) = self.wifi.as_mut() else {
-            return self.topo.route(node, dst).is_some();
-        };
-        let Some(owner) = self.topo.addr_owner.get(&dst) else {
-            return false;
-        };
-        wifi.routes.lookup(&self.topo, node.0, owner.0).is_some()
-    }
-
-    /// IP output when the scenario has wireless nodes: the next hop over links and wireless
-    /// neighbours, then the link or the wireless interface.
-    pub(super) fn wifi_ip_output(&mut self, node: NodeId, dst: Ipv4Addr, pkt: Packet) {
-        // To or from a station of an infrastructure network: via the association (`infra.rs`).
-        let Some(pkt) = self.infra_ip_output(node, dst, pkt) else {
-            return;
-        };
-        let hop = match (self.wifi.as_mut(), self.topo.addr_owner.get(&dst)) {
-            (Some(wifi), Some(owner)) => wifi.routes.lookup(&self.topo, node.0, owner.0),
-            _ => None,
-        };
-        let Some((iface, next)) = hop else {
-            self.topo.nodes[node.index()].ip.no_route_drops += 1;
-            self.drop_packet(&pkt, DropReason::NoRoute);
-            return;
-        };
-        let Some(w) = self.topo.nodes[node.index()].ifaces[iface as usize].wireless else {
-            self.link_output(node, iface, pkt);
-            return;
-        };
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
-        // The next hop's own interface holds its MAC address.
-        let next_mac = wifi.by_node[next as usize].map(|nw| wifi.ifaces[nw as usize].mac);
-        let Some(mac) = next_mac else {
-            self.topo.nodes[node.index()].ip.no_route_drops += 1;
-            self.drop_packet(&pkt, DropReason::NoRoute);
-            return;
-        };
-        let now = self.now;
-        wifi.ifaces[w as usize].dcf.enqueue(
-            now,
-            MacSdu {
-                dst: mac,
-                bytes: pkt.bytes,
-                is_control: false,
-                tag: pkt.tag,
-            },
-        );
-        self.wifi_pump(w);
-    }
-
     /// Puts everything MAC `w` has to do now into effect: transmissions, events, its timer.
     pub(super) fn wifi_pump(&mut self, w: u32) {
         let now = self.now;

@@ -156,6 +156,9 @@ impl Wireless {
         } else {
             radio_neighbours
         };
+        if !infra_mode {
+            topo.add_wireless_host_routes(&crate::topology::sctp_hosts(s));
+        }
         for (r, list) in radio_neighbours.into_iter().enumerate() {
             let mut nodes: Vec<u32> = list.into_iter().map(|x| node_of[x as usize]).collect();
             nodes.sort_unstable();

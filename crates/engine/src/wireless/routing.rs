@@ -26,6 +26,8 @@ pub struct Routes {
     /// Per destination node: the next hop of every node (`None`: unreachable or the
     /// destination itself).
     trees: BTreeMap<u32, Vec<Option<NextHop>>>,
+    /// The same over wireless hops only (host routes to a wireless address).
+    air_trees: BTreeMap<u32, Vec<Option<NextHop>>>,
 }
 
 impl Routes {
@@ -34,6 +36,7 @@ impl Routes {
         Routes {
             neighbours,
             trees: BTreeMap::new(),
+            air_trees: BTreeMap::new(),
         }
     }
 
@@ -45,13 +48,16 @@ impl Routes {
             .unwrap_or(&[])
     }
 
-    /// Calls `f(iface, neighbour)` for every adjacency of `u`, in interface order; stops at the
-    /// first `true`.
-    fn adjacent(&self, topo: &Topology, u: u32, mut f: impl FnMut(u32, u32) -> bool) {
+    /// Calls `f(iface, neighbour)` for every adjacency of `u`, in interface order (wireless
+    /// ones only with `air`); stops at the first `true`.
+    fn adjacent(&self, topo: &Topology, air: bool, u: u32, mut f: impl FnMut(u32, u32) -> bool) {
         let Some(node) = topo.nodes.get(u as usize) else {
             return;
         };
         for (i, iface) in node.ifaces.iter().enumerate() {
+            if air && iface.wireless.is_none() {
+                continue;
+            }
             if iface.wireless.is_some() {
                 for &v in self.neighbours(u) {
                     if f(i as u32, v) {
@@ -68,12 +74,23 @@ impl Routes {
 
     /// The next hop from `node` towards `dst` (node indices).
     pub fn lookup(&mut self, topo: &Topology, node: u32, dst: u32) -> Option<NextHop> {
+        self.lookup_in(topo, false, node, dst)
+    }
+
+    /// The next hop from `node` towards `dst` over wireless hops only: the route of a host
+    /// route to a wireless address (each address of a multi-homed host reached over its own
+    /// access network).
+    pub fn lookup_air(&mut self, topo: &Topology, node: u32, dst: u32) -> Option<NextHop> {
+        self.lookup_in(topo, true, node, dst)
+    }
+
+    fn lookup_in(&mut self, topo: &Topology, air: bool, node: u32, dst: u32) -> Option<NextHop> {
         if node == dst {
             return None;
         }
         // One hop: no search needed.
         let mut direct = None;
-        self.adjacent(topo, node, |i, v| {
+        self.adjacent(topo, air, node, |i, v| {
             if v == dst {
                 direct = Some((i, v));
                 true
@@ -84,14 +101,21 @@ impl Routes {
         if direct.is_some() {
             return direct;
         }
-        if !self.trees.contains_key(&dst) {
-            let tree = self.tree(topo, dst);
-            self.trees.insert(dst, tree);
+        let known = if air { &self.air_trees } else { &self.trees };
+        if !known.contains_key(&dst) {
+            let tree = self.tree(topo, air, dst);
+            let trees = if air {
+                &mut self.air_trees
+            } else {
+                &mut self.trees
+            };
+            trees.insert(dst, tree);
         }
-        self.trees.get(&dst)?.get(node as usize).copied().flatten()
+        let trees = if air { &self.air_trees } else { &self.trees };
+        trees.get(&dst)?.get(node as usize).copied().flatten()
     }
 
-    fn tree(&self, topo: &Topology, dst: u32) -> Vec<Option<NextHop>> {
+    fn tree(&self, topo: &Topology, air: bool, dst: u32) -> Vec<Option<NextHop>> {
         let n = topo.nodes.len();
         let mut dist = vec![u32::MAX; n];
         let mut queue = VecDeque::new();
@@ -101,7 +125,7 @@ impl Routes {
         }
         while let Some(x) = queue.pop_front() {
             let dx = dist[x as usize];
-            self.adjacent(topo, x, |_, y| {
+            self.adjacent(topo, air, x, |_, y| {
                 if dist[y as usize] == u32::MAX {
                     dist[y as usize] = dx + 1;
                     queue.push_back(y);
@@ -116,7 +140,7 @@ impl Routes {
                     return None;
                 }
                 let mut hop = None;
-                self.adjacent(topo, u, |i, v| {
+                self.adjacent(topo, air, u, |i, v| {
                     if dist[v as usize] == du - 1 {
                         hop = Some((i, v));
                         true

@@ -1,0 +1,196 @@
+//! The IP layer's one next-hop decision (the FIB): every output path — a transport's packet, a
+//! forwarded packet, an ICMP error, an infrastructure station's uplink, later a tunnel — asks
+//! [`Simulation::fib`], and source-address selection reads the same table (the host routes,
+//! `Topology::route`). Forwarding itself (TTL, ICMP Time Exceeded, drop reasons) is
+//! `ip.rs::ip_receive`; the link, the wireless interface and the router are only told where the
+//! packet goes.
+//!
+//! The order of the decision:
+//! 1. **Host routes** (`Node::addr_routes`): each address of a multi-homed SCTP end is reached
+//!    over its own access network — its link, or for a wireless address the node's wireless
+//!    interface (`Topology::add_wireless_host_routes`). A host route to a wireless interface
+//!    goes to the node's ad hoc routing protocol if it runs one, else to the static wireless
+//!    next hop (wireless hops only).
+//! 2. **Infrastructure mode**: a station sends to its AP; a node on the wired side sends a
+//!    station's packet towards the AP serving it (`infra.rs`).
+//! 3. **Ad hoc routing protocol** (DSR, AODV, OLSR): the router routes, buffers while it
+//!    discovers, or drops. Routers forward the transit packets they receive themselves: DSR
+//!    rewrites a source route in the packet and salvages, AODV repairs locally — decisions that
+//!    need the packet, not only its destination (ns-3's RouteInput, which forwards by callback,
+//!    is the same split). Their TTL rule is the IP one (`decrement_ttl_in_place`, drop at zero).
+//! 4. **Static routes**: shortest paths over links (wired scenarios) or over links and
+//!    wireless neighbours at t = 0 (`wireless/routing.rs`).
+
+use super::Simulation;
+use crate::drop::DropReason;
+use crate::packet::Packet;
+use crate::scenario::schema::WifiRoleKind;
+use sctpsim_kernel::NodeId;
+use sctpsim_proto::mac::{MacAddr, MacSdu};
+use std::net::Ipv4Addr;
+
+/// Where a packet leaves a node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Hop {
+    /// Out of point-to-point interface `iface` of the node.
+    Link(u32),
+    /// Out of wireless interface `w` (index in the channel) to MAC address `da`.
+    Wifi(u32, MacAddr),
+    /// To the node's ad hoc routing protocol.
+    Router,
+}
+
+/// Why a node has no next hop.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum NoHop {
+    /// No route.
+    NoRoute,
+    /// A station (or a station's AP side) with no association; counted at wireless interface
+    /// `w`.
+    Unassociated(u32),
+}
+
+impl Simulation {
+    /// The next hop of a packet from `node` to `dst`.
+    pub(super) fn fib(&mut self, node: NodeId, dst: Ipv4Addr) -> Result<Hop, NoHop> {
+        let n = &self.topo.nodes[node.index()];
+        if let Some(&k) = n.addr_routes.get(&dst) {
+            return match n.ifaces.get(k as usize).and_then(|i| i.wireless) {
+                None => Ok(Hop::Link(k)),
+                Some(_) if self.routed(node) => Ok(Hop::Router),
+                Some(w) => self.air_hop(node, w, dst),
+            };
+        }
+        if let Some(hop) = self.infra_hop(node, dst) {
+            return hop;
+        }
+        if self.routed(node) {
+            return Ok(Hop::Router);
+        }
+        let Some(wifi) = self.wifi.as_mut() else {
+            return self
+                .topo
+                .route(node, dst)
+                .map(Hop::Link)
+                .ok_or(NoHop::NoRoute);
+        };
+        let owner = self.topo.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
+        let (iface, next) = wifi
+            .routes
+            .lookup(&self.topo, node.0, owner.0)
+            .ok_or(NoHop::NoRoute)?;
+        match self.topo.nodes[node.index()].ifaces[iface as usize].wireless {
+            None => Ok(Hop::Link(iface)),
+            // The next hop's own interface holds its MAC address.
+            Some(w) => wifi.by_node[next as usize]
+                .map(|nw| Hop::Wifi(w, wifi.ifaces[nw as usize].mac))
+                .ok_or(NoHop::NoRoute),
+        }
+    }
+
+    /// The static next hop over wireless hops only, out of interface `w`.
+    fn air_hop(&mut self, node: NodeId, w: u32, dst: Ipv4Addr) -> Result<Hop, NoHop> {
+        let owner = *self.topo.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
+        let wifi = self.wifi.as_mut().ok_or(NoHop::NoRoute)?;
+        let (_, next) = wifi
+            .routes
+            .lookup_air(&self.topo, node.0, owner.0)
+            .ok_or(NoHop::NoRoute)?;
+        wifi.by_node[next as usize]
+            .map(|nw| Hop::Wifi(w, wifi.ifaces[nw as usize].mac))
+            .ok_or(NoHop::NoRoute)
+    }
+
+    /// The next hop in an infrastructure network, or `None` when it is not an infrastructure
+    /// case (neither end is a station).
+    fn infra_hop(&mut self, node: NodeId, dst: Ipv4Addr) -> Option<Result<Hop, NoHop>> {
+        let wifi = self.wifi.as_mut()?;
+        let infra = wifi.infra.as_ref()?;
+        let owner = self.topo.addr_owner.get(&dst).copied()?;
+        if owner == node {
+            return None;
+        }
+        let role_of = |n: u32| {
+            wifi.by_node
+                .get(n as usize)
+                .copied()
+                .flatten()
+                .map(|w| (w, infra.role(w)))
+        };
+        // A station: over a link if one leads there, else to its AP.
+        if let Some((w, WifiRoleKind::Sta)) = role_of(node.0) {
+            if let Some((iface, _)) = wifi.routes.lookup(&self.topo, node.0, owner.0) {
+                return Some(Ok(Hop::Link(iface)));
+            }
+            let Some(bssid) = wifi.ifaces[w as usize].dcf.bssid() else {
+                return Some(Err(NoHop::Unassociated(w)));
+            };
+            let da = wifi.addrs.resolve(dst).unwrap_or(bssid);
+            return Some(Ok(Hop::Wifi(w, da)));
+        }
+        // For a station: to the AP serving it.
+        let (sw, WifiRoleKind::Sta) = role_of(owner.0)? else {
+            return None;
+        };
+        let Some(&ap) = infra.serving.get(&owner.0) else {
+            return Some(Err(NoHop::Unassociated(sw)));
+        };
+        if ap == node.0 {
+            let hop = match (role_of(ap).map(|x| x.0), wifi.addrs.resolve(dst)) {
+                (Some(aw), Some(mac)) => Ok(Hop::Wifi(aw, mac)),
+                _ => Err(NoHop::NoRoute),
+            };
+            return Some(hop);
+        }
+        Some(match wifi.routes.lookup(&self.topo, node.0, ap) {
+            Some((iface, _)) => Ok(Hop::Link(iface)),
+            None => Err(NoHop::NoRoute),
+        })
+    }
+
+    /// Sends `pkt` from `node` by `hop`.
+    pub(super) fn send_via(&mut self, node: NodeId, hop: Hop, pkt: Packet) {
+        match hop {
+            Hop::Link(iface) => self.link_output(node, iface, pkt),
+            Hop::Wifi(w, da) => self.wifi_output(w, da, pkt, false),
+            Hop::Router => self.routing_send(node, pkt),
+        }
+    }
+
+    /// A packet `node` cannot send: counted where the reason belongs, and dropped.
+    pub(super) fn no_hop(&mut self, node: NodeId, why: NoHop, pkt: &Packet) {
+        match why {
+            NoHop::NoRoute => {
+                self.topo.nodes[node.index()].ip.no_route_drops += 1;
+                self.drop_packet(pkt, DropReason::NoRoute);
+            }
+            NoHop::Unassociated(w) => {
+                if let Some(i) = self.wifi.as_mut().and_then(|x| x.infra.as_mut()) {
+                    if let Some(c) = i.counts.get_mut(w as usize) {
+                        c.unassociated_drops += 1;
+                    }
+                }
+                self.drop_packet(pkt, DropReason::Unassociated);
+            }
+        }
+    }
+
+    /// Queues `pkt` at the MAC of wireless interface `w` for `da` (routing control ahead of
+    /// data).
+    pub(super) fn wifi_output(&mut self, w: u32, da: MacAddr, pkt: Packet, control: bool) {
+        let now = self.now;
+        let Some(wifi) = self.wifi.as_mut() else {
+            return;
+        };
+        wifi.ifaces[w as usize].dcf.enqueue(
+            now,
+            MacSdu {
+                dst: da,
+                bytes: pkt.bytes,
+                is_control: control,
+                tag: pkt.tag,
+            },
+        );
+        self.wifi_pump(w);
+    }
+}
