@@ -51,6 +51,8 @@ class RunResult:
     #: One row per node and routing message type (`routing.parquet`; empty with static
     #: routing).
     routing: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: Dropped packets per flow and reason (`drops.parquet`; empty when nothing was dropped).
+    drops: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def interrupted(self) -> bool:
@@ -69,7 +71,7 @@ class RunResult:
         timeseries = pd.DataFrame({c: ts[c] for c in TIMESERIES_COLUMNS})
         timeseries = timeseries.astype({"time_s": "float64", "id": "int64", "value": "float64"})
         macs = pd.DataFrame(summary.get("macs", []))
-        sctp = {k: pd.DataFrame(summary.get(k, [])) for k in ("sctp", "paths", "streams", "routing")}
+        sctp = {k: pd.DataFrame(summary.get(k, [])) for k in ("sctp", "paths", "streams", "routing", "drops")}
         return cls(summary, manifest, flows, links, timeseries, list(raw["pcap_files"]), scenario, macs=macs,
                    **sctp)
 
@@ -87,7 +89,7 @@ class RunResult:
         _atomic_parquet(out / "links.parquet", self.links)
         if not self.macs.empty:
             _atomic_parquet(out / "macs.parquet", self.macs)
-        for name in ("sctp", "paths", "streams", "routing"):
+        for name in ("sctp", "paths", "streams", "routing", "drops"):
             table = getattr(self, name)
             if not table.empty:
                 _atomic_parquet(out / f"{name}.parquet", table)

@@ -227,6 +227,21 @@ impl From<sctpsim_proto::routing::TypeCount> for TypeCountResult {
     }
 }
 
+/// The packets of one flow (or of no flow) dropped for one reason (`drops.parquet`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DropResult {
+    /// The flow's id (its index in `flows`); `None` for packets of no flow (routing control,
+    /// ICMP, beacons).
+    pub flow: Option<u32>,
+    /// Why (`crate::drop::DropReason::name`).
+    pub reason: String,
+    /// Packets dropped, data and control alike (TCP ACKs and SCTP SACKs of the flow count).
+    pub packets: u64,
+    /// `dropped_seq` / `dropped_tsn` rows written for them (one per TCP or UDP data packet,
+    /// one per SCTP DATA chunk).
+    pub records: u64,
+}
+
 /// One routing message type at one node (`routing.parquet`).
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct RoutingResult {
@@ -278,6 +293,9 @@ pub struct Summary {
     pub streams: Vec<StreamResult>,
     /// Per node and routing message type (`routing.parquet`; empty with static routing).
     pub routing: Vec<RoutingResult>,
+    /// Dropped packets per flow and reason, rows with zero packets left out
+    /// (`drops.parquet`).
+    pub drops: Vec<DropResult>,
     /// Network-wide results.
     pub network: NetworkResult,
 }

@@ -2,10 +2,37 @@
 
 use super::flows::FlowRt;
 use super::{SimError, Simulation};
-use crate::results::{FlowResult, LinkResult, NetworkResult, RunResult, Summary};
+use crate::drop::DropReason;
+use crate::results::{DropResult, FlowResult, LinkResult, NetworkResult, RunResult, Summary};
 use sctpsim_kernel::RunManifest;
 
 impl Simulation {
+    /// One row per flow (or no flow) and reason with at least one dropped packet.
+    fn drop_results(&self) -> Vec<DropResult> {
+        let mut rows = Vec::new();
+        for (slot, d) in self.drops.iter().enumerate() {
+            let flow = match slot {
+                0 => None,
+                k => match self.flows.get(k - 1) {
+                    Some(f) => Some(f.ep().spec_index as u32),
+                    None => continue,
+                },
+            };
+            for r in DropReason::ALL {
+                let packets = d.packets[r as usize];
+                if packets > 0 {
+                    rows.push(DropResult {
+                        flow,
+                        reason: r.name().to_string(),
+                        packets,
+                        records: d.records[r as usize],
+                    });
+                }
+            }
+        }
+        rows
+    }
+
     fn flow_results(&self) -> Vec<FlowResult> {
         let spec = &self.scenario.spec;
         let end = self.now;
@@ -196,6 +223,7 @@ impl Simulation {
             paths,
             streams,
             routing,
+            drops: self.drop_results(),
             network: net,
         };
         let manifest = RunManifest {

@@ -81,6 +81,17 @@ impl FlowRt {
         }
     }
 
+    /// A change in the network below side `side` (0 source, 1 destination): the cross-layer
+    /// hook (`net_events.rs`). No transport acts on it yet; A-SCTP (route events), cSCTP
+    /// (addresses, beacons) and Mobile IP hook in here.
+    pub fn handle_net_event(
+        &mut self,
+        _now: SimTime,
+        _side: u8,
+        _ev: &super::net_events::NetEvent,
+    ) {
+    }
+
     /// When the flow's application first needs the engine.
     pub fn first_wake(&self) -> Option<SimTime> {
         match self {

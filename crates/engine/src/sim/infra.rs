@@ -8,10 +8,12 @@
 //! The latter is one row per station per audible AP per beacon interval — about 10 rows/s per
 //! pair with the default 102.4 ms — meant for small handoff scenarios.
 
+use super::net_events::NetEvent;
 use super::Simulation;
 use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::wireless::infra::InfraCounts;
+use sctpsim_kernel::NodeId;
 use sctpsim_proto::mac::MacEvent;
 
 impl Simulation {
@@ -52,6 +54,11 @@ impl Simulation {
                 }
                 let v = ap.map_or(-1.0, f64::from);
                 self.series.push(t, "node", node, "", "assoc", v);
+                let ev = NetEvent::Association {
+                    ap: ap.map(NodeId),
+                    reassociation,
+                };
+                self.notify(NodeId(node), &ev);
             }
             MacEvent::BeaconRssi { ap, rssi_dbm } => {
                 let Some(&k) = infra.node_of_mac.get(&ap) else {
@@ -60,6 +67,11 @@ impl Simulation {
                 let name = self.topo.nodes[k as usize].name.clone();
                 self.series
                     .push_owned(t, "node", node, name, "beacon_rssi_dbm", rssi_dbm);
+                let ev = NetEvent::BeaconRssi {
+                    ap: NodeId(k),
+                    rssi_dbm,
+                };
+                self.notify(NodeId(node), &ev);
             }
             MacEvent::BeaconLost { .. } => c.beacons_lost += 1,
             MacEvent::StaAssociated {

@@ -17,6 +17,7 @@ mod finish;
 mod flows;
 mod infra;
 mod ip;
+mod net_events;
 mod routing;
 mod sctp;
 mod sctp_app;
@@ -136,6 +137,8 @@ pub struct Simulation {
     routing: Option<routing::RoutingRt>,
     /// Dropped packets by reason: index 0 packets of no flow, `k + 1` those of flow `k`.
     drops: Vec<FlowDrops>,
+    /// The flow ends at each node (`net_events.rs`).
+    flows_at: Vec<Vec<(FlowId, u8)>>,
 }
 
 /// The drops of one flow's packets (or of packets of no flow), by [`DropReason`] index.
@@ -251,7 +254,12 @@ impl Simulation {
             wifi,
             routing,
             drops: vec![FlowDrops::default(); nflows + 1],
+            flows_at: Vec::new(),
         };
+        sim.flows_at = net_events::flows_at(
+            sim.topo.nodes.len(),
+            sim.flows.iter().map(|f| (f.ep().src, f.ep().dst)),
+        );
         sim.routing_start();
         for i in 0..sim.flows.len() {
             if let Some(t) = sim.flows[i].first_wake() {

@@ -17,6 +17,7 @@
 //!
 //! Random streams: `("routing", node)` for each router (jitter, identifiers).
 
+use super::net_events::NetEvent;
 use super::{Event, Simulation};
 use crate::drop::DropReason;
 use crate::packet::Packet;
@@ -281,31 +282,25 @@ impl Simulation {
         self.routing_schedule(node);
     }
 
-    /// A router's event. A broken route reaches the flows that send from `node` to its
-    /// destination in the same engine event (a `route_broken` time-series row at the flow's
-    /// scope: the hook for transports that follow routes, A-SCTP).
+    /// A router's event: counted, and told to the transports at `node` (`net_events.rs`) in
+    /// the same engine event.
     fn routing_event(&mut self, node: NodeId, e: RoutingEvent) {
         let Some(rt) = self.routing.as_mut() else {
             return;
         };
-        match e {
-            RoutingEvent::RouteDiscovered { latency, .. } => {
+        let ev = match e {
+            RoutingEvent::RouteDiscovered { latency, dst } => {
                 rt.discovery_latency_sum_s += latency.as_secs_f64();
                 rt.discoveries_timed += 1;
+                NetEvent::RouteFound { dst }
             }
             RoutingEvent::RouteBroken { dst } => {
                 rt.routes_broken += 1;
-                let t = self.now.as_secs_f64();
-                for f in &self.flows {
-                    let ep = f.ep();
-                    if ep.src == node && ep.dst_addr == dst {
-                        let id = ep.spec_index as u32;
-                        self.series.push(t, "flow", id, "", "route_broken", 1.0);
-                    }
-                }
+                NetEvent::RouteBroken { dst }
             }
-            RoutingEvent::LinkBroken { .. } => {}
-        }
+            RoutingEvent::LinkBroken { next_hop } => NetEvent::LinkBroken { next_hop },
+        };
+        self.notify(node, &ev);
     }
 
     fn routing_schedule(&mut self, node: NodeId) {

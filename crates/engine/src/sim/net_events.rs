@@ -1,0 +1,129 @@
+//! How transports hear the network: one typed hook, [`NetEvent`], by which the layers below a
+//! transport (routing protocols, the IP layer's addresses, the 802.11 association and its
+//! beacons) tell every flow end at a node what changed, in the same engine event in which the
+//! layer reported it. Transports that follow the network (A-SCTP on DSR's routes, cSCTP's
+//! ASCONF on address and beacon changes, Mobile IP's movement detection) act on it; the others
+//! ignore it. Each delivery also writes a `net_event` time-series row at the flow's scope
+//! (`dir` = the event's name, value = the side: 0 the flow's source, 1 its destination), except
+//! beacon strengths, which `infra.rs` already records per station and beacon.
+//!
+//! `flows_at` (built once) lists the flow ends at each node, so a notification costs the
+//! number of flow ends at the node, not the number of flows.
+
+use super::Simulation;
+use sctpsim_kernel::{FlowId, NodeId};
+use std::net::Ipv4Addr;
+
+/// What a transport can hear of the network.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum NetEvent {
+    /// The node's routing protocol found a route to `dst` (a discovery ended).
+    RouteFound {
+        /// The destination.
+        dst: Ipv4Addr,
+    },
+    /// The node's route to `dst` broke (detected here or heard in a route error).
+    RouteBroken {
+        /// The destination.
+        dst: Ipv4Addr,
+    },
+    /// The node's link to the neighbour `next_hop` broke (MAC feedback, lost HELLOs).
+    LinkBroken {
+        /// The neighbour.
+        next_hop: Ipv4Addr,
+    },
+    /// An address was added to one of the node's interfaces. Nothing changes a node's
+    /// addresses during a run yet; access-router mobility (the cSCTP issue) and Mobile IP
+    /// care-of addresses will send these.
+    #[allow(dead_code)]
+    AddrAdded {
+        /// The address.
+        addr: Ipv4Addr,
+    },
+    /// An address was removed from one of the node's interfaces (see `AddrAdded`).
+    #[allow(dead_code)]
+    AddrRemoved {
+        /// The address.
+        addr: Ipv4Addr,
+    },
+    /// A station associated with the AP at node `ap` (`reassociation`: a handoff), or lost its
+    /// association (`ap: None`).
+    Association {
+        /// The AP's node, if associated.
+        ap: Option<NodeId>,
+        /// Reached by reassociation from another AP.
+        reassociation: bool,
+    },
+    /// A station heard a beacon of the AP at node `ap`.
+    BeaconRssi {
+        /// The AP's node.
+        ap: NodeId,
+        /// Received power, dBm.
+        rssi_dbm: f64,
+    },
+}
+
+impl NetEvent {
+    /// Name in results (`dir` of `net_event` rows).
+    pub fn name(&self) -> &'static str {
+        match self {
+            NetEvent::RouteFound { .. } => "route_found",
+            NetEvent::RouteBroken { .. } => "route_broken",
+            NetEvent::LinkBroken { .. } => "link_broken",
+            NetEvent::AddrAdded { .. } => "addr_added",
+            NetEvent::AddrRemoved { .. } => "addr_removed",
+            NetEvent::Association { ap: Some(_), .. } => "associated",
+            NetEvent::Association { ap: None, .. } => "disassociated",
+            NetEvent::BeaconRssi { .. } => "beacon_rssi",
+        }
+    }
+}
+
+/// The flow ends at each node: `(flow, side)`, side 0 the source, 1 the destination.
+pub(super) fn flows_at(
+    nodes: usize,
+    ends: impl Iterator<Item = (NodeId, NodeId)>,
+) -> Vec<Vec<(FlowId, u8)>> {
+    let mut at = vec![Vec::new(); nodes];
+    for (k, (src, dst)) in ends.enumerate() {
+        let f = FlowId(k as u32);
+        if let Some(v) = at.get_mut(src.index()) {
+            v.push((f, 0));
+        }
+        if let Some(v) = at.get_mut(dst.index()) {
+            v.push((f, 1));
+        }
+    }
+    at
+}
+
+impl Simulation {
+    /// Tells every flow end at `node` about `ev`.
+    pub(crate) fn notify(&mut self, node: NodeId, ev: &NetEvent) {
+        let Some(ends) = self.flows_at.get(node.index()) else {
+            return;
+        };
+        if ends.is_empty() {
+            return;
+        }
+        let t = self.now.as_secs_f64();
+        for &(f, side) in ends {
+            let Some(flow) = self.flows.get_mut(f.index()) else {
+                continue;
+            };
+            flow.handle_net_event(self.now, side, ev);
+            let id = flow.ep().spec_index as u32;
+            if !matches!(ev, NetEvent::BeaconRssi { .. }) {
+                self.series
+                    .push(t, "flow", id, ev.name(), "net_event", f64::from(side));
+            }
+            // The source's route to the flow's destination broke: the `route_broken` row that
+            // plots and studies read.
+            if let NetEvent::RouteBroken { dst } = ev {
+                if side == 0 && flow.ep().dst_addr == *dst {
+                    self.series.push(t, "flow", id, "", "route_broken", 1.0);
+                }
+            }
+        }
+    }
+}
