@@ -329,9 +329,7 @@ impl Simulation {
         };
         let Some(mac) = wifi.addrs.resolve(next_hop) else {
             self.topo.nodes[node.index()].ip.no_route_drops += 1;
-            if !control {
-                self.drop_packet(&pkt, DropReason::NoRoute);
-            }
+            self.drop_packet(&pkt, DropReason::NoRoute);
             return;
         };
         self.wifi_output(w, mac, pkt, control);
