@@ -66,7 +66,11 @@ fn check(r: &RunResult, routed: bool) {
     assert_eq!(get("mac_retry_limit"), mac, "MAC retry limit: {t:?}");
     assert_eq!(get("no_route"), n.no_route_drops, "no route: {t:?}");
     assert_eq!(get("ttl_expired"), n.ttl_drops, "TTL: {t:?}");
-    assert_eq!(get("link_broken"), n.link_broken_drops, "link broken: {t:?}");
+    assert_eq!(
+        get("link_broken"),
+        n.link_broken_drops,
+        "link broken: {t:?}"
+    );
     assert_eq!(
         get("send_buffer_full") + get("send_buffer_timeout"),
         n.send_buffer_drops,
@@ -106,7 +110,11 @@ fn sctp_over_aodv_manet_attributes_every_drop() {
     let r = run_seeded(&manet("aodv", "sctp", 30, 6, 40), &[], None);
     check(&r, true);
     assert!(flow_drops(&r) > 0, "{:?}", r.summary.drops);
-    assert!(r.summary.drops.iter().any(|d| d.flow.is_some() && d.records > 0));
+    assert!(r
+        .summary
+        .drops
+        .iter()
+        .any(|d| d.flow.is_some() && d.records > 0));
 }
 
 #[test]
@@ -134,6 +142,9 @@ fn wired_drops_are_attributed_on_every_example_link_case() {
         let r = run_seeded(&text, &[], None);
         check(&r, false);
         let d = &r.summary.drops;
-        assert!(!d.is_empty() && d.iter().all(|x| x.flow.is_some()), "{name}: {d:?}");
+        assert!(
+            !d.is_empty() && d.iter().all(|x| x.flow.is_some()),
+            "{name}: {d:?}"
+        );
     }
 }

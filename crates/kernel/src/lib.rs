@@ -21,7 +21,7 @@ pub mod units;
 pub use ids::{FlowId, IfaceId, LinkId, NodeId};
 pub use manifest::RunManifest;
 pub use packet::{Packet, PacketTag};
-pub use queue::EventQueue;
+pub use queue::{EventQueue, WakeSlot};
 pub use rng::Rng;
 pub use seed::{SeedTree, StreamKey};
 pub use time::{SimDuration, SimTime};

@@ -207,3 +207,61 @@ mod test {
         }
     }
 }
+
+/// The earliest wake-up already queued for one owner of a deadline (a MAC, a router, a
+/// transport end). Sans-IO state machines are polled for their next deadline after every input
+/// (DESIGN.md §1.1); the engine queues a wake-up only if it is earlier than the one already
+/// queued, and a wake-up that finds nothing due is a no-op, so nothing is ever cancelled. This
+/// is that rule, written once.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct WakeSlot(Option<SimTime>);
+
+impl WakeSlot {
+    /// Whether a wake-up at `t` must be queued: none is queued or the queued one is later.
+    /// Remembers `t` when it says yes.
+    #[inline]
+    pub fn arm(&mut self, t: SimTime) -> bool {
+        if self.0.is_none_or(|w| t < w) {
+            self.0 = Some(t);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A wake-up at `now` fired: if it was the one remembered, none is queued any more.
+    #[inline]
+    pub fn fired(&mut self, now: SimTime) {
+        if self.0 == Some(now) {
+            self.0 = None;
+        }
+    }
+
+    /// The queued wake-up, if any.
+    #[inline]
+    pub fn get(self) -> Option<SimTime> {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod wake_test {
+    use super::*;
+
+    #[test]
+    fn arms_only_earlier_wakeups_and_forgets_the_fired_one() {
+        let mut w = WakeSlot::default();
+        assert!(w.arm(SimTime(10)));
+        assert!(
+            !w.arm(SimTime(20)),
+            "a later wake-up is covered by the queued one"
+        );
+        assert!(!w.arm(SimTime(10)));
+        assert!(w.arm(SimTime(5)));
+        w.fired(SimTime(10)); // the stale one: the queued wake-up is still 5
+        assert_eq!(w.get(), Some(SimTime(5)));
+        w.fired(SimTime(5));
+        assert_eq!(w.get(), None);
+        assert!(w.arm(SimTime(20)));
+    }
+}

@@ -24,7 +24,7 @@ use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
 use crate::scenario::{Duration, RoutingKind, RoutingSpec, Scenario};
 use crate::topology::Topology;
-use sctpsim_kernel::{NodeId, SeedTree, SimDuration, SimTime, StreamKey};
+use sctpsim_kernel::{NodeId, SeedTree, SimDuration, StreamKey, WakeSlot};
 use sctpsim_proto::mac::{MacAddr, MacSdu};
 use sctpsim_proto::routing::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
 use sctpsim_wire::ipv4::Ipv4Packet;
@@ -39,7 +39,7 @@ pub(crate) struct RoutingRt {
     /// Per node (index = node), `None` for nodes without a wireless interface.
     routers: Vec<Option<Box<dyn Router>>>,
     /// Earliest wake-up already queued per node.
-    wake: Vec<Option<SimTime>>,
+    wake: Vec<WakeSlot>,
     /// Sum of the latencies of the successful route discoveries, s, and their number (for
     /// the mean).
     discovery_latency_sum_s: f64,
@@ -133,7 +133,7 @@ impl RoutingRt {
         }
         Some(RoutingRt {
             kind,
-            wake: vec![None; routers.len()],
+            wake: vec![WakeSlot::default(); routers.len()],
             routers,
             discovery_latency_sum_s: 0.0,
             discoveries_timed: 0,
@@ -236,9 +236,7 @@ impl Simulation {
         let Some(rt) = self.routing.as_mut() else {
             return;
         };
-        if rt.wake[node.index()] == Some(now) {
-            rt.wake[node.index()] = None;
-        }
+        rt.wake[node.index()].fired(now);
         if let Some(r) = rt.router(node) {
             r.handle_timeout(now);
         }
@@ -312,9 +310,7 @@ impl Simulation {
             return;
         };
         let t = t.max(now);
-        let slot = &mut rt.wake[node.index()];
-        if slot.is_none_or(|x| t < x) {
-            *slot = Some(t);
+        if rt.wake[node.index()].arm(t) {
             self.queue.push(t, Event::RoutingTimer(node));
         }
     }

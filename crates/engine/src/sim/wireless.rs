@@ -75,8 +75,7 @@ impl Simulation {
         let f = &mut wifi.ifaces[w as usize];
         if let Some(t) = f.dcf.poll_timeout() {
             let t = t.max(now);
-            if f.wake.is_none_or(|x| t < x) {
-                f.wake = Some(t);
+            if f.wake.arm(t) {
                 self.queue.push(t, Event::WifiTimer(w));
             }
         }
@@ -122,7 +121,7 @@ impl Simulation {
                 warm = warm
                     .wrapping_add(f.radio.touch())
                     .wrapping_add(f.dcf.touch())
-                    .wrapping_add(f.wake.map_or(0, |t| t.0));
+                    .wrapping_add(f.wake.get().map_or(0, |t| t.0));
             }
             std::hint::black_box(warm);
             for d in deliveries {
@@ -219,9 +218,7 @@ impl Simulation {
         let now = self.now;
         if let Some(wifi) = self.wifi.as_mut() {
             let f = &mut wifi.ifaces[w as usize];
-            if f.wake == Some(now) {
-                f.wake = None;
-            }
+            f.wake.fired(now);
             f.dcf.handle_timeout(now);
             self.wifi_pump(w);
         }

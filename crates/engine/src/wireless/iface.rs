@@ -8,7 +8,7 @@
 //! caches. Broadcast IP destinations map to the broadcast MAC address.
 
 use crate::wireless::radio::Radio;
-use sctpsim_kernel::{NodeId, SimTime};
+use sctpsim_kernel::NodeId;
 use sctpsim_proto::mac::{Dcf, MacAddr};
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
@@ -32,7 +32,7 @@ pub struct WifiIface {
     /// Reception state.
     pub radio: Radio,
     /// Earliest MAC wake-up already queued (stale wake-ups are no-ops).
-    pub wake: Option<SimTime>,
+    pub wake: sctpsim_kernel::WakeSlot,
     /// The node it belongs to.
     pub node: NodeId,
     /// Its index among the node's interfaces.

@@ -127,7 +127,7 @@ impl Wireless {
                 mac,
                 dcf,
                 radio,
-                wake: None,
+                wake: Default::default(),
             });
             motions.push(m);
             node_of.push(k as u32);
