@@ -7,6 +7,9 @@ use sctpsim_kernel::{FlowId, LinkId, NodeId, SeedTree, SimTime, StreamKey};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 
+/// A socket-table key: (IP protocol number, local port, remote address, remote port).
+pub type SocketKey = (u8, u16, Ipv4Addr, u16);
+
 /// An interface of a node on a point-to-point link.
 #[derive(Clone, Debug)]
 pub struct Iface {
@@ -56,14 +59,10 @@ pub struct Node {
     pub addr_routes: BTreeMap<Ipv4Addr, u32>,
     /// IPv4 Identification of the next packet this node originates (RFC 6864: per source).
     pub next_ip_id: u16,
-    /// Connected UDP sockets: (local port, remote address, remote port) → flow.
-    pub udp_sockets: BTreeMap<(u16, Ipv4Addr, u16), FlowId>,
-    /// TCP connections: (local port, remote address, remote port) → (flow, side: 0 client,
-    /// 1 server).
-    pub tcp_sockets: BTreeMap<(u16, Ipv4Addr, u16), (FlowId, u8)>,
-    /// SCTP associations: (local port, remote address, remote port) → (flow, side: 0 client,
-    /// 1 server); one entry per address of the multi-homed peer.
-    pub sctp_sockets: BTreeMap<(u16, Ipv4Addr, u16), (FlowId, u8)>,
+    /// The socket table: (IP protocol number, local port, remote address, remote port) →
+    /// (flow, end: 0 the flow's source, 1 its destination). A multi-homed SCTP end has one
+    /// entry per address of its peer.
+    pub sockets: BTreeMap<SocketKey, (FlowId, u8)>,
     /// IP-layer counters.
     pub ip: IpCounters,
 }
@@ -131,9 +130,7 @@ impl Topology {
                 routes: Vec::new(),
                 addr_routes: BTreeMap::new(),
                 next_ip_id: 0,
-                udp_sockets: BTreeMap::new(),
-                tcp_sockets: BTreeMap::new(),
-                sctp_sockets: BTreeMap::new(),
+                sockets: BTreeMap::new(),
                 ip: IpCounters::default(),
             })
             .collect();

@@ -62,36 +62,7 @@ impl Simulation {
                     reordered: 0,
                 };
                 let (mut r, stop) = match flow {
-                    FlowRt::Udp(u) => {
-                        let st = u.sink.stats();
-                        let r = FlowResult {
-                            bytes_sent: u.source.bytes_sent(),
-                            bytes_delivered: st.bytes,
-                            packets_sent: u.source.packets_sent(),
-                            packets_delivered: st.packets,
-                            mean_delay_s: u.sink.mean_delay_s(),
-                            reordered: st.reordered,
-                            ..base
-                        };
-                        (r, u.source.config().stop)
-                    }
-                    FlowRt::Tcp(t) => {
-                        let client = t.sides[0].conn.stats();
-                        let server = t.sides[1].conn.stats();
-                        let r = FlowResult {
-                            bytes_sent: client.bytes_sent,
-                            bytes_delivered: server.bytes_delivered,
-                            packets_sent: client.data_segments_sent,
-                            packets_delivered: t.data_segments_received,
-                            retransmissions: client.retransmissions,
-                            fast_retransmits: client.fast_retransmits,
-                            timeouts: client.timeouts,
-                            mean_rtt_s: client.mean_rtt_s(),
-                            reordered: server.out_of_order_segments_received,
-                            ..base
-                        };
-                        (r, end)
-                    }
+                    FlowRt::Driver(d) => d.result(base, end),
                     FlowRt::Sctp(s) => (Self::sctp_flow_result(s, base), s.active_end(end)),
                 };
                 let active = stop.min(end).saturating_since(start).as_secs_f64();
@@ -201,12 +172,8 @@ impl Simulation {
             net.icmp_sent += n.ip.icmp_sent;
         }
         for f in &self.flows {
-            if let FlowRt::Tcp(t) = f {
-                net.malformed_drops += t
-                    .sides
-                    .iter()
-                    .map(|s| s.conn.stats().malformed_dropped)
-                    .sum::<u64>();
+            if let FlowRt::Driver(d) = f {
+                net.malformed_drops += d.malformed();
             }
         }
         let summary = Summary {

@@ -1,6 +1,9 @@
-//! Flows at run time: the sans-IO endpoints of each configured flow and how they are built from
-//! the scenario.
+//! Flows at run time: each configured flow's ends behind the transport driver interface, and how
+//! UDP and TCP flows are built from the scenario (SCTP: `sctp.rs`).
 
+use super::tcp::TcpFlow;
+use super::transport::FlowDriver;
+use super::udp::UdpFlow;
 use crate::scenario::{AppKind, FlowSpec, PartialAckTimerKind, TcpProfileKind, TransportKind};
 use sctpsim_kernel::{NodeId, SeedTree, SimTime, StreamKey};
 use sctpsim_proto::app::{CbrConfig, CbrSource, DatagramSink};
@@ -29,45 +32,17 @@ pub(super) struct Endpoints {
     pub dst_port: u16,
 }
 
-/// A UDP flow: a CBR/file source at `src`, a sink at `dst`.
-pub(super) struct UdpFlow {
-    pub ep: Endpoints,
-    pub udp: UdpRepr,
-    pub source: CbrSource,
-    pub sink: DatagramSink,
-}
-
-/// One end of a TCP flow and the earliest wake-up queued for it.
-pub(super) struct TcpSide {
-    pub conn: TcpConnection,
-    pub wake: Option<SimTime>,
-}
-
-/// A TCP flow: the sending client at `src` (side 0) and the receiving server at `dst` (side 1).
-pub(super) struct TcpFlow {
-    pub ep: Endpoints,
-    pub sides: [TcpSide; 2],
-    pub app: TcpApplication,
-    pub start: SimTime,
-    pub started: bool,
-    /// Payload limit per segment handed to `poll_transmit`.
-    pub max_payload: usize,
-    /// Segments with payload that reached the receiver (duplicates included).
-    pub data_segments_received: u64,
-}
-
-/// A flow at run time.
+/// A flow at run time: behind the transport driver interface (`transport.rs`), or an SCTP
+/// flow still driven by `sctp.rs` directly.
 pub(super) enum FlowRt {
-    Udp(UdpFlow),
-    Tcp(Box<TcpFlow>),
+    Driver(Box<dyn FlowDriver>),
     Sctp(Box<super::sctp::SctpFlow>),
 }
 
 impl FlowRt {
     pub fn ep(&self) -> &Endpoints {
         match self {
-            FlowRt::Udp(u) => &u.ep,
-            FlowRt::Tcp(t) => &t.ep,
+            FlowRt::Driver(d) => d.ep(),
             FlowRt::Sctp(s) => &s.ep,
         }
     }
@@ -75,29 +50,17 @@ impl FlowRt {
     /// Application payload bytes delivered so far.
     pub fn bytes_delivered(&self) -> u64 {
         match self {
-            FlowRt::Udp(u) => u.sink.stats().bytes,
-            FlowRt::Tcp(t) => t.sides[1].conn.stats().bytes_delivered,
+            FlowRt::Driver(d) => d.bytes_delivered(),
             FlowRt::Sctp(s) => s.bytes_delivered(),
         }
     }
 
     /// A change in the network below side `side` (0 source, 1 destination): the cross-layer
-    /// hook (`net_events.rs`). No transport acts on it yet; A-SCTP (route events), cSCTP
-    /// (addresses, beacons) and Mobile IP hook in here.
-    pub fn handle_net_event(
-        &mut self,
-        _now: SimTime,
-        _side: u8,
-        _ev: &super::net_events::NetEvent,
-    ) {
-    }
-
-    /// When the flow's application first needs the engine.
-    pub fn first_wake(&self) -> Option<SimTime> {
+    /// hook (`net_events.rs`).
+    pub fn handle_net_event(&mut self, now: SimTime, side: u8, ev: &super::net_events::NetEvent) {
         match self {
-            FlowRt::Udp(u) => u.source.poll_timeout(),
-            FlowRt::Tcp(t) => Some(t.start),
-            FlowRt::Sctp(s) => Some(s.first_wake()),
+            FlowRt::Driver(d) => d.handle_net_event(now, side, ev),
+            FlowRt::Sctp(_) => {}
         }
     }
 }
@@ -178,7 +141,7 @@ pub(super) fn build_flow(
     end: SimTime,
     mtu: usize,
     seeds: &SeedTree,
-) -> FlowRt {
+) -> Box<dyn FlowDriver> {
     let (src, dst) = ep_nodes;
     let default_port = if f.transport.is_tcp() {
         DEFAULT_TCP_PORT
@@ -209,18 +172,9 @@ pub(super) fn build_flow(
             },
             _ => TcpApplication::BulkFtp,
         };
-        FlowRt::Tcp(Box::new(TcpFlow {
+        Box::new(TcpFlow {
             ep,
-            sides: [
-                TcpSide {
-                    conn: client,
-                    wake: None,
-                },
-                TcpSide {
-                    conn: server,
-                    wake: None,
-                },
-            ],
+            sides: [client, server],
             app,
             start,
             started: false,
@@ -228,7 +182,7 @@ pub(super) fn build_flow(
             // the MSS (RFC 6691 §2).
             max_payload: mtu.saturating_sub(40),
             data_segments_received: 0,
-        }))
+        })
     } else {
         let udp = UdpRepr {
             src_port: ep.src_port,
@@ -245,7 +199,7 @@ pub(super) fn build_flow(
                 _ => None,
             },
         };
-        FlowRt::Udp(UdpFlow {
+        Box::new(UdpFlow {
             ep,
             udp,
             source: CbrSource::new(cfg),

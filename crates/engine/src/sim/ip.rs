@@ -7,12 +7,8 @@ use crate::drop::DropReason;
 use crate::link::Offer;
 use crate::packet::Packet;
 use sctpsim_kernel::{FlowId, LinkId, NodeId};
-use sctpsim_proto::app::SeqTsHeader;
 use sctpsim_wire::icmp::{icmp_error_datagram, IcmpError, Icmpv4Packet};
 use sctpsim_wire::ipv4::{decrement_ttl_in_place, IpProtocol, Ipv4Packet};
-use sctpsim_wire::sctp::SctpPacket;
-use sctpsim_wire::tcp::TcpPacket;
-use sctpsim_wire::udp::{UdpPacket, UdpRepr};
 use std::net::Ipv4Addr;
 
 impl Simulation {
@@ -81,41 +77,20 @@ impl Simulation {
 
     /// The drop rows of a packet of flow `f`; how many were written.
     fn drop_rows(&mut self, f: FlowId, bytes: &[u8], reason: DropReason) -> u64 {
-        let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
-            return 0;
-        };
-        let value = match (&self.flows[f.index()], ip.protocol()) {
-            (FlowRt::Tcp(t), IpProtocol::Tcp) => {
-                let Ok(seg) = TcpPacket::new_checked(ip.payload()) else {
+        let now = self.now;
+        match self.flows.get_mut(f.index()) {
+            Some(FlowRt::Driver(d)) => d.drop_rows(now, bytes, reason, &mut self.series),
+            Some(FlowRt::Sctp(_)) => {
+                let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
                     return 0;
                 };
-                let len = ip.payload().len().saturating_sub(seg.header_len() as usize);
-                let client = &t.sides[0].conn;
-                if len == 0 || ip.src_addr() != t.ep.src_addr {
+                if ip.protocol() != IpProtocol::Sctp {
                     return 0;
                 }
-                let offset = u64::from(seg.seq_number().0.wrapping_sub(client.iss().0));
-                (offset + len as u64) as f64
+                self.sctp_note_drop(f, ip.src_addr(), reason, ip.payload())
             }
-            (FlowRt::Udp(_), IpProtocol::Udp) => {
-                let Ok(udp) = UdpPacket::new_checked(ip.payload()) else {
-                    return 0;
-                };
-                match SeqTsHeader::parse(udp.payload()) {
-                    Some(h) => h.seq as f64,
-                    None => return 0,
-                }
-            }
-            (FlowRt::Sctp(_), IpProtocol::Sctp) => {
-                return self.sctp_note_drop(f, ip.src_addr(), reason, ip.payload());
-            }
-            _ => return 0,
-        };
-        let id = self.flows[f.index()].ep().spec_index as u32;
-        let t = self.now.as_secs_f64();
-        self.series
-            .push(t, "flow", id, reason.name(), "dropped_seq", value);
-        1
+            None => 0,
+        }
     }
 
     pub(super) fn send_icmp_error(&mut self, node: NodeId, kind: IcmpError, offending: &[u8]) {
@@ -136,8 +111,8 @@ impl Simulation {
 
     /// IP input: verify, then deliver locally or forward.
     pub(super) fn ip_receive(&mut self, node: NodeId, mut pkt: Packet) {
-        let (dst, src, proto) = match Ipv4Packet::new_checked(&pkt.bytes[..]) {
-            Ok(ip) if ip.verify_checksum() => (ip.dst_addr(), ip.src_addr(), ip.protocol()),
+        let (dst, proto) = match Ipv4Packet::new_checked(&pkt.bytes[..]) {
+            Ok(ip) if ip.verify_checksum() => (ip.dst_addr(), ip.protocol()),
             _ => {
                 self.topo.nodes[node.index()].ip.malformed_drops += 1;
                 return;
@@ -149,7 +124,7 @@ impl Simulation {
             return;
         }
         if self.topo.nodes[node.index()].owns(dst) {
-            self.deliver(node, src, dst, proto, pkt);
+            self.deliver(node, proto, pkt);
             return;
         }
         // RFC 1812 §5.3.1: decrement the TTL; if it reaches zero, discard and send Time
@@ -176,58 +151,14 @@ impl Simulation {
         }
     }
 
-    pub(super) fn deliver(
-        &mut self,
-        node: NodeId,
-        src: Ipv4Addr,
-        dst: Ipv4Addr,
-        proto: IpProtocol,
-        pkt: Packet,
-    ) {
-        let now = self.now;
+    /// Local delivery of a verified packet: transports through the socket table, ICMP counted.
+    pub(super) fn deliver(&mut self, node: NodeId, proto: IpProtocol, pkt: Packet) {
         let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
             return;
         };
         match proto {
-            IpProtocol::Udp => {
-                let parsed = UdpPacket::new_checked(ip.payload())
-                    .and_then(|udp| UdpRepr::parse(&udp, src, dst).map(|r| (r, udp)));
-                let Ok((repr, udp)) = parsed else {
-                    self.topo.nodes[node.index()].ip.malformed_drops += 1;
-                    return;
-                };
-                let key = (repr.dst_port, src, repr.src_port);
-                match self.topo.nodes[node.index()].udp_sockets.get(&key).copied() {
-                    Some(f) => {
-                        if let FlowRt::Udp(u) = &mut self.flows[f.index()] {
-                            u.sink.handle_datagram(now, udp.payload());
-                        }
-                    }
-                    None => self.port_unreachable(node, &pkt.bytes),
-                }
-            }
-            IpProtocol::Tcp => {
-                let Ok(seg) = TcpPacket::new_checked(ip.payload()) else {
-                    self.topo.nodes[node.index()].ip.malformed_drops += 1;
-                    return;
-                };
-                let key = (seg.dst_port(), src, seg.src_port());
-                match self.topo.nodes[node.index()].tcp_sockets.get(&key).copied() {
-                    Some((f, side)) => self.tcp_input(f, side as usize, src, dst, ip.payload()),
-                    None => self.port_unreachable(node, &pkt.bytes),
-                }
-            }
-            IpProtocol::Sctp => {
-                let Ok(sctp) = SctpPacket::new_checked(ip.payload()) else {
-                    self.topo.nodes[node.index()].ip.malformed_drops += 1;
-                    return;
-                };
-                let key = (sctp.dst_port(), src, sctp.src_port());
-                let socket = self.topo.nodes[node.index()].sctp_sockets.get(&key);
-                match socket.copied() {
-                    Some((f, side)) => self.sctp_input(f, side as usize, src, dst, ip.payload()),
-                    None => self.port_unreachable(node, &pkt.bytes),
-                }
+            IpProtocol::Udp | IpProtocol::Tcp | IpProtocol::Sctp => {
+                self.transport_input(node, proto, &pkt.bytes);
             }
             IpProtocol::Icmp => {
                 let ok = Icmpv4Packet::new_checked(ip.payload())
@@ -249,7 +180,7 @@ impl Simulation {
     /// RFC 1122 §3.2.2.1: a datagram for a port nobody listens on gets ICMP Port Unreachable.
     /// (TCP would answer with a RST, RFC 9293 §3.10.7.1; flows here always have a listener, so
     /// this only happens to stray segments.)
-    fn port_unreachable(&mut self, node: NodeId, bytes: &[u8]) {
+    pub(super) fn port_unreachable(&mut self, node: NodeId, bytes: &[u8]) {
         self.topo.nodes[node.index()].ip.port_unreachable += 1;
         let bytes = bytes.to_vec();
         self.send_icmp_error(node, IcmpError::PortUnreachable, &bytes);

@@ -22,6 +22,8 @@ mod routing;
 mod sctp;
 mod sctp_app;
 mod tcp;
+mod transport;
+mod udp;
 mod wireless;
 
 use crate::capture::Capture;
@@ -31,8 +33,8 @@ use crate::results::{RunResult, TimeSeries};
 use crate::scenario::{FlowSide, LoadedScenario};
 use crate::topology::Topology;
 use flows::{build_flow, FlowRt};
-use sctpsim_kernel::{EventQueue, FlowId, LinkId, NodeId, SeedTree, SimTime};
-use sctpsim_wire::udp::udp_datagram;
+use sctpsim_kernel::{EventQueue, FlowId, LinkId, NodeId, SeedTree, SimTime, WakeSlot};
+use sctpsim_wire::ipv4::IpProtocol;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -46,10 +48,11 @@ const PROGRESS_CHECK_EVERY: u64 = 4096;
 
 #[derive(Debug)]
 enum Event {
-    /// An application may have something to send (UDP source due, TCP application start).
+    /// A flow's timer slot may have come (`transport.rs`: 0 source end, 1 destination end,
+    /// 2 applications; stale wake-ups are no-ops).
+    Flow(FlowId, u8),
+    /// An SCTP flow's application may have something to do (start, paced messages).
     App(FlowId),
-    /// A TCP endpoint's timer may have expired (side 0 client, 1 server).
-    TcpTimer(FlowId, u8),
     /// An SCTP association's timer may have expired (side 0 client, 1 server).
     SctpTimer(FlowId, u8),
     /// A link direction finished serialising a packet.
@@ -139,6 +142,8 @@ pub struct Simulation {
     drops: Vec<FlowDrops>,
     /// The flow ends at each node (`net_events.rs`).
     flows_at: Vec<Vec<(FlowId, u8)>>,
+    /// The wake-up queued for each flow's timer slots (`transport.rs`).
+    flow_wake: Vec<[WakeSlot; transport::SLOTS]>,
 }
 
 /// The drops of one flow's packets (or of packets of no flow), by [`DropReason`] index.
@@ -192,42 +197,36 @@ impl Simulation {
                     .unwrap_or(Ipv4Addr::UNSPECIFIED)
             };
             let (src_addr, dst_addr) = (addr(src), addr(dst));
+            let id = FlowId(flows.len() as u32);
             let flow = if f.transport == crate::scenario::TransportKind::Sctp {
                 let s = sctp::build_sctp_flow(i, f, (src, dst), &topo, mtu, &seeds);
+                // One entry per address of the other side (multi-homing); addresses added by
+                // ASCONF during the run count too.
+                let ep = s.ep.clone();
+                let proto = u8::from(IpProtocol::Sctp);
+                let added = |side| s.asconf_added(side);
+                for p in s.peer_addrs.iter().copied().chain(added(FlowSide::Dst)) {
+                    let key = (proto, ep.src_port, p, ep.dst_port);
+                    topo.nodes[src.index()]
+                        .sockets
+                        .insert(key, (id, transport::SRC));
+                }
+                for l in s.local_addrs.iter().copied().chain(added(FlowSide::Src)) {
+                    let key = (proto, ep.dst_port, l, ep.src_port);
+                    topo.nodes[dst.index()]
+                        .sockets
+                        .insert(key, (id, transport::DST));
+                }
                 FlowRt::Sctp(Box::new(s))
             } else {
-                build_flow(i, f, (src, dst), (src_addr, dst_addr), end, mtu, &seeds)
+                let d = build_flow(i, f, (src, dst), (src_addr, dst_addr), end, mtu, &seeds);
+                for k in d.sockets() {
+                    let node = if k.side == transport::SRC { src } else { dst };
+                    let key = (u8::from(k.proto), k.local_port, k.remote, k.remote_port);
+                    topo.nodes[node.index()].sockets.insert(key, (id, k.side));
+                }
+                FlowRt::Driver(d)
             };
-            let ep = flow.ep();
-            let key = (ep.dst_port, src_addr, ep.src_port);
-            let id = FlowId(flows.len() as u32);
-            match &flow {
-                FlowRt::Udp(_) => {
-                    topo.nodes[dst.index()].udp_sockets.insert(key, id);
-                }
-                FlowRt::Tcp(_) => {
-                    topo.nodes[dst.index()].tcp_sockets.insert(key, (id, 1));
-                    topo.nodes[src.index()]
-                        .tcp_sockets
-                        .insert((ep.src_port, dst_addr, ep.dst_port), (id, 0));
-                }
-                FlowRt::Sctp(s) => {
-                    // One entry per address of the other side (multi-homing).
-                    let (sp, dp) = (ep.src_port, ep.dst_port);
-                    // Addresses added by ASCONF during the run count too.
-                    let added = |side| s.asconf_added(side);
-                    for p in s.peer_addrs.iter().copied().chain(added(FlowSide::Dst)) {
-                        topo.nodes[src.index()]
-                            .sctp_sockets
-                            .insert((sp, p, dp), (id, 0));
-                    }
-                    for l in s.local_addrs.iter().copied().chain(added(FlowSide::Src)) {
-                        topo.nodes[dst.index()]
-                            .sctp_sockets
-                            .insert((dp, l, sp), (id, 1));
-                    }
-                }
-            }
             flows.push(flow);
         }
         let capture = match &opts.pcap_dir {
@@ -255,6 +254,7 @@ impl Simulation {
             routing,
             drops: vec![FlowDrops::default(); nflows + 1],
             flows_at: Vec::new(),
+            flow_wake: vec![[WakeSlot::default(); transport::SLOTS]; nflows],
         };
         sim.flows_at = net_events::flows_at(
             sim.topo.nodes.len(),
@@ -262,8 +262,13 @@ impl Simulation {
         );
         sim.routing_start();
         for i in 0..sim.flows.len() {
-            if let Some(t) = sim.flows[i].first_wake() {
-                sim.queue.push(t, Event::App(FlowId(i as u32)));
+            let f = FlowId(i as u32);
+            match &sim.flows[i] {
+                FlowRt::Driver(_) => sim.flow_arm(f),
+                FlowRt::Sctp(s) => {
+                    let t = s.first_wake();
+                    sim.queue.push(t, Event::App(f));
+                }
             }
         }
         sim.beacons_start();
@@ -324,8 +329,8 @@ impl Simulation {
 
     fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::App(f) => self.wake_app(f),
-            Event::TcpTimer(f, side) => self.tcp_timer(f, side as usize),
+            Event::Flow(f, slot) => self.flow_timer(f, slot),
+            Event::App(f) => self.sctp_app(f),
             Event::SctpTimer(f, side) => self.sctp_timer(f, side as usize),
             Event::TxDone(l, d) => {
                 if let Some(next) = self.topo.links[l.index()].dirs[d as usize].tx_done() {
@@ -365,36 +370,6 @@ impl Simulation {
         let id = n.next_ip_id;
         n.next_ip_id = n.next_ip_id.wrapping_add(1);
         id
-    }
-
-    fn wake_app(&mut self, f: FlowId) {
-        if matches!(self.flows[f.index()], FlowRt::Tcp(_)) {
-            self.tcp_start(f);
-            return;
-        }
-        if matches!(self.flows[f.index()], FlowRt::Sctp(_)) {
-            self.sctp_app(f);
-            return;
-        }
-        let now = self.now;
-        loop {
-            let FlowRt::Udp(u) = &mut self.flows[f.index()] else {
-                return;
-            };
-            let Some(payload) = u.source.poll_transmit(now) else {
-                break;
-            };
-            let (src, src_addr, dst_addr, udp) = (u.ep.src, u.ep.src_addr, u.ep.dst_addr, u.udp);
-            let ident = self.next_ip_id(src);
-            let bytes = udp_datagram(src_addr, dst_addr, DEFAULT_TTL, ident, &udp, &payload);
-            let pkt = self.new_packet(bytes, Some(f));
-            self.ip_output(src, dst_addr, pkt);
-        }
-        if let FlowRt::Udp(u) = &self.flows[f.index()] {
-            if let Some(t) = u.source.poll_timeout() {
-                self.queue.push(t, Event::App(f));
-            }
-        }
     }
 
     fn sample(&mut self) {
@@ -437,6 +412,11 @@ impl Simulation {
         }
         self.wifi_sample(t);
         self.beacon_sample(t);
+        for f in &mut self.flows {
+            if let FlowRt::Driver(d) = f {
+                d.sample(t, &mut self.series);
+            }
+        }
         self.sctp_sample(t);
         if self.now < self.end {
             self.queue

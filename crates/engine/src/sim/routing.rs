@@ -333,15 +333,15 @@ impl Simulation {
 
     /// A packet a router handed up: to the transport of `node`.
     fn routing_deliver(&mut self, node: NodeId, bytes: Vec<u8>) {
-        let (dst, src, proto) = match Ipv4Packet::new_checked(&bytes[..]) {
-            Ok(ip) if ip.verify_checksum() => (ip.dst_addr(), ip.src_addr(), ip.protocol()),
+        let proto = match Ipv4Packet::new_checked(&bytes[..]) {
+            Ok(ip) if ip.verify_checksum() => ip.protocol(),
             _ => {
                 self.topo.nodes[node.index()].ip.malformed_drops += 1;
                 return;
             }
         };
         let pkt = self.new_packet(bytes, None);
-        self.deliver(node, src, dst, proto, pkt);
+        self.deliver(node, proto, pkt);
     }
 
     /// One row per node and routing message type; adds the totals to `net`.

@@ -1,117 +1,136 @@
-//! Driving TCP connections (sans-IO, `sctpsim_proto::transport::tcp`): start the application,
-//! feed received segments, fire timers, send what the connection produces and turn its metric
-//! events into time-series rows.
-//!
-//! Timers: each endpoint remembers the earliest wake-up queued for it. After every interaction
-//! the engine asks `poll_timeout()` and queues a wake-up only if it is earlier than the one
-//! already queued; a wake-up that finds nothing due is a no-op (DESIGN.md §1.1), so nothing is
-//! ever cancelled.
+//! TCP flows behind the transport driver interface (sans-IO connections of
+//! `sctpsim_proto::transport::tcp`): the sending client at `src` (end `SRC`) with its
+//! application, the receiving server at `dst` (end `DST`) whose sink reads everything as it
+//! arrives (ns-2 TCPSink). The application slot opens the connection at the flow's start.
 
-use super::flows::FlowRt;
-use super::{Event, Simulation, DEFAULT_TTL};
-use sctpsim_kernel::FlowId;
-use sctpsim_proto::transport::tcp::TcpEvent;
+use super::flows::Endpoints;
+use super::transport::{FlowDriver, IpIdent, Socket, Transmit, APP, DST, SRC};
+use super::DEFAULT_TTL;
+use crate::drop::DropReason;
+use crate::results::{FlowResult, TimeSeries};
+use sctpsim_kernel::SimTime;
+use sctpsim_proto::transport::tcp::{TcpApplication, TcpConnection, TcpEvent};
+use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
 use sctpsim_wire::tcp::{tcp_segment, TcpPacket};
 use std::net::Ipv4Addr;
 
-/// Side index of the sending client (at the flow's `src`).
-const CLIENT: usize = 0;
-/// Side index of the receiving server (at the flow's `dst`).
-const SERVER: usize = 1;
+/// A TCP flow: the client (`sides[0]`) and the server (`sides[1]`).
+pub(super) struct TcpFlow {
+    pub ep: Endpoints,
+    pub sides: [TcpConnection; 2],
+    pub app: TcpApplication,
+    pub start: SimTime,
+    pub started: bool,
+    /// Payload limit per segment handed to `poll_transmit`.
+    pub max_payload: usize,
+    /// Segments with payload that reached the receiver (duplicates included).
+    pub data_segments_received: u64,
+}
 
-impl Simulation {
-    /// The flow's start time: the application hands its data to the client, which opens the
-    /// connection.
-    pub(super) fn tcp_start(&mut self, f: FlowId) {
-        let FlowRt::Tcp(t) = &mut self.flows[f.index()] else {
-            return;
-        };
-        if t.started {
-            return;
-        }
-        t.started = true;
-        let app = t.app;
-        app.start(&mut t.sides[CLIENT].conn);
-        self.tcp_pump(f, CLIENT);
+/// The end a timer slot belongs to (the application's packets leave from the client).
+fn end_of(slot: u8) -> usize {
+    if slot == DST {
+        1
+    } else {
+        0
+    }
+}
+
+impl FlowDriver for TcpFlow {
+    fn ep(&self) -> &Endpoints {
+        &self.ep
     }
 
-    /// A segment for side `side` of flow `f` arrived.
-    pub(super) fn tcp_input(
+    fn sockets(&self) -> Vec<Socket> {
+        let ep = &self.ep;
+        vec![
+            Socket {
+                side: DST,
+                proto: IpProtocol::Tcp,
+                local_port: ep.dst_port,
+                remote: ep.src_addr,
+                remote_port: ep.src_port,
+            },
+            Socket {
+                side: SRC,
+                proto: IpProtocol::Tcp,
+                local_port: ep.src_port,
+                remote: ep.dst_addr,
+                remote_port: ep.dst_port,
+            },
+        ]
+    }
+
+    fn handle_datagram(
         &mut self,
-        f: FlowId,
-        side: usize,
+        now: SimTime,
+        side: u8,
         src: Ipv4Addr,
         dst: Ipv4Addr,
-        tcp_bytes: &[u8],
-    ) {
-        let now = self.now;
-        let FlowRt::Tcp(t) = &mut self.flows[f.index()] else {
-            return;
-        };
-        if side == SERVER {
-            let has_payload = TcpPacket::new_checked(tcp_bytes)
-                .map(|s| tcp_bytes.len() > s.header_len() as usize)
-                .unwrap_or(false);
-            if has_payload {
-                t.data_segments_received += 1;
-            }
+        payload: &[u8],
+    ) -> Result<(), ()> {
+        let seg = TcpPacket::new_checked(payload).map_err(|_| ())?;
+        if side == DST && payload.len() > seg.header_len() as usize {
+            self.data_segments_received += 1;
         }
         // Malformed segments are counted by the connection (`malformed_dropped`) and dropped.
-        let _ = t.sides[side].conn.handle_packet(now, src, dst, tcp_bytes);
-        self.tcp_pump(f, side);
+        let _ = self.sides[end_of(side)].handle_packet(now, src, dst, payload);
+        Ok(())
     }
 
-    /// A wake-up for side `side` of flow `f`.
-    pub(super) fn tcp_timer(&mut self, f: FlowId, side: usize) {
-        let now = self.now;
-        let FlowRt::Tcp(t) = &mut self.flows[f.index()] else {
-            return;
-        };
-        let s = &mut t.sides[side];
-        if s.wake == Some(now) {
-            s.wake = None;
-        }
-        s.conn.handle_timeout(now);
-        self.tcp_pump(f, side);
-    }
-
-    /// Let the receiving application consume, send everything the connection has, record its
-    /// metric events and queue its next wake-up.
-    fn tcp_pump(&mut self, f: FlowId, side: usize) {
-        let now = self.now;
-        loop {
-            let FlowRt::Tcp(t) = &mut self.flows[f.index()] else {
-                return;
-            };
-            if side == SERVER {
-                // The sink application reads everything as it arrives (ns-2 TCPSink).
-                t.sides[SERVER].conn.discard_received();
+    fn handle_timeout(&mut self, now: SimTime, slot: u8) {
+        if slot == APP {
+            // The flow's start: the application hands its data to the client, which opens
+            // the connection.
+            if !self.started && now >= self.start {
+                self.started = true;
+                let app = self.app;
+                app.start(&mut self.sides[0]);
             }
-            let max_payload = t.max_payload;
-            let Some((repr, payload)) = t.sides[side].conn.poll_transmit(now, max_payload) else {
-                break;
-            };
-            let (node, src, dst) = if side == CLIENT {
-                (t.ep.src, t.ep.src_addr, t.ep.dst_addr)
-            } else {
-                (t.ep.dst, t.ep.dst_addr, t.ep.src_addr)
-            };
-            let ident = self.next_ip_id(node);
-            let bytes = tcp_segment(src, dst, DEFAULT_TTL, ident, &repr, &payload);
-            let pkt = self.new_packet(bytes, Some(f));
-            self.ip_output(node, dst, pkt);
-        }
-        let FlowRt::Tcp(t) = &mut self.flows[f.index()] else {
             return;
+        }
+        self.sides[end_of(slot)].handle_timeout(now);
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: SimTime,
+        slot: u8,
+        ident: &mut dyn IpIdent,
+    ) -> Option<Transmit> {
+        let end = end_of(slot);
+        if end == 1 {
+            // The sink application reads everything as it arrives (ns-2 TCPSink).
+            self.sides[1].discard_received();
+        }
+        let (repr, payload) = self.sides[end].poll_transmit(now, self.max_payload)?;
+        let ep = &self.ep;
+        let (node, src, dst) = if end == 0 {
+            (ep.src, ep.src_addr, ep.dst_addr)
+        } else {
+            (ep.dst, ep.dst_addr, ep.src_addr)
         };
-        let id = t.ep.spec_index as u32;
+        let id = ident.next_ident(node);
+        let bytes = tcp_segment(src, dst, DEFAULT_TTL, id, &repr, &payload);
+        Some(Transmit { node, dst, bytes })
+    }
+
+    fn poll_timeout(&self, slot: u8) -> Option<SimTime> {
+        if slot == APP {
+            return (!self.started).then_some(self.start);
+        }
+        self.sides[end_of(slot)].poll_timeout()
+    }
+
+    fn poll_rows(&mut self, now: SimTime, slot: u8, s: &mut TimeSeries) {
+        let end = end_of(slot);
+        let id = self.ep.spec_index as u32;
         let ts = now.as_secs_f64();
-        while let Some(ev) = t.sides[side].conn.poll_event() {
+        while let Some(ev) = self.sides[end].poll_event() {
             // Only the sender's metrics describe the flow; the receiver sends no data.
-            if side != CLIENT {
+            if end != 0 {
                 continue;
             }
-            let s = &mut self.series;
             match ev {
                 TcpEvent::CwndChanged { cwnd, ssthresh } => {
                     s.push(ts, "flow", id, "", "cwnd_bytes", cwnd as f64);
@@ -135,13 +154,66 @@ impl Simulation {
                 _ => {}
             }
         }
-        let s = &mut t.sides[side];
-        if let Some(deadline) = s.conn.poll_timeout() {
-            let deadline = deadline.max(now);
-            if s.wake.is_none_or(|w| deadline < w) {
-                s.wake = Some(deadline);
-                self.queue.push(deadline, Event::TcpTimer(f, side as u8));
-            }
+    }
+
+    fn drop_rows(
+        &mut self,
+        now: SimTime,
+        bytes: &[u8],
+        reason: DropReason,
+        series: &mut TimeSeries,
+    ) -> u64 {
+        let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
+            return 0;
+        };
+        if ip.protocol() != IpProtocol::Tcp {
+            return 0;
         }
+        let Ok(seg) = TcpPacket::new_checked(ip.payload()) else {
+            return 0;
+        };
+        let len = ip.payload().len().saturating_sub(seg.header_len() as usize);
+        if len == 0 || ip.src_addr() != self.ep.src_addr {
+            return 0;
+        }
+        // The stream offset just past the segment's payload, comparable with `snd_una`.
+        let offset = u64::from(seg.seq_number().0.wrapping_sub(self.sides[0].iss().0));
+        let id = self.ep.spec_index as u32;
+        let t = now.as_secs_f64();
+        series.push(
+            t,
+            "flow",
+            id,
+            reason.name(),
+            "dropped_seq",
+            (offset + len as u64) as f64,
+        );
+        1
+    }
+
+    fn bytes_delivered(&self) -> u64 {
+        self.sides[1].stats().bytes_delivered
+    }
+
+    fn result(&self, base: FlowResult, end: SimTime) -> (FlowResult, SimTime) {
+        let client = self.sides[0].stats();
+        let server = self.sides[1].stats();
+        let r = FlowResult {
+            bytes_sent: client.bytes_sent,
+            bytes_delivered: server.bytes_delivered,
+            packets_sent: client.data_segments_sent,
+            packets_delivered: self.data_segments_received,
+            retransmissions: client.retransmissions,
+            fast_retransmits: client.fast_retransmits,
+            timeouts: client.timeouts,
+            mean_rtt_s: client.mean_rtt_s(),
+            reordered: server.out_of_order_segments_received,
+            ..base
+        };
+        (r, end)
+    }
+
+    fn malformed(&self) -> u64 {
+        self.sides.iter().map(|s| s.stats().malformed_dropped).sum()
     }
 }

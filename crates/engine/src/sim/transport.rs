@@ -1,0 +1,241 @@
+//! The one interface between the engine and a transport flow: [`FlowDriver`]. A flow is the
+//! two ends of one transport conversation (and its applications) as sans-IO state; the engine
+//! hands it datagrams, timeouts and network events, and drains what it wants sent, its metric
+//! rows and its next deadlines. UDP (`udp.rs`) and TCP (`tcp.rs`) sit behind it; a new
+//! transport is one engine file implementing it plus its scenario schema.
+//!
+//! Timers: a flow has [`SLOTS`] deadlines — one per end ([`SRC`], [`DST`]) and one for its
+//! applications ([`APP`]) — each with one [`WakeSlot`] in the engine and one event kind,
+//! `Event::Flow(flow, slot)`. Sockets: one table per node keyed by (IP protocol, local port,
+//! remote address, remote port), filled from [`FlowDriver::sockets`]; the ports are the first
+//! four bytes of every transport header the engine carries (UDP, TCP, SCTP), so the engine
+//! demultiplexes without parsing the transport.
+//!
+//! [`WakeSlot`]: sctpsim_kernel::WakeSlot
+
+use super::flows::{Endpoints, FlowRt};
+use super::net_events::NetEvent;
+use super::{Event, Simulation};
+use crate::drop::DropReason;
+use crate::results::{FlowResult, TimeSeries};
+use sctpsim_kernel::{FlowId, NodeId, SimTime};
+use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
+use std::net::Ipv4Addr;
+
+/// Timer slot of the flow's source end.
+pub(super) const SRC: u8 = 0;
+/// Timer slot of the flow's destination end.
+pub(super) const DST: u8 = 1;
+/// Timer slot of the flow's applications (start, pacing).
+pub(super) const APP: u8 = 2;
+/// Timer slots per flow.
+pub(super) const SLOTS: usize = 3;
+
+/// One entry of a node's socket table: packets of `proto` for `local_port` from
+/// (`remote`, `remote_port`) go to end `side` of the flow.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Socket {
+    /// The flow end (`SRC` or `DST`); its node is the flow's `src` or `dst`.
+    pub side: u8,
+    /// The transport protocol.
+    pub proto: IpProtocol,
+    /// Local port.
+    pub local_port: u16,
+    /// Remote address.
+    pub remote: Ipv4Addr,
+    /// Remote port.
+    pub remote_port: u16,
+}
+
+/// A transport packet a flow wants sent, as a complete IPv4 packet.
+#[derive(Clone, Debug)]
+pub(super) struct Transmit {
+    /// The node it leaves from.
+    pub node: NodeId,
+    /// Its destination address.
+    pub dst: Ipv4Addr,
+    /// The IPv4 packet (the engine tags it with the flow and routes it).
+    pub bytes: Vec<u8>,
+}
+
+/// What the engine lends a flow while it builds packets: the per-node IPv4 Identification
+/// counters (RFC 6864: unique per source).
+pub(super) trait IpIdent {
+    /// The Identification of the next packet `node` originates.
+    fn next_ident(&mut self, node: NodeId) -> u16;
+}
+
+/// A transport flow as the engine drives it.
+pub(super) trait FlowDriver: Send {
+    /// Where the flow runs.
+    fn ep(&self) -> &Endpoints;
+
+    /// The socket-table entries of both ends.
+    fn sockets(&self) -> Vec<Socket>;
+
+    /// A transport packet (`payload`: from the transport header on) arrived at end `side`,
+    /// from `src` to `dst`. `Err` if it is malformed (counted by the node's IP layer).
+    fn handle_datagram(
+        &mut self,
+        now: SimTime,
+        side: u8,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        payload: &[u8],
+    ) -> Result<(), ()>;
+
+    /// Timer `slot`'s deadline came (or an earlier time: then a no-op).
+    fn handle_timeout(&mut self, now: SimTime, slot: u8);
+
+    /// Something the flow wants sent now, made by the end that timer `slot` belongs to (the
+    /// application slot's packets leave from the source end).
+    fn poll_transmit(
+        &mut self,
+        now: SimTime,
+        slot: u8,
+        ident: &mut dyn IpIdent,
+    ) -> Option<Transmit>;
+
+    /// Timer `slot`'s next deadline.
+    fn poll_timeout(&self, slot: u8) -> Option<SimTime>;
+
+    /// Turns the metric events end `slot` produced into time-series rows.
+    fn poll_rows(&mut self, now: SimTime, slot: u8, series: &mut TimeSeries);
+
+    /// A packet of the flow was dropped for `reason`: its `dropped_seq` / `dropped_tsn`
+    /// rows (`bytes` is the IPv4 packet); how many.
+    fn drop_rows(
+        &mut self,
+        now: SimTime,
+        bytes: &[u8],
+        reason: DropReason,
+        series: &mut TimeSeries,
+    ) -> u64;
+
+    /// A change in the network below end `side` (`net_events.rs`).
+    fn handle_net_event(&mut self, _now: SimTime, _side: u8, _ev: &NetEvent) {}
+
+    /// Rows sampled every `simulation.sample_interval` beyond goodput (at time `t`, s).
+    fn sample(&mut self, _t: f64, _series: &mut TimeSeries) {}
+
+    /// Application payload bytes delivered so far.
+    fn bytes_delivered(&self) -> u64;
+
+    /// The flow's result row from `base` (identity filled in), and the end of its active
+    /// period for goodput (`end`: the end of the run).
+    fn result(&self, base: FlowResult, end: SimTime) -> (FlowResult, SimTime);
+
+    /// Malformed transport packets the ends counted and dropped.
+    fn malformed(&self) -> u64 {
+        0
+    }
+}
+
+/// The IP protocol's ports, which every transport the engine carries puts first: (source
+/// port, destination port), or `None` for a packet too short to hold them.
+pub(super) fn ports(payload: &[u8]) -> Option<(u16, u16)> {
+    let p = payload.get(..4)?;
+    Some((
+        u16::from_be_bytes([p[0], p[1]]),
+        u16::from_be_bytes([p[2], p[3]]),
+    ))
+}
+
+/// The engine's IPv4 Identification counters, lent to a flow while it builds packets.
+struct Idents<'a>(&'a mut [crate::topology::Node]);
+
+impl IpIdent for Idents<'_> {
+    fn next_ident(&mut self, node: NodeId) -> u16 {
+        match self.0.get_mut(node.index()) {
+            Some(n) => {
+                let id = n.next_ip_id;
+                n.next_ip_id = n.next_ip_id.wrapping_add(1);
+                id
+            }
+            None => 0,
+        }
+    }
+}
+
+impl Simulation {
+    /// Queues the wake-ups flow `f`'s timer slots ask for (only those earlier than one already
+    /// queued).
+    pub(super) fn flow_arm(&mut self, f: FlowId) {
+        let now = self.now;
+        let Some(FlowRt::Driver(d)) = self.flows.get(f.index()) else {
+            return;
+        };
+        for slot in 0..SLOTS as u8 {
+            if let Some(t) = d.poll_timeout(slot) {
+                let t = t.max(now);
+                if self.flow_wake[f.index()][slot as usize].arm(t) {
+                    self.queue.push(t, Event::Flow(f, slot));
+                }
+            }
+        }
+    }
+
+    /// A wake-up of flow `f`'s timer `slot`.
+    pub(super) fn flow_timer(&mut self, f: FlowId, slot: u8) {
+        let now = self.now;
+        if let Some(w) = self.flow_wake.get_mut(f.index()) {
+            w[slot as usize].fired(now);
+        }
+        if let Some(FlowRt::Driver(d)) = self.flows.get_mut(f.index()) {
+            d.handle_timeout(now, slot);
+        }
+        self.flow_pump(f, slot);
+    }
+
+    /// Sends everything the end of `slot` has to send, records its metric rows and queues
+    /// the flow's next wake-ups.
+    pub(super) fn flow_pump(&mut self, f: FlowId, slot: u8) {
+        let now = self.now;
+        loop {
+            let Some(FlowRt::Driver(d)) = self.flows.get_mut(f.index()) else {
+                return;
+            };
+            let Some(tx) = d.poll_transmit(now, slot, &mut Idents(&mut self.topo.nodes)) else {
+                break;
+            };
+            let pkt = self.new_packet(tx.bytes, Some(f));
+            self.ip_output(tx.node, tx.dst, pkt);
+        }
+        if let Some(FlowRt::Driver(d)) = self.flows.get_mut(f.index()) {
+            d.poll_rows(now, slot, &mut self.series);
+        }
+        self.flow_arm(f);
+    }
+
+    /// A transport packet for `node` (`bytes`: the IPv4 packet): to the socket that owns it,
+    /// or ICMP Port Unreachable.
+    pub(super) fn transport_input(&mut self, node: NodeId, proto: IpProtocol, bytes: &[u8]) {
+        let now = self.now;
+        let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
+            return;
+        };
+        let (src, dst) = (ip.src_addr(), ip.dst_addr());
+        let Some((sport, dport)) = ports(ip.payload()) else {
+            self.topo.nodes[node.index()].ip.malformed_drops += 1;
+            return;
+        };
+        let key = (u8::from(proto), dport, src, sport);
+        let Some((f, side)) = self.topo.nodes[node.index()].sockets.get(&key).copied() else {
+            self.port_unreachable(node, bytes);
+            return;
+        };
+        match self.flows.get_mut(f.index()) {
+            Some(FlowRt::Driver(d)) => {
+                if d.handle_datagram(now, side, src, dst, ip.payload())
+                    .is_err()
+                {
+                    self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                    return;
+                }
+                self.flow_pump(f, side);
+            }
+            Some(FlowRt::Sctp(_)) => self.sctp_input(f, side as usize, src, dst, ip.payload()),
+            None => {}
+        }
+    }
+}

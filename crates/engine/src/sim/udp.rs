@@ -1,0 +1,138 @@
+//! UDP flows behind the transport driver interface: a CBR or file source at `src` (timer slot
+//! `APP`), a sink at `dst` that counts, orders and times what arrives (`sctpsim_proto::app`).
+
+use super::flows::Endpoints;
+use super::transport::{FlowDriver, IpIdent, Socket, Transmit, APP, DST};
+use super::DEFAULT_TTL;
+use crate::drop::DropReason;
+use crate::results::{FlowResult, TimeSeries};
+use sctpsim_kernel::SimTime;
+use sctpsim_proto::app::{CbrSource, DatagramSink, SeqTsHeader};
+use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
+use sctpsim_wire::udp::{udp_datagram, UdpPacket, UdpRepr};
+use std::net::Ipv4Addr;
+
+/// A UDP flow: a CBR/file source at `src`, a sink at `dst`.
+pub(super) struct UdpFlow {
+    pub ep: Endpoints,
+    pub udp: UdpRepr,
+    pub source: CbrSource,
+    pub sink: DatagramSink,
+}
+
+impl FlowDriver for UdpFlow {
+    fn ep(&self) -> &Endpoints {
+        &self.ep
+    }
+
+    fn sockets(&self) -> Vec<Socket> {
+        // Only the sink listens; the source never receives.
+        vec![Socket {
+            side: DST,
+            proto: IpProtocol::Udp,
+            local_port: self.ep.dst_port,
+            remote: self.ep.src_addr,
+            remote_port: self.ep.src_port,
+        }]
+    }
+
+    fn handle_datagram(
+        &mut self,
+        now: SimTime,
+        _side: u8,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        payload: &[u8],
+    ) -> Result<(), ()> {
+        let udp = UdpPacket::new_checked(payload).map_err(|_| ())?;
+        UdpRepr::parse(&udp, src, dst).map_err(|_| ())?;
+        self.sink.handle_datagram(now, udp.payload());
+        Ok(())
+    }
+
+    fn handle_timeout(&mut self, _now: SimTime, _slot: u8) {
+        // The source is polled in `poll_transmit`: it sends what is due then.
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: SimTime,
+        slot: u8,
+        ident: &mut dyn IpIdent,
+    ) -> Option<Transmit> {
+        if slot != APP {
+            return None;
+        }
+        let payload = self.source.poll_transmit(now)?;
+        let ep = &self.ep;
+        let id = ident.next_ident(ep.src);
+        let bytes = udp_datagram(
+            ep.src_addr,
+            ep.dst_addr,
+            DEFAULT_TTL,
+            id,
+            &self.udp,
+            &payload,
+        );
+        Some(Transmit {
+            node: ep.src,
+            dst: ep.dst_addr,
+            bytes,
+        })
+    }
+
+    fn poll_timeout(&self, slot: u8) -> Option<SimTime> {
+        (slot == APP).then(|| self.source.poll_timeout()).flatten()
+    }
+
+    fn poll_rows(&mut self, _now: SimTime, _slot: u8, _series: &mut TimeSeries) {}
+
+    fn drop_rows(
+        &mut self,
+        now: SimTime,
+        bytes: &[u8],
+        reason: DropReason,
+        series: &mut TimeSeries,
+    ) -> u64 {
+        let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
+            return 0;
+        };
+        if ip.protocol() != IpProtocol::Udp {
+            return 0;
+        }
+        let Some(h) = UdpPacket::new_checked(ip.payload())
+            .ok()
+            .and_then(|u| SeqTsHeader::parse(u.payload()))
+        else {
+            return 0;
+        };
+        let id = self.ep.spec_index as u32;
+        series.push(
+            now.as_secs_f64(),
+            "flow",
+            id,
+            reason.name(),
+            "dropped_seq",
+            h.seq as f64,
+        );
+        1
+    }
+
+    fn bytes_delivered(&self) -> u64 {
+        self.sink.stats().bytes
+    }
+
+    fn result(&self, base: FlowResult, _end: SimTime) -> (FlowResult, SimTime) {
+        let st = self.sink.stats();
+        let r = FlowResult {
+            bytes_sent: self.source.bytes_sent(),
+            bytes_delivered: st.bytes,
+            packets_sent: self.source.packets_sent(),
+            packets_delivered: st.packets,
+            mean_delay_s: self.sink.mean_delay_s(),
+            reordered: st.reordered,
+            ..base
+        };
+        (r, self.source.config().stop)
+    }
+}
