@@ -7,11 +7,12 @@
 //!   one injector node that transmits forged and mutated AODV packets (and replays of real
 //!   ones) to its neighbours, with random data traffic, link changes and time steps. After
 //!   every step each router's next hops must be nodes it has ever been linked to, never itself,
-//!   and no router may be left with a deadline at or before the current time;
+//!   and no router may be left with a deadline at or before the current time; every packet
+//!   delivered, dropped or transmitted must carry no tag or the tag of data a node originated;
 //! * a standalone router fed random and mutated packets from random previous hops, link
 //!   failures, sends and timer wake-ups: after every `handle_timeout(t)` its next deadline
-//!   must be later than `t` (no wake-up loop), and every next hop in its table must be a
-//!   previous hop it was given.
+//!   must be later than `t` (no wake-up loop), every next hop in its table must be a
+//!   previous hop it was given, and every output must carry no tag or one the harness gave.
 //!
 //! Nothing may panic.
 
@@ -19,7 +20,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 use std::sync::{Arc, Mutex};
 
-use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_proto::routing::aodv::{Aodv, AodvConfig};
 use sctpsim_proto::routing::testnet::TestNet;
 use sctpsim_proto::routing::{Router, RoutingCounters, RoutingEvent, RoutingOutput};
@@ -226,19 +227,19 @@ impl Router for Injector {
     fn addr(&self) -> Ipv4Addr {
         self.addr
     }
-    fn handle_send(&mut self, _now: SimTime, _packet: Vec<u8>) {
+    fn handle_send(&mut self, _now: SimTime, _packet: Packet) {
         if let Ok(mut q) = self.queue.lock() {
             for (next_hop, packet) in q.drain(..) {
                 self.out.push_back(RoutingOutput::Transmit {
                     next_hop,
-                    packet,
+                    packet: Packet::untagged(packet),
                     control: true,
                 });
             }
         }
     }
-    fn handle_receive(&mut self, _now: SimTime, _prev_hop: Ipv4Addr, _packet: Vec<u8>) {}
-    fn handle_link_failure(&mut self, _now: SimTime, _next_hop: Ipv4Addr, _p: Vec<Vec<u8>>) {}
+    fn handle_receive(&mut self, _now: SimTime, _prev_hop: Ipv4Addr, _packet: Packet) {}
+    fn handle_link_failure(&mut self, _now: SimTime, _next_hop: Ipv4Addr, _p: Vec<Packet>) {}
     fn handle_timeout(&mut self, _now: SimTime) {}
     fn poll_output(&mut self) -> Option<RoutingOutput> {
         self.out.pop_front()
@@ -378,7 +379,8 @@ fn net_case(rng: &mut Rng, counts: &mut Counts) {
                 if let Ok(mut q) = queue.lock() {
                     q.push_back((next_hop, packet));
                 }
-                net.send_at(now, inj, Vec::new());
+                // The trigger is not data: untagged.
+                net.send_packet_at(now, inj, Packet::untagged(Vec::new()));
                 counts.injected += 1;
             }
             _ => {}
@@ -386,6 +388,16 @@ fn net_case(rng: &mut Rng, counts: &mut Counts) {
         let step = pick(rng, &[0, 1, 5, 50, 300, 3000]);
         net.run_until(now + SimDuration::from_millis(step));
         check_net(&net, n, &ever);
+    }
+    let issued = net
+        .sent
+        .iter()
+        .filter(|(_, _, p)| p.tag != PacketTag::default())
+        .count() as u64;
+    let tags = net.delivered.iter().map(|(_, _, p)| p.tag);
+    let tags = tags.chain(net.dropped.iter().map(|(_, _, _, p)| p.tag));
+    for tag in tags.chain(net.transmissions.iter().map(|t| t.tag)) {
+        crate::driver::assert_known_tag(tag, issued);
     }
     counts.transmissions += net.transmissions.len() as u64;
     counts.delivered += net.delivered.len() as u64;
@@ -402,19 +414,20 @@ fn standalone_case(rng: &mut Rng, counts: &mut Counts) {
     let mut r = Aodv::new(me, random_config(rng), Rng::from_seed(rng.next_u64()));
     let mut heard: BTreeSet<Ipv4Addr> = BTreeSet::new();
     let mut now = SimTime::ZERO;
-    let mut sent: Vec<Vec<u8>> = Vec::new();
+    let mut sent: Vec<Packet> = Vec::new();
+    let mut tags = 0u64;
     for _ in 0..100 {
         match rng.below(8) {
             0..=3 => {
                 let from = addr(rng, 5);
                 let p = if rng.bernoulli(0.2) && !sent.is_empty() {
                     let mut p = sent[rng.below(sent.len() as u64) as usize].clone();
-                    crate::driver::mutate(rng, &mut p, MUTATION);
+                    crate::driver::mutate(rng, &mut p.bytes, MUTATION);
                     p
                 } else if rng.bernoulli(0.1) {
-                    bytes(rng, 80)
+                    Packet::untagged(bytes(rng, 80))
                 } else {
-                    forged_packet(rng, from, 5)
+                    Packet::untagged(forged_packet(rng, from, 5))
                 };
                 heard.insert(from);
                 r.handle_receive(now, from, p);
@@ -425,16 +438,18 @@ fn standalone_case(rng: &mut Rng, counts: &mut Counts) {
                 if rng.bernoulli(0.2) {
                     crate::driver::mutate(rng, &mut p, MUTATION);
                 }
-                r.handle_send(now, p);
+                tags += 1;
+                let tag = crate::driver::data_tag(0, tags);
+                r.handle_send(now, Packet { bytes: p, tag });
             }
             5 => {
                 let nb = addr(rng, 5);
-                let mut ps: Vec<Vec<u8>> = Vec::new();
+                let mut ps: Vec<Packet> = Vec::new();
                 for _ in 0..rng.below(3) {
                     if !sent.is_empty() && rng.bernoulli(0.7) {
                         ps.push(sent[rng.below(sent.len() as u64) as usize].clone());
                     } else {
-                        ps.push(bytes(rng, 60));
+                        ps.push(Packet::untagged(bytes(rng, 60)));
                     }
                 }
                 r.handle_link_failure(now, nb, ps);
@@ -451,13 +466,13 @@ fn standalone_case(rng: &mut Rng, counts: &mut Counts) {
                     }
                     n += 1;
                     assert!(n < 100_000, "timer loop does not end");
-                    drain(&mut r, &mut sent);
+                    drain(&mut r, &mut sent, tags);
                 }
                 r.handle_timeout(now);
             }
         }
         counts.standalone_inputs += 1;
-        drain(&mut r, &mut sent);
+        drain(&mut r, &mut sent, tags);
         for (dst, e) in r.routes() {
             assert_ne!(dst, me, "a route to itself");
             assert!(
@@ -469,15 +484,20 @@ fn standalone_case(rng: &mut Rng, counts: &mut Counts) {
     }
 }
 
-fn drain(r: &mut Aodv, sent: &mut Vec<Vec<u8>>) {
+/// Drains the router's outputs (keeping up to 200 transmissions, tags and all, for replays);
+/// `tags` data tags were issued.
+fn drain(r: &mut Aodv, sent: &mut Vec<Packet>, tags: u64) {
     for _ in 0..100_000 {
         match r.poll_output() {
             Some(RoutingOutput::Transmit { packet, .. }) => {
+                crate::driver::assert_known_tag(packet.tag, tags);
                 if sent.len() < 200 {
                     sent.push(packet);
                 }
             }
-            Some(_) => {}
+            Some(RoutingOutput::Deliver { packet } | RoutingOutput::Drop { packet, .. }) => {
+                crate::driver::assert_known_tag(packet.tag, tags);
+            }
             None => break,
         }
     }

@@ -7,7 +7,7 @@ use std::panic;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use sctpsim_kernel::Rng;
+use sctpsim_kernel::{FlowId, PacketTag, Rng};
 
 /// The counters of one mode, summed over cases.
 pub trait Tally: Default + Debug {
@@ -170,4 +170,23 @@ pub fn overwrite(rng: &mut Rng, b: &mut [u8], from: usize, max: usize) {
             *x = rng.next_u64() as u8;
         }
     }
+}
+
+/// The tag of the `uid`-th data packet a harness originates at node `node` (uids from 1, no
+/// random draw, so that adding tags changed no case's replay).
+pub fn data_tag(node: usize, uid: u64) -> PacketTag {
+    PacketTag {
+        flow: Some(FlowId(node as u32)),
+        uid,
+    }
+}
+
+/// A router output carries either no tag (control traffic, forged input) or one of the
+/// `issued` tags the harness gave the data it originated ([`data_tag`]): whatever the input, a
+/// router returns tags, it never makes them up.
+pub fn assert_known_tag(tag: PacketTag, issued: u64) {
+    assert!(
+        tag == PacketTag::default() || (tag.flow.is_some() && (1..=issued).contains(&tag.uid)),
+        "a router output carries tag {tag:?}, which the harness never issued ({issued} issued)"
+    );
 }

@@ -12,13 +12,14 @@
 //!   fire at random times.
 //!
 //! After every input the router's invariants are checked (`Dsr::check_invariants`: cached
-//! routes start at the node and are loop-free, `disjoint_routes` are node-disjoint) and
-//! `poll_output` must terminate.
+//! routes start at the node and are loop-free, `disjoint_routes` are node-disjoint),
+//! `poll_output` must terminate, and every output must carry no tag or the tag of data a node
+//! originated (packets in flight keep their tags, forged ones have none).
 
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
-use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_kernel::{Packet, Rng, SimDuration, SimTime};
 use sctpsim_proto::routing::dsr::{Dsr, DsrConfig};
 use sctpsim_proto::routing::{Router, RoutingOutput};
 use sctpsim_wire::dsr::{
@@ -220,8 +221,8 @@ fn codec(rng: &mut Rng, counts: &mut Counts) {
 
 #[derive(Debug)]
 enum Action {
-    Receive(Ipv4Addr, Vec<u8>),
-    LinkFailure(Ipv4Addr, Vec<u8>),
+    Receive(Ipv4Addr, Packet),
+    LinkFailure(Ipv4Addr, Packet),
     TxSuccess(Ipv4Addr),
 }
 
@@ -231,6 +232,8 @@ struct Net {
     queue: BTreeMap<(SimTime, u64), (usize, Action)>,
     seq: u64,
     now: SimTime,
+    /// Tags given to originated data so far.
+    tags: u64,
 }
 
 impl Net {
@@ -247,6 +250,10 @@ impl Net {
         while let Some(out) = self.routers[i].poll_output() {
             outputs += 1;
             assert!(outputs < 1_000_000, "poll_output does not terminate");
+            let (RoutingOutput::Transmit { packet, .. }
+            | RoutingOutput::Deliver { packet }
+            | RoutingOutput::Drop { packet, .. }) = &out;
+            crate::driver::assert_known_tag(packet.tag, self.tags);
             match out {
                 RoutingOutput::Transmit {
                     next_hop, packet, ..
@@ -328,6 +335,7 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
         queue: BTreeMap::new(),
         seq: 0,
         now: SimTime::ZERO,
+        tags: 0,
     };
     let mut ident = 0u16;
     for _step in 0..300 {
@@ -342,7 +350,11 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                     dst_port: 9,
                 };
                 let ttl = pick(&mut rng, &[1, 2, 64]);
-                let packet = udp_datagram(addr(s), addr(d), ttl, ident, &udp, &[7u8; 20]);
+                net.tags += 1;
+                let packet = Packet {
+                    bytes: udp_datagram(addr(s), addr(d), ttl, ident, &udp, &[7u8; 20]),
+                    tag: crate::driver::data_tag(s, net.tags),
+                };
                 let now = net.now;
                 match rng.below(3) {
                     0 => {
@@ -365,11 +377,11 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
             4 => {
                 // Forged DSR packet or random bytes.
                 let i = rng.below(n as u64) as usize;
-                let bytes = if rng.bernoulli(0.8) {
+                let bytes = Packet::untagged(if rng.bernoulli(0.8) {
                     forge(&mut rng, n)
                 } else {
                     random_bytes(&mut rng, 80)
-                };
+                });
                 counts.forged += 1;
                 let prev = random_addr(&mut rng, n);
                 let now = net.now;
@@ -421,7 +433,7 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                 }
                 let now = net.now;
                 match action {
-                    Action::Receive(prev, mut bytes) => {
+                    Action::Receive(prev, mut packet) => {
                         if rng.bernoulli(0.03) {
                             continue;
                         }
@@ -429,17 +441,17 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                             net.push(
                                 now + SimDuration::from_millis(rng.below(20)),
                                 i,
-                                Action::Receive(prev, bytes.clone()),
+                                Action::Receive(prev, packet.clone()),
                             );
                         }
                         if rng.bernoulli(0.1) {
-                            crate::driver::mutate(&mut rng, &mut bytes, MUTATION);
+                            crate::driver::mutate(&mut rng, &mut packet.bytes, MUTATION);
                         }
-                        if bytes.len() > 20 {
-                            fuzz_parse_dsr(&bytes[20..]);
+                        if packet.len() > 20 {
+                            fuzz_parse_dsr(&packet.bytes[20..]);
                             counts.codec_inputs += 1;
                         }
-                        net.routers[i].handle_receive(now, prev, bytes);
+                        net.routers[i].handle_receive(now, prev, packet);
                     }
                     Action::LinkFailure(next, bytes) => {
                         net.routers[i].handle_link_failure(now, next, vec![bytes]);

@@ -15,12 +15,13 @@
 //!
 //! After every input each router's invariants are checked (`Olsr::check_invariants`: no route
 //! to itself, every next hop a symmetric neighbour, MPRs, MPR selectors and 2-hop tuples only
-//! through symmetric neighbours), and output draining must terminate.
+//! through symmetric neighbours), output draining must terminate, and every output must carry
+//! no tag or the tag of data a node originated.
 
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
-use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_kernel::{Packet, Rng, SimDuration, SimTime};
 use sctpsim_proto::routing::olsr::{Olsr, OlsrConfig};
 use sctpsim_proto::routing::{Router, RoutingOutput};
 use sctpsim_wire::olsr::{
@@ -192,8 +193,8 @@ fn repair_checksums(bytes: &mut [u8]) {
 
 #[derive(Debug)]
 enum Action {
-    Receive(Ipv4Addr, Vec<u8>),
-    LinkFailure(Ipv4Addr, Vec<u8>),
+    Receive(Ipv4Addr, Packet),
+    LinkFailure(Ipv4Addr, Packet),
 }
 
 struct Net {
@@ -202,6 +203,8 @@ struct Net {
     queue: BTreeMap<(SimTime, u64), (usize, Action)>,
     seq: u64,
     sent: Vec<Vec<u8>>,
+    /// Tags given to originated data so far.
+    tags: u64,
 }
 
 impl Net {
@@ -215,6 +218,10 @@ impl Net {
         while let Some(out) = self.routers[node].poll_output() {
             n += 1;
             assert!(n < 100_000, "poll_output does not terminate");
+            let (RoutingOutput::Transmit { packet, .. }
+            | RoutingOutput::Deliver { packet }
+            | RoutingOutput::Drop { packet, .. }) = &out;
+            crate::driver::assert_known_tag(packet.tag, self.tags);
             let RoutingOutput::Transmit {
                 next_hop, packet, ..
             } = out
@@ -222,7 +229,7 @@ impl Net {
                 continue;
             };
             if self.sent.len() < 64 {
-                self.sent.push(packet.clone());
+                self.sent.push(packet.bytes.clone());
             }
             let me = addr(node);
             let delay = SimDuration::from_micros(100 + rng.below(5000));
@@ -284,6 +291,7 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
         queue: BTreeMap::new(),
         seq: 0,
         sent: Vec::new(),
+        tags: 0,
     };
     let density = rng.uniform();
     for i in 0..n {
@@ -331,7 +339,7 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                 if rng.bernoulli(0.1) {
                     crate::driver::mutate(&mut rng, &mut p, MUTATION);
                 }
-                net.routers[node].handle_receive(now, src, p);
+                net.routers[node].handle_receive(now, src, Packet::untagged(p));
                 counts.forged += 1;
                 net.drain(&mut rng, node, now);
             }
@@ -344,7 +352,11 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                     dst_port: if rng.bernoulli(0.1) { UDP_PORT } else { 9 },
                 };
                 let ttl = [0, 1, 2, 64][rng.below(4) as usize];
-                let p = udp_datagram(addr(src), dst, ttl, 1, &udp, &[0u8; 20]);
+                net.tags += 1;
+                let p = Packet {
+                    bytes: udp_datagram(addr(src), dst, ttl, 1, &udp, &[0u8; 20]),
+                    tag: crate::driver::data_tag(src, net.tags),
+                };
                 net.routers[src].handle_send(now, p);
                 counts.data_sent += 1;
                 net.drain(&mut rng, src, now);
@@ -395,9 +407,9 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                             );
                         }
                         if rng.bernoulli(0.05) {
-                            crate::driver::mutate(&mut rng, &mut p, MUTATION);
+                            crate::driver::mutate(&mut rng, &mut p.bytes, MUTATION);
                             if rng.bernoulli(0.5) {
-                                repair_checksums(&mut p);
+                                repair_checksums(&mut p.bytes);
                             }
                         }
                         net.routers[node].handle_receive(now, prev, p);

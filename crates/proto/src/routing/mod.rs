@@ -24,6 +24,21 @@
 //!   use: link-layer feedback that the neighbour is alive).
 //! * [`Router::handle_timeout`]: the deadline from [`Router::poll_timeout`].
 //!
+//! # Packet tags
+//!
+//! Packets come in and go out as [`Packet`]s: the IPv4 bytes plus the simulator's
+//! [`PacketTag`] (flow and uid), which never goes on the wire. Routers never read the tag; they
+//! carry it, unchanged, with the data packet it came with through everything they do to it —
+//! the send buffer, forwarding (TTL decrement), DSR's source-route header (added at the source,
+//! rewritten at every hop, removed at the destination: the bytes change, the tag stays),
+//! salvaging, re-routing after a link failure, AODV's local repair — so that the packet's end,
+//! a [`RoutingOutput::Deliver`] or a [`RoutingOutput::Drop`], is attributed to its flow without
+//! guessing the flow back from the headers (the role of ns-3's packet tags). A data packet
+//! given to a router ends in exactly one such output, or waits in a buffer
+//! ([`Router::buffered_tags`]), or leaves as a [`RoutingOutput::Transmit`] for the next hop;
+//! the exception is malformed input (below), which is only counted. Control packets a router
+//! builds itself are [`Packet::untagged`] (no flow, uid 0).
+//!
 //! Outputs, drained after every input:
 //! * [`Router::poll_output`]: packets to transmit, to deliver locally, or given up on;
 //! * [`Router::poll_event`]: route discovered (with its latency), route errors, route changes
@@ -38,7 +53,7 @@
 //! Malformed input (truncated, bad lengths, bad checksums) is counted in
 //! [`RoutingCounters::malformed`] and dropped; no input makes a router panic.
 
-use sctpsim_kernel::{SimDuration, SimTime};
+use sctpsim_kernel::{Packet, PacketTag, SimDuration, SimTime};
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
@@ -55,20 +70,21 @@ pub enum RoutingOutput {
     Transmit {
         /// The neighbour (or broadcast).
         next_hop: Ipv4Addr,
-        /// The IPv4 packet.
-        packet: Vec<u8>,
+        /// The IPv4 packet, with the tag it came with (data) or untagged (control built here).
+        packet: Packet,
         /// Routing control traffic (queued ahead of data, like ns-2's PriQueue).
         control: bool,
     },
     /// A packet for this node, routing headers removed: goes up to the transport.
     Deliver {
-        /// The IPv4 packet.
-        packet: Vec<u8>,
+        /// The IPv4 packet, with the tag it was sent with.
+        packet: Packet,
     },
     /// A data packet the router gave up on.
     Drop {
-        /// The IPv4 packet.
-        packet: Vec<u8>,
+        /// The IPv4 packet (as the router last held it), with the tag it was sent with, so
+        /// that the drop is attributed to its flow.
+        packet: Packet,
         /// Why.
         reason: RouteDropReason,
     },
@@ -225,13 +241,16 @@ pub trait Router: std::fmt::Debug + Send {
     fn protocol(&self) -> &'static str;
     /// This node's address.
     fn addr(&self) -> Ipv4Addr;
-    /// An IPv4 packet this node originates.
-    fn handle_send(&mut self, now: SimTime, packet: Vec<u8>);
-    /// An IPv4 packet the wireless interface delivered, sent by `prev_hop`.
-    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Vec<u8>);
+    /// An IPv4 packet this node originates; its tag comes back with it in whatever output
+    /// ends it.
+    fn handle_send(&mut self, now: SimTime, packet: Packet);
+    /// An IPv4 packet the wireless interface delivered, sent by `prev_hop`, with the tag the
+    /// MAC carried.
+    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Packet);
     /// The MAC gave up on `next_hop`: the failed packet first, then the packets taken out of
-    /// the interface queue for the same next hop.
-    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Vec<u8>>);
+    /// the interface queue for the same next hop, each with its tag (a salvaged or dropped
+    /// packet keeps it).
+    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>);
     /// A unicast frame to `next_hop` was acknowledged.
     fn handle_tx_success(&mut self, _now: SimTime, _next_hop: Ipv4Addr) {}
     /// The deadline from [`Router::poll_timeout`] (or any earlier time: a no-op then).
@@ -248,6 +267,14 @@ pub trait Router: std::fmt::Debug + Send {
     /// traces; no discovery is started).
     fn next_hop(&self, dst: Ipv4Addr) -> Option<Ipv4Addr>;
 
+    /// The tags of the data packets waiting in this router (send buffer, local repair), oldest
+    /// first: together with the outputs, every data packet handed in is accounted for, so the
+    /// engine (and tests) can attribute the packets a run ends with to their flows instead of
+    /// losing them silently. A router without buffers (OLSR) holds none.
+    fn buffered_tags(&self) -> Vec<PacketTag> {
+        Vec::new()
+    }
+
     /// Multipath for transports (A-SCTP): up to `k` pairwise node-disjoint routes to `dst`
     /// known now, each `[this node, ..., dst]`, shortest first. Only source routing can pin a
     /// packet to a route, so only DSR answers ([`dsr::Dsr::disjoint_routes`]); the others
@@ -259,7 +286,7 @@ pub trait Router: std::fmt::Debug + Send {
     /// Sends an originated `packet` over one of the routes [`Router::disjoint_routes`] gave.
     /// A protocol without multipath (or a route that is no longer usable) routes it as
     /// [`Router::handle_send`] does.
-    fn handle_send_on_route(&mut self, now: SimTime, packet: Vec<u8>, _route: &[Ipv4Addr]) {
+    fn handle_send_on_route(&mut self, now: SimTime, packet: Packet, _route: &[Ipv4Addr]) {
         self.handle_send(now, packet);
     }
 }

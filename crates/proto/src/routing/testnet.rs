@@ -7,21 +7,40 @@
 //! time a MAC spends on its retries). A broadcast reaches every neighbour. Everything the
 //! routers output is logged for assertions.
 //!
+//! Packets travel with their [`PacketTag`], as the MAC carries it in the engine:
+//! [`TestNet::send_at`] gives every data packet a tag of its own (flow = the sending node, a
+//! unique uid), and the logs of transmissions, deliveries and drops keep the tag the router
+//! returned. [`TestNet::check_conservation`] then checks the routers' side of the contract:
+//! every tagged packet sent ends exactly once — delivered at its destination, dropped, waiting
+//! in a router's buffer ([`Router::buffered_tags`]) or still in flight here — and always with
+//! the tag it was sent with.
+//!
 //! Node `i` has address [`TestNet::addr`]`(i)` = 10.128.0.0 + (i + 1), as in the engine.
 
 use super::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
-use sctpsim_kernel::{SimDuration, SimTime};
+use sctpsim_kernel::{FlowId, Packet, PacketTag, SimDuration, SimTime};
 use sctpsim_wire::udp::{udp_datagram, UdpRepr};
+use sctpsim_wire::Ipv4Packet;
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
 #[derive(Clone, Debug)]
 enum Action {
-    Send(Vec<u8>),
-    Receive(Ipv4Addr, Vec<u8>),
-    LinkFailure(Ipv4Addr, Vec<u8>),
+    Send(Packet),
+    Receive(Ipv4Addr, Packet),
+    LinkFailure(Ipv4Addr, Packet),
     TxSuccess(Ipv4Addr),
     Wake,
+}
+
+impl Action {
+    /// The packet this action carries, if any.
+    fn packet(&self) -> Option<&Packet> {
+        match self {
+            Action::Send(p) | Action::Receive(_, p) | Action::LinkFailure(_, p) => Some(p),
+            Action::TxSuccess(_) | Action::Wake => None,
+        }
+    }
 }
 
 /// One transmission a router asked for.
@@ -37,6 +56,134 @@ pub struct Transmission {
     pub control: bool,
     /// The IPv4 packet.
     pub packet: Vec<u8>,
+    /// Its tag as the router returned it (untagged for control packets the router built).
+    pub tag: PacketTag,
+}
+
+/// Where the tagged packets sent so far are, by [`TestNet::check_conservation`]: every one in
+/// exactly one of these places.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Conservation {
+    /// Tagged packets handed to the routers with [`TestNet::send_at`] (or
+    /// [`TestNet::send_packet_at`]).
+    pub sent: usize,
+    /// Delivered at their destination.
+    pub delivered: usize,
+    /// Dropped by a router, by reason.
+    pub dropped: BTreeMap<RouteDropReason, usize>,
+    /// Waiting in a router's buffer ([`Router::buffered_tags`]).
+    pub buffered: usize,
+    /// Scheduled here and not yet handled (a send not yet due, a packet on a hop, a link
+    /// failure not yet reported).
+    pub in_flight: usize,
+}
+
+impl Conservation {
+    /// Drops of every reason.
+    pub fn dropped_total(&self) -> usize {
+        self.dropped.values().sum()
+    }
+}
+
+/// The fields that identify an IPv4 packet whatever a router did to it (TTL, DSR header):
+/// source, destination, identification.
+type IpIdentity = (Ipv4Addr, Ipv4Addr, u16);
+
+fn ip_identity(bytes: &[u8]) -> Option<IpIdentity> {
+    let ip = Ipv4Packet::new_checked(bytes).ok()?;
+    Some((ip.src_addr(), ip.dst_addr(), ip.ident()))
+}
+
+/// The bookkeeping of [`TestNet::check_conservation`].
+#[derive(Default)]
+struct Ledger {
+    /// Each tag sent, as (flow, uid) (the tag has no order) → the identity of the packet sent
+    /// with it and how many places it ended in.
+    sent: BTreeMap<(Option<FlowId>, u64), (Option<IpIdentity>, usize)>,
+    errors: Vec<String>,
+}
+
+impl Ledger {
+    fn key(tag: PacketTag) -> (Option<FlowId>, u64) {
+        (tag.flow, tag.uid)
+    }
+
+    fn sent(&mut self, node: usize, at: SimTime, p: &Packet) {
+        let record = (ip_identity(&p.bytes), 0);
+        if self.sent.insert(Self::key(p.tag), record).is_some() {
+            let tag = p.tag;
+            self.errors
+                .push(format!("tag {tag:?} sent twice (node {node} at {at})"));
+        }
+    }
+
+    /// `tag` ended (or is held) where `what` says: on `bytes` if the packet is there to compare
+    /// (not for a router's buffer), delivered at `delivered_at` if it was delivered.
+    fn end(
+        &mut self,
+        what: &str,
+        tag: PacketTag,
+        bytes: Option<&[u8]>,
+        delivered_at: Option<usize>,
+    ) {
+        let Some((identity, ends)) = self.sent.get_mut(&Self::key(tag)) else {
+            self.errors
+                .push(format!("{what}: tag {tag:?} was never sent"));
+            return;
+        };
+        *ends += 1;
+        let identity = *identity;
+        if let Some(got) = bytes.map(ip_identity).filter(|got| *got != identity) {
+            self.errors.push(format!(
+                "{what}: tag {tag:?} on packet {got:?}, sent on {identity:?}"
+            ));
+        }
+        if let (Some(node), Some((_, dst, _))) = (delivered_at, identity) {
+            if TestNet::node_of(dst) != Some(node) {
+                self.errors
+                    .push(format!("{what}: tag {tag:?} is for {dst}, not node {node}"));
+            }
+        }
+    }
+
+    /// Data transmissions carry a sent packet's tag on that packet; control ones are untagged.
+    fn transmission(&mut self, t: &Transmission) {
+        let what = format!("transmission by node {} at {}", t.node, t.time);
+        if t.control {
+            if t.tag != PacketTag::default() {
+                self.errors
+                    .push(format!("control {what} tagged {:?}", t.tag));
+            }
+            return;
+        }
+        match self.sent.get(&Self::key(t.tag)) {
+            None => self
+                .errors
+                .push(format!("data {what} with unknown tag {:?}", t.tag)),
+            Some((identity, _)) if ip_identity(&t.packet) != *identity => self
+                .errors
+                .push(format!("data {what}: tag {:?} on another packet", t.tag)),
+            Some(_) => {}
+        }
+    }
+
+    /// Every tag sent ended exactly once, and nothing else went wrong.
+    fn finish(mut self) -> Result<(), String> {
+        for (k, (_, ends)) in &self.sent {
+            match ends {
+                1 => {}
+                0 => self
+                    .errors
+                    .push(format!("tag {k:?} lost: never delivered, dropped or held")),
+                n => self.errors.push(format!("tag {k:?} ended {n} times")),
+            }
+        }
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(self.errors.join("\n"))
+        }
+    }
 }
 
 /// The network.
@@ -52,10 +199,13 @@ pub struct TestNet {
     pub failure_delay: SimDuration,
     /// The current time.
     pub now: SimTime,
-    /// Packets delivered to a node's transport: (node, time, packet).
-    pub delivered: Vec<(usize, SimTime, Vec<u8>)>,
-    /// Data packets routers gave up on: (node, time, reason, packet).
-    pub dropped: Vec<(usize, SimTime, RouteDropReason, Vec<u8>)>,
+    /// Packets handed to routers by [`TestNet::send_at`] and [`TestNet::send_packet_at`], as
+    /// sent: (node, time due, packet with its tag).
+    pub sent: Vec<(usize, SimTime, Packet)>,
+    /// Packets delivered to a node's transport: (node, time, packet with its tag).
+    pub delivered: Vec<(usize, SimTime, Packet)>,
+    /// Data packets routers gave up on: (node, time, reason, packet with its tag).
+    pub dropped: Vec<(usize, SimTime, RouteDropReason, Packet)>,
     /// Events: (node, time, event).
     pub events: Vec<(usize, SimTime, RoutingEvent)>,
     /// Every transmission, in order.
@@ -63,6 +213,8 @@ pub struct TestNet {
     queue: BTreeMap<(SimTime, u64), (usize, Action)>,
     seq: u64,
     wake: Vec<Option<SimTime>>,
+    /// The uid of the next tag [`TestNet::send_at`] gives (0 is the untagged uid).
+    next_uid: u64,
 }
 
 impl TestNet {
@@ -86,6 +238,7 @@ impl TestNet {
             hop_delay: SimDuration::from_millis(1),
             failure_delay: SimDuration::from_millis(10),
             now: SimTime::ZERO,
+            sent: Vec::new(),
             delivered: Vec::new(),
             dropped: Vec::new(),
             events: Vec::new(),
@@ -93,6 +246,7 @@ impl TestNet {
             queue: BTreeMap::new(),
             seq: 0,
             wake: vec![None; n],
+            next_uid: 1,
         };
         for i in 0..n {
             net.schedule_wake(i);
@@ -129,9 +283,76 @@ impl TestNet {
         )
     }
 
-    /// Node `node` originates `packet` at time `at`.
-    pub fn send_at(&mut self, at: SimTime, node: usize, packet: Vec<u8>) {
+    /// Node `node` originates `packet` at time `at`, tagged with a tag of its own (flow = the
+    /// node, a uid no other packet of this network has), which is returned.
+    pub fn send_at(&mut self, at: SimTime, node: usize, packet: Vec<u8>) -> PacketTag {
+        let tag = PacketTag {
+            flow: Some(FlowId(node as u32)),
+            uid: self.next_uid,
+        };
+        self.next_uid += 1;
+        self.send_packet_at(at, node, Packet { bytes: packet, tag });
+        tag
+    }
+
+    /// Node `node` originates `packet` at time `at` with the tag it carries (an untagged
+    /// packet is left out of [`TestNet::check_conservation`]).
+    pub fn send_packet_at(&mut self, at: SimTime, node: usize, packet: Packet) {
+        self.sent.push((node, at, packet.clone()));
         self.push(at, node, Action::Send(packet));
+    }
+
+    /// The tags of the packets waiting in the routers' buffers: (node, tag).
+    pub fn buffered_tags(&self) -> Vec<(usize, PacketTag)> {
+        self.routers
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| r.buffered_tags().into_iter().map(move |t| (i, t)))
+            .collect()
+    }
+
+    /// Checks that the routers neither lost, duplicated nor relabelled a tagged packet: every
+    /// tagged packet sent is, exactly once, delivered (at the node its IP destination names),
+    /// dropped, buffered in a router or in flight here; every delivered or dropped packet
+    /// carries the tag of a packet sent, with that packet's IP source, destination and
+    /// identification (so a tag moved to another packet is caught too); every data
+    /// transmission carries a sent packet's tag, and every control transmission none. Meant
+    /// for unicast traffic between nodes of the network (a broadcast is delivered once per
+    /// neighbour). Returns the tally, or every violation found.
+    pub fn check_conservation(&self) -> Result<Conservation, String> {
+        let mut ledger = Ledger::default();
+        let mut tally = Conservation::default();
+        for (node, at, p) in &self.sent {
+            if p.tag != PacketTag::default() {
+                tally.sent += 1;
+                ledger.sent(*node, *at, p);
+            }
+        }
+        for (node, t, p) in &self.delivered {
+            tally.delivered += 1;
+            let what = format!("delivered at node {node} at {t}");
+            ledger.end(&what, p.tag, Some(&p.bytes), Some(*node));
+        }
+        for (node, t, reason, p) in &self.dropped {
+            *tally.dropped.entry(*reason).or_default() += 1;
+            let what = format!("dropped ({}) at node {node} at {t}", reason.name());
+            ledger.end(&what, p.tag, Some(&p.bytes), None);
+        }
+        for (node, tag) in self.buffered_tags() {
+            tally.buffered += 1;
+            ledger.end(&format!("buffered at node {node}"), tag, None, None);
+        }
+        for (node, a) in self.queue.values() {
+            if let Some(p) = a.packet().filter(|p| p.tag != PacketTag::default()) {
+                tally.in_flight += 1;
+                let what = format!("in flight to node {node}");
+                ledger.end(&what, p.tag, Some(&p.bytes), None);
+            }
+        }
+        for t in &self.transmissions {
+            ledger.transmission(t);
+        }
+        ledger.finish().map(|()| tally)
     }
 
     /// Runs until the queue holds nothing before `until`; `now` ends at `until`.
@@ -195,7 +416,8 @@ impl TestNet {
                         node,
                         next_hop,
                         control,
-                        packet: packet.clone(),
+                        packet: packet.bytes.clone(),
+                        tag: packet.tag,
                     });
                     let me = Self::addr(node);
                     if next_hop == Ipv4Addr::BROADCAST {
@@ -234,5 +456,190 @@ impl TestNet {
             self.events.push((node, now, ev));
         }
         self.schedule_wake(node);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! [`TestNet::check_conservation`] itself: a toy router that sends every packet straight to
+    //! its destination passes, and each way of mishandling a tag fails — so the protocols'
+    //! conservation tests cannot pass by a checker that accepts anything.
+
+    use super::*;
+    use crate::routing::RoutingCounters;
+    use std::collections::VecDeque;
+
+    /// How the toy router mishandles the packet with uid 2.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+    enum Fault {
+        None,
+        /// Never outputs it.
+        Lose,
+        /// Delivers it twice.
+        Duplicate,
+        /// Delivers it untagged.
+        Untag,
+        /// Delivers it with the tag of uid 3 and uid 3 with its tag.
+        Swap,
+        /// Delivers it at the sender instead of sending it.
+        DeliverHere,
+        /// Keeps it in a buffer it reports.
+        Buffer,
+        /// Keeps it in a buffer it does not report.
+        HideInBuffer,
+        /// Sends it as control traffic.
+        AsControl,
+    }
+
+    #[derive(Debug)]
+    struct Toy {
+        addr: Ipv4Addr,
+        fault: Fault,
+        held: Vec<Packet>,
+        out: VecDeque<RoutingOutput>,
+        counters: RoutingCounters,
+    }
+
+    impl Router for Toy {
+        fn protocol(&self) -> &'static str {
+            "toy"
+        }
+        fn addr(&self) -> Ipv4Addr {
+            self.addr
+        }
+        fn handle_send(&mut self, _now: SimTime, packet: Packet) {
+            let Some((_, dst, _)) = ip_identity(&packet.bytes) else {
+                return;
+            };
+            let mut control = false;
+            if packet.tag.uid == 2 {
+                match self.fault {
+                    Fault::None => {}
+                    Fault::Lose => return,
+                    Fault::Buffer | Fault::HideInBuffer => {
+                        self.held.push(packet);
+                        return;
+                    }
+                    Fault::DeliverHere => {
+                        self.out.push_back(RoutingOutput::Deliver { packet });
+                        return;
+                    }
+                    Fault::AsControl => control = true,
+                    Fault::Duplicate | Fault::Untag | Fault::Swap => {}
+                }
+            }
+            self.out.push_back(RoutingOutput::Transmit {
+                next_hop: dst,
+                packet,
+                control,
+            });
+        }
+        fn handle_receive(&mut self, _now: SimTime, _prev_hop: Ipv4Addr, mut packet: Packet) {
+            if packet.tag.uid == 2 {
+                match self.fault {
+                    Fault::Duplicate => self.out.push_back(RoutingOutput::Deliver {
+                        packet: packet.clone(),
+                    }),
+                    Fault::Untag => packet.tag = PacketTag::default(),
+                    _ => {}
+                }
+            }
+            if self.fault == Fault::Swap && matches!(packet.tag.uid, 2 | 3) {
+                packet.tag.uid = 5 - packet.tag.uid;
+            }
+            self.out.push_back(RoutingOutput::Deliver { packet });
+        }
+        fn handle_link_failure(&mut self, _now: SimTime, _next_hop: Ipv4Addr, p: Vec<Packet>) {
+            for packet in p {
+                let reason = RouteDropReason::LinkBroken;
+                self.out.push_back(RoutingOutput::Drop { packet, reason });
+            }
+        }
+        fn handle_timeout(&mut self, _now: SimTime) {}
+        fn poll_output(&mut self) -> Option<RoutingOutput> {
+            self.out.pop_front()
+        }
+        fn poll_event(&mut self) -> Option<RoutingEvent> {
+            None
+        }
+        fn poll_timeout(&self) -> Option<SimTime> {
+            None
+        }
+        fn counters(&self) -> &RoutingCounters {
+            &self.counters
+        }
+        fn next_hop(&self, _dst: Ipv4Addr) -> Option<Ipv4Addr> {
+            None
+        }
+        fn buffered_tags(&self) -> Vec<PacketTag> {
+            match self.fault {
+                Fault::HideInBuffer => Vec::new(),
+                _ => self.held.iter().map(|p| p.tag).collect(),
+            }
+        }
+    }
+
+    /// Nodes 0 and 1 linked, node 2 apart; five packets 0 → 1 (uids 1–5, the last one sent
+    /// after the run ends) and one 0 → 2 (uid 6: a link failure, dropped).
+    fn run(fault: Fault) -> (TestNet, Result<Conservation, String>) {
+        let routers: Vec<Box<dyn Router>> = (0..3)
+            .map(|i| {
+                Box::new(Toy {
+                    addr: TestNet::addr(i),
+                    fault,
+                    held: Vec::new(),
+                    out: VecDeque::new(),
+                    counters: RoutingCounters::default(),
+                }) as Box<dyn Router>
+            })
+            .collect();
+        let mut net = TestNet::new(routers);
+        net.set_link(0, 1, true);
+        let ms = |x: u64| SimTime::ZERO + SimDuration::from_millis(x);
+        for k in 0..5u16 {
+            let at = ms(if k == 4 { 100 } else { u64::from(k) });
+            net.send_at(at, 0, TestNet::data_packet(0, 1, 10, k));
+        }
+        net.send_at(ms(5), 0, TestNet::data_packet(0, 2, 10, 9));
+        net.run_until(ms(50));
+        let c = net.check_conservation();
+        (net, c)
+    }
+
+    #[test]
+    fn honest_router_passes() {
+        let (net, c) = run(Fault::None);
+        let want = Conservation {
+            sent: 6,
+            delivered: 4,
+            dropped: BTreeMap::from([(RouteDropReason::LinkBroken, 1)]),
+            buffered: 0,
+            in_flight: 1,
+        };
+        assert_eq!(c, Ok(want));
+        assert!(net.delivered.iter().all(|(n, _, p)| *n == 1
+            && p.tag.flow == Some(FlowId(0))
+            && (1..=4).contains(&p.tag.uid)));
+        let (_, c) = run(Fault::Buffer);
+        assert_eq!(c.map(|c| (c.delivered, c.buffered)), Ok((3, 1)));
+    }
+
+    #[test]
+    fn every_mishandled_tag_is_caught() {
+        for (fault, why) in [
+            (Fault::Lose, "lost"),
+            (Fault::HideInBuffer, "lost"),
+            (Fault::Duplicate, "ended 2 times"),
+            (Fault::Untag, "was never sent"),
+            (Fault::Swap, "on packet"),
+            (Fault::DeliverHere, "not node 0"),
+            (Fault::AsControl, "control transmission"),
+        ] {
+            let (_, c) = run(fault);
+            match c {
+                Err(e) => assert!(e.contains(why), "{fault:?}: {e}"),
+                Ok(c) => panic!("{fault:?} not caught: {c:?}"),
+            }
+        }
     }
 }

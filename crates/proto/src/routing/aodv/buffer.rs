@@ -2,8 +2,11 @@
 //! a route ... SHOULD be buffered"). Capacity and timeout follow ns-2 (`aodv_rqueue.h`:
 //! `AODV_RTQ_MAX_LEN` 64 packets, `AODV_RTQ_TIMEOUT` 30 s); like ns-2's `aodv_rqueue::enque`,
 //! a full buffer makes room by dropping its oldest packet.
+//!
+//! Packets wait with their [`sctpsim_kernel::PacketTag`] so that whatever ends them later (sent
+//! on the discovered route, or dropped) still names their flow.
 
-use sctpsim_kernel::{SimDuration, SimTime};
+use sctpsim_kernel::{Packet, PacketTag, SimDuration, SimTime};
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 
@@ -14,8 +17,8 @@ pub struct Buffered {
     pub since: SimTime,
     /// Its IP destination.
     pub dst: Ipv4Addr,
-    /// The IPv4 packet.
-    pub packet: Vec<u8>,
+    /// The IPv4 packet and its tag.
+    pub packet: Packet,
 }
 
 /// A FIFO shared by all destinations (as ns-2's), so the oldest packet is always at the front.
@@ -31,9 +34,9 @@ impl SendBuffer {
         &mut self,
         now: SimTime,
         dst: Ipv4Addr,
-        packet: Vec<u8>,
+        packet: Packet,
         capacity: usize,
-    ) -> Option<Vec<u8>> {
+    ) -> Option<Packet> {
         self.queue.push_back(Buffered {
             since: now,
             dst,
@@ -47,7 +50,7 @@ impl SendBuffer {
     }
 
     /// Takes every packet for `dst`, oldest first.
-    pub fn take(&mut self, dst: Ipv4Addr) -> Vec<Vec<u8>> {
+    pub fn take(&mut self, dst: Ipv4Addr) -> Vec<Packet> {
         let mut out = Vec::new();
         let mut keep = VecDeque::with_capacity(self.queue.len());
         for b in self.queue.drain(..) {
@@ -62,7 +65,7 @@ impl SendBuffer {
     }
 
     /// Takes every packet that has waited `timeout` or longer at `now`.
-    pub fn expire(&mut self, now: SimTime, timeout: SimDuration) -> Vec<Vec<u8>> {
+    pub fn expire(&mut self, now: SimTime, timeout: SimDuration) -> Vec<Packet> {
         let mut out = Vec::new();
         while let Some(front) = self.queue.front() {
             if front.since + timeout > now {
@@ -83,6 +86,11 @@ impl SendBuffer {
     /// Whether a packet for `dst` is waiting.
     pub fn has(&self, dst: Ipv4Addr) -> bool {
         self.queue.iter().any(|b| b.dst == dst)
+    }
+
+    /// The tags of the packets waiting, oldest first.
+    pub fn tags(&self) -> Vec<PacketTag> {
+        self.queue.iter().map(|b| b.packet.tag).collect()
     }
 
     /// Packets waiting.

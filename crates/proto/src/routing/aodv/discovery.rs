@@ -2,14 +2,14 @@
 
 use super::{Aodv, Discovery};
 use crate::routing::RouteDropReason;
-use sctpsim_kernel::{SimDuration, SimTime};
+use sctpsim_kernel::{Packet, SimDuration, SimTime};
 use sctpsim_wire::aodv::{AodvRepr, RreqRepr, Unreachable};
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
 impl Aodv {
     /// Buffers `packet` for `dst` and makes sure a discovery runs.
-    pub(super) fn buffer_and_discover(&mut self, now: SimTime, dst: Ipv4Addr, packet: Vec<u8>) {
+    pub(super) fn buffer_and_discover(&mut self, now: SimTime, dst: Ipv4Addr, packet: Packet) {
         if let Some(old) = self
             .buffer
             .push(now, dst, packet, self.cfg.send_buffer_capacity)

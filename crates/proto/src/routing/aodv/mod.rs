@@ -30,7 +30,7 @@ pub use table::{seq_max, seq_newer, RouteEntry};
 use self::buffer::SendBuffer;
 use self::table::RouteTable;
 use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
-use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::aodv::{AodvRepr, RerrRepr, RrepRepr, Unreachable, AODV_PORT};
 use sctpsim_wire::{
     decrement_ttl_in_place, udp_datagram, IpProtocol, Ipv4Packet, Ipv4Repr, UdpPacket, UdpRepr,
@@ -348,7 +348,7 @@ impl Aodv {
         self.counters.count_tx(kind, packet.len());
         self.out.push_back(RoutingOutput::Transmit {
             next_hop,
-            packet,
+            packet: Packet::untagged(packet),
             control: true,
         });
     }
@@ -383,21 +383,29 @@ impl Aodv {
         self.counters.count_tx(kind, packet.len());
         self.out.push_back(RoutingOutput::Transmit {
             next_hop: Ipv4Addr::BROADCAST,
-            packet,
+            packet: Packet::untagged(packet),
             control: true,
         });
     }
 
-    fn drop_packet(&mut self, packet: Vec<u8>, reason: RouteDropReason) {
+    fn drop_packet(&mut self, packet: Packet, reason: RouteDropReason) {
         self.counters.count_drop(reason);
         self.out.push_back(RoutingOutput::Drop { packet, reason });
     }
 
     /// Sends a data packet on a valid route, extending the lifetimes of the routes it uses
     /// (§6.2: destination, next hop, and the source's and previous hop's reverse routes).
-    fn send_data(&mut self, now: SimTime, packet: Vec<u8>, dst: Ipv4Addr, src: Ipv4Addr) -> bool {
+    /// Without a valid route nothing changes and the packet comes back (tag and all) for the
+    /// caller to buffer or drop.
+    fn send_data(
+        &mut self,
+        now: SimTime,
+        packet: Packet,
+        dst: Ipv4Addr,
+        src: Ipv4Addr,
+    ) -> Result<(), Packet> {
         let Some(next_hop) = self.table.valid(dst).map(|r| r.next_hop) else {
-            return false;
+            return Err(packet);
         };
         let until = now + self.cfg.active_route_timeout;
         for a in [dst, next_hop, src] {
@@ -408,7 +416,7 @@ impl Aodv {
             packet,
             control: false,
         });
-        true
+        Ok(())
     }
 
     // ----- route table updates -----
@@ -536,13 +544,13 @@ impl Aodv {
         }
         for dst in dsts {
             for packet in self.buffer.take(dst) {
-                let src = Ipv4Packet::new_checked(&packet[..])
+                let src = Ipv4Packet::new_checked(&packet.bytes[..])
                     .map(|p| p.src_addr())
                     .unwrap_or(self.addr);
                 if src != self.addr {
                     self.counters.data_forwarded += 1;
                 }
-                if !self.send_data(now, packet.clone(), dst, src) {
+                if let Err(packet) = self.send_data(now, packet, dst, src) {
                     self.drop_packet(packet, RouteDropReason::NoRoute);
                 }
             }
@@ -603,12 +611,12 @@ impl Aodv {
 
     /// The link to `nb` broke (MAC feedback or lost HELLOs): §6.11 case (i). `packets` are the
     /// packets the MAC could not deliver.
-    fn link_broke(&mut self, now: SimTime, nb: Ipv4Addr, packets: Vec<Vec<u8>>) {
+    fn link_broke(&mut self, now: SimTime, nb: Ipv4Addr, packets: Vec<Packet>) {
         self.hello_neighbours.remove(&nb);
         // Sources of the failed data packets by destination (for the repair TTL).
-        let mut failed: Vec<(Ipv4Addr, Ipv4Addr, Vec<u8>)> = Vec::new();
+        let mut failed: Vec<(Ipv4Addr, Ipv4Addr, Packet)> = Vec::new();
         for p in packets {
-            let Ok(ip) = Ipv4Packet::new_checked(&p[..]) else {
+            let Ok(ip) = Ipv4Packet::new_checked(&p.bytes[..]) else {
                 continue;
             };
             if is_aodv(&ip) {
@@ -664,7 +672,7 @@ impl Aodv {
                 self.buffer_and_discover(now, dst, p);
             } else if src == self.addr && self.cfg.rebuffer_on_link_failure {
                 self.counters.salvaged += 1;
-                if !self.send_data(now, p.clone(), dst, src) {
+                if let Err(p) = self.send_data(now, p, dst, src) {
                     self.buffer_and_discover(now, dst, p);
                 }
             } else {
@@ -731,8 +739,9 @@ impl Router for Aodv {
         self.addr
     }
 
-    fn handle_send(&mut self, now: SimTime, packet: Vec<u8>) {
-        let Ok(ip) = Ipv4Packet::new_checked(&packet[..]).and_then(|p| Ipv4Repr::parse(&p)) else {
+    fn handle_send(&mut self, now: SimTime, packet: Packet) {
+        let Ok(ip) = Ipv4Packet::new_checked(&packet.bytes[..]).and_then(|p| Ipv4Repr::parse(&p))
+        else {
             self.counters.malformed += 1;
             return;
         };
@@ -747,15 +756,15 @@ impl Router for Aodv {
                 packet,
                 control: false,
             });
-        } else if self.table.valid(dst).is_some() {
-            self.send_data(now, packet, dst, self.addr);
-        } else {
+        } else if let Err(packet) = self.send_data(now, packet, dst, self.addr) {
+            // No valid route (send_data changed nothing): wait for one.
             self.buffer_and_discover(now, dst, packet);
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, mut packet: Vec<u8>) {
-        let Ok(ip) = Ipv4Packet::new_checked(&packet[..]).and_then(|p| Ipv4Repr::parse(&p)) else {
+    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, mut packet: Packet) {
+        let Ok(ip) = Ipv4Packet::new_checked(&packet.bytes[..]).and_then(|p| Ipv4Repr::parse(&p))
+        else {
             self.counters.malformed += 1;
             return;
         };
@@ -763,7 +772,7 @@ impl Router for Aodv {
         if let Some(t) = self.hello_neighbours.get_mut(&prev_hop) {
             *t = now + self.cfg.hello_loss_window();
         }
-        let view = Ipv4Packet::new_unchecked(&packet[..]);
+        let view = Ipv4Packet::new_unchecked(&packet.bytes[..]);
         if is_aodv(&view) {
             let parsed = UdpPacket::new_checked(view.payload()).and_then(|u| {
                 UdpRepr::parse(&u, ip.src_addr, ip.dst_addr)?;
@@ -806,8 +815,9 @@ impl Router for Aodv {
             self.out.push_back(RoutingOutput::Deliver { packet });
             return;
         }
-        // Forwarding: the router decrements the TTL and drops at zero (Router contract).
-        match decrement_ttl_in_place(&mut packet) {
+        // Forwarding: the router decrements the TTL and drops at zero (Router contract). The
+        // bytes change in place; the tag stays with them.
+        match decrement_ttl_in_place(&mut packet.bytes) {
             Ok(0) => {
                 self.drop_packet(packet, RouteDropReason::TtlExpired);
                 return;
@@ -822,7 +832,11 @@ impl Router for Aodv {
             .refresh(prev_hop, now + self.cfg.active_route_timeout);
         if self.table.valid(dst).is_some() {
             self.counters.data_forwarded += 1;
-            self.send_data(now, packet, dst, ip.src_addr);
+            if let Err(packet) = self.send_data(now, packet, dst, ip.src_addr) {
+                // Cannot happen (the route was just checked), but a packet is never lost
+                // silently.
+                self.drop_packet(packet, RouteDropReason::NoRoute);
+            }
         } else if self
             .discoveries
             .get(&dst)
@@ -857,7 +871,7 @@ impl Router for Aodv {
         }
     }
 
-    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Vec<u8>>) {
+    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
         self.counters.link_breaks += 1;
         self.events.push_back(RoutingEvent::LinkBroken { next_hop });
         self.link_broke(now, next_hop, packets);
@@ -926,5 +940,9 @@ impl Router for Aodv {
             return None;
         }
         self.table.valid(dst).map(|r| r.next_hop)
+    }
+
+    fn buffered_tags(&self) -> Vec<PacketTag> {
+        self.buffer.tags()
     }
 }

@@ -255,6 +255,82 @@ fn link_break_rerr_and_rediscovery() {
     );
 }
 
+/// Tag conservation across link breaks (see [`TestNet::check_conservation`]): data both ways
+/// along the line 0-1-2-3-4-5, with distinct tags and IP identifications; the link 2-3
+/// breaks at 1 s and comes back at 2.5 s, then the link 4-5 next to node 5 (a source) breaks
+/// at 6 s and the run stops at 6.7 s with packets still in the send buffers and in flight. Every packet sent must end
+/// exactly once — delivered at its destination, dropped, buffered, or in flight — carrying the
+/// tag it was sent with, through forwarding, rebuffering after a link failure, local repair
+/// and the send buffer's overflow and timeout.
+#[test]
+fn tags_are_conserved_across_link_breaks() {
+    let configs = [
+        ("default", AodvConfig::default()),
+        (
+            "local repair",
+            AodvConfig {
+                local_repair: true,
+                ..AodvConfig::default()
+            },
+        ),
+        (
+            "no rebuffering, short buffer timeout",
+            AodvConfig {
+                rebuffer_on_link_failure: false,
+                send_buffer_capacity: 8,
+                send_buffer_timeout: SimDuration::from_millis(100),
+                ..AodvConfig::default()
+            },
+        ),
+    ];
+    for (name, cfg) in configs {
+        let mut net = net(6, &cfg);
+        net.line();
+        for k in 0..350u16 {
+            net.send_at(ms(20 * u64::from(k)), 0, TestNet::data_packet(0, 5, 64, k));
+        }
+        for k in 0..230u16 {
+            let at = ms(5 + 30 * u64::from(k));
+            net.send_at(at, 5, TestNet::data_packet(5, 1, 64, 1000 + k));
+        }
+        net.run_until(ms(1000));
+        net.set_link(2, 3, false);
+        net.run_until(ms(2500));
+        net.set_link(2, 3, true);
+        net.run_until(ms(6000));
+        net.set_link(4, 5, false);
+        net.run_until(ms(6700));
+        let c = net
+            .check_conservation()
+            .unwrap_or_else(|e| panic!("{name}: tags not conserved:\n{e}"));
+        eprintln!("AODV tag conservation, {name}: {c:?}");
+        // The run exercised every way a packet can end.
+        assert_eq!(c.sent, 580, "{name}");
+        assert!(c.delivered > 0, "{name}: {c:?}");
+        assert!(c.dropped_total() > 0, "{name}: {c:?}");
+        assert!(c.in_flight > 0, "{name}: {c:?}");
+        let buffered: usize = (0..6).map(|i| net.routers[i].buffered_tags().len()).sum();
+        assert_eq!(c.buffered, buffered, "{name}");
+        assert!(c.buffered > 0, "{name}: {c:?}");
+        if cfg.send_buffer_timeout > SimDuration::from_secs(1) {
+            // Packets sent during the outage waited (the line takes 5 ms) and were delivered
+            // after it, tags intact.
+            let sent_at: BTreeMap<u64, SimTime> =
+                net.sent.iter().map(|(_, t, p)| (p.tag.uid, *t)).collect();
+            let waited = net
+                .delivered
+                .iter()
+                .filter(|(_, t, p)| {
+                    sent_at
+                        .get(&p.tag.uid)
+                        .is_some_and(|s| *t > *s + SimDuration::from_millis(500))
+                })
+                .count();
+            assert!(waited > 0, "{name}: nothing buffered was delivered");
+        }
+    }
+}
+
 #[test]
 fn rerr_is_broadcast_to_several_precursors() {
     // Nodes 0 and 3 both reach node 2 through node 1; the link 1-2 breaks.
@@ -368,7 +444,7 @@ fn feed(r: &mut Aodv, now: SimTime, from: Ipv4Addr, ip_dst: Ipv4Addr, msg: &Aodv
         dst_port: AODV_PORT,
     };
     let p = udp_datagram(from, ip_dst, 1, 0, &udp, &msg.to_bytes());
-    r.handle_receive(now, from, p);
+    r.handle_receive(now, from, Packet::untagged(p));
 }
 
 fn drain(r: &mut Aodv) -> Vec<RoutingOutput> {
@@ -449,7 +525,7 @@ fn destination_raises_its_sequence_number_to_the_requested_one() {
         .filter_map(|o| match o {
             RoutingOutput::Transmit {
                 next_hop, packet, ..
-            } if *next_hop == n1 => match aodv_msg(packet) {
+            } if *next_hop == n1 => match aodv_msg(&packet.bytes) {
                 Some(AodvRepr::Rrep(p)) => Some(p.dst_seq),
                 _ => None,
             },
@@ -544,8 +620,10 @@ fn send_buffer_overflow_and_timeout() {
     // The 6 oldest made room (ns-2 drops the head of a full queue).
     assert_eq!(full.len(), 6);
     for (k, d) in full.iter().enumerate() {
-        let ip = Ipv4Packet::new_checked(&d.3[..]).expect("ip");
+        let ip = Ipv4Packet::new_checked(&d.3.bytes[..]).expect("ip");
         assert_eq!(ip.ident(), k as u16);
+        // The drop names the packet's own tag, so the engine can charge it to its flow.
+        assert_eq!(d.3.tag, net.sent[k].2.tag);
     }
     let no_route = net
         .dropped
@@ -601,7 +679,10 @@ fn ttl_expiry_drops_when_forwarding() {
     );
     // The TTL went down by one at node 1.
     let last = net.delivered.last().expect("delivered");
-    assert_eq!(Ipv4Packet::new_checked(&last.2[..]).map(|p| p.ttl()), Ok(1));
+    assert_eq!(
+        Ipv4Packet::new_checked(&last.2.bytes[..]).map(|p| p.ttl()),
+        Ok(1)
+    );
 }
 
 #[test]
@@ -706,30 +787,30 @@ fn malformed_packets_are_counted() {
         &udp,
         &AodvRepr::RrepAck.to_bytes(),
     );
-    r.handle_receive(ms(0), n1, good.clone());
+    r.handle_receive(ms(0), n1, Packet::untagged(good.clone()));
     assert_eq!(r.counters().malformed, 0);
     assert_eq!(r.counters().rx.get("rrep_ack").map(|c| c.packets), Some(1));
     // Bad UDP checksum.
     let mut bad = good.clone();
     let last = bad.len() - 1;
     bad[last] ^= 1;
-    r.handle_receive(ms(1), n1, bad);
+    r.handle_receive(ms(1), n1, Packet::untagged(bad));
     // Bad IP checksum.
     let mut bad = good.clone();
     bad[10] ^= 1;
-    r.handle_receive(ms(2), n1, bad);
+    r.handle_receive(ms(2), n1, Packet::untagged(bad));
     // Unknown type, truncated RREQ, RERR with no destinations.
     for payload in [&[9u8, 0][..], &[1, 0, 0, 0, 0][..], &[3, 0, 0, 0][..]] {
         r.handle_receive(
             ms(3),
             n1,
-            udp_datagram(n1, Ipv4Addr::BROADCAST, 1, 0, &udp, payload),
+            Packet::untagged(udp_datagram(n1, Ipv4Addr::BROADCAST, 1, 0, &udp, payload)),
         );
     }
     // Not IPv4 at all.
-    r.handle_receive(ms(4), n1, vec![0x45, 0, 0]);
+    r.handle_receive(ms(4), n1, Packet::untagged(vec![0x45, 0, 0]));
     assert_eq!(r.counters().malformed, 6);
-    r.handle_send(ms(5), vec![1, 2, 3]);
+    r.handle_send(ms(5), Packet::untagged(vec![1, 2, 3]));
     assert_eq!(r.counters().malformed, 7);
 }
 
@@ -750,9 +831,9 @@ proptest! {
         } else {
             data.clone()
         };
-        r.handle_receive(ms(1), from, packet);
-        r.handle_link_failure(ms(2), from, vec![data.clone()]);
-        r.handle_send(ms(3), data);
+        r.handle_receive(ms(1), from, Packet::untagged(packet));
+        r.handle_link_failure(ms(2), from, vec![Packet::untagged(data.clone())]);
+        r.handle_send(ms(3), Packet::untagged(data));
         while let Some(t) = r.poll_timeout().filter(|t| *t <= ms(60_000)) {
             r.handle_timeout(t);
             prop_assert!(r.poll_timeout().is_none_or(|u| u > t));
@@ -790,7 +871,7 @@ fn capture_for_tshark() {
         .collect();
     for o in drain(&mut r) {
         if let RoutingOutput::Transmit { packet, .. } = o {
-            packets.push((4_000_000_000, packet));
+            packets.push((4_000_000_000, packet.bytes));
         }
     }
     let kinds: BTreeSet<u8> = packets

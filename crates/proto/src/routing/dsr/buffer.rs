@@ -2,8 +2,11 @@
 //! their destination wait here during route discovery. Bounded like ns-2's DSR agent
 //! (`dsr/dsragent.cc`: 64 packets, 30 s); when full, the oldest packet is dropped so that the
 //! freshest data survive, and a packet older than the timeout is dropped.
+//!
+//! Packets wait with their [`sctpsim_kernel::PacketTag`] so that whatever ends them later (sent
+//! on the discovered route, or dropped) still names their flow.
 
-use sctpsim_kernel::{SimDuration, SimTime};
+use sctpsim_kernel::{Packet, PacketTag, SimDuration, SimTime};
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 
@@ -11,7 +14,7 @@ use std::net::Ipv4Addr;
 struct Entry {
     since: SimTime,
     dst: Ipv4Addr,
-    packet: Vec<u8>,
+    packet: Packet,
 }
 
 /// FIFO of packets waiting for a route.
@@ -33,7 +36,7 @@ impl SendBuffer {
 
     /// Buffers `packet` for `dst`; returns the packet dropped to make room (the oldest), or
     /// the packet itself if the capacity is zero.
-    pub(crate) fn push(&mut self, now: SimTime, dst: Ipv4Addr, packet: Vec<u8>) -> Option<Vec<u8>> {
+    pub(crate) fn push(&mut self, now: SimTime, dst: Ipv4Addr, packet: Packet) -> Option<Packet> {
         if self.capacity == 0 {
             return Some(packet);
         }
@@ -51,7 +54,7 @@ impl SendBuffer {
     }
 
     /// Removes and returns the packets that waited `timeout` or longer.
-    pub(crate) fn expire(&mut self, now: SimTime) -> Vec<Vec<u8>> {
+    pub(crate) fn expire(&mut self, now: SimTime) -> Vec<Packet> {
         let mut out = Vec::new();
         let timeout = self.timeout;
         self.entries.retain_mut(|e| {
@@ -74,7 +77,7 @@ impl SendBuffer {
     pub(crate) fn take_where(
         &mut self,
         mut ready: impl FnMut(Ipv4Addr) -> bool,
-    ) -> Vec<(Ipv4Addr, Vec<u8>)> {
+    ) -> Vec<(Ipv4Addr, Packet)> {
         let mut out = Vec::new();
         self.entries.retain_mut(|e| {
             if ready(e.dst) {
@@ -90,6 +93,11 @@ impl SendBuffer {
     /// Whether a packet for `dst` waits.
     pub(crate) fn has(&self, dst: Ipv4Addr) -> bool {
         self.entries.iter().any(|e| e.dst == dst)
+    }
+
+    /// The tags of the packets waiting, oldest first.
+    pub(crate) fn tags(&self) -> Vec<PacketTag> {
+        self.entries.iter().map(|e| e.packet.tag).collect()
     }
 
     /// Number of packets waiting.

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 
-use sctpsim_kernel::{SimDuration, SimTime};
+use sctpsim_kernel::{Packet, SimDuration, SimTime};
 use sctpsim_wire::dsr::{
     dsr_packet, DsrOption, DsrRepr, MAX_REPLY_ADDRS, MAX_REQUEST_ADDRS, NO_NEXT_HEADER,
 };
@@ -64,7 +64,7 @@ impl Dsr {
             }],
         };
         if let Ok(packet) = dsr_packet(&ip, &dsr, &[]) {
-            self.transmit(Ipv4Addr::BROADCAST, packet, Some("rreq"));
+            self.transmit(Ipv4Addr::BROADCAST, Packet::untagged(packet), Some("rreq"));
         }
     }
 

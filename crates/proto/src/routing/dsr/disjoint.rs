@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
-use sctpsim_kernel::SimTime;
+use sctpsim_kernel::{Packet, SimTime};
 use sctpsim_wire::Ipv4Packet;
 
 use super::{cache, Dsr};
@@ -61,10 +61,10 @@ impl Dsr {
     /// Sends `packet` (an IPv4 packet this node originates) over `route` (`[this node, ...,
     /// the packet's destination]`, as [`Dsr::disjoint_routes`] returns). If the route is not
     /// (or no longer) in the cache, or does not match the packet, the packet is routed as by
-    /// [`Router::handle_send`].
-    pub fn handle_send_on_route(&mut self, now: SimTime, packet: Vec<u8>, route: &[Ipv4Addr]) {
+    /// [`Router::handle_send`]. The packet's tag stays with it either way.
+    pub fn handle_send_on_route(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) {
         self.begin(now);
-        let dst = Ipv4Packet::new_checked(&packet[..])
+        let dst = Ipv4Packet::new_checked(&packet.bytes[..])
             .map(|p| p.dst_addr())
             .ok();
         let usable = route.first() == Some(&self.addr)

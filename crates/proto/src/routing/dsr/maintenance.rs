@@ -1,13 +1,13 @@
 //! Route maintenance (RFC 4728 §3.2, §8.3) driven by link-layer feedback: when the MAC gives
 //! up on a next hop, the link leaves the route cache, each affected packet's source hears a
 //! Route Error (§8.3.4), and the packets are salvaged over another cached route (§8.3.6) or
-//! dropped. No network-layer acknowledgements are used (§8.3.1 lets link-layer feedback
+//! dropped, each with the tag it came with. No network-layer acknowledgements are used (§8.3.1 lets link-layer feedback
 //! replace them; ns-2's DSR does the same with 802.11).
 
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
-use sctpsim_kernel::SimTime;
+use sctpsim_kernel::{Packet, SimTime};
 use sctpsim_wire::dsr::{dsr_packet, DsrOption, DsrRepr, RouteErrorKind};
 use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr};
 
@@ -16,7 +16,7 @@ use crate::routing::{RouteDropReason, RoutingEvent};
 
 impl Dsr {
     /// The MAC gave up on `next_hop` for `packets`.
-    pub(super) fn link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Vec<u8>>) {
+    pub(super) fn link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
         self.counters.link_breaks += 1;
         self.events.push_back(RoutingEvent::LinkBroken { next_hop });
         self.remove_link(self.addr, next_hop);
@@ -31,10 +31,10 @@ impl Dsr {
         &mut self,
         now: SimTime,
         next_hop: Ipv4Addr,
-        packet: Vec<u8>,
+        packet: Packet,
         told: &mut BTreeSet<Ipv4Addr>,
     ) {
-        let Ok(parsed) = Parsed::parse(&packet) else {
+        let Ok(parsed) = Parsed::parse(&packet.bytes) else {
             self.counters.malformed += 1;
             return;
         };
@@ -56,8 +56,9 @@ impl Dsr {
             .map(|(s, _, a)| (s, a.to_vec()))
             .unwrap_or((0, Vec::new()));
         if ip.src_addr == self.addr && salvage == 0 {
-            // Our own packet: no Route Error to ourselves; strip the header and route again.
-            let upper = parsed.upper(&packet);
+            // Our own packet: no Route Error to ourselves; strip the header (keeping the tag)
+            // and route again.
+            let upper = parsed.upper(&packet.bytes);
             let repr = Ipv4Repr {
                 protocol: IpProtocol::from(dsr.next_header),
                 payload_len: upper.len(),
@@ -66,6 +67,10 @@ impl Dsr {
             let mut plain = vec![0u8; repr.buffer_len()];
             repr.emit(&mut Ipv4Packet::new_unchecked(&mut plain[..]));
             plain[Ipv4Repr::HEADER_LEN..].copy_from_slice(upper);
+            let plain = Packet {
+                bytes: plain,
+                tag: packet.tag,
+            };
             self.reroute_own(now, plain, ip.dst_addr);
             return;
         }
@@ -87,10 +92,14 @@ impl Dsr {
                 new_dsr
                     .options
                     .push(source_route_option(&route, salvage + 1));
-                if let Ok(bytes) = dsr_packet(&ip, &new_dsr, parsed.upper(&packet)) {
+                if let Ok(bytes) = dsr_packet(&ip, &new_dsr, parsed.upper(&packet.bytes)) {
                     self.cache.touch(now, &route);
                     self.counters.salvaged += 1;
-                    self.transmit(route[1], bytes, None);
+                    let salvaged = Packet {
+                        bytes,
+                        tag: packet.tag,
+                    };
+                    self.transmit(route[1], salvaged, None);
                     return;
                 }
             }
@@ -100,7 +109,7 @@ impl Dsr {
 
     /// A packet this node originated lost its route: another cached route (counted as
     /// salvaged), or the send buffer and a new discovery.
-    fn reroute_own(&mut self, now: SimTime, packet: Vec<u8>, dst: Ipv4Addr) {
+    fn reroute_own(&mut self, now: SimTime, packet: Packet, dst: Ipv4Addr) {
         if self.cache.find(now, dst).is_some() {
             self.counters.salvaged += 1;
         }

@@ -22,6 +22,11 @@
 //!   cache's node-disjoint routes to a transport that spreads traffic or heartbeats over them
 //!   (A-SCTP, Argyriou & Madisetti).
 //!
+//! Every data packet keeps its [`sctpsim_kernel::PacketTag`] through the source-route header's
+//! insertion at the source, its rewriting at each hop and its removal at the destination, and
+//! through salvaging and the send buffer: the bytes change, the tag stays (see the
+//! [module docs](super)).
+//!
 //! Segments Left convention (§6.7, "the number of explicitly listed intermediate nodes still
 //! to be visited"): the originator sends to Address\[1] with Segments Left = n; a node that
 //! receives the packet finds itself at Address\[n − SL + 1], decrements SL and sends to the
@@ -38,7 +43,7 @@ mod tests;
 use std::collections::{BTreeMap, VecDeque};
 use std::net::Ipv4Addr;
 
-use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::dsr::{dsr_packet, DsrOption, DsrRepr, IP_PROTOCOL_DSR, NO_NEXT_HEADER};
 use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, WireError};
 
@@ -309,7 +314,7 @@ impl Dsr {
     }
 
     /// Hands a packet to the interface; counts it if it is routing control.
-    fn transmit(&mut self, next_hop: Ipv4Addr, packet: Vec<u8>, kind: Option<&'static str>) {
+    fn transmit(&mut self, next_hop: Ipv4Addr, packet: Packet, kind: Option<&'static str>) {
         if let Some(k) = kind {
             self.counters.count_tx(k, packet.len());
         }
@@ -320,7 +325,7 @@ impl Dsr {
         });
     }
 
-    fn drop_packet(&mut self, packet: Vec<u8>, reason: RouteDropReason) {
+    fn drop_packet(&mut self, packet: Packet, reason: RouteDropReason) {
         self.counters.count_drop(reason);
         self.outputs
             .push_back(RoutingOutput::Drop { packet, reason });
@@ -355,13 +360,14 @@ impl Dsr {
             options,
         };
         if let Ok(packet) = dsr_packet(&ip, &dsr, &[]) {
-            self.transmit(next_hop, packet, kind);
+            self.transmit(next_hop, Packet::untagged(packet), kind);
         }
     }
 
     /// Sends a packet this node originated (a plain IPv4 packet, not DSR) along `route`
-    /// (`[self, ..., dst]`): unchanged to a neighbour, else with a Source Route option.
-    fn send_data(&mut self, now: SimTime, packet: Vec<u8>, route: &[Ipv4Addr]) {
+    /// (`[self, ..., dst]`): unchanged to a neighbour, else with a Source Route option (new
+    /// bytes, the same tag).
+    fn send_data(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) {
         self.cache.touch(now, route);
         let Some(&next_hop) = route.get(1) else {
             return;
@@ -370,7 +376,7 @@ impl Dsr {
             self.transmit(next_hop, packet, None);
             return;
         }
-        let Ok(parsed) = Parsed::parse(&packet) else {
+        let Ok(parsed) = Parsed::parse(&packet.bytes) else {
             self.counters.malformed += 1;
             return;
         };
@@ -378,14 +384,21 @@ impl Dsr {
             next_header: u8::from(parsed.ip.protocol),
             options: vec![source_route_option(route, 0)],
         };
-        match dsr_packet(&parsed.ip, &dsr, parsed.upper(&packet)) {
-            Ok(bytes) => self.transmit(next_hop, bytes, None),
+        match dsr_packet(&parsed.ip, &dsr, parsed.upper(&packet.bytes)) {
+            Ok(bytes) => self.transmit(
+                next_hop,
+                Packet {
+                    bytes,
+                    tag: packet.tag,
+                },
+                None,
+            ),
             Err(_) => self.drop_packet(packet, RouteDropReason::NoRoute),
         }
     }
 
     /// Routes a packet this node originated, or buffers it and discovers a route.
-    fn route_or_buffer(&mut self, now: SimTime, packet: Vec<u8>, dst: Ipv4Addr) -> bool {
+    fn route_or_buffer(&mut self, now: SimTime, packet: Packet, dst: Ipv4Addr) -> bool {
         if let Some(route) = self.cache.find(now, dst) {
             self.send_data(now, packet, &route);
             true
@@ -403,8 +416,11 @@ impl Dsr {
         let cache = &self.cache;
         let ready = self.buffer.take_where(|d| cache.find(now, d).is_some());
         for (dst, packet) in ready {
-            if let Some(route) = self.cache.find(now, dst) {
-                self.send_data(now, packet, &route);
+            match self.cache.find(now, dst) {
+                Some(route) => self.send_data(now, packet, &route),
+                // Cannot happen (the same query just found a route), but a packet is never
+                // lost silently.
+                None => self.drop_packet(packet, RouteDropReason::NoRoute),
             }
         }
     }
@@ -424,7 +440,7 @@ impl Dsr {
     }
 
     /// A DSR packet (protocol 48) arrived.
-    fn receive_dsr(&mut self, now: SimTime, packet: Vec<u8>, parsed: Parsed, dsr: DsrRepr) {
+    fn receive_dsr(&mut self, now: SimTime, packet: Packet, parsed: Parsed, dsr: DsrRepr) {
         let me = self.addr;
         let ip = parsed.ip;
         if let Some(kind) = main_kind(&dsr) {
@@ -483,7 +499,8 @@ impl Dsr {
                 self.complete_discoveries(now);
             }
             if dsr.next_header != NO_NEXT_HEADER {
-                let upper = parsed.upper(&packet);
+                // The DSR header comes off: new bytes, the tag the packet was sent with.
+                let upper = parsed.upper(&packet.bytes);
                 let repr = Ipv4Repr {
                     protocol: IpProtocol::from(dsr.next_header),
                     payload_len: upper.len(),
@@ -492,8 +509,12 @@ impl Dsr {
                 let mut out = vec![0u8; repr.buffer_len()];
                 repr.emit(&mut Ipv4Packet::new_unchecked(&mut out[..]));
                 out[Ipv4Repr::HEADER_LEN..].copy_from_slice(upper);
-                self.outputs
-                    .push_back(RoutingOutput::Deliver { packet: out });
+                self.outputs.push_back(RoutingOutput::Deliver {
+                    packet: Packet {
+                        bytes: out,
+                        tag: packet.tag,
+                    },
+                });
             }
             self.flush_buffer(now);
             return;
@@ -515,7 +536,7 @@ impl Dsr {
     /// are that option's.
     fn forward(
         &mut self,
-        packet: Vec<u8>,
+        packet: Packet,
         parsed: &Parsed,
         dsr: &DsrRepr,
         segs_left: u8,
@@ -553,12 +574,21 @@ impl Dsr {
             ttl: parsed.ip.ttl - 1,
             ..parsed.ip
         };
-        match dsr_packet(&ip, &new_dsr, parsed.upper(&packet)) {
+        match dsr_packet(&ip, &new_dsr, parsed.upper(&packet.bytes)) {
             Ok(bytes) => {
                 if control.is_none() {
                     self.counters.data_forwarded += 1;
                 }
-                self.transmit(next_hop, bytes, control);
+                // Rewritten header and TTL, the same tag (control packets relayed here are
+                // untagged already).
+                self.transmit(
+                    next_hop,
+                    Packet {
+                        bytes,
+                        tag: packet.tag,
+                    },
+                    control,
+                );
             }
             Err(_) => self.counters.malformed += 1,
         }
@@ -581,9 +611,9 @@ impl Router for Dsr {
         self.addr
     }
 
-    fn handle_send(&mut self, now: SimTime, packet: Vec<u8>) {
+    fn handle_send(&mut self, now: SimTime, packet: Packet) {
         self.begin(now);
-        let Ok(parsed) = Parsed::parse(&packet) else {
+        let Ok(parsed) = Parsed::parse(&packet.bytes) else {
             self.counters.malformed += 1;
             return;
         };
@@ -597,9 +627,9 @@ impl Router for Dsr {
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Vec<u8>) {
+    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) {
         self.begin(now);
-        let parsed = match Parsed::parse(&packet) {
+        let parsed = match Parsed::parse(&packet.bytes) {
             Ok(p) => p,
             Err(_) => {
                 self.counters.malformed += 1;
@@ -621,7 +651,7 @@ impl Router for Dsr {
         }
     }
 
-    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Vec<u8>>) {
+    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
         self.begin(now);
         self.link_failure(now, next_hop, packets);
     }
@@ -640,7 +670,7 @@ impl Router for Dsr {
         });
         due.sort_by_key(|(t, _)| *t);
         for (_, packet) in due {
-            self.transmit(Ipv4Addr::BROADCAST, packet, Some("rreq"));
+            self.transmit(Ipv4Addr::BROADCAST, Packet::untagged(packet), Some("rreq"));
         }
         for packet in self.buffer.expire(now) {
             self.drop_packet(packet, RouteDropReason::SendBufferTimeout);
@@ -680,13 +710,17 @@ impl Router for Dsr {
             .and_then(|r| r.get(1).copied())
     }
 
+    fn buffered_tags(&self) -> Vec<PacketTag> {
+        self.buffer.tags()
+    }
+
     // The trait's multipath hook, for callers holding a `Box<dyn Router>` (the engine); the
     // inherent methods (disjoint.rs) take precedence in these paths.
     fn disjoint_routes(&self, now: SimTime, dst: Ipv4Addr, k: usize) -> Vec<Vec<Ipv4Addr>> {
         Dsr::disjoint_routes(self, now, dst, k)
     }
 
-    fn handle_send_on_route(&mut self, now: SimTime, packet: Vec<u8>, route: &[Ipv4Addr]) {
+    fn handle_send_on_route(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) {
         Dsr::handle_send_on_route(self, now, packet, route)
     }
 }

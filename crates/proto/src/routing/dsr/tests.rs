@@ -7,7 +7,7 @@ use std::net::Ipv4Addr;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use proptest::prelude::*;
-use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_kernel::{FlowId, Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::dsr::{dsr_packet, DsrOption, DsrRepr, IP_PROTOCOL_DSR};
 use sctpsim_wire::{Ipv4Packet, Ipv4Repr};
 
@@ -40,15 +40,15 @@ impl Router for Handle {
     fn addr(&self) -> Ipv4Addr {
         self.lock().addr()
     }
-    fn handle_send(&mut self, now: SimTime, packet: Vec<u8>) {
+    fn handle_send(&mut self, now: SimTime, packet: Packet) {
         self.lock().handle_send(now, packet);
         self.sync();
     }
-    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Vec<u8>) {
+    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Packet) {
         self.lock().handle_receive(now, prev_hop, packet);
         self.sync();
     }
-    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Vec<u8>>) {
+    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
         self.lock().handle_link_failure(now, next_hop, packets);
         self.sync();
     }
@@ -71,10 +71,13 @@ impl Router for Handle {
     fn next_hop(&self, dst: Ipv4Addr) -> Option<Ipv4Addr> {
         self.lock().next_hop(dst)
     }
+    fn buffered_tags(&self) -> Vec<PacketTag> {
+        self.lock().buffered_tags()
+    }
     fn disjoint_routes(&self, now: SimTime, dst: Ipv4Addr, k: usize) -> Vec<Vec<Ipv4Addr>> {
         Router::disjoint_routes(&*self.lock(), now, dst, k)
     }
-    fn handle_send_on_route(&mut self, now: SimTime, packet: Vec<u8>, route: &[Ipv4Addr]) {
+    fn handle_send_on_route(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) {
         Router::handle_send_on_route(&mut *self.lock(), now, packet, route);
     }
 }
@@ -146,7 +149,7 @@ fn line_discovery_and_delivery() {
         let (mut net, handles) = network(h + 1, &DsrConfig::default(), h as u64);
         net.line();
         let packet = TestNet::data_packet(0, h, 100, 7);
-        net.send_at(SimTime::ZERO, 0, packet.clone());
+        let tag = net.send_at(SimTime::ZERO, 0, packet.clone());
         net.run_until(ms(2000));
         // The route and its record.
         let want: Vec<usize> = (0..=h).collect();
@@ -161,7 +164,9 @@ fn line_discovery_and_delivery() {
         assert_eq!(net.delivered.len(), 1, "h = {h}");
         let (node, _, got) = &net.delivered[0];
         assert_eq!(*node, h);
-        assert_eq!(*got, aged(&packet, (h - 1) as u8), "h = {h}");
+        assert_eq!(got.bytes, aged(&packet, (h - 1) as u8), "h = {h}");
+        // The source-route header came and went; the tag stayed.
+        assert_eq!(got.tag, tag, "h = {h}");
         // The discovery and its requests.
         assert_eq!(
             total_tx(&net, "rreq"),
@@ -290,6 +295,74 @@ fn link_break_salvage_route_error_and_rediscovery() {
     assert!(g2 < SimDuration::from_millis(200));
 }
 
+/// Tag conservation across link breaks (see [`TestNet::check_conservation`]): data both ways
+/// along the line 0-1-2-3-4-5 (with or without a detour 2-6-4), with distinct tags and IP
+/// identifications; the link 2-3 breaks at 1 s and comes back at 2.5 s, then the link 4-5
+/// next to node 5 (a source) breaks at 6 s and the run stops at 6.7 s with packets still in
+/// the send buffers and in flight.
+/// Every packet sent must end exactly once — delivered at its destination, dropped, buffered,
+/// or in flight — carrying the tag it was sent with, through the source-route header's
+/// insertion, rewriting and removal, salvaging, re-routing of the source's own packets, and
+/// the send buffer's overflow, timeout and failed discoveries.
+#[test]
+fn tags_are_conserved_across_link_breaks() {
+    let configs = [
+        ("default", DsrConfig::default()),
+        (
+            "short buffer, few requests",
+            DsrConfig {
+                send_buffer_size: 16,
+                send_buffer_timeout: SimDuration::from_millis(200),
+                max_request_rexmt: 1,
+                nonpropagating_first: false,
+                ..DsrConfig::default()
+            },
+        ),
+    ];
+    for (name, cfg) in configs {
+        for detour in [false, true] {
+            let name = format!("{name}, detour {detour}");
+            let (mut net, _handles) = network(7, &cfg, 3);
+            net.line();
+            net.set_link(5, 6, false);
+            if detour {
+                net.set_link(2, 6, true);
+                net.set_link(6, 4, true);
+            }
+            for k in 0..350u16 {
+                let at = ms(20 * u64::from(k));
+                net.send_at(at, 0, TestNet::data_packet(0, 5, 64, k));
+            }
+            for k in 0..230u16 {
+                let at = ms(5 + 30 * u64::from(k));
+                net.send_at(at, 5, TestNet::data_packet(5, 1, 64, 1000 + k));
+            }
+            net.run_until(ms(1000));
+            net.set_link(2, 3, false);
+            net.run_until(ms(2500));
+            net.set_link(2, 3, true);
+            net.run_until(ms(6000));
+            net.set_link(4, 5, false);
+            net.run_until(ms(6700));
+            let c = net
+                .check_conservation()
+                .unwrap_or_else(|e| panic!("{name}: tags not conserved:\n{e}"));
+            eprintln!("DSR tag conservation, {name}: {c:?}");
+            assert_eq!(c.sent, 580, "{name}");
+            assert!(c.delivered > 0, "{name}: {c:?}");
+            assert!(c.in_flight > 0, "{name}: {c:?}");
+            if !detour {
+                assert!(c.dropped_total() > 0, "{name}: {c:?}");
+                assert!(c.buffered > 0, "{name}: {c:?}");
+            }
+            let salvaged: u64 = net.routers.iter().map(|r| r.counters().salvaged).sum();
+            if detour {
+                assert!(salvaged > 0, "{name}: nothing salvaged");
+            }
+        }
+    }
+}
+
 #[test]
 fn send_buffer_overflow_timeout_and_request_backoff() {
     let (mut net, _) = network(2, &DsrConfig::default(), 5);
@@ -304,7 +377,7 @@ fn send_buffer_overflow_timeout_and_request_backoff() {
         .dropped
         .iter()
         .map(|(_, _, _, p)| {
-            Ipv4Packet::new_checked(&p[..])
+            Ipv4Packet::new_checked(&p.bytes[..])
                 .map(|p| p.ident())
                 .unwrap_or(0)
         })
@@ -364,22 +437,38 @@ fn duplicate_requests_are_suppressed() {
     let a = TestNet::addr;
     let mut d = Dsr::new(a(1), DsrConfig::default(), Rng::from_seed(1));
     let req = request_packet(a(0), 77, a(9), vec![], 255);
-    d.handle_receive(ms(0), a(0), req.clone());
+    d.handle_receive(ms(0), a(0), Packet::untagged(req.clone()));
     // The same request via another neighbour (different record) is a duplicate too.
-    d.handle_receive(ms(1), a(2), request_packet(a(0), 77, a(9), vec![a(2)], 254));
-    d.handle_receive(ms(2), a(0), req.clone());
+    d.handle_receive(
+        ms(1),
+        a(2),
+        Packet::untagged(request_packet(a(0), 77, a(9), vec![a(2)], 254)),
+    );
+    d.handle_receive(ms(2), a(0), Packet::untagged(req.clone()));
     d.handle_timeout(ms(50));
     let out = drain(&mut d);
     assert_eq!(out.len(), 1, "{out:?}");
     // A new identification is a new request.
-    d.handle_receive(ms(60), a(0), request_packet(a(0), 78, a(9), vec![], 255));
+    d.handle_receive(
+        ms(60),
+        a(0),
+        Packet::untagged(request_packet(a(0), 78, a(9), vec![], 255)),
+    );
     d.handle_timeout(ms(100));
     assert_eq!(drain(&mut d).len(), 1);
     assert_eq!(d.counters().rx.get("rreq").map(|c| c.packets), Some(4));
     // The target answers every copy.
     let mut t = Dsr::new(a(9), DsrConfig::default(), Rng::from_seed(2));
-    t.handle_receive(ms(0), a(3), request_packet(a(0), 5, a(9), vec![a(3)], 250));
-    t.handle_receive(ms(0), a(4), request_packet(a(0), 5, a(9), vec![a(4)], 250));
+    t.handle_receive(
+        ms(0),
+        a(3),
+        Packet::untagged(request_packet(a(0), 5, a(9), vec![a(3)], 250)),
+    );
+    t.handle_receive(
+        ms(0),
+        a(4),
+        Packet::untagged(request_packet(a(0), 5, a(9), vec![a(4)], 250)),
+    );
     let replies = drain(&mut t);
     assert_eq!(replies.len(), 2);
     assert_eq!(t.counters().tx.get("rrep").map(|c| c.packets), Some(2));
@@ -425,7 +514,11 @@ fn ttl_expiry_drops_while_forwarding() {
     for (ttl, forwarded) in [(2u8, true), (1, false)] {
         let ip = Ipv4Repr { ttl, ..parsed };
         let bytes = dsr_packet(&ip, &dsr, &plain[20..]).expect("ok");
-        d.handle_receive(ms(0), a(0), bytes);
+        let tag = PacketTag {
+            flow: Some(FlowId(3)),
+            uid: u64::from(ttl),
+        };
+        d.handle_receive(ms(0), a(0), Packet { bytes, tag });
         let out = drain(&mut d);
         assert_eq!(out.len(), 1);
         match &out[0] {
@@ -437,7 +530,8 @@ fn ttl_expiry_drops_while_forwarding() {
                 assert!(forwarded);
                 assert_eq!(*next_hop, a(2));
                 assert!(!control);
-                let p = Ipv4Packet::new_checked(&packet[..]).expect("ok");
+                assert_eq!(packet.tag, tag, "the rewritten packet keeps its tag");
+                let p = Ipv4Packet::new_checked(&packet.bytes[..]).expect("ok");
                 assert_eq!(p.ttl(), 1);
                 assert!(p.verify_checksum());
                 let sr = DsrRepr::parse(p.payload()).expect("ok");
@@ -446,9 +540,10 @@ fn ttl_expiry_drops_while_forwarding() {
                     DsrOption::SourceRoute { segs_left: 0, .. }
                 ));
             }
-            RoutingOutput::Drop { reason, .. } => {
+            RoutingOutput::Drop { reason, packet } => {
                 assert!(!forwarded);
                 assert_eq!(*reason, RouteDropReason::TtlExpired);
+                assert_eq!(packet.tag, tag, "the drop names the packet's tag");
             }
             other => panic!("unexpected {other:?}"),
         }
@@ -477,15 +572,21 @@ fn disjoint_routes_through_the_router_trait() {
     sorted.sort();
     assert_eq!(sorted, vec![path(&[0, 1, 3]), path(&[0, 2, 3])]);
     let before = net.transmissions.len();
-    net.routers[0].handle_send_on_route(now, TestNet::data_packet(0, 3, 10, 2), &routes[1]);
+    let tag = PacketTag {
+        flow: Some(FlowId(0)),
+        uid: 99,
+    };
+    let bytes = TestNet::data_packet(0, 3, 10, 2);
+    net.routers[0].handle_send_on_route(now, Packet { bytes, tag }, &routes[1]);
     let out = net.routers[0].poll_output();
     match out {
         Some(RoutingOutput::Transmit {
             next_hop,
             control: false,
-            ..
+            packet,
         }) => {
             assert_eq!(next_hop, routes[1][1]);
+            assert_eq!(packet.tag, tag, "the pinned route keeps the tag");
         }
         other => panic!("expected a data transmission, got {other:?}"),
     }
@@ -527,7 +628,9 @@ proptest! {
 
     /// After discoveries in a random connected geometric graph, `disjoint_routes` returns valid,
     /// pairwise node-disjoint paths, more than one whenever the cache holds two disjoint ones;
-    /// a link failure reports `RouteBroken` for the routes it cuts in the same call.
+    /// a link failure reports `RouteBroken` for the routes it cuts in the same call. Every data
+    /// packet of the run ends exactly once with its own tag
+    /// ([`TestNet::check_conservation`]).
     #[test]
     fn disjoint_routes_in_random_graphs(n in 10usize..=30, seed in any::<u64>(), radius in 0.3f64..0.5) {
         let links = geometric(n, radius, seed);
@@ -539,6 +642,9 @@ proptest! {
             net.send_at(ms(10 * k as u64), 0, TestNet::data_packet(0, d, 10, k as u16));
         }
         net.run_until(ms(3000));
+        if let Err(e) = net.check_conservation() {
+            return Err(TestCaseError::fail(format!("tags not conserved:\n{e}")));
+        }
         let now = net.now;
         let me = TestNet::addr(0);
         let src = handles[0].lock();
@@ -626,9 +732,9 @@ proptest! {
         } else {
             bytes.clone()
         };
-        d.handle_receive(ms(0), a(0), input.clone());
-        d.handle_link_failure(ms(1), a(2), vec![input.clone()]);
-        d.handle_send(ms(2), input);
+        d.handle_receive(ms(0), a(0), Packet::untagged(input.clone()));
+        d.handle_link_failure(ms(1), a(2), vec![Packet::untagged(input.clone())]);
+        d.handle_send(ms(2), Packet::untagged(input));
         d.handle_timeout(ms(100_000));
         while d.poll_output().is_some() {}
         while d.poll_event().is_some() {}
@@ -735,7 +841,11 @@ fn route_error_reception_breaks_routes_in_same_call() {
     d.handle_receive(
         ms(0),
         a(1),
-        control_packet(a(3), a(0), vec![reply, sr(vec![a(2), a(1)])]),
+        Packet::untagged(control_packet(
+            a(3),
+            a(0),
+            vec![reply, sr(vec![a(2), a(1)])],
+        )),
     );
     assert_eq!(d.cached_paths(), vec![path(&[0, 1, 2, 3])]);
     assert!(std::iter::from_fn(|| d.poll_event()).next().is_none());
@@ -748,7 +858,7 @@ fn route_error_reception_breaks_routes_in_same_call() {
     d.handle_receive(
         ms(5),
         a(1),
-        control_packet(a(2), a(0), vec![error, sr(vec![a(1)])]),
+        Packet::untagged(control_packet(a(2), a(0), vec![error, sr(vec![a(1)])])),
     );
     let events: Vec<RoutingEvent> = std::iter::from_fn(|| d.poll_event()).collect();
     assert_eq!(events, vec![RoutingEvent::RouteBroken { dst: a(3) }]);

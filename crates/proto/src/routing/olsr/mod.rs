@@ -34,7 +34,7 @@ pub use table::Route;
 
 use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
 use repo::{valid, DupTuple, Repositories};
-use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_kernel::{Packet, Rng, SimDuration, SimTime};
 use sctpsim_wire::olsr::{
     decode_time_ns, encode_time_ns, HelloRepr, LinkCode, LinkMessage, MessageBody, MessageRepr,
     OlsrRepr, TcRepr, MPR_NEIGH, NOT_NEIGH, SYM_NEIGH, UDP_PORT,
@@ -388,7 +388,7 @@ impl Olsr {
         }
         self.outputs.push_back(RoutingOutput::Transmit {
             next_hop: Ipv4Addr::BROADCAST,
-            packet,
+            packet: Packet::untagged(packet),
             control: true,
         });
     }
@@ -573,7 +573,8 @@ impl Olsr {
         }
     }
 
-    fn route_data(&mut self, packet: Vec<u8>, dst: Ipv4Addr) {
+    /// Sends a data packet (tag and all) to the next hop toward `dst`, or drops it.
+    fn route_data(&mut self, packet: Packet, dst: Ipv4Addr) {
         match self.routes.get(&dst) {
             Some(r) => self.outputs.push_back(RoutingOutput::Transmit {
                 next_hop: r.next_hop,
@@ -624,8 +625,8 @@ impl Router for Olsr {
         self.addr
     }
 
-    fn handle_send(&mut self, _now: SimTime, packet: Vec<u8>) {
-        let Some(dst) = Ipv4Packet::new_checked(&packet[..])
+    fn handle_send(&mut self, _now: SimTime, packet: Packet) {
+        let Some(dst) = Ipv4Packet::new_checked(&packet.bytes[..])
             .ok()
             .map(|p| p.dst_addr())
         else {
@@ -645,8 +646,8 @@ impl Router for Olsr {
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, mut packet: Vec<u8>) {
-        match classify(self.addr, &packet) {
+    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, mut packet: Packet) {
+        match classify(self.addr, &packet.bytes) {
             Err(_) => self.counters.malformed += 1,
             Ok(Incoming::Olsr(src, repr)) => {
                 if src != self.addr {
@@ -658,7 +659,8 @@ impl Router for Olsr {
                     self.outputs.push_back(RoutingOutput::Deliver { packet });
                     return;
                 }
-                match decrement_ttl_in_place(&mut packet) {
+                // The TTL changes in place; the tag stays with the bytes.
+                match decrement_ttl_in_place(&mut packet.bytes) {
                     Ok(0) => {
                         self.counters.count_drop(RouteDropReason::TtlExpired);
                         self.outputs.push_back(RoutingOutput::Drop {
@@ -678,7 +680,7 @@ impl Router for Olsr {
         }
     }
 
-    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Vec<u8>>) {
+    fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
         if self.cfg.link_layer_notification
             && self
                 .repo
@@ -689,7 +691,7 @@ impl Router for Olsr {
         // Re-route what the MAC gave back if the table now offers another next hop (only with
         // link-layer notification can it have changed); otherwise the packets are lost.
         for packet in packets {
-            let dst = Ipv4Packet::new_checked(&packet[..])
+            let dst = Ipv4Packet::new_checked(&packet.bytes[..])
                 .ok()
                 .map(|p| p.dst_addr());
             match dst.and_then(|d| self.routes.get(&d).map(|r| (d, r.next_hop))) {

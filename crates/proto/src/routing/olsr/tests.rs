@@ -108,7 +108,7 @@ fn line_of_up_to_eight_hops_converges_and_carries_data() {
         net.run_until(at + SimDuration::from_secs(1));
         let got: Vec<_> = net.delivered.iter().filter(|d| d.0 == hops).collect();
         assert_eq!(got.len(), 1, "{hops} hops: delivered {got:?}");
-        let ip = Ipv4Packet::new_checked(&got[0].2[..]).unwrap();
+        let ip = Ipv4Packet::new_checked(&got[0].2.bytes[..]).unwrap();
         assert_eq!(usize::from(ip.ttl()), 64 - (hops - 1));
         assert_eq!(
             net.routers[1.min(hops)].counters().data_forwarded,
@@ -308,7 +308,7 @@ fn link_break_repair(lln: bool) -> (SimDuration, Vec<(usize, SimTime, RoutingEve
         .delivered
         .iter()
         .filter(|d| d.0 == 3)
-        .map(|d| ident_of(&d.2))
+        .map(|d| ident_of(&d.2.bytes))
         .filter(|k| secs(25) + SimDuration::from_millis(50 * u64::from(*k)) >= break_at)
         .min()
         .expect("no delivery after the break");
@@ -344,6 +344,63 @@ fn link_break_is_repaired_through_the_other_path() {
     assert!(!events
         .iter()
         .any(|(_, _, e)| matches!(e, RoutingEvent::RouteDiscovered { .. })));
+}
+
+/// Tag conservation across link breaks (see [`TestNet::check_conservation`]): data both ways
+/// along the line 0-1-2-3-4-5 (with or without a detour 2-6-4) from the start (before the
+/// routes exist), with distinct tags and IP identifications; the link 2-3 breaks at 20 s and comes back at 28 s, then the link
+/// 4-5 next to node 5 (a source) breaks at 36 s and the run stops half a second later with
+/// packets in flight. Every packet sent must end exactly once — delivered at its destination,
+/// dropped, or in flight (OLSR buffers nothing) — carrying the tag it was sent with, through
+/// forwarding, re-routing after a link failure and the drops for want of a route.
+#[test]
+fn tags_are_conserved_across_link_breaks() {
+    for (lln, detour) in [(false, false), (true, false), (false, true), (true, true)] {
+        let cfg = OlsrConfig {
+            link_layer_notification: lln,
+            ..OlsrConfig::default()
+        };
+        let mut net = network(7, &cfg);
+        net.line();
+        net.set_link(5, 6, false);
+        if detour {
+            net.set_link(2, 6, true);
+            net.set_link(6, 4, true);
+        }
+        for k in 0..800u16 {
+            let at = SimTime::ZERO + SimDuration::from_millis(50 * u64::from(k));
+            net.send_at(at, 0, TestNet::data_packet(0, 5, 64, k));
+        }
+        for k in 0..560u16 {
+            let at = SimTime::ZERO + SimDuration::from_millis(5 + 70 * u64::from(k));
+            net.send_at(at, 5, TestNet::data_packet(5, 1, 64, 1000 + k));
+        }
+        net.run_until(secs(20));
+        net.set_link(2, 3, false);
+        net.run_until(secs(28));
+        net.set_link(2, 3, true);
+        net.run_until(secs(36));
+        net.set_link(4, 5, false);
+        net.run_until(secs(36) + SimDuration::from_millis(500));
+        let c = net
+            .check_conservation()
+            .unwrap_or_else(|e| panic!("lln {lln}, detour {detour}: tags not conserved:\n{e}"));
+        let salvaged: u64 = net.routers.iter().map(|r| r.counters().salvaged).sum();
+        eprintln!(
+            "OLSR tag conservation, link-layer notification {lln}, detour {detour}: {c:?}, \
+             {salvaged} re-routed"
+        );
+        assert_eq!(c.sent, 1360);
+        assert_eq!(c.buffered, 0);
+        assert!(c.delivered > 0, "{c:?}");
+        assert!(c.in_flight > 0, "{c:?}");
+        for reason in [RouteDropReason::NoRoute, RouteDropReason::LinkBroken] {
+            assert!(c.dropped.get(&reason).is_some_and(|n| *n > 0), "{c:?}");
+        }
+        if lln && detour {
+            assert!(salvaged > 0, "nothing re-routed around the break");
+        }
+    }
 }
 
 #[test]
@@ -467,15 +524,19 @@ fn malformed_control_packets_are_counted() {
     let mut bad = hello.clone();
     let last = bad.len() - 1;
     bad[last] ^= 1;
-    r.handle_receive(secs(5), TestNet::addr(0), bad);
+    r.handle_receive(secs(5), TestNet::addr(0), Packet::untagged(bad));
     // Bad IP checksum.
     let mut bad = hello.clone();
     bad[8] ^= 1;
-    r.handle_receive(secs(5), TestNet::addr(0), bad);
+    r.handle_receive(secs(5), TestNet::addr(0), Packet::untagged(bad));
     // Truncated.
-    r.handle_receive(secs(5), TestNet::addr(0), hello[..hello.len() - 3].to_vec());
+    r.handle_receive(
+        secs(5),
+        TestNet::addr(0),
+        Packet::untagged(hello[..hello.len() - 3].to_vec()),
+    );
     assert_eq!(r.counters().malformed, 3);
-    r.handle_receive(secs(5), TestNet::addr(0), hello);
+    r.handle_receive(secs(5), TestNet::addr(0), Packet::untagged(hello));
     assert_eq!(r.counters().malformed, 3);
     assert_eq!(r.counters().rx["hello"].packets, 1);
 }
@@ -487,7 +548,7 @@ proptest::proptest! {
         flips in proptest::collection::vec((0usize..200, proptest::num::u8::ANY), 0..6),
     ) {
         let mut r = Olsr::new(TestNet::addr(0), OlsrConfig::default(), Rng::from_seed(3));
-        r.handle_receive(secs(1), TestNet::addr(1), data.clone());
+        r.handle_receive(secs(1), TestNet::addr(1), Packet::untagged(data.clone()));
         // A valid OLSR packet with mutated bytes and repaired checksums, so that the OLSR
         // parser and the repositories see the damage.
         let repr = OlsrRepr {
@@ -510,7 +571,7 @@ proptest::proptest! {
         }
         let udp = UdpRepr { src_port: UDP_PORT, dst_port: UDP_PORT };
         let p = udp_datagram(TestNet::addr(1), Ipv4Addr::BROADCAST, 1, 1, &udp, &payload);
-        r.handle_receive(secs(1), TestNet::addr(1), p);
+        r.handle_receive(secs(1), TestNet::addr(1), Packet::untagged(p));
         r.handle_timeout(secs(3));
         while r.poll_output().is_some() {}
         r.check_invariants();
