@@ -169,14 +169,13 @@ impl Simulation {
     pub(super) fn routing_send(&mut self, node: NodeId, pkt: Packet) {
         let now = self.now;
         if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
-            r.handle_send(now, pkt.bytes);
+            r.handle_send(now, pkt);
         }
         self.routing_drain(node);
     }
 
     /// A packet the MAC of `node` delivered, sent by MAC `src`.
     pub(super) fn routing_receive(&mut self, node: NodeId, src: MacAddr, pkt: Packet) {
-        let bytes = pkt.bytes;
         let now = self.now;
         let prev = self
             .wifi
@@ -184,7 +183,7 @@ impl Simulation {
             .and_then(|w| w.addrs.ip_of(src))
             .unwrap_or(Ipv4Addr::UNSPECIFIED);
         if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
-            r.handle_receive(now, prev, bytes);
+            r.handle_receive(now, prev, pkt);
         }
         self.routing_drain(node);
     }
@@ -195,18 +194,26 @@ impl Simulation {
         let Some(wifi) = self.wifi.as_mut() else {
             return;
         };
+        let failed = Packet {
+            bytes: sdu.bytes,
+            tag: sdu.tag,
+        };
         // Resolve first: packets taken out of the queue must reach the router.
         let Some(ip) = wifi.addrs.ip_of(next_hop) else {
+            self.drop_packet(&failed, DropReason::MacRetryLimit);
             return;
         };
         let f = &mut wifi.ifaces[w as usize];
         let node = f.node;
-        let mut packets = vec![sdu.bytes];
+        let mut packets = vec![failed];
         packets.extend(
             f.dcf
                 .remove_queued_for(next_hop)
                 .into_iter()
-                .map(|s| s.bytes),
+                .map(|s| Packet {
+                    bytes: s.bytes,
+                    tag: s.tag,
+                }),
         );
         if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
             r.handle_link_failure(now, ip, packets);
@@ -269,10 +276,10 @@ impl Simulation {
                         next_hop,
                         packet,
                         control,
-                    } => self.routing_transmit(node, next_hop, Packet::untagged(packet), control),
+                    } => self.routing_transmit(node, next_hop, packet, control),
                     RoutingOutput::Deliver { packet } => self.routing_deliver(node, packet),
                     RoutingOutput::Drop { packet, reason } => {
-                        self.drop_packet(&Packet::untagged(packet), reason.into());
+                        self.drop_packet(&packet, reason.into());
                     }
                 }
             }
@@ -332,15 +339,14 @@ impl Simulation {
     }
 
     /// A packet a router handed up: to the transport of `node`.
-    fn routing_deliver(&mut self, node: NodeId, bytes: Vec<u8>) {
-        let proto = match Ipv4Packet::new_checked(&bytes[..]) {
+    fn routing_deliver(&mut self, node: NodeId, pkt: Packet) {
+        let proto = match Ipv4Packet::new_checked(&pkt.bytes[..]) {
             Ok(ip) if ip.verify_checksum() => ip.protocol(),
             _ => {
                 self.topo.nodes[node.index()].ip.malformed_drops += 1;
                 return;
             }
         };
-        let pkt = self.new_packet(bytes, None);
         self.deliver(node, proto, pkt);
     }
 
