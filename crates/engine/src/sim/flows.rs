@@ -57,9 +57,15 @@ impl FlowRt {
 
     /// A change in the network below side `side` (0 source, 1 destination): the cross-layer
     /// hook (`net_events.rs`).
-    pub fn handle_net_event(&mut self, now: SimTime, side: u8, ev: &super::net_events::NetEvent) {
+    pub fn handle_net_event(
+        &mut self,
+        now: SimTime,
+        side: u8,
+        ev: &super::net_events::NetEvent,
+        net: &dyn super::transport::NetView,
+    ) {
         match self {
-            FlowRt::Driver(d) => d.handle_net_event(now, side, ev),
+            FlowRt::Driver(d) => d.handle_net_event(now, side, ev, net),
             FlowRt::Sctp(_) => {}
         }
     }

@@ -10,8 +10,10 @@
 //! `flows_at` (built once) lists the flow ends at each node, so a notification costs the
 //! number of flow ends at the node, not the number of flows.
 
+use super::transport::NetView;
 use super::Simulation;
-use sctpsim_kernel::{FlowId, NodeId};
+use crate::packet::Packet;
+use sctpsim_kernel::{FlowId, NodeId, SimTime};
 use std::net::Ipv4Addr;
 
 /// What a transport can hear of the network.
@@ -97,7 +99,37 @@ pub(super) fn flows_at(
     at
 }
 
+/// The routers as a flow's path manager sees them.
+struct Routes<'a> {
+    routing: Option<&'a super::routing::RoutingRt>,
+    now: SimTime,
+}
+
+impl NetView for Routes<'_> {
+    fn disjoint_routes(&self, node: NodeId, dst: Ipv4Addr, k: usize) -> Vec<Vec<Ipv4Addr>> {
+        self.routing
+            .map(|r| r.disjoint_routes(self.now, node, dst, k))
+            .unwrap_or_default()
+    }
+}
+
 impl Simulation {
+    /// Sends a flow's packet from `node` over `route` (one [`NetView::disjoint_routes`] gave):
+    /// DSR pins it to the route; any other protocol, or a route no longer usable, routes it
+    /// as usual. Without a routing protocol the FIB decides.
+    pub(super) fn send_on_route(&mut self, node: NodeId, pkt: Packet, route: &[Ipv4Addr]) {
+        let now = self.now;
+        match self.routing.as_mut().and_then(|r| r.router_mut(node)) {
+            Some(r) => r.handle_send_on_route(now, pkt, route),
+            None => {
+                let dst = route.last().copied().unwrap_or(Ipv4Addr::UNSPECIFIED);
+                self.ip_output(node, dst, pkt);
+                return;
+            }
+        }
+        self.routing_drain(node);
+    }
+
     /// Tells every flow end at `node` about `ev`.
     pub(crate) fn notify(&mut self, node: NodeId, ev: &NetEvent) {
         let Some(ends) = self.flows_at.get(node.index()) else {
@@ -107,11 +139,15 @@ impl Simulation {
             return;
         }
         let t = self.now.as_secs_f64();
+        let view = Routes {
+            routing: self.routing.as_ref(),
+            now: self.now,
+        };
         for &(f, side) in ends {
             let Some(flow) = self.flows.get_mut(f.index()) else {
                 continue;
             };
-            flow.handle_net_event(self.now, side, ev);
+            flow.handle_net_event(self.now, side, ev, &view);
             let id = flow.ep().spec_index as u32;
             if !matches!(ev, NetEvent::BeaconRssi { .. }) {
                 self.series
@@ -122,6 +158,17 @@ impl Simulation {
             if let NetEvent::RouteBroken { dst } = ev {
                 if side == 0 && flow.ep().dst_addr == *dst {
                     self.series.push(t, "flow", id, "", "route_broken", 1.0);
+                }
+            }
+            // What a path manager sees when the source's routes change: how many node-disjoint
+            // routes (up to 2, A-SCTP's primary and alternate) the source knows now.
+            if let NetEvent::RouteFound { dst } | NetEvent::RouteBroken { dst } = ev {
+                if side == 0 && flow.ep().dst_addr == *dst {
+                    let n = view.disjoint_routes(node, *dst, 2).len();
+                    if n > 0 {
+                        self.series
+                            .push(t, "flow", id, "", "disjoint_routes", n as f64);
+                    }
                 }
             }
         }

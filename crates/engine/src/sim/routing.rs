@@ -24,7 +24,7 @@ use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
 use crate::scenario::{Duration, RoutingKind, RoutingSpec, Scenario};
 use crate::topology::Topology;
-use sctpsim_kernel::{NodeId, SeedTree, SimDuration, StreamKey, WakeSlot};
+use sctpsim_kernel::{NodeId, SeedTree, SimDuration, SimTime, StreamKey, WakeSlot};
 use sctpsim_proto::mac::{MacAddr, MacSdu};
 use sctpsim_proto::routing::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
 use sctpsim_wire::ipv4::Ipv4Packet;
@@ -149,6 +149,26 @@ impl RoutingRt {
     fn router(&mut self, node: NodeId) -> Option<&mut Box<dyn Router>> {
         self.routers.get_mut(node.index())?.as_mut()
     }
+
+    /// The router of `node`, for the path hooks (`net_events.rs`).
+    pub(super) fn router_mut(&mut self, node: NodeId) -> Option<&mut Box<dyn Router>> {
+        self.router(node)
+    }
+
+    /// Up to `k` node-disjoint routes from `node` to `dst` its router knows at `now` (DSR
+    /// answers; the others have none).
+    pub(super) fn disjoint_routes(
+        &self,
+        now: SimTime,
+        node: NodeId,
+        dst: Ipv4Addr,
+        k: usize,
+    ) -> Vec<Vec<Ipv4Addr>> {
+        match self.routers.get(node.index()) {
+            Some(Some(r)) => r.disjoint_routes(now, dst, k),
+            _ => Vec::new(),
+        }
+    }
 }
 
 impl Simulation {
@@ -251,7 +271,7 @@ impl Simulation {
     }
 
     /// Puts everything the router of `node` has to do now into effect.
-    fn routing_drain(&mut self, node: NodeId) {
+    pub(super) fn routing_drain(&mut self, node: NodeId) {
         loop {
             let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) else {
                 return;

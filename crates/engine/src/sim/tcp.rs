@@ -112,7 +112,12 @@ impl FlowDriver for TcpFlow {
         };
         let id = ident.next_ident(node);
         let bytes = tcp_segment(src, dst, DEFAULT_TTL, id, &repr, &payload);
-        Some(Transmit { node, dst, bytes })
+        Some(Transmit {
+            node,
+            dst,
+            bytes,
+            route: None,
+        })
     }
 
     fn poll_timeout(&self, slot: u8) -> Option<SimTime> {

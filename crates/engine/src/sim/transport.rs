@@ -56,6 +56,18 @@ pub(super) struct Transmit {
     pub dst: Ipv4Addr,
     /// The IPv4 packet (the engine tags it with the flow and routes it).
     pub bytes: Vec<u8>,
+    /// A source route the packet must follow, `[this node, ..., destination]`, one of those
+    /// [`NetView::disjoint_routes`] gave (A-SCTP's paths over DSR); `None`: the FIB decides.
+    pub route: Option<Vec<Ipv4Addr>>,
+}
+
+/// What a flow may ask of the network below it while it handles a [`NetEvent`]: the path
+/// manager's view (DSR's node-disjoint routes for A-SCTP).
+pub(super) trait NetView {
+    /// Up to `k` pairwise node-disjoint routes from `node` to `dst` that its routing protocol
+    /// knows now, shortest first, each `[node, ..., dst]`; empty for protocols without
+    /// multipath (only source routing can pin a packet to a route: DSR). Starts no discovery.
+    fn disjoint_routes(&self, node: NodeId, dst: Ipv4Addr, k: usize) -> Vec<Vec<Ipv4Addr>>;
 }
 
 /// What the engine lends a flow while it builds packets: the per-node IPv4 Identification
@@ -112,8 +124,9 @@ pub(super) trait FlowDriver: Send {
         series: &mut TimeSeries,
     ) -> u64;
 
-    /// A change in the network below end `side` (`net_events.rs`).
-    fn handle_net_event(&mut self, _now: SimTime, _side: u8, _ev: &NetEvent) {}
+    /// A change in the network below end `side` (`net_events.rs`); `net` answers the path
+    /// manager's questions (disjoint routes).
+    fn handle_net_event(&mut self, _now: SimTime, _side: u8, _ev: &NetEvent, _net: &dyn NetView) {}
 
     /// Rows sampled every `simulation.sample_interval` beyond goodput (at time `t`, s).
     fn sample(&mut self, _t: f64, _series: &mut TimeSeries) {}
@@ -199,7 +212,10 @@ impl Simulation {
                 break;
             };
             let pkt = self.new_packet(tx.bytes, Some(f));
-            self.ip_output(tx.node, tx.dst, pkt);
+            match tx.route {
+                Some(route) => self.send_on_route(tx.node, pkt, &route),
+                None => self.ip_output(tx.node, tx.dst, pkt),
+            }
         }
         if let Some(FlowRt::Driver(d)) = self.flows.get_mut(f.index()) {
             d.poll_rows(now, slot, &mut self.series);

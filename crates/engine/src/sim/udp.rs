@@ -78,6 +78,7 @@ impl FlowDriver for UdpFlow {
             node: ep.src,
             dst: ep.dst_addr,
             bytes,
+            route: None,
         })
     }
 
