@@ -6,9 +6,8 @@
 
 mod common;
 
-use common::run_seeded;
+use common::{check_drops as check, run_seeded};
 use sctpsim_engine::RunResult;
-use std::collections::BTreeMap;
 
 /// A small random-waypoint MANET: `nodes` nodes in `area` m², `pairs` flows of `transport`
 /// under `protocol`.
@@ -47,54 +46,6 @@ pairs = {pairs}
     )
 }
 
-/// Per reason: packets in the drops table (all flows and none).
-fn table(r: &RunResult) -> BTreeMap<String, u64> {
-    let mut m = BTreeMap::new();
-    for d in &r.summary.drops {
-        *m.entry(d.reason.clone()).or_default() += d.packets;
-    }
-    m
-}
-
-/// Checks the drops table against the layers' counters and the rows against the table.
-fn check(r: &RunResult, routed: bool) {
-    let t = table(r);
-    let get = |k: &str| t.get(k).copied().unwrap_or(0);
-    let n = &r.summary.network;
-    assert_eq!(get("queue"), n.queue_drops, "queue: {t:?}");
-    let mac = if routed { 0 } else { n.mac_drops };
-    assert_eq!(get("mac_retry_limit"), mac, "MAC retry limit: {t:?}");
-    assert_eq!(get("no_route"), n.no_route_drops, "no route: {t:?}");
-    assert_eq!(get("ttl_expired"), n.ttl_drops, "TTL: {t:?}");
-    assert_eq!(
-        get("link_broken"),
-        n.link_broken_drops,
-        "link broken: {t:?}"
-    );
-    assert_eq!(
-        get("send_buffer_full") + get("send_buffer_timeout"),
-        n.send_buffer_drops,
-        "send buffer: {t:?}"
-    );
-    assert_eq!(get("loss"), n.loss_drops);
-    assert_eq!(get("outage"), n.outage_drops);
-    // Rows: one per data packet (TCP, UDP) or DATA chunk (SCTP), `dir` = the reason.
-    let ts = &r.timeseries;
-    let mut rows: BTreeMap<(u32, String), u64> = BTreeMap::new();
-    for i in 0..ts.len() {
-        if ts.metric[i] == "dropped_seq" || ts.metric[i] == "dropped_tsn" {
-            *rows.entry((ts.id[i], ts.dir[i].to_string())).or_default() += 1;
-        }
-    }
-    let mut expected: BTreeMap<(u32, String), u64> = BTreeMap::new();
-    for d in &r.summary.drops {
-        if let (Some(f), true) = (d.flow, d.records > 0) {
-            expected.insert((f, d.reason.clone()), d.records);
-        }
-    }
-    assert_eq!(rows, expected, "drop rows per flow and reason");
-}
-
 /// Drops of the flows' own packets (not routing control).
 fn flow_drops(r: &RunResult) -> u64 {
     r.summary
@@ -107,7 +58,8 @@ fn flow_drops(r: &RunResult) -> u64 {
 
 #[test]
 fn sctp_over_aodv_manet_attributes_every_drop() {
-    let r = run_seeded(&manet("aodv", "sctp", 30, 6, 40), &[], None);
+    // 20 flows, as in the MANET studies (Argyriou & Madisetti 2004).
+    let r = run_seeded(&manet("aodv", "sctp", 30, 20, 30), &[], None);
     check(&r, true);
     assert!(flow_drops(&r) > 0, "{:?}", r.summary.drops);
     assert!(r
