@@ -3,12 +3,25 @@
 //! RTS/CTS, acknowledgments, retransmission with the short and long retry limits, duplicate
 //! filtering, and the infrastructure state machines of [`super::infra`].
 //!
+//! # Where things are
+//!
+//! * this file: the [`Dcf`] and its calling convention (inputs, outputs), the frame exchange
+//!   (RTS/CTS, DATA, Ack, SIFS responses), retransmission and the retry limits, the interface
+//!   queue, data frames sent and received, duplicate filtering;
+//! * `dcf/access.rs`: channel access — carrier sense (CCA, NAV, EIFS) and the backoff
+//!   procedure, each a small struct of the MAC's hot state, and `Dcf::rearm`, which keeps the
+//!   backoff in line with the medium after every input;
+//! * `dcf/mgmt.rs`: management frames and the infrastructure role — building and receiving
+//!   beacons, authentication and (re)association frames, the glue to the AP and station
+//!   state machines of [`super::infra`], and the role's address rules for data frames.
+//!
 //! # Medium access in one paragraph
 //!
-//! The MAC tracks when the medium last became idle (`idle_since`: physical carrier sense from
-//! [`Dcf::handle_medium_busy`]/[`Dcf::handle_medium_idle`], its own transmissions and its own
-//! response waits all count as busy), the NAV (`nav_until`) and the start of the EIFS after a
-//! frame received in error. While the medium is idle, slot counting starts at
+//! The MAC's carrier sense state tracks when the medium last became idle (`idle_since`:
+//! physical carrier sense from [`Dcf::handle_medium_busy`]/[`Dcf::handle_medium_idle`], its
+//! own transmissions and its own response waits all count as busy), the NAV (`nav_until`) and
+//! the start of the EIFS after a frame received in error. While the medium is idle, slot
+//! counting (the backoff state) starts at
 //! `count_from = max(idle_since + DIFS, eifs_ref + EIFS, nav_until + DIFS)` and a frame whose
 //! backoff counter holds `k` slots goes out at `count_from + k·slot`. When the medium turns
 //! busy the counter is frozen at the number of whole idle slots it had left (§10.3.4.3: "the
@@ -24,18 +37,23 @@ use std::sync::Arc;
 
 use sctpsim_kernel::{PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::ieee80211::{
-    capability, data_frame, AckRepr, AssocReqBody, AssocRespBody, AuthBody, BeaconBody, CtsRepr,
-    DataRepr, Elements, FrameKind, FrameRepr, Ieee80211Frame, LlcSnapPacket, LlcSnapRepr, MgmtBody,
-    MgmtRepr, ReassocReqBody, RtsRepr, SeqControl, AUTH_OPEN_SYSTEM, ETHERTYPE_IPV4, RTS_LEN,
+    data_frame, AckRepr, CtsRepr, DataRepr, FrameKind, FrameRepr, Ieee80211Frame, LlcSnapPacket,
+    LlcSnapRepr, RtsRepr, SeqControl, ETHERTYPE_IPV4, RTS_LEN,
 };
 use sctpsim_wire::WireError;
 
 use super::counters::MacCounters;
-use super::infra::{Action, ApState, MacRole, MgmtOut, MgmtWhat, StaState};
-use super::phy_timing::{PhyMode, PhyStandard, Preamble, ACK_BYTES};
+use super::infra::{MacRole, MgmtOut};
+use super::phy_timing::{PhyMode, ACK_BYTES};
 use super::profiles::MacConfig;
 use super::queue::IfQueue;
 use super::{DropReason, MacAddr, MacEvent, MacSdu, RxInfo, TxRequest};
+
+mod access;
+mod mgmt;
+
+use access::{Backoff, CarrierSense};
+use mgmt::Role;
 
 /// What the frame in service carries.
 #[derive(Clone, Debug)]
@@ -100,15 +118,6 @@ struct Response {
     kind: FrameKind,
 }
 
-/// The infrastructure role; an AP's or a station's state (hundreds of bytes, touched only by
-/// management frames and their deadlines) is boxed, out of the MAC's hot cache lines.
-#[derive(Clone, Debug)]
-enum Role {
-    AdHoc { bssid: MacAddr },
-    Ap(Box<ApState>),
-    Sta(Box<StaState>),
-}
-
 /// The largest Duration value (§9.2.4.2: bit 15 clear, 0–32 767 µs).
 const MAX_DURATION_US: u64 = 32_767;
 
@@ -127,33 +136,26 @@ const MAX_DURATION_US: u64 = 32_767;
 /// transmitting MAC or an infrastructure role uses (the frame in service, the queues, the
 /// duplicate cache, the backoff stream, the AP/station state, boxed) comes after. The
 /// configuration is shared ([`Arc`]): it never changes and every MAC of a run has the same.
+///
+/// Carrier sense and backoff are grouped in structs of their own (`CarrierSense`, `Backoff`,
+/// both `repr(C)`, in `dcf/access.rs`), right after `phase`. Each ends in a few flags, and a
+/// nested struct's tail padding cannot hold the next field, so the hot part is 8 bytes longer
+/// than with the same fields flat: `cfg` is at offset 136 instead of 128 and
+/// `counters.rx_frames`, the last hot field, ends at byte 240 instead of 232 (the struct is
+/// 656 bytes instead of 648). At the offset where the engine's line-aligned `WifiIface` puts
+/// its `Dcf` (288, 32 bytes into a line; `WifiIface` stays 960 bytes) the hot fields still
+/// cover the same five cache lines and [`Dcf::touch`] still reads one field in each: check
+/// both again when the layout here or around it changes.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Dcf {
     // Hot: read or written on every frame heard.
     phase: Phase,
-    // Carrier sense.
-    idle_since: SimTime,
-    nav_until: SimTime,
-    /// Start of the EIFS after a frame received in error; `eifs_pending`: the medium was still
-    /// busy when the error was reported, the EIFS starts when it turns idle.
-    eifs_ref: Option<SimTime>,
-    /// §10.3.2.4: when to reset a NAV set by an RTS if nothing followed it.
-    nav_rts_check: Option<SimTime>,
-    // Backoff.
-    count_from: Option<SimTime>,
-    due_at: Option<SimTime>,
-    /// The access start `count_from` was armed for (before clamping to the arming time).
-    armed_target: SimTime,
-    slots: u32,
-    cw: u32,
+    /// Physical and virtual carrier sense, EIFS.
+    cs: CarrierSense,
+    /// The backoff counter and the contention window.
+    backoff: Backoff,
     addr: MacAddr,
-    cca_busy: bool,
-    was_busy: bool,
-    rx_since_rts: bool,
-    eifs_pending: bool,
-    /// A backoff procedure is in progress (its counter may be 0 and not yet consumed).
-    backoff_pending: bool,
     on_air: Option<OnAir>,
     cfg: Arc<MacConfig>,
     events: VecDeque<MacEvent>,
@@ -178,38 +180,16 @@ impl Dcf {
     /// share one configuration among many MACs.
     pub fn new(addr: MacAddr, cfg: impl Into<Arc<MacConfig>>, role: MacRole, mut rng: Rng) -> Self {
         let cfg = cfg.into();
-        let role = match role {
-            MacRole::AdHoc { bssid } => Role::AdHoc { bssid },
-            MacRole::Ap(ap) => {
-                let interval = ap.interval();
-                let first = ap
-                    .first_tbtt
-                    .unwrap_or_else(|| SimDuration(rng.below(interval.0.max(1))));
-                Role::Ap(Box::new(ApState::new(ap, addr, first)))
-            }
-            MacRole::Sta(sta) => Role::Sta(Box::new(StaState::new(sta))),
-        };
+        let role = Role::new(role, addr, &mut rng);
         Dcf {
             addr,
             queue: IfQueue::new(cfg.queue_limit),
-            cw: cfg.cw_min,
+            cs: CarrierSense::new(),
+            backoff: Backoff::new(cfg.cw_min),
             cfg,
             rng,
             mgmt_queue: VecDeque::new(),
             role,
-            cca_busy: false,
-            was_busy: false,
-            idle_since: SimTime::ZERO,
-            nav_until: SimTime::ZERO,
-            nav_rts_check: None,
-            rx_since_rts: false,
-            eifs_ref: None,
-            eifs_pending: false,
-            slots: 0,
-            backoff_pending: false,
-            count_from: None,
-            armed_target: SimTime::ZERO,
-            due_at: None,
             current: None,
             phase: Phase::Idle,
             on_air: None,
@@ -251,18 +231,12 @@ impl Dcf {
 
     /// The current contention window CW (a backoff is drawn uniformly from [0, CW]).
     pub fn contention_window(&self) -> u32 {
-        self.cw
+        self.backoff.cw
     }
 
     /// Backoff slots left at `now` (counting down lazily while the medium is idle).
     pub fn backoff_slots(&self, now: SimTime) -> u32 {
-        match self.count_from {
-            Some(cf) if !self.busy() && now > cf => {
-                let k = (now - cf).0 / self.slot_ns();
-                self.slots - k.min(u64::from(self.slots)) as u32
-            }
-            _ => self.slots,
-        }
+        self.backoff.slots_at(now, self.slot_ns(), self.busy())
     }
 
     /// A value computed from one field in each cache line of the state that handling a frame
@@ -277,16 +251,12 @@ impl Dcf {
             Phase::WaitCts { deadline } | Phase::WaitAck { deadline } => deadline.0,
             Phase::SendData { at } => at.0,
         };
-        let role = match &self.role {
-            Role::AdHoc { bssid } => u64::from(bssid.0[5]),
-            Role::Ap(_) => 1,
-            Role::Sta(_) => 2,
-        };
+        let role = self.role.touch();
         phase
-            .wrapping_add(self.nav_until.0)
-            .wrapping_add(self.due_at.map_or(0, |t| t.0))
-            .wrapping_add(self.armed_target.0)
-            .wrapping_add(u64::from(self.cw) + u64::from(self.cca_busy))
+            .wrapping_add(self.cs.nav_until.0)
+            .wrapping_add(self.backoff.due_at.map_or(0, |t| t.0))
+            .wrapping_add(self.backoff.armed_target.0)
+            .wrapping_add(u64::from(self.backoff.cw) + u64::from(self.cs.cca_busy))
             .wrapping_add(self.events.len() as u64)
             .wrapping_add(u64::from(self.response.is_some()) + role)
             .wrapping_add(self.counters.rx_frames)
@@ -294,24 +264,7 @@ impl Dcf {
 
     /// The end of the NAV (virtual carrier sense).
     pub fn nav_until(&self) -> SimTime {
-        self.nav_until
-    }
-
-    /// Station: the AP of the current association. AP: its own address. Ad hoc: the BSSID.
-    pub fn bssid(&self) -> Option<MacAddr> {
-        match &self.role {
-            Role::AdHoc { bssid } => Some(*bssid),
-            Role::Ap(_) => Some(self.addr),
-            Role::Sta(s) => s.bssid(),
-        }
-    }
-
-    /// AP: the associated stations and their association IDs, in address order.
-    pub fn associated_stations(&self) -> Vec<(MacAddr, u16)> {
-        match &self.role {
-            Role::Ap(ap) => ap.stations().iter().map(|(a, id)| (*a, *id)).collect(),
-            _ => Vec::new(),
-        }
+        self.cs.nav_until
     }
 
     /// Removes the waiting packets for `next_hop` from the interface queue and returns them
@@ -341,24 +294,15 @@ impl Dcf {
 
     /// Physical carrier sense: the medium became busy (another transmission is heard).
     pub fn handle_medium_busy(&mut self, now: SimTime) {
-        if !self.cca_busy {
-            self.cca_busy = true;
-            self.rx_since_rts = true;
+        if self.cs.cca_to_busy() {
             self.rearm(now);
         }
     }
 
     /// Physical carrier sense: the medium became idle.
     pub fn handle_medium_idle(&mut self, now: SimTime) {
-        if !self.cca_busy {
+        if !self.cs.cca_to_idle(now) {
             return;
-        }
-        self.cca_busy = false;
-        if self.eifs_pending {
-            // §10.3.2.3.7: "The EIFS shall begin following indication by the PHY that the
-            // medium is idle after detection of the erroneous frame".
-            self.eifs_pending = false;
-            self.eifs_ref = Some(now);
         }
         // A response wait extended for a reception in progress: the medium went idle; unless
         // the frame's end is reported at this same instant, the wait failed.
@@ -404,11 +348,7 @@ impl Dcf {
             Ok(p) => p,
             Err(_) => {
                 self.counters.rx_errors += 1;
-                if self.cca_busy {
-                    self.eifs_pending = true;
-                } else {
-                    self.eifs_ref = Some(now);
-                }
+                self.cs.rx_error(now);
                 // §10.3.2.9: a reception that started in the timeout window but is not a valid
                 // Ack (or CTS) means the transmission failed.
                 if matches!(self.phase, Phase::WaitAck { .. } | Phase::WaitCts { .. }) {
@@ -419,14 +359,13 @@ impl Dcf {
             }
         };
         self.counters.rx_frames += 1;
-        // §10.3.2.3.7: a correctly received frame resynchronises the station (DIFS again).
-        self.eifs_ref = None;
-        self.eifs_pending = false;
+        self.cs.rx_good();
         let Some(repr) = parsed else {
             // Unsupported but valid: NAV from the raw header, and any awaited response failed.
             if let Ok(view) = Ieee80211Frame::new_checked(frame) {
                 if view.addr1() != self.addr {
-                    self.update_nav(now, view.duration_id(), false, rx.mode);
+                    let (cs, cfg) = (&mut self.cs, &self.cfg);
+                    cs.update_nav(now, view.duration_id(), false, rx.mode, cfg);
                 }
             }
             if matches!(self.phase, Phase::WaitAck { .. } | Phase::WaitCts { .. }) {
@@ -438,7 +377,8 @@ impl Dcf {
         let me = self.addr;
         if repr.receiver() != me {
             let is_rts = matches!(repr, FrameRepr::Rts(_));
-            self.update_nav(now, repr.duration(), is_rts, rx.mode);
+            self.cs
+                .update_nav(now, repr.duration(), is_rts, rx.mode, &self.cfg);
         }
         // The awaited response, or the end of the wait.
         match (self.phase, &repr) {
@@ -465,7 +405,7 @@ impl Dcf {
                 // §10.3.2 (CTS procedure): "A STA that is addressed by an RTS frame shall transmit a CTS frame
                 // after a SIFS period if the NAV at the STA receiving the RTS frame indicates
                 // that the medium is idle."
-                if self.nav_until <= now {
+                if self.cs.nav_until <= now {
                     let mode = self.cfg.control_mode(rx.mode);
                     let cts_time = self.cfg.tx_time(mode, ACK_BYTES);
                     let rest = SimDuration::from_micros(u64::from(r.duration))
@@ -518,7 +458,7 @@ impl Dcf {
     pub fn handle_timeout(&mut self, now: SimTime) {
         match self.phase {
             Phase::WaitAck { deadline } | Phase::WaitCts { deadline } if deadline <= now => {
-                if self.cca_busy {
+                if self.cs.cca_busy {
                     // A reception started within the timeout interval (PHY-RXSTART): its end
                     // decides (§10.3.2.9).
                     match &mut self.phase {
@@ -533,26 +473,9 @@ impl Dcf {
             }
             _ => {}
         }
-        if let Some(check) = self.nav_rts_check {
-            if check <= now {
-                self.nav_rts_check = None;
-                if !self.rx_since_rts && self.nav_until > now {
-                    // §10.3.2.4: no PHY-RXSTART after the RTS: the NAV may be reset.
-                    self.nav_until = now;
-                }
-            }
-        }
-        let mut actions = Vec::new();
-        match &mut self.role {
-            Role::Ap(ap) => ap.on_timeout(now, &mut actions),
-            Role::Sta(sta) => {
-                if sta.next_deadline() <= now {
-                    sta.on_timeout(now, &mut actions)
-                }
-            }
-            Role::AdHoc { .. } => {}
-        }
-        self.apply(now, actions);
+        // §10.3.2.4: no PHY-RXSTART after an RTS: the NAV it set may be reset.
+        self.cs.nav_rts_timeout(now);
+        self.role_timeout(now);
         self.rearm(now);
     }
 
@@ -595,10 +518,7 @@ impl Dcf {
             return None;
         }
         // Access granted: the backoff is complete.
-        self.due_at = None;
-        self.count_from = None;
-        self.slots = 0;
-        self.backoff_pending = false;
+        self.backoff.complete();
         self.counters.access_attempts += 1;
         let cur = self.current.as_ref()?;
         if !cur.ra.is_group() {
@@ -630,7 +550,7 @@ impl Dcf {
             match self.phase {
                 Phase::SendData { at } => t = t.min(at),
                 Phase::Contend => {
-                    if let Some(d) = self.due_at {
+                    if let Some(d) = self.backoff.due_at {
                         t = t.min(d);
                     } else if let Some(d) = self.access_deadline() {
                         t = t.min(d);
@@ -642,169 +562,13 @@ impl Dcf {
         if let Phase::WaitAck { deadline } | Phase::WaitCts { deadline } = self.phase {
             t = t.min(deadline);
         }
-        if let Some(c) = self.nav_rts_check {
+        if let Some(c) = self.cs.nav_rts_check {
             t = t.min(c);
         }
-        match &self.role {
-            Role::Ap(ap) => t = t.min(ap.next_deadline()),
-            Role::Sta(sta) => t = t.min(sta.next_deadline()),
-            Role::AdHoc { .. } => {}
+        if let Some(d) = self.role_deadline() {
+            t = t.min(d);
         }
         (t != SimTime::NEVER).then_some(t)
-    }
-
-    // ----------------------------------------------------------------------------------------
-    // Carrier sense and backoff.
-
-    fn slot_ns(&self) -> u64 {
-        self.cfg.slot.0.max(1)
-    }
-
-    /// Busy for the purpose of medium access: physical carrier sense, this MAC's own
-    /// transmission, and its own frame exchange in progress (the IFS after a response timeout
-    /// counts from the end of the timeout).
-    fn busy(&self) -> bool {
-        self.cca_busy
-            || self.on_air.is_some()
-            || matches!(
-                self.phase,
-                Phase::WaitAck { .. } | Phase::WaitCts { .. } | Phase::SendData { .. }
-            )
-    }
-
-    /// Where slot counting starts in the current idle period: DIFS after the medium became
-    /// idle, EIFS after the end of a frame received in error, DIFS after the NAV ends.
-    fn access_start(&self) -> SimTime {
-        let difs = self.cfg.difs();
-        let mut t = (self.idle_since + difs).max(self.nav_until + difs);
-        if let Some(e) = self.eifs_ref {
-            t = t.max(e + self.cfg.eifs());
-        }
-        t
-    }
-
-    /// When the backoff of the frame in service ends, if the medium is idle.
-    fn access_deadline(&self) -> Option<SimTime> {
-        if self.busy() {
-            return None;
-        }
-        let cf = self.count_from?;
-        Some(cf + SimDuration(u64::from(self.slots).saturating_mul(self.slot_ns())))
-    }
-
-    fn access_granted(&self, now: SimTime) -> bool {
-        if self.phase != Phase::Contend || self.current.is_none() {
-            return false;
-        }
-        if self.due_at == Some(now) {
-            return true;
-        }
-        self.access_deadline().is_some_and(|d| d <= now)
-    }
-
-    /// Freezes the backoff at `now`: the whole idle slots since `count_from` are consumed.
-    /// A backoff that ends exactly now still transmits (it could not have sensed a
-    /// transmission that starts at the same instant).
-    fn freeze(&mut self, now: SimTime) {
-        let Some(cf) = self.count_from.take() else {
-            return;
-        };
-        let slot = self.slot_ns();
-        let deadline = cf + SimDuration(u64::from(self.slots).saturating_mul(slot));
-        if deadline <= now && self.phase == Phase::Contend && self.current.is_some() {
-            self.due_at = Some(now);
-            self.slots = 0;
-            return;
-        }
-        if now > cf {
-            let k = ((now - cf).0 / slot).min(u64::from(self.slots)) as u32;
-            self.slots -= k;
-        }
-        if deadline <= now {
-            // A post-backoff that ran out while the medium was idle.
-            self.slots = 0;
-            self.backoff_pending = false;
-        }
-    }
-
-    /// Brings the backoff bookkeeping in line with the medium state at `now`; called after
-    /// every change of carrier sense, NAV, EIFS or phase.
-    fn rearm(&mut self, now: SimTime) {
-        if self.due_at.is_some_and(|d| d < now) {
-            self.due_at = None;
-        }
-        if self.busy() {
-            self.freeze(now);
-            self.was_busy = true;
-            return;
-        }
-        if self.was_busy {
-            self.was_busy = false;
-            self.idle_since = now;
-        }
-        let target = self.access_start();
-        match self.count_from {
-            None => {
-                // The medium has been idle since `idle_since`; counting starts at the IFS end
-                // (slots the MAC did not yet account for, before `now`, count too).
-                self.count_from = Some(target);
-                self.armed_target = target;
-            }
-            Some(_) if self.armed_target != target => {
-                // NAV or EIFS changed during an idle period: slots counted so far stay counted,
-                // counting resumes at the new start (never before now).
-                self.freeze(now);
-                self.count_from = Some(target.max(now));
-                self.armed_target = target;
-            }
-            Some(_) => {}
-        }
-    }
-
-    /// §10.3.4.3: "Backoff Time = Random() × aSlotTime", Random() uniform in [0, CW].
-    fn draw_backoff(&mut self) {
-        self.slots = self.rng.below(u64::from(self.cw) + 1) as u32;
-        self.backoff_pending = true;
-    }
-
-    /// Whether a backoff is still in progress at `now` (one that ran out during an idle
-    /// period is complete).
-    fn backoff_in_progress(&mut self, now: SimTime) -> bool {
-        if !self.backoff_pending {
-            return false;
-        }
-        if let Some(d) = self.access_deadline() {
-            if d <= now {
-                self.backoff_pending = false;
-                self.slots = 0;
-                return false;
-            }
-        }
-        true
-    }
-
-    fn update_nav(&mut self, now: SimTime, duration: u16, from_rts: bool, mode: PhyMode) {
-        if duration & 0x8000 != 0 {
-            return; // an AID (PS-Poll) or reserved value, not a duration (§9.2.4.2)
-        }
-        let until = now + SimDuration::from_micros(u64::from(duration));
-        // §10.3.2.4: update "only when the new NAV value is greater than the current NAV".
-        if until <= self.nav_until {
-            return;
-        }
-        self.nav_until = until;
-        self.nav_rts_check = None;
-        if from_rts && self.cfg.nav_reset_after_rts {
-            // §10.3.2.4: (2 × aSIFSTime) + (CTS_Time) + aRxPHYStartDelay + (2 × aSlotTime),
-            // CTS_Time at the rate of the RTS.
-            let cts_time = self.cfg.tx_time(mode, ACK_BYTES);
-            let wait = self.cfg.sifs.saturating_mul(2)
-                + cts_time
-                + self.cfg.rx_phy_start_delay
-                + self.cfg.slot.saturating_mul(2);
-            self.nav_rts_check = Some(now + wait);
-            self.rx_since_rts = false;
-        }
     }
 
     // ----------------------------------------------------------------------------------------
@@ -841,22 +605,7 @@ impl Dcf {
     }
 
     fn transmit_frame(&mut self, now: SimTime) -> Option<TxRequest> {
-        let beacon = matches!(
-            self.current.as_ref()?.payload,
-            Payload::Mgmt(MgmtOut {
-                what: MgmtWhat::Beacon,
-                ..
-            })
-        );
-        if beacon {
-            let (seq, out) = match &self.current.as_ref()?.payload {
-                Payload::Mgmt(out) => (self.current.as_ref()?.seq, out.clone()),
-                Payload::Sdu(_) => return None,
-            };
-            let frame = self.build_mgmt(now, seq, &out);
-            self.current.as_mut()?.frame = frame;
-            self.counters.tx_beacons += 1;
-        }
+        self.refresh_beacon(now);
         let cur = self.current.as_mut()?;
         if cur.sent_once {
             // §9.2.4.1.4: the Retry bit marks a retransmission.
@@ -898,7 +647,7 @@ impl Dcf {
         };
         self.phase = Phase::Idle;
         // §10.3.3 (Random backoff time): CW is reset to aCWmin after every successful attempt.
-        self.cw = self.cfg.cw_min;
+        self.backoff.reset_cw(self.cfg.cw_min);
         if !out.ra.is_group() {
             self.counters.tx_success += 1;
         }
@@ -939,11 +688,7 @@ impl Dcf {
             None => {
                 cur.retries += 1;
                 // §10.3.3: CW doubles (as 2^k − 1) up to aCWmax after each failed attempt.
-                self.cw = self
-                    .cw
-                    .saturating_mul(2)
-                    .saturating_add(1)
-                    .min(self.cfg.cw_max);
+                self.backoff.grow_cw(self.cfg.cw_max);
                 self.draw_backoff();
                 self.phase = Phase::Contend;
             }
@@ -955,32 +700,19 @@ impl Dcf {
                 let out = self.current.take();
                 self.phase = Phase::Idle;
                 // §10.3.3: CW is reset when a retry limit is reached.
-                self.cw = self.cfg.cw_min;
+                self.backoff.reset_cw(self.cfg.cw_min);
                 match out.map(|o| o.payload) {
                     Some(Payload::Sdu(sdu)) => self.events.push_back(MacEvent::TxFailed {
                         next_hop: sdu.dst,
                         sdu,
                         reason,
                     }),
-                    Some(Payload::Mgmt(m)) => {
-                        let mut actions = Vec::new();
-                        if let Role::Sta(sta) = &mut self.role {
-                            sta.on_mgmt_undeliverable(now, m.da, &mut actions);
-                        }
-                        self.apply(now, actions);
-                    }
+                    Some(Payload::Mgmt(m)) => self.mgmt_undeliverable(now, &m),
                     None => {}
                 }
                 self.draw_backoff();
                 self.start_next(now);
             }
-        }
-    }
-
-    fn data_allowed(&self) -> bool {
-        match &self.role {
-            Role::AdHoc { .. } | Role::Ap(_) => true,
-            Role::Sta(s) => s.bssid().is_some(),
         }
     }
 
@@ -1007,7 +739,7 @@ impl Dcf {
         self.phase = Phase::Contend;
         // §10.3.4.2/3: a frame that finds the medium busy (physical or virtual carrier sense)
         // and no backoff pending invokes the backoff procedure.
-        if !self.backoff_in_progress(now) && (self.busy() || self.nav_until > now) {
+        if !self.backoff_in_progress(now) && (self.busy() || self.cs.nav_until > now) {
             self.draw_backoff();
         }
     }
@@ -1030,11 +762,7 @@ impl Dcf {
 
     fn prepare_sdu(&mut self, sdu: MacSdu) -> Option<Outgoing> {
         let me = self.addr;
-        let (to_ds, from_ds, addr1, addr3) = match &self.role {
-            Role::AdHoc { bssid } => (false, false, sdu.dst, *bssid),
-            Role::Sta(s) => (true, false, s.bssid()?, sdu.dst),
-            Role::Ap(_) => (false, true, sdu.dst, me),
-        };
+        let (to_ds, from_ds, addr1, addr3) = self.data_addresses(sdu.dst)?;
         let mode = if addr1.is_group() {
             self.cfg.group_mode()
         } else {
@@ -1070,143 +798,6 @@ impl Dcf {
             retries: 0,
             sent_once: false,
         })
-    }
-
-    fn prepare_mgmt(&mut self, now: SimTime, out: MgmtOut) -> Outgoing {
-        let seq = self.seq();
-        let frame = self.build_mgmt(now, seq, &out);
-        Outgoing {
-            ra: out.da,
-            payload: Payload::Mgmt(out),
-            frame,
-            mode: self.cfg.mgmt_mode(),
-            seq,
-            short_retries: 0,
-            long_retries: 0,
-            retries: 0,
-            sent_once: false,
-        }
-    }
-
-    fn capability(&self) -> u16 {
-        let mut c = match self.role {
-            Role::Ap(_) => capability::ESS,
-            Role::AdHoc { .. } => capability::IBSS,
-            Role::Sta(_) => 0,
-        };
-        if self.cfg.standard == (PhyStandard::Erp { short_slot: true }) {
-            c |= capability::SHORT_SLOT_TIME;
-        }
-        if self.cfg.preamble == Preamble::Short {
-            c |= capability::SHORT_PREAMBLE;
-        }
-        c
-    }
-
-    /// The bytes of a management frame.
-    fn build_mgmt(&self, now: SimTime, seq: SeqControl, out: &MgmtOut) -> Vec<u8> {
-        let mode = self.cfg.mgmt_mode();
-        let rates = self.cfg.rates_element();
-        let cap = self.capability();
-        let (ssid, interval_tu, channel): (&[u8], u16, u8) = match &self.role {
-            Role::Ap(ap) => (&ap.cfg.ssid, ap.cfg.beacon_interval_tu, ap.cfg.channel),
-            _ => (&[], 0, 1),
-        };
-        let ssid = &ssid[..ssid.len().min(32)];
-        let beacon_body = || {
-            // §9.4.1.10: the TSF value when the first bit of the Timestamp is transmitted:
-            // transmission start + PLCP + 24 octets of MAC header.
-            let at = now
-                + mode.plcp_overhead(self.cfg.preamble)
-                + SimDuration(24 * 8 * 1_000_000_000 / mode.rate_bps().max(1));
-            BeaconBody {
-                timestamp: at.0 / 1_000,
-                interval_tu,
-                capability: cap,
-                elements: Elements::with_rates(Some(ssid), &rates, Some(channel)),
-            }
-        };
-        let body = match &out.what {
-            MgmtWhat::Beacon => MgmtBody::Beacon(beacon_body()),
-            MgmtWhat::ProbeResp => MgmtBody::ProbeResp(beacon_body()),
-            MgmtWhat::AuthReq => MgmtBody::Auth(AuthBody {
-                algorithm: AUTH_OPEN_SYSTEM,
-                transaction: 1,
-                status: 0,
-            }),
-            MgmtWhat::AuthResp { status } => MgmtBody::Auth(AuthBody {
-                algorithm: AUTH_OPEN_SYSTEM,
-                transaction: 2,
-                status: *status,
-            }),
-            MgmtWhat::AssocReq { ssid } => MgmtBody::AssocReq(AssocReqBody {
-                capability: cap,
-                listen_interval: self.listen_interval(),
-                elements: Elements::with_rates(Some(ssid), &rates, None),
-            }),
-            MgmtWhat::ReassocReq { ssid, current_ap } => MgmtBody::ReassocReq(ReassocReqBody {
-                capability: cap,
-                listen_interval: self.listen_interval(),
-                current_ap: *current_ap,
-                elements: Elements::with_rates(Some(ssid), &rates, None),
-            }),
-            MgmtWhat::AssocResp {
-                status,
-                aid,
-                reassoc,
-            } => {
-                let b = AssocRespBody {
-                    capability: cap,
-                    status: *status,
-                    aid: *aid,
-                    elements: Elements::with_rates(None, &rates, None),
-                };
-                if *reassoc {
-                    MgmtBody::ReassocResp(b)
-                } else {
-                    MgmtBody::AssocResp(b)
-                }
-            }
-            MgmtWhat::Deauth { reason } => MgmtBody::Deauth { reason: *reason },
-        };
-        FrameRepr::Mgmt(MgmtRepr {
-            retry: false,
-            duration: if out.da.is_group() {
-                0
-            } else {
-                self.unicast_duration(mode)
-            },
-            da: out.da,
-            sa: self.addr,
-            bssid: out.bssid,
-            seq,
-            body,
-        })
-        .to_bytes()
-    }
-
-    fn listen_interval(&self) -> u16 {
-        match &self.role {
-            Role::Sta(s) => s.cfg.listen_interval,
-            _ => 1,
-        }
-    }
-
-    fn apply(&mut self, now: SimTime, actions: Vec<Action>) {
-        for a in actions {
-            match a {
-                Action::Send(out) => {
-                    if out.what == MgmtWhat::Beacon {
-                        // §11.1.3.2: the beacon is the next frame to be sent.
-                        self.mgmt_queue.push_front(out);
-                    } else {
-                        self.mgmt_queue.push_back(out);
-                    }
-                }
-                Action::Event(e) => self.events.push_back(e),
-            }
-        }
-        self.start_next(now);
     }
 
     // ----------------------------------------------------------------------------------------
@@ -1258,21 +849,7 @@ impl Dcf {
             }
             return;
         }
-        // Which frames this role accepts (Table 9-26 address usage).
-        let accept = match &self.role {
-            Role::AdHoc { bssid } => !h.to_ds && !h.from_ds && h.addr3 == *bssid,
-            Role::Sta(s) => h.from_ds && !h.to_ds && Some(h.addr2) == s.bssid(),
-            Role::Ap(ap) => {
-                let ok = h.to_ds && !h.from_ds && h.addr1 == me && ap.is_associated(h.addr2);
-                if !ok && h.addr1 == me && h.to_ds {
-                    let mut actions = Vec::new();
-                    ap.on_class3_from_unassociated(h.addr2, &mut actions);
-                    self.apply(now, actions);
-                }
-                ok
-            }
-        };
-        if !accept || h.null {
+        if !self.accepts_data(now, &h) || h.null {
             return;
         }
         if let Some(bytes) = ipv4_payload(body) {
@@ -1284,32 +861,6 @@ impl Dcf {
                 tag: rx.tag,
             });
         }
-    }
-
-    fn rx_mgmt(&mut self, now: SimTime, m: &MgmtRepr, rx: RxInfo) {
-        let me = self.addr;
-        if m.da == me {
-            self.schedule_ack(now, m.sa, rx.mode);
-            if self.is_duplicate(m.sa, m.seq, m.retry) {
-                return;
-            }
-        } else if !m.da.is_group() {
-            return;
-        }
-        let mut actions = Vec::new();
-        match &mut self.role {
-            Role::Sta(sta) => match &m.body {
-                MgmtBody::Beacon(b) => {
-                    let interval = super::infra::TU.saturating_mul(u64::from(b.interval_tu.max(1)));
-                    let ssid = b.elements.ssid.unwrap_or(&[]);
-                    sta.on_beacon(now, m.bssid, ssid, interval, rx.rssi_dbm, &mut actions);
-                }
-                body => sta.on_mgmt(now, m.sa, body, &mut actions),
-            },
-            Role::Ap(ap) => ap.on_mgmt(m.sa, m.bssid, &m.body, &mut actions),
-            Role::AdHoc { .. } => {}
-        }
-        self.apply(now, actions);
     }
 }
 

@@ -4,7 +4,9 @@
 //!
 //! Both are small state machines driven by the [`super::Dcf`] that owns them: they consume
 //! received management frames and timer expiries and return actions — management frames
-//! to queue and events to report. They never touch the medium themselves.
+//! to queue and events to report. They never touch the medium themselves, nor build or parse
+//! a frame: that glue (frame bodies, queueing ahead of data, the role's address rules for
+//! data frames) is the `Dcf`'s, in `dcf/mgmt.rs`.
 //!
 //! Sources: IEEE Std 802.11-2020 §11.1.3 (beacon generation at each TBTT, "transmitted
 //! according to the medium access rules"), §11.1.4.2 (passive scanning), §11.3.4.2 (Open
