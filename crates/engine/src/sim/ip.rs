@@ -81,12 +81,9 @@ impl Simulation {
         match self.flows.get_mut(f.index()) {
             Some(FlowRt::Driver(d)) => d.drop_rows(now, bytes, reason, &mut self.series),
             Some(FlowRt::Sctp(_)) => {
-                let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
+                let Some(ip) = super::transport::carrying(bytes, IpProtocol::Sctp) else {
                     return 0;
                 };
-                if ip.protocol() != IpProtocol::Sctp {
-                    return 0;
-                }
                 self.sctp_note_drop(f, ip.src_addr(), reason, ip.payload())
             }
             None => 0,

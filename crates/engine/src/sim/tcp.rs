@@ -4,13 +4,13 @@
 //! arrives (ns-2 TCPSink). The application slot opens the connection at the flow's start.
 
 use super::flows::Endpoints;
-use super::transport::{FlowDriver, IpIdent, Socket, Transmit, APP, DST, SRC};
+use super::transport::{carrying, FlowDriver, IpIdent, Socket, Transmit, APP, DST, SRC};
 use super::DEFAULT_TTL;
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::transport::tcp::{TcpApplication, TcpConnection, TcpEvent};
-use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
+use sctpsim_wire::ipv4::IpProtocol;
 use sctpsim_wire::tcp::{tcp_segment, TcpPacket};
 use std::net::Ipv4Addr;
 
@@ -168,12 +168,9 @@ impl FlowDriver for TcpFlow {
         reason: DropReason,
         series: &mut TimeSeries,
     ) -> u64 {
-        let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
+        let Some(ip) = carrying(bytes, IpProtocol::Tcp) else {
             return 0;
         };
-        if ip.protocol() != IpProtocol::Tcp {
-            return 0;
-        }
         let Ok(seg) = TcpPacket::new_checked(ip.payload()) else {
             return 0;
         };

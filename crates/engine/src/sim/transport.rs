@@ -144,6 +144,13 @@ pub(super) trait FlowDriver: Send {
     }
 }
 
+/// The IPv4 packet `bytes` if it carries `proto` (what a flow's drop rows are made from).
+pub(super) fn carrying(bytes: &[u8], proto: IpProtocol) -> Option<Ipv4Packet<&[u8]>> {
+    Ipv4Packet::new_checked(bytes)
+        .ok()
+        .filter(|ip| ip.protocol() == proto)
+}
+
 /// The IP protocol's ports, which every transport the engine carries puts first: (source
 /// port, destination port), or `None` for a packet too short to hold them.
 pub(super) fn ports(payload: &[u8]) -> Option<(u16, u16)> {

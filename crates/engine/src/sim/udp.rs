@@ -2,13 +2,13 @@
 //! `APP`), a sink at `dst` that counts, orders and times what arrives (`sctpsim_proto::app`).
 
 use super::flows::Endpoints;
-use super::transport::{FlowDriver, IpIdent, Socket, Transmit, APP, DST};
+use super::transport::{carrying, FlowDriver, IpIdent, Socket, Transmit, APP, DST};
 use super::DEFAULT_TTL;
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::app::{CbrSource, DatagramSink, SeqTsHeader};
-use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
+use sctpsim_wire::ipv4::IpProtocol;
 use sctpsim_wire::udp::{udp_datagram, UdpPacket, UdpRepr};
 use std::net::Ipv4Addr;
 
@@ -95,12 +95,9 @@ impl FlowDriver for UdpFlow {
         reason: DropReason,
         series: &mut TimeSeries,
     ) -> u64 {
-        let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
+        let Some(ip) = carrying(bytes, IpProtocol::Udp) else {
             return 0;
         };
-        if ip.protocol() != IpProtocol::Udp {
-            return 0;
-        }
         let Some(h) = UdpPacket::new_checked(ip.payload())
             .ok()
             .and_then(|u| SeqTsHeader::parse(u.payload()))

@@ -311,6 +311,38 @@ impl TestNet {
             .collect()
     }
 
+    /// The traffic and link schedule of the routers' tag-conservation tests, on a line
+    /// 0-1-…-5 (links set up by the caller): `to_far` = (count, interval) packets 0 → 5 from
+    /// t = 0, `to_near` = (count, interval) packets 5 → 1 from 5 ms, every one with its own tag
+    /// and IP identification; link 2-3 breaks at `at[0]` and is repaired at `at[1]`, link 4-5
+    /// (next to a source) breaks at `at[2]`, and the run stops at `at[3]` with packets in
+    /// flight. Returns [`TestNet::check_conservation`].
+    pub fn run_break_plan(
+        &mut self,
+        to_far: (u16, SimDuration),
+        to_near: (u16, SimDuration),
+        at: [SimTime; 4],
+    ) -> Result<Conservation, String> {
+        for k in 0..to_far.0 {
+            let t = SimTime::ZERO + to_far.1.saturating_mul(u64::from(k));
+            self.send_at(t, 0, TestNet::data_packet(0, 5, 64, k));
+        }
+        for k in 0..to_near.0 {
+            let t = SimTime::ZERO
+                + SimDuration::from_millis(5)
+                + to_near.1.saturating_mul(u64::from(k));
+            self.send_at(t, 5, TestNet::data_packet(5, 1, 64, 1000 + k));
+        }
+        self.run_until(at[0]);
+        self.set_link(2, 3, false);
+        self.run_until(at[1]);
+        self.set_link(2, 3, true);
+        self.run_until(at[2]);
+        self.set_link(4, 5, false);
+        self.run_until(at[3]);
+        self.check_conservation()
+    }
+
     /// Checks that the routers neither lost, duplicated nor relabelled a tagged packet: every
     /// tagged packet sent is, exactly once, delivered (at the node its IP destination names),
     /// dropped, buffered in a router or in flight here; every delivered or dropped packet

@@ -286,22 +286,12 @@ fn tags_are_conserved_across_link_breaks() {
     for (name, cfg) in configs {
         let mut net = net(6, &cfg);
         net.line();
-        for k in 0..350u16 {
-            net.send_at(ms(20 * u64::from(k)), 0, TestNet::data_packet(0, 5, 64, k));
-        }
-        for k in 0..230u16 {
-            let at = ms(5 + 30 * u64::from(k));
-            net.send_at(at, 5, TestNet::data_packet(5, 1, 64, 1000 + k));
-        }
-        net.run_until(ms(1000));
-        net.set_link(2, 3, false);
-        net.run_until(ms(2500));
-        net.set_link(2, 3, true);
-        net.run_until(ms(6000));
-        net.set_link(4, 5, false);
-        net.run_until(ms(6700));
         let c = net
-            .check_conservation()
+            .run_break_plan(
+                (350, SimDuration::from_millis(20)),
+                (230, SimDuration::from_millis(30)),
+                [ms(1000), ms(2500), ms(6000), ms(6700)],
+            )
             .unwrap_or_else(|e| panic!("{name}: tags not conserved:\n{e}"));
         eprintln!("AODV tag conservation, {name}: {c:?}");
         // The run exercised every way a packet can end.

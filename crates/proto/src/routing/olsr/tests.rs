@@ -367,23 +367,17 @@ fn tags_are_conserved_across_link_breaks() {
             net.set_link(2, 6, true);
             net.set_link(6, 4, true);
         }
-        for k in 0..800u16 {
-            let at = SimTime::ZERO + SimDuration::from_millis(50 * u64::from(k));
-            net.send_at(at, 0, TestNet::data_packet(0, 5, 64, k));
-        }
-        for k in 0..560u16 {
-            let at = SimTime::ZERO + SimDuration::from_millis(5 + 70 * u64::from(k));
-            net.send_at(at, 5, TestNet::data_packet(5, 1, 64, 1000 + k));
-        }
-        net.run_until(secs(20));
-        net.set_link(2, 3, false);
-        net.run_until(secs(28));
-        net.set_link(2, 3, true);
-        net.run_until(secs(36));
-        net.set_link(4, 5, false);
-        net.run_until(secs(36) + SimDuration::from_millis(500));
         let c = net
-            .check_conservation()
+            .run_break_plan(
+                (800, SimDuration::from_millis(50)),
+                (560, SimDuration::from_millis(70)),
+                [
+                    secs(20),
+                    secs(28),
+                    secs(36),
+                    secs(36) + SimDuration::from_millis(500),
+                ],
+            )
             .unwrap_or_else(|e| panic!("lln {lln}, detour {detour}: tags not conserved:\n{e}"));
         let salvaged: u64 = net.routers.iter().map(|r| r.counters().salvaged).sum();
         eprintln!(
