@@ -1,7 +1,8 @@
 //! Times whole runs of a scenario for back-to-back speed comparisons between commits (the
 //! numbers in BENCHMARKS.md): `cargo run --release -p sctpsim-engine --example time_scenario --
-//! FILE [--set path=value]... [--repeat N]`. Prints one `key=value` line per run (events,
-//! wall seconds of the run, building excluded) and the median.
+//! FILE [--set path=value]... [--repeat N] [--summary OUT.json]`. Prints one `key=value` line
+//! per run (events, wall seconds of the run, building excluded) and the median; `--summary`
+//! writes the last run's `summary.json`.
 
 use sctpsim_engine::scenario::overrides::value_from_cli;
 use sctpsim_engine::{load, RunOptions, Simulation};
@@ -11,6 +12,7 @@ use std::time::Instant;
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (mut file, mut sets, mut repeat) = (None, Vec::new(), 3usize);
+    let mut summary_out: Option<String> = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--set" => {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             },
+            "--summary" => summary_out = args.next(),
             _ => file = Some(a),
         }
     }
@@ -66,6 +69,13 @@ fn main() -> ExitCode {
         let wall = t.elapsed().as_secs_f64();
         walls.push(wall);
         println!("run={k} events={} wall_s={wall:.3}", r.summary.events);
+        if let Some(out) = &summary_out {
+            let json = serde_json::to_string_pretty(&r.summary).unwrap_or_default();
+            if let Err(e) = std::fs::write(out, json) {
+                eprintln!("{out}: {e}");
+                return ExitCode::from(1);
+            }
+        }
     }
     walls.sort_by(f64::total_cmp);
     println!("median_wall_s={:.3}", walls[walls.len() / 2]);
