@@ -41,8 +41,6 @@ pub(super) const DEFAULT_SCTP_PORT: u16 = 5001;
 const CLIENT: usize = 0;
 /// Side index of the receiving server (at the flow's `dst`).
 const SERVER: usize = 1;
-/// IPv4 (20) + SCTP common header (12) + DATA chunk header (16) in front of user data.
-const DATA_OVERHEAD: usize = 48;
 
 /// One end of an SCTP flow.
 pub(super) struct SctpSide {
@@ -200,18 +198,6 @@ pub(super) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
     c
 }
 
-/// The largest user data per DATA chunk the association will use (its own rule: PMTU − 48
-/// rounded down to 4 bytes, or `chunk_bytes` if smaller).
-fn chunk_size(cfg: &SctpConfig) -> usize {
-    let pmtu = usize::from(cfg.pmtu.max(sctpsim_proto::transport::sctp::path::MIN_PMTU));
-    let by_mtu = pmtu.saturating_sub(DATA_OVERHEAD).max(1);
-    let by_mtu = if by_mtu >= 8 { by_mtu & !3 } else { by_mtu };
-    match cfg.max_fragment {
-        Some(c) => (c as usize).clamp(1, by_mtu),
-        None => by_mtu,
-    }
-}
-
 /// The addresses of `node` a flow uses: `wanted` (those the node owns, in order) or all of
 /// them in interface order.
 fn addresses(topo: &Topology, node: NodeId, wanted: Option<&Vec<Ipv4Addr>>) -> Vec<Ipv4Addr> {
@@ -287,7 +273,9 @@ pub(super) fn build_sctp_flow(
         },
         // ftp and file: one full DATA chunk per message, on stream 0, ordered.
         _ => SourceConfig {
-            message_bytes: chunk_size(&cfg).max(sctpsim_proto::app::SeqTsHeader::LEN),
+            message_bytes: cfg
+                .max_chunk_user_data()
+                .max(sctpsim_proto::app::SeqTsHeader::LEN),
             streams: 1,
             unordered: false,
             lifetime: None,

@@ -30,7 +30,7 @@ use super::api::{
 use super::asconf::AsconfState;
 use super::config::SctpConfig;
 use super::cookie::{CookieKey, StateCookie};
-use super::path::{Path, DATA_CHUNK_HEADER, IP_SCTP_OVERHEAD};
+use super::path::Path;
 use super::recv::RecvState;
 use super::retransmit::RetransmitQueue;
 use super::send_queue::{PendingMessage, SendQueue};
@@ -802,8 +802,9 @@ impl SctpAssociation {
         true
     }
 
-    /// The largest user data per DATA chunk: the smallest PMTU of all destinations less the
-    /// headers (so a retransmission fits any path, RFC 9260 §6.9), or the configured size.
+    /// The largest user data per DATA chunk: the rule of
+    /// [`SctpConfig::max_chunk_user_data_at`] on the smallest PMTU of all destinations (so a
+    /// retransmission fits any path, RFC 9260 §6.9).
     pub(crate) fn max_fragment(&self) -> usize {
         let pmtu = self
             .paths
@@ -811,15 +812,7 @@ impl SctpAssociation {
             .map(|p| usize::from(p.pmtu))
             .min()
             .unwrap_or(usize::from(self.cfg.pmtu));
-        let by_mtu = pmtu
-            .saturating_sub(IP_SCTP_OVERHEAD + DATA_CHUNK_HEADER)
-            .max(1);
-        // Keep fragments a multiple of 4 bytes so that DATA chunks need no padding.
-        let by_mtu = if by_mtu >= 8 { by_mtu & !3 } else { by_mtu };
-        match self.cfg.max_fragment {
-            Some(f) => (f as usize).clamp(1, by_mtu),
-            None => by_mtu,
-        }
+        self.cfg.max_chunk_user_data_at(pmtu)
     }
 
     /// Resets per-input state: a new transmission opportunity for Max.Burst (§6.1 D).
