@@ -8,7 +8,9 @@ use std::net::Ipv4Addr;
 use std::time::Instant;
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
-use sctpsim_proto::transport::sctp::{EndpointStats, SctpConfig, SctpEndpoint, State, Transmit};
+use sctpsim_proto::transport::sctp::{
+    DatagramEvent, EndpointStats, SctpConfig, SctpEndpoint, State, Transmit,
+};
 use sctpsim_wire::sctp::{ChunkRepr, ErrorCause, InitChunk, SctpPacket, SctpRepr, Tsn};
 
 const SERVER: Ipv4Addr = Ipv4Addr::new(192, 0, 2, 1);
@@ -93,9 +95,10 @@ fn spoofed_init_flood_creates_no_state() {
         if i % 100 == 0 {
             pkt = over_the_wire(&pkt);
         }
-        assert!(
-            ep.handle_packet(now, src, SERVER, &pkt).is_none(),
-            "INIT {i} created an association"
+        assert_eq!(
+            ep.handle_packet(now, src, SERVER, &pkt),
+            Some(DatagramEvent::Response),
+            "INIT {i} was not answered by the endpoint alone"
         );
         let Some(Transmit {
             src: from,
@@ -172,7 +175,10 @@ fn spoofed_init_flood_creates_no_state() {
     let created = SimTime::ZERO + SimDuration::from_micros(chosen + 1);
     let late = created + life + SimDuration::from_millis(1);
     let pkt = over_the_wire(&cookie_echo(src_port, vtag, cookie.clone()));
-    assert!(ep.handle_packet(late, src, SERVER, &pkt).is_none());
+    assert_eq!(
+        ep.handle_packet(late, src, SERVER, &pkt),
+        Some(DatagramEvent::Response)
+    );
     let err = ep.poll_transmit().expect("Stale Cookie error");
     assert_eq!(err.dst, src);
     assert!(
@@ -195,11 +201,14 @@ fn spoofed_init_flood_creates_no_state() {
     // The genuine cookie, just inside its lifespan: exactly one association.
     let in_time = created + life;
     let pkt = over_the_wire(&cookie_echo(src_port, vtag, cookie));
-    let mut assoc = ep
-        .handle_packet(in_time, src, SERVER, &pkt)
-        .expect("a valid COOKIE ECHO creates the association");
+    let Some(DatagramEvent::NewAssociation(h)) = ep.handle_packet(in_time, src, SERVER, &pkt)
+    else {
+        panic!("a valid COOKIE ECHO creates the association");
+    };
     assert_eq!(ep.stats().associations_accepted, 1);
     assert!(ep.poll_transmit().is_none());
+    assert_eq!(ep.associations().count(), 1);
+    let assoc = ep.assoc_mut(h).expect("in the table");
     assert_eq!(assoc.state(), State::Established);
     assert_eq!(assoc.peer_port(), src_port);
     assert_eq!(assoc.my_vtag(), vtag);

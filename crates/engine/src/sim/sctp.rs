@@ -3,10 +3,11 @@
 //! association produces, run the applications (`sctp_app.rs`), and turn the association's
 //! notifications and metric stream into time-series rows and result rows.
 //!
-//! Each side of a flow is an [`SctpEndpoint`] (it answers INIT statelessly and creates the
-//! server association from the COOKIE ECHO) plus the association once it exists. Packets are
-//! demultiplexed by (local port, remote address, remote port) — one entry per address of the
-//! multi-homed peer — and given to the association if it owns them, else to the endpoint.
+//! Each side of a flow is an [`SctpEndpoint`], which holds the side's association (the
+//! client's from `connect`, the server's from the COOKIE ECHO) and decides whether a packet is
+//! the association's or its own to answer. Packets reach the side by (local port, remote
+//! address, remote port) — one entry per address of the multi-homed peer — and go to
+//! [`SctpEndpoint::handle_datagram`] as bytes.
 //!
 //! Multi-homing: an association lists every address of its node (or `sctp.local_addresses`)
 //! and sends to every address of the peer (or `sctp.peer_addresses`, the first being the
@@ -28,10 +29,10 @@ use crate::scenario::{
 use crate::topology::Topology;
 use sctpsim_kernel::{FlowId, NodeId, SeedTree, SimTime, StreamKey};
 use sctpsim_proto::transport::sctp::{
-    AsconfRequestKind, MetricKind, PathState, RtxCause, SctpAssociation, SctpConfig, SctpEndpoint,
-    SctpEvent, SctpStats, State,
+    AsconfRequestKind, AssocHandle, DatagramEvent, MetricKind, PathState, RtxCause,
+    SctpAssociation, SctpConfig, SctpEndpoint, SctpEvent, SctpStats, State,
 };
-use sctpsim_wire::sctp::{ChunkRepr, SctpPacket, SctpRepr};
+use sctpsim_wire::sctp::{chunk_type, ChunkRepr, SctpPacket, SctpRepr};
 use std::net::Ipv4Addr;
 
 /// Default SCTP destination port: 5001, iperf's (which also uses it for SCTP), so captures
@@ -46,14 +47,35 @@ const SERVER: usize = 1;
 pub(super) struct SctpSide {
     /// The node it runs on.
     pub node: NodeId,
-    /// The endpoint (INIT answers, out-of-the-blue packets, association creation).
+    /// The endpoint: it holds the association and answers INITs and out-of-the-blue packets.
     pub endpoint: SctpEndpoint,
-    /// The association, once connected (client) or accepted (server).
-    pub assoc: Option<SctpAssociation>,
+    /// The side's association in `endpoint`, once connected (client) or accepted (server).
+    /// A newer one (a second COOKIE ECHO after the first association closed) replaces it and
+    /// the old one is removed from the endpoint, so the endpoint holds at most this one.
+    pub handle: Option<AssocHandle>,
     /// Earliest wake-up queued for it.
     pub wake: Option<SimTime>,
     /// Packets for it that failed the SCTP checks (CRC32c, structure).
     pub malformed: u64,
+}
+
+impl SctpSide {
+    /// The side's association, once it exists.
+    pub fn assoc(&self) -> Option<&SctpAssociation> {
+        self.handle.and_then(|h| self.endpoint.assoc(h))
+    }
+
+    /// The side's association, for commands and polling.
+    pub fn assoc_mut(&mut self) -> Option<&mut SctpAssociation> {
+        self.handle.and_then(|h| self.endpoint.assoc_mut(h))
+    }
+
+    /// Makes `h` the side's association, forgetting the one it replaces.
+    fn adopt(&mut self, h: AssocHandle) {
+        if let Some(old) = self.handle.replace(h) {
+            self.endpoint.remove(old);
+        }
+    }
 }
 
 /// An SCTP flow: the client association at `src` (side 0) with the sending application, the
@@ -111,10 +133,7 @@ impl SctpFlow {
 
     /// The client's Initial TSN (for TSN rows relative to the first DATA chunk).
     fn initial_tsn(&self) -> u32 {
-        self.sides[CLIENT]
-            .assoc
-            .as_ref()
-            .map_or(0, |a| a.initial_tsn().0)
+        self.sides[CLIENT].assoc().map_or(0, |a| a.initial_tsn().0)
     }
 }
 
@@ -290,7 +309,7 @@ pub(super) fn build_sctp_flow(
     let side = |node: NodeId, endpoint: SctpEndpoint| SctpSide {
         node,
         endpoint,
-        assoc: None,
+        handle: None,
         wake: None,
         malformed: 0,
     };
@@ -316,6 +335,15 @@ pub(super) fn build_sctp_flow(
 /// Whether a packet with these chunks carries user data.
 fn has_data(chunks: &[ChunkRepr]) -> bool {
     chunks.iter().any(|c| matches!(c, ChunkRepr::Data(_)))
+}
+
+/// Whether the SCTP packet `sctp` (already accepted by the endpoint) carries user data: a look
+/// at the chunk headers, without parsing the chunks again.
+fn carries_data(sctp: &[u8]) -> bool {
+    SctpPacket::new_checked(sctp).is_ok_and(|p| {
+        p.chunks()
+            .any(|c| c.is_ok_and(|c| c.kind() == chunk_type::DATA))
+    })
 }
 
 /// `tsn` as an ordinal: 1 is the first DATA chunk (Initial TSN).
@@ -459,8 +487,9 @@ impl Simulation {
             }
             let peer = s.peer_addrs.clone();
             let port = s.ep.dst_port;
-            let a = s.sides[CLIENT].endpoint.connect(now, &peer, port);
-            s.sides[CLIENT].assoc = Some(a);
+            let client = &mut s.sides[CLIENT];
+            let h = client.endpoint.connect(now, &peer, port);
+            client.adopt(h);
             // Wake-ups for the ASCONF actions (a stale or early wake-up is a no-op).
             for a in &s.asconf {
                 self.queue.push(SimTime::ZERO + a.at.0, Event::App(f));
@@ -489,7 +518,7 @@ impl Simulation {
                     FlowSide::Src => CLIENT,
                     FlowSide::Dst => SERVER,
                 };
-                let (kind, res) = match s.sides[side].assoc.as_mut() {
+                let (kind, res) = match s.sides[side].assoc_mut() {
                     Some(a) => match act.action {
                         AsconfActionKind::AddIp => (
                             AsconfRequestKind::AddIp,
@@ -537,30 +566,24 @@ impl Simulation {
         bytes: &[u8],
     ) {
         let now = self.now;
-        let parsed = SctpPacket::new_checked(bytes).and_then(|p| SctpRepr::parse(&p));
         let FlowRt::Sctp(s) = &mut self.flows[f.index()] else {
             return;
         };
-        let Ok(pkt) = parsed else {
+        let sd = &mut s.sides[side];
+        let Ok(event) = sd.endpoint.handle_datagram(now, src, dst, bytes) else {
             // RFC 9260 §6.8: a packet with a bad CRC32c is silently discarded.
-            s.sides[side].malformed += 1;
+            sd.malformed += 1;
             return;
         };
-        if side == SERVER && has_data(&pkt.chunks) {
+        let created = match event {
+            Some(DatagramEvent::NewAssociation(h)) => {
+                sd.adopt(h);
+                true
+            }
+            _ => false,
+        };
+        if side == SERVER && carries_data(bytes) {
             s.data_packets_received += 1;
-        }
-        let sd = &mut s.sides[side];
-        let mut created = false;
-        match &mut sd.assoc {
-            Some(a) if !a.is_closed() && a.owns(src, pkt.src_port, pkt.dst_port) => {
-                a.handle_packet(now, src, dst, &pkt);
-            }
-            _ => {
-                if let Some(a) = sd.endpoint.handle_packet(now, src, dst, &pkt) {
-                    sd.assoc = Some(a);
-                    created = true;
-                }
-            }
         }
         if created {
             self.sctp_pin_sources(f, side);
@@ -578,7 +601,7 @@ impl Simulation {
         if sd.wake == Some(now) {
             sd.wake = None;
         }
-        if let Some(a) = &mut sd.assoc {
+        if let Some(a) = sd.assoc_mut() {
             a.handle_timeout(now);
         }
         self.sctp_pump(f, side);
@@ -593,7 +616,7 @@ impl Simulation {
         };
         let sd = &mut s.sides[side];
         let node = sd.node;
-        let Some(a) = sd.assoc.as_mut() else {
+        let Some(a) = sd.assoc_mut() else {
             return;
         };
         for p in a.peer_addrs() {
@@ -627,8 +650,13 @@ impl Simulation {
                 data_packets_sent,
                 ..
             } = &mut **s;
-            let sd = &mut sides[side];
-            if let Some(a) = sd.assoc.as_mut() {
+            let SctpSide {
+                endpoint,
+                handle,
+                wake,
+                ..
+            } = &mut sides[side];
+            if let Some(a) = handle.and_then(|h| endpoint.assoc_mut(h)) {
                 let ctx = PumpCtx {
                     id: ep.spec_index as u32,
                     side,
@@ -673,14 +701,14 @@ impl Simulation {
                 }
                 if let Some(deadline) = a.poll_timeout() {
                     let deadline = deadline.max(now);
-                    if sd.wake.is_none_or(|w| deadline < w) {
-                        sd.wake = Some(deadline);
+                    if wake.is_none_or(|w| deadline < w) {
+                        *wake = Some(deadline);
                         self.queue.push(deadline, Event::SctpTimer(f, side as u8));
                     }
                 }
             }
             // The endpoint's own answers (INIT ACK, ABORT, ...).
-            while let Some(t) = sd.endpoint.poll_transmit() {
+            while let Some(t) = endpoint.poll_transmit() {
                 out.push(t);
             }
         }
@@ -770,7 +798,7 @@ impl Simulation {
     /// The flow row of an SCTP flow (`base` carries the common fields).
     pub(super) fn sctp_flow_result(s: &SctpFlow, base: FlowResult) -> FlowResult {
         let empty = SctpStats::default();
-        let cs = s.sides[CLIENT].assoc.as_ref().map_or(&empty, |a| a.stats());
+        let cs = s.sides[CLIENT].assoc().map_or(&empty, |a| a.stats());
         FlowResult {
             bytes_sent: cs.data_bytes_sent,
             bytes_delivered: s.sink.bytes,
@@ -799,9 +827,9 @@ impl Simulation {
             let id = s.ep.spec_index as u32;
             *malformed += s.sides.iter().map(|sd| sd.malformed).sum::<u64>();
             let empty = SctpStats::default();
-            let stats = |k: usize| s.sides[k].assoc.as_ref().map_or(&empty, |a| a.stats());
+            let stats = |k: usize| s.sides[k].assoc().map_or(&empty, |a| a.stats());
             let (cs, ss) = (stats(CLIENT), stats(SERVER));
-            let client = s.sides[CLIENT].assoc.as_ref();
+            let client = s.sides[CLIENT].assoc();
             assocs.push(SctpResult {
                 id,
                 profile: s.profile.name().into(),
@@ -830,7 +858,7 @@ impl Simulation {
                 malformed_packets: s.sides.iter().map(|sd| sd.malformed).sum(),
             });
             for (k, side_name) in [(CLIENT, "sender"), (SERVER, "receiver")] {
-                let Some(a) = s.sides[k].assoc.as_ref() else {
+                let Some(a) = s.sides[k].assoc() else {
                     continue;
                 };
                 let status = a.status();

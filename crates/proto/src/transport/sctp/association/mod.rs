@@ -104,8 +104,9 @@ pub(crate) struct Handshake {
 /// (messages) and, with [`SctpConfig::metrics`], [`SctpAssociation::poll_metric`]. Time enters
 /// only through the `now` arguments; a wake-up at a time when nothing is due is a no-op.
 ///
-/// Associations are created by an [`crate::transport::sctp::SctpEndpoint`]: `connect` for the
-/// initiator, `handle_packet` of a valid COOKIE ECHO for the responder.
+/// Associations are created and held by an [`crate::transport::sctp::SctpEndpoint`]: `connect`
+/// for the initiator, a valid COOKIE ECHO given to `handle_datagram` for the responder; the
+/// endpoint hands each packet to the association that [`SctpAssociation::owns`] it.
 #[derive(Debug, Clone)]
 pub struct SctpAssociation {
     pub(crate) cfg: SctpConfig,

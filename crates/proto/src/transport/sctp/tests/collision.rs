@@ -89,8 +89,8 @@ fn simultaneous_open_ends_in_one_association() {
     let mut ep_b = SctpEndpoint::new(cfg(), REMOTE_PORT, vec![R1], Rng::from_seed(22));
     ep_a.listen(true);
     ep_b.listen(true);
-    let mut a = ep_a.connect(SimTime::ZERO, &[R1], REMOTE_PORT);
-    let mut b = ep_b.connect(SimTime::ZERO, &[L1], LOCAL_PORT);
+    let mut a = connect_assoc(&mut ep_a, SimTime::ZERO, &[R1], REMOTE_PORT);
+    let mut b = connect_assoc(&mut ep_b, SimTime::ZERO, &[L1], LOCAL_PORT);
     for _ in 0..10 {
         let now = SimTime::ZERO;
         let from_a: Vec<Transmit> = std::iter::from_fn(|| a.poll_transmit(now)).collect();

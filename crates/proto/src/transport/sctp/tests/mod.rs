@@ -14,6 +14,7 @@ mod abort;
 mod asconf;
 mod collision;
 mod data;
+mod endpoint;
 mod fast_retransmit;
 mod handshake;
 mod multihoming;
@@ -34,7 +35,7 @@ use sctpsim_wire::sctp::{
     Tsn,
 };
 
-use super::{SctpAssociation, SctpConfig, SctpEndpoint, SctpEvent, State, Transmit};
+use super::{DatagramEvent, SctpAssociation, SctpConfig, SctpEndpoint, SctpEvent, State, Transmit};
 
 pub(super) const LOCAL_PORT: u16 = 5000;
 pub(super) const REMOTE_PORT: u16 = 80;
@@ -192,6 +193,32 @@ impl Harness {
     }
 }
 
+/// A new association to `peers` taken out of `ep`, for tests that drive one association
+/// against a scripted peer.
+pub(super) fn connect_assoc(
+    ep: &mut SctpEndpoint,
+    now: SimTime,
+    peers: &[Ipv4Addr],
+    peer_port: u16,
+) -> SctpAssociation {
+    let h = ep.connect(now, peers, peer_port);
+    ep.remove(h).expect("just created")
+}
+
+/// Hands `pkt` to `ep` and takes out the association a valid COOKIE ECHO creates.
+pub(super) fn accept(
+    ep: &mut SctpEndpoint,
+    now: SimTime,
+    src: Ipv4Addr,
+    dst: Ipv4Addr,
+    pkt: &SctpRepr,
+) -> Option<SctpAssociation> {
+    match ep.handle_packet(now, src, dst, pkt)? {
+        DatagramEvent::NewAssociation(h) => ep.remove(h),
+        _ => None,
+    }
+}
+
 /// Parses an emitted IPv4 + SCTP packet back to its SCTP representation.
 pub(super) fn reparse(bytes: &[u8]) -> SctpRepr {
     let ip = sctpsim_wire::Ipv4Packet::new_checked(bytes).expect("ip");
@@ -290,7 +317,7 @@ pub(super) fn cookie_wait(
     let mut ep = SctpEndpoint::new(cfg, LOCAL_PORT, local.to_vec(), Rng::from_seed(7));
     // Only the first remote address is given by the user (and so confirmed, RFC 9260 §5.4);
     // the others are learned from the INIT ACK.
-    let a = ep.connect(SimTime::ZERO, &remote[..1], REMOTE_PORT);
+    let a = connect_assoc(&mut ep, SimTime::ZERO, &remote[..1], REMOTE_PORT);
     let mut h = Harness {
         a,
         now: SimTime::ZERO,

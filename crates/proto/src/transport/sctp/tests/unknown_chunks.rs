@@ -236,7 +236,10 @@ fn random_packets_to_a_listening_endpoint_never_panic() {
             chunks,
         };
         let src = [R1, R2, Ipv4Addr::BROADCAST, Ipv4Addr::UNSPECIFIED][rng.below(4) as usize];
-        if ep.handle_packet(SimTime::ZERO, src, L1, &pkt).is_some() {
+        if matches!(
+            ep.handle_packet(SimTime::ZERO, src, L1, &pkt),
+            Some(DatagramEvent::NewAssociation(_))
+        ) {
             created += 1;
         }
         while let Some(t) = ep.poll_transmit() {

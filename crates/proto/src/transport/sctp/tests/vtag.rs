@@ -14,8 +14,14 @@ fn ootb(vtag: u32, chunks: Vec<ChunkRepr>) -> Option<Transmit> {
         verification_tag: vtag,
         chunks,
     };
-    assert!(ep.handle_packet(SimTime::ZERO, R1, L1, &pkt).is_none());
-    ep.poll_transmit()
+    let event = ep.handle_packet(SimTime::ZERO, R1, L1, &pkt);
+    let answer = ep.poll_transmit();
+    assert_eq!(
+        event,
+        answer.is_some().then_some(DatagramEvent::Response),
+        "an answer is announced as a Response, nothing else happens"
+    );
+    answer
 }
 
 #[test]
