@@ -19,7 +19,7 @@
 //! no-ops (DESIGN.md §1.1).
 
 use super::flows::{Endpoints, FlowRt};
-use super::sctp_app::{quantile_s, MessageSink, MessageSource, SourceConfig};
+use super::sctp_app::{quantile_s, source_config};
 use super::{Event, Simulation, DEFAULT_TTL};
 use crate::drop::DropReason;
 use crate::results::{FlowResult, PathResult, SctpResult, StreamResult, TimeSeries};
@@ -28,6 +28,7 @@ use crate::scenario::{
 };
 use crate::topology::Topology;
 use sctpsim_kernel::{FlowId, NodeId, SeedTree, SimTime, StreamKey};
+use sctpsim_proto::app::{MessageSink, MessageSource};
 use sctpsim_proto::transport::sctp::{
     AsconfRequestKind, AssocHandle, DatagramEvent, MetricKind, PathState, RtxCause,
     SctpAssociation, SctpConfig, SctpEndpoint, SctpEvent, SctpStats, State,
@@ -109,17 +110,17 @@ pub(super) struct SctpFlow {
 impl SctpFlow {
     /// When the application starts.
     pub fn first_wake(&self) -> SimTime {
-        self.source.cfg.start
+        self.source.config().start
     }
 
     /// Payload bytes delivered to the sink.
     pub fn bytes_delivered(&self) -> u64 {
-        self.sink.bytes
+        self.sink.stats().bytes
     }
 
     /// End of the active period for goodput: `stop` (messages) or the end of the run.
     pub fn active_end(&self, end: SimTime) -> SimTime {
-        self.source.cfg.stop.unwrap_or(end).min(end)
+        self.source.config().stop.unwrap_or(end).min(end)
     }
 
     /// The addresses side `side` may add during the run (`add-ip` actions): packets from them
@@ -276,35 +277,7 @@ pub(super) fn build_sctp_flow(
     let client = SctpEndpoint::new(cfg.clone(), ep.src_port, local.clone(), rng(0));
     let mut server = SctpEndpoint::new(cfg.clone(), ep.dst_port, peer.clone(), rng(1));
     server.listen(true);
-    let start = SimTime::ZERO + f.start.0;
-    let messages = f.messages.clone().unwrap_or_default();
-    let source_cfg = match f.app {
-        AppKind::Messages => SourceConfig {
-            message_bytes: messages.message_bytes as usize,
-            streams: messages.streams.max(1),
-            unordered: messages.unordered,
-            lifetime: messages.lifetime.map(|d| d.0),
-            rate: messages.rate.map(|r| r.0),
-            start,
-            stop: f.stop.map(|d| SimTime::ZERO + d.0),
-            total_bytes: None,
-            count: messages.count,
-        },
-        // ftp and file: one full DATA chunk per message, on stream 0, ordered.
-        _ => SourceConfig {
-            message_bytes: cfg
-                .max_chunk_user_data()
-                .max(sctpsim_proto::app::SeqTsHeader::LEN),
-            streams: 1,
-            unordered: false,
-            lifetime: None,
-            rate: None,
-            start,
-            stop: None,
-            total_bytes: (f.app == AppKind::File).then_some(f.size_bytes.unwrap_or(0)),
-            count: None,
-        },
-    };
+    let source_cfg = source_config(f, &cfg);
     let sink_streams = source_cfg.streams;
     let side = |node: NodeId, endpoint: SctpEndpoint| SctpSide {
         node,
@@ -477,7 +450,7 @@ impl Simulation {
             s.app_wake = None;
         }
         if !s.started {
-            if now < s.source.cfg.start {
+            if now < s.source.config().start {
                 return;
             }
             s.started = true;
@@ -667,7 +640,7 @@ impl Simulation {
                 };
                 if side == CLIENT {
                     let next = source.fill(now, a);
-                    if source.finished
+                    if source.is_finished()
                         && *shutdown_when_done
                         && !*shutdown_sent
                         && a.state() == State::Established
@@ -778,8 +751,7 @@ impl Simulation {
         for flow in &mut self.flows {
             let FlowRt::Sctp(s) = flow else { continue };
             let id = s.ep.spec_index as u32;
-            for (stream, rx) in s.sink.rx.iter_mut() {
-                let (sum, n) = std::mem::take(&mut rx.interval);
+            for (stream, sum, n) in s.sink.take_intervals() {
                 if n > 0 {
                     let mean = sum as f64 / n as f64 / 1e9;
                     self.series.push_owned(
@@ -801,7 +773,7 @@ impl Simulation {
         let cs = s.sides[CLIENT].assoc().map_or(&empty, |a| a.stats());
         FlowResult {
             bytes_sent: cs.data_bytes_sent,
-            bytes_delivered: s.sink.bytes,
+            bytes_delivered: s.sink.stats().bytes,
             packets_sent: s.data_packets_sent,
             packets_delivered: s.data_packets_received,
             retransmissions: cs.fast_retransmissions + cs.t3_retransmissions,
@@ -810,7 +782,7 @@ impl Simulation {
             mean_rtt_s: (cs.rtt_samples > 0)
                 .then(|| cs.rtt_sum_ns as f64 / cs.rtt_samples as f64 / 1e9),
             mean_delay_s: s.sink.mean_delay_s(),
-            reordered: s.sink.reordered,
+            reordered: s.sink.stats().reordered,
             ..base
         }
     }
@@ -851,10 +823,10 @@ impl Simulation {
                 rwnd_drops: ss.data_chunks_dropped_rwnd,
                 heartbeats_sent: cs.heartbeats_sent + ss.heartbeats_sent,
                 messages_sent: cs.messages_sent,
-                messages_delivered: s.sink.messages,
+                messages_delivered: s.sink.stats().messages,
                 messages_abandoned: cs.messages_abandoned,
                 forward_tsns_sent: cs.forward_tsns_sent,
-                delivery_errors: s.sink.errors,
+                delivery_errors: s.sink.stats().errors,
                 malformed_packets: s.sides.iter().map(|sd| sd.malformed).sum(),
             });
             for (k, side_name) in [(CLIENT, "sender"), (SERVER, "receiver")] {
@@ -894,9 +866,9 @@ impl Simulation {
                     });
                 }
             }
-            for (k, &sent) in s.source.sent_per_stream.iter().enumerate() {
+            for (k, &sent) in s.source.sent_per_stream().iter().enumerate() {
                 let stream = k as u16;
-                let rx = s.sink.rx.get(&stream);
+                let rx = s.sink.streams().get(&stream);
                 let delays: &[u64] = rx.map_or(&[], |r| r.delays.as_slice());
                 let mean = (!delays.is_empty()).then(|| {
                     delays.iter().map(|&d| d as f64).sum::<f64>() / delays.len() as f64 / 1e9
@@ -906,7 +878,12 @@ impl Simulation {
                     stream,
                     messages_sent: sent,
                     messages_delivered: rx.map_or(0, |r| r.messages),
-                    messages_abandoned: s.source.abandoned_per_stream.get(k).copied().unwrap_or(0),
+                    messages_abandoned: s
+                        .source
+                        .abandoned_per_stream()
+                        .get(k)
+                        .copied()
+                        .unwrap_or(0),
                     bytes_delivered: rx.map_or(0, |r| r.bytes),
                     mean_delay_s: mean,
                     p50_delay_s: quantile_s(delays, 0.5),
