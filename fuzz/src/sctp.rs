@@ -30,7 +30,7 @@ use sctpsim_wire::sctp::{
     ForwardTsnChunk, ForwardTsnStream, GapAckBlock, InitChunk, Parameter, SackChunk, SctpPacket,
     SctpRepr, Ssn, Tsn, UnknownChunk,
 };
-use sctpsim_wire::Ipv4Packet;
+use sctpsim_wire::{ipv4_datagram, IpProtocol, Ipv4Packet, Ipv4Repr};
 
 const C1: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 1);
 const C2: Ipv4Addr = Ipv4Addr::new(10, 0, 1, 1);
@@ -921,9 +921,8 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
                 if rng.bernoulli(0.05) {
                     wire.push((now + SimDuration::from_millis(rng.below(50)), tx.clone()));
                 }
-                let Some(mut b) = to_bytes(&tx.packet) else {
-                    continue;
-                };
+                // The association's and endpoint's packets as they left them (CRC32c included).
+                let mut b = tx.payload.clone();
                 if rng.bernoulli(corrupt) {
                     mutate(&mut rng, &mut b, 0);
                 }
@@ -937,17 +936,20 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
     }
     // Also check an IPv4 wrapping of the last packets for the IPv4 + SCTP path.
     for (_, tx) in wire.iter().take(3) {
-        if tx.packet.buffer_len() < 60_000 {
-            let ip = sctp_packet(
-                tx.src,
-                tx.dst,
-                64,
-                0,
-                tx.packet.src_port,
-                tx.packet.dst_port,
-                tx.packet.verification_tag,
-                &tx.packet.chunks,
-            );
+        if tx.payload.len() < 60_000 {
+            let repr = Ipv4Repr {
+                src_addr: tx.src,
+                dst_addr: tx.dst,
+                protocol: IpProtocol::Sctp,
+                payload_len: tx.payload.len(),
+                ttl: 64,
+                ident: 0,
+                dscp: 0,
+                dont_frag: false,
+            };
+            let Ok(ip) = ipv4_datagram(&repr, &tx.payload) else {
+                panic!("a packet below 60000 bytes fits an IPv4 packet");
+            };
             let ok = Ipv4Packet::new_checked(&ip[..]).is_ok();
             assert!(ok, "an emitted IPv4 packet must parse");
             counts.codec_inputs += 1;

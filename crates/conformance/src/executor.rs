@@ -22,7 +22,7 @@ use sctpsim_proto::transport::sctp::{
     Transmit,
 };
 use sctpsim_wire::sctp::{try_sctp_packet, ChunkRepr, RawChunk, SctpPacket};
-use sctpsim_wire::{IpProtocol, Ipv4Packet};
+use sctpsim_wire::Ipv4Packet;
 
 use crate::ast::{Action, ChunkSpec, Direction, Event, EventTime, PacketBody, PacketSpec, Script};
 use crate::encode::{chunk_to_repr, InboundCtx, Mapping};
@@ -449,41 +449,18 @@ impl Executor {
     }
 
     fn queue_transmit(&mut self, t: Transmit) {
-        self.ip_ident = self.ip_ident.wrapping_add(1);
-        let datagram = match t.to_bytes(64, self.ip_ident) {
-            Ok(b) => b,
-            Err(e) => {
-                self.trace.push(format!(
-                    "{} > (the association built a packet the codec cannot encode: {e})",
-                    secs(self.now)
-                ));
-                return;
-            }
-        };
-        let sctp = match Ipv4Packet::new_checked(&datagram[..]) {
-            Ok(ip) if ip.protocol() == IpProtocol::Sctp && ip.verify_checksum() => {
-                ip.payload().to_vec()
-            }
-            _ => {
-                self.trace.push(format!(
-                    "{} > (bad IPv4 datagram from the codec)",
-                    secs(self.now)
-                ));
-                return;
-            }
-        };
         if t.dst != self.remote_ip {
             self.trace.push(format!(
                 "{} > to {} (not the test peer; ignored as packetdrill does): {}",
                 secs(self.now),
                 t.dst,
-                render_packet(&sctp, View::Script(&self.map), true)
+                render_packet(&t.payload, View::Script(&self.map), true)
             ));
             return;
         }
         self.outq.push_back(Sent {
             time: self.now,
-            sctp,
+            sctp: t.payload,
         });
     }
 

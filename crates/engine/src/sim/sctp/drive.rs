@@ -11,16 +11,12 @@ use crate::sim::flows::FlowRt;
 use crate::sim::{Event, Simulation, DEFAULT_TTL};
 use sctpsim_kernel::{FlowId, SimTime};
 use sctpsim_proto::transport::sctp::{AsconfRequestKind, DatagramEvent, State, Transmit};
-use sctpsim_wire::sctp::{chunk_type, ChunkRepr, SctpPacket};
+use sctpsim_wire::ipv4::{ipv4_datagram, IpProtocol, Ipv4Repr};
+use sctpsim_wire::sctp::{chunk_type, SctpPacket};
 use std::net::Ipv4Addr;
 
-/// Whether a packet with these chunks carries user data.
-fn has_data(chunks: &[ChunkRepr]) -> bool {
-    chunks.iter().any(|c| matches!(c, ChunkRepr::Data(_)))
-}
-
-/// Whether the SCTP packet `sctp` (already accepted by the endpoint) carries user data: a look
-/// at the chunk headers, without parsing the chunks again.
+/// Whether the SCTP packet `sctp` (one the endpoint accepted, or one an association built)
+/// carries user data: a look at the chunk headers, without parsing the chunks.
 fn carries_data(sctp: &[u8]) -> bool {
     SctpPacket::new_checked(sctp).is_ok_and(|p| {
         p.chunks()
@@ -250,7 +246,7 @@ impl Simulation {
                     }
                 }
                 while let Some(t) = a.poll_transmit(now) {
-                    if side == CLIENT && has_data(&t.packet.chunks) {
+                    if side == CLIENT && carries_data(&t.payload) {
                         *data_packets_sent += 1;
                     }
                     out.push(t);
@@ -288,8 +284,20 @@ impl Simulation {
         let node = s.sides[side].node;
         for t in out {
             let ident = self.next_ip_id(node);
-            // Packets built by the association always encode (`Transmit::to_bytes`).
-            let Ok(bytes) = t.to_bytes(DEFAULT_TTL, ident) else {
+            let ip = Ipv4Repr {
+                src_addr: t.src,
+                dst_addr: t.dst,
+                protocol: IpProtocol::Sctp,
+                payload_len: t.payload.len(),
+                ttl: DEFAULT_TTL,
+                ident,
+                dscp: 0,
+                // DF clear, as `sctpsim_wire::sctp::sctp_packet` builds it (the model has no
+                // path MTU discovery).
+                dont_frag: false,
+            };
+            // Only a packet above 65515 bytes fails; the association never builds one.
+            let Ok(bytes) = ipv4_datagram(&ip, &t.payload) else {
                 continue;
             };
             let pkt = self.new_packet(bytes, Some(f));

@@ -19,10 +19,11 @@ use sctpsim_kernel::{Rng, SimTime};
 use sctpsim_wire::sctp::{ChunkRepr, ErrorCause, SctpPacket, SctpRepr, Tsn};
 use sctpsim_wire::WireError;
 
-use super::api::Transmit;
+use super::api::OutPacket;
 use super::association::{build_init_ack, check_init, parse_init_params, SctpAssociation};
 use super::config::SctpConfig;
 use super::cookie::{CookieError, CookieKey, StateCookie};
+use crate::transport::Transmit;
 
 /// Identifies an association in its [`SctpEndpoint`]. Handles are given out in creation order
 /// and never reused, so a handle kept after [`SctpEndpoint::remove`] finds nothing instead of
@@ -65,6 +66,9 @@ pub struct EndpointStats {
     pub shutdown_completes_sent: u64,
     /// Packets silently discarded.
     pub packets_discarded: u64,
+    /// Answers built but not sent because they could not be encoded (never expected; a guard
+    /// that replaces a panic).
+    pub packets_unencodable: u64,
     /// Datagrams that were not valid SCTP packets (bad CRC32c, truncated, malformed chunks),
     /// silently discarded (RFC 9260 §6.8).
     pub malformed_packets: u64,
@@ -83,7 +87,7 @@ pub struct SctpEndpoint {
     /// The associations, in handle (= creation) order.
     assocs: Vec<(AssocHandle, SctpAssociation)>,
     next_handle: u32,
-    out: VecDeque<Transmit>,
+    out: VecDeque<OutPacket>,
     stats: EndpointStats,
 }
 
@@ -472,7 +476,7 @@ impl SctpEndpoint {
     }
 
     fn push(&mut self, src: Ipv4Addr, dst: Ipv4Addr, dst_port: u16, vtag: u32, chunk: ChunkRepr) {
-        self.out.push_back(Transmit {
+        self.out.push_back(OutPacket {
             src,
             dst,
             packet: SctpRepr {
@@ -486,6 +490,12 @@ impl SctpEndpoint {
 
     /// The next response packet (INIT ACK, ABORT, ERROR, SHUTDOWN COMPLETE).
     pub fn poll_transmit(&mut self) -> Option<Transmit> {
-        self.out.pop_front()
+        loop {
+            match self.out.pop_front()?.encode() {
+                Ok(t) => return Some(t),
+                // Not reached: the endpoint's answers are single small chunks.
+                Err(_) => self.stats.packets_unencodable += 1,
+            }
+        }
     }
 }

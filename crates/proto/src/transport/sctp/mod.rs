@@ -29,7 +29,8 @@
 //!    [`SctpAssociation::set_path_params`], ...), ASCONF requests
 //!    ([`SctpAssociation::add_local_address`], ...). [`SctpEndpoint::connect`] starts one.
 //! 3. Output: drain [`SctpAssociation::poll_transmit`]`(now)` until `None`; each [`Transmit`]
-//!    names the source and destination address the association chose (RFC 9260 §6.4). Then
+//!    is the encoded SCTP packet with the source and destination address the association chose
+//!    (RFC 9260 §6.4), for the engine to wrap in IPv4. Then
 //!    read [`SctpAssociation::poll_timeout`], drain [`SctpAssociation::poll_event`],
 //!    [`SctpAssociation::recv`] and (with [`SctpConfig::metrics`])
 //!    [`SctpAssociation::poll_metric`]. The endpoint's own answers come from
@@ -48,19 +49,20 @@
 //! server_ep.listen(true);
 //! let now = SimTime::ZERO;
 //! let client = client_ep.connect(now, &[b], 80);
+//! // Every Transmit is an SCTP packet (CRC32c included) for an IPv4 packet from src to dst.
 //! let init = client_ep.assoc_mut(client).unwrap().poll_transmit(now).unwrap();   // INIT
-//! let ev = server_ep.handle_packet(now, init.src, init.dst, &init.packet);
-//! assert_eq!(ev, Some(DatagramEvent::Response));
+//! let ev = server_ep.handle_datagram(now, init.src, init.dst, &init.payload);
+//! assert_eq!(ev, Ok(Some(DatagramEvent::Response)));
 //! let init_ack = server_ep.poll_transmit().unwrap();                           // INIT ACK
-//! client_ep.handle_packet(now, init_ack.src, init_ack.dst, &init_ack.packet);
+//! client_ep.handle_datagram(now, init_ack.src, init_ack.dst, &init_ack.payload)?;
 //! let echo = client_ep.assoc_mut(client).unwrap().poll_transmit(now).unwrap();   // COOKIE ECHO
 //! let Some(DatagramEvent::NewAssociation(server)) =
-//!     server_ep.handle_packet(now, echo.src, echo.dst, &echo.packet)
+//!     server_ep.handle_datagram(now, echo.src, echo.dst, &echo.payload)?
 //! else {
 //!     panic!("a valid COOKIE ECHO creates the association");
 //! };
 //! let ack = server_ep.assoc_mut(server).unwrap().poll_transmit(now).unwrap();    // COOKIE ACK
-//! let ev = client_ep.handle_packet(now, ack.src, ack.dst, &ack.packet);
+//! let ev = client_ep.handle_datagram(now, ack.src, ack.dst, &ack.payload)?;
 //! assert_eq!(ev, Some(DatagramEvent::Association(client)));
 //! let c = client_ep.assoc_mut(client).unwrap();
 //! assert_eq!(c.state(), State::Established);
@@ -68,8 +70,9 @@
 //!
 //! c.send(now, b"hello".to_vec(), 0, false, None, 0).unwrap();
 //! let data = c.poll_transmit(now).unwrap();
-//! server_ep.handle_packet(now, data.src, data.dst, &data.packet);
+//! server_ep.handle_datagram(now, data.src, data.dst, &data.payload)?;
 //! assert_eq!(server_ep.assoc_mut(server).unwrap().recv().unwrap().data, b"hello");
+//! # Ok::<(), sctpsim_wire::WireError>(())
 //! ```
 //!
 //! Scope, deviations and validation: `docs/models/sctp.md`.
@@ -92,9 +95,11 @@ pub mod timers;
 #[cfg(test)]
 mod tests;
 
+/// The packets associations and endpoints emit (shared with TCP).
+pub use crate::transport::Transmit;
 pub use api::{
     ApiError, AsconfRequestKind, AssociationStatus, LossReason, Message, MessageId, PathState,
-    PathStatus, SctpEvent, SendError, Transmit,
+    PathStatus, SctpEvent, SendError,
 };
 pub use asconf::{AsconfRequest, AsconfState};
 pub use association::state::State;

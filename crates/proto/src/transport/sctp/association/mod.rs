@@ -25,7 +25,7 @@ use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_wire::sctp::{ChunkRepr, ErrorCause, InitChunk, SctpRepr, Tsn};
 
 use super::api::{
-    ApiError, AssociationStatus, Message, MessageId, PathStatus, SctpEvent, SendError, Transmit,
+    ApiError, AssociationStatus, Message, MessageId, OutPacket, PathStatus, SctpEvent, SendError,
 };
 use super::asconf::AsconfState;
 use super::config::SctpConfig;
@@ -36,6 +36,7 @@ use super::retransmit::RetransmitQueue;
 use super::send_queue::{PendingMessage, SendQueue};
 use super::stats::{MetricEvent, MetricKind, PathStats, SctpStats};
 use super::timers::{Timer, TimerTable};
+use crate::transport::Transmit;
 use state::State;
 
 pub(crate) use handshake::{build_init_ack, check_init, parse_init_params};
@@ -144,7 +145,7 @@ pub struct SctpAssociation {
     /// Where the last SACK went.
     pub(crate) last_sack_dest: Option<Ipv4Addr>,
     /// Ready-made packets (handshake, ABORT, SHUTDOWN COMPLETE, replies).
-    pub(crate) pending: VecDeque<Transmit>,
+    pub(crate) pending: VecDeque<OutPacket>,
     /// Control chunks to bundle, with their destination.
     pub(crate) ctrl: Vec<(Ipv4Addr, ChunkRepr)>,
     /// A FORWARD TSN is due (RFC 3758 §3.5 C3).
@@ -513,9 +514,16 @@ impl SctpAssociation {
         self.after_input(now);
     }
 
-    /// The next packet to send, if any. Drain until `None` after every input.
+    /// The next packet to send, if any, encoded (CRC32c included) for the IPv4 payload from
+    /// `src` to `dst`. Drain until `None` after every input.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<Transmit> {
-        self.next_packet(now)
+        loop {
+            match self.next_packet(now)?.encode() {
+                Ok(t) => return Some(t),
+                // Not reached with the packets the association builds; counted, not sent.
+                Err(_) => self.stats.packets_unencodable += 1,
+            }
+        }
     }
 
     /// When [`SctpAssociation::handle_timeout`] should be called next.
@@ -867,13 +875,13 @@ impl SctpAssociation {
         dest: Ipv4Addr,
         vtag: u32,
         chunks: Vec<ChunkRepr>,
-    ) -> Transmit {
+    ) -> OutPacket {
         let src = self
             .path(dest)
             .map(|p| p.source)
             .or_else(|| self.local_addrs.first().copied())
             .unwrap_or(Ipv4Addr::UNSPECIFIED);
-        Transmit {
+        OutPacket {
             src,
             dst: dest,
             packet: SctpRepr {
@@ -886,8 +894,8 @@ impl SctpAssociation {
     }
 
     /// A reply to the packet in `ctx`: from the address it arrived at to its source.
-    pub(crate) fn reply(&self, ctx: &PacketCtx, vtag: u32, chunks: Vec<ChunkRepr>) -> Transmit {
-        Transmit {
+    pub(crate) fn reply(&self, ctx: &PacketCtx, vtag: u32, chunks: Vec<ChunkRepr>) -> OutPacket {
+        OutPacket {
             src: ctx.dst(),
             dst: ctx.src(),
             packet: SctpRepr {

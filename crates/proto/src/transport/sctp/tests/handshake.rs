@@ -37,7 +37,7 @@ fn init_ack_from(ep: &mut SctpEndpoint, now: SimTime, init: InitChunk) -> (InitC
         ep.handle_packet(now, R1, L1, &pkt(0, vec![ChunkRepr::Init(init.clone())])),
         Some(DatagramEvent::Response)
     );
-    let t = ep.poll_transmit().expect("INIT ACK");
+    let t = sent_ep(ep).expect("INIT ACK");
     assert_eq!(t.packet.verification_tag, init.initiate_tag);
     assert_eq!((t.src, t.dst), (L1, R1));
     let ChunkRepr::InitAck(ack) = t.packet.chunks[0].clone() else {
@@ -94,7 +94,7 @@ fn init_retransmissions_rotate_over_the_peer_addresses() {
     let mut a = connect_assoc(&mut ep, SimTime::ZERO, &[R1, R2], REMOTE_PORT);
     assert_eq!(a.poll_transmit(SimTime::ZERO).expect("INIT").dst, R1);
     a.handle_timeout(ms(1000));
-    let t = a.poll_transmit(ms(1000)).expect("INIT retransmission");
+    let t = sent(a.poll_transmit(ms(1000)).expect("INIT retransmission"));
     assert!(matches!(t.packet.chunks[0], ChunkRepr::Init(_)));
     assert_eq!(t.dst, R2);
 }
@@ -252,7 +252,7 @@ fn endpoint_answers_init_without_state_and_accepts_the_cookie() {
     assert_eq!(a.state(), State::Established);
     assert_eq!(a.my_vtag(), ack.initiate_tag);
     assert_eq!(a.peer_vtag(), REMOTE_TAG);
-    let t = a.poll_transmit(ms(10)).expect("COOKIE ACK");
+    let t = sent(a.poll_transmit(ms(10)).expect("COOKIE ACK"));
     assert_eq!(t.packet.verification_tag, REMOTE_TAG);
     assert!(matches!(t.packet.chunks[0], ChunkRepr::CookieAck));
     assert!(matches!(
@@ -304,7 +304,7 @@ fn stale_cookie_gets_a_stale_cookie_error() {
         ep.handle_packet(ms(60_500), R1, L1, &echo),
         Some(DatagramEvent::Response)
     );
-    let t = ep.poll_transmit().expect("ERROR");
+    let t = sent_ep(&mut ep).expect("ERROR");
     assert_eq!(t.packet.verification_tag, REMOTE_TAG);
     assert_eq!(
         t.packet.chunks,
@@ -369,7 +369,7 @@ fn endpoint_refuses_bad_inits() {
     let mut init = remote_init(77);
     init.outbound_streams = 0;
     ep.handle_packet(SimTime::ZERO, R1, L1, &pkt(0, vec![ChunkRepr::Init(init)]));
-    let t = ep.poll_transmit().unwrap();
+    let t = sent_ep(&mut ep).unwrap();
     assert_eq!(t.packet.verification_tag, 77);
     assert_eq!(
         t.packet.chunks,
@@ -383,7 +383,7 @@ fn endpoint_refuses_bad_inits() {
     init.params
         .push(Parameter::HostNameAddress(b"peer.example\0\0\0\0".to_vec()));
     ep.handle_packet(SimTime::ZERO, R1, L1, &pkt(0, vec![ChunkRepr::Init(init)]));
-    let t = ep.poll_transmit().unwrap();
+    let t = sent_ep(&mut ep).unwrap();
     let ChunkRepr::Abort { causes, .. } = &t.packet.chunks[0] else {
         panic!()
     };
@@ -409,7 +409,7 @@ fn endpoint_not_listening_aborts_inits() {
         L1,
         &pkt(0, vec![ChunkRepr::Init(remote_init(42))]),
     );
-    let t = ep.poll_transmit().unwrap();
+    let t = sent_ep(&mut ep).unwrap();
     assert_eq!(t.packet.verification_tag, 42);
     assert!(matches!(
         t.packet.chunks[0],

@@ -1,6 +1,6 @@
 //! `Pair`: two real endpoints joined by simulated networks (DESIGN.md §8 tier 3, after
-//! quinn-proto's `tests/util.rs`). Every packet goes through the real codec (IPv4 + SCTP with
-//! CRC32c) and back. Each network (one per address pair: 10.0.0.x and 10.0.1.x) has, per
+//! quinn-proto's `tests/util.rs`). Every packet goes through the real codec (SCTP with CRC32c;
+//! the bottleneck counts a 20-byte IPv4 header too) and back. Each network (one per address pair: 10.0.0.x and 10.0.1.x) has, per
 //! direction, a one-way latency, a bottleneck rate (FIFO, unlimited queue), loss, duplication
 //! and reordering drawn from a kernel `Rng`, and can fail (for multi-homing). Scripted drops
 //! remove the first transmission of chosen client TSNs.
@@ -76,7 +76,7 @@ pub(super) struct Pair {
     client: AssocHandle,
     /// Links by (network, direction towards).
     links: BTreeMap<(u8, Side), Link>,
-    in_flight: BTreeMap<(SimTime, u64), (Side, Vec<u8>)>,
+    in_flight: BTreeMap<(SimTime, u64), (Side, Transmit)>,
     seq: u64,
     rng: Rng,
     /// Client TSNs whose first transmission is dropped.
@@ -88,7 +88,7 @@ pub(super) struct Pair {
     /// Packets handed to the networks (both ways).
     pub packets: u64,
     /// Every client packet handed to a network, with the time.
-    pub client_log: Vec<(SimTime, Transmit)>,
+    pub client_log: Vec<(SimTime, Sent)>,
 }
 
 impl Pair {
@@ -190,26 +190,27 @@ impl Pair {
     fn enqueue(&mut self, to: Side, t: Transmit) {
         self.packets += 1;
         if to == Side::Server {
+            let s = sent(t.clone());
             let mut drop = false;
-            for c in &t.packet.chunks {
+            for c in &s.packet.chunks {
                 if let ChunkRepr::Data(d) = c {
                     if self.drop_tsns.remove(&d.tsn.0) {
                         drop = true;
                     }
                 }
             }
-            self.client_log.push((self.now, t.clone()));
+            self.client_log.push((self.now, s));
             if drop {
                 return;
             }
         }
-        let bytes = t.to_bytes(64, 0).expect("encodable");
+        let ip_len = IPV4_HEADER_LEN + t.payload.len();
         let Some(link) = self.links.get_mut(&(net(t.dst), to)) else {
             return; // no route
         };
         // Serialisation at the bottleneck (FIFO), then propagation.
         let start = link.busy_until.max(self.now);
-        let bits = (bytes.len() as u64 * 8).saturating_mul(1_000_000_000);
+        let bits = (ip_len as u64 * 8).saturating_mul(1_000_000_000);
         let tx = SimDuration::from_nanos(bits.checked_div(link.cfg.rate_bps).unwrap_or(0));
         link.busy_until = start + tx;
         if !link.up || self.rng.bernoulli(link.cfg.loss) {
@@ -227,8 +228,7 @@ impl Pair {
         };
         for _ in 0..copies {
             self.seq += 1;
-            self.in_flight
-                .insert((arrival, self.seq), (to, bytes.clone()));
+            self.in_flight.insert((arrival, self.seq), (to, t.clone()));
         }
     }
 
@@ -271,22 +271,18 @@ impl Pair {
         }
     }
 
-    fn deliver(&mut self, to: Side, bytes: &[u8]) {
-        let ip = sctpsim_wire::Ipv4Packet::new_checked(bytes).expect("ip");
-        let (src, dst) = (ip.src_addr(), ip.dst_addr());
-        let Ok(pkt) = sctpsim_wire::sctp::SctpPacket::new_checked(ip.payload())
-            .and_then(|p| SctpRepr::parse(&p))
-        else {
-            return;
-        };
+    fn deliver(&mut self, to: Side, t: &Transmit) {
         let now = self.now;
         match to {
             Side::Client => {
-                let _ = self.client_ep.handle_packet(now, src, dst, &pkt);
+                let _ = self
+                    .client_ep
+                    .handle_datagram(now, t.src, t.dst, &t.payload);
             }
             Side::Server => {
-                if let Some(DatagramEvent::NewAssociation(h)) =
-                    self.server_ep.handle_packet(now, src, dst, &pkt)
+                if let Ok(Some(DatagramEvent::NewAssociation(h))) = self
+                    .server_ep
+                    .handle_datagram(now, t.src, t.dst, &t.payload)
                 {
                     // The pair follows one server association: a newer one replaces it.
                     if let Some(old) = self.server.replace(h) {
@@ -337,8 +333,8 @@ impl Pair {
                 .next()
                 .filter(|(k, _)| k.0 <= self.now)
             {
-                let (to, bytes) = self.in_flight.remove(&key).expect("present");
-                self.deliver(to, &bytes);
+                let (to, t) = self.in_flight.remove(&key).expect("present");
+                self.deliver(to, &t);
             } else {
                 let now = self.now;
                 self.client_mut().handle_timeout(now);

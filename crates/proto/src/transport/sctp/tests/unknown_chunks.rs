@@ -242,10 +242,10 @@ fn random_packets_to_a_listening_endpoint_never_panic() {
         ) {
             created += 1;
         }
-        while let Some(t) = ep.poll_transmit() {
-            // Every answer is a single chunk with a tag taken from the packet.
+        while let Some(t) = sent_ep(&mut ep) {
+            // Every answer is a single chunk with a tag taken from the packet (and it parsed
+            // back: `sent_ep`).
             assert_eq!(t.packet.chunks.len(), 1);
-            assert!(t.to_bytes(64, 0).is_ok());
         }
     }
     assert_eq!(created, 0, "random cookies never pass the MAC");
