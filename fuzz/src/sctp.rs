@@ -13,7 +13,8 @@
 //! * forged packets (random chunk sequences: INIT / INIT ACK with random parameters, COOKIE
 //!   ECHO with real or mutated cookies, DATA and SACK with TSNs near the peer's, FORWARD TSN,
 //!   ASCONF, HEARTBEAT, ABORT, SHUTDOWN*, ERROR, unknown chunk types) with the right or a
-//!   random verification tag, fed to the associations and to both endpoints.
+//!   random verification tag, fed to both endpoints (which give them to the association that
+//!   owns them or answer them themselves).
 //!
 //! `poll_transmit` must terminate and nothing may panic.
 
@@ -21,13 +22,15 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use crate::driver;
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
-use sctpsim_proto::transport::sctp::{SctpAssociation, SctpConfig, SctpEndpoint, Transmit};
+use sctpsim_proto::transport::sctp::{
+    AssocHandle, DatagramEvent, SctpAssociation, SctpConfig, SctpEndpoint, Transmit,
+};
 use sctpsim_wire::sctp::{
     fuzz_parse_sctp, sctp_packet, AsconfAckChunk, AsconfChunk, ChunkRepr, DataChunk, ErrorCause,
     ForwardTsnChunk, ForwardTsnStream, GapAckBlock, InitChunk, Parameter, SackChunk, SctpPacket,
     SctpRepr, Ssn, Tsn, UnknownChunk,
 };
-use sctpsim_wire::Ipv4Packet;
+use sctpsim_wire::{ipv4_datagram, IpProtocol, Ipv4Packet, Ipv4Repr};
 
 const C1: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 1);
 const C2: Ipv4Addr = Ipv4Addr::new(10, 0, 1, 1);
@@ -543,54 +546,89 @@ fn collect_cookies(pkt: &SctpRepr, cookies: &mut Vec<Vec<u8>>) {
     }
 }
 
+/// Which endpoint holds an association.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ep {
+    Client,
+    Server,
+}
+
 struct World {
     now: SimTime,
     client_ep: SctpEndpoint,
     server_ep: SctpEndpoint,
-    client: SctpAssociation,
-    /// Associations the server endpoint created (more than one when COOKIE ECHOs repeat).
-    servers: Vec<SctpAssociation>,
+    /// The client association, in `client_ep` (never removed).
+    client: AssocHandle,
+    /// Associations the endpoints created from COOKIE ECHOs (more than one when COOKIE ECHOs
+    /// repeat; the client endpoint's only when the case lets it listen), oldest first, at most
+    /// four: older ones are removed from their endpoint.
+    servers: Vec<(Ep, AssocHandle)>,
     cookies: Vec<Vec<u8>>,
 }
 
 impl World {
-    /// Delivers a packet: to the association that owns it, else to the endpoint.
+    fn ep(&mut self, ep: Ep) -> &mut SctpEndpoint {
+        match ep {
+            Ep::Client => &mut self.client_ep,
+            Ep::Server => &mut self.server_ep,
+        }
+    }
+
+    fn client(&self) -> Option<&SctpAssociation> {
+        self.client_ep.assoc(self.client)
+    }
+
+    fn client_mut(&mut self) -> Option<&mut SctpAssociation> {
+        self.client_ep.assoc_mut(self.client)
+    }
+
+    fn server(&self, i: usize) -> Option<&SctpAssociation> {
+        let (ep, h) = *self.servers.get(i)?;
+        match ep {
+            Ep::Client => self.client_ep.assoc(h),
+            Ep::Server => self.server_ep.assoc(h),
+        }
+    }
+
+    fn server_mut(&mut self, i: usize) -> Option<&mut SctpAssociation> {
+        let (ep, h) = *self.servers.get(i)?;
+        self.ep(ep).assoc_mut(h)
+    }
+
+    /// Delivers a packet to the endpoint it is addressed to, which gives it to the
+    /// association that owns it or answers it itself.
     fn deliver(&mut self, src: Ipv4Addr, dst: Ipv4Addr, pkt: &SctpRepr, counts: &mut Counts) {
         collect_cookies(pkt, &mut self.cookies);
         let now = self.now;
         let to_server = [S1, S2].contains(&dst) || pkt.dst_port == SPORT;
-        if to_server {
-            if let Some(a) = self
-                .servers
-                .iter_mut()
-                .find(|a| !a.is_closed() && a.owns(src, pkt.src_port, pkt.dst_port))
-            {
-                a.handle_packet(now, src, dst, pkt);
-                return;
+        let ep = if to_server { Ep::Server } else { Ep::Client };
+        let event = self.ep(ep).handle_packet(now, src, dst, pkt);
+        if matches!(event, Some(DatagramEvent::Association(_))) {
+            return;
+        }
+        counts.endpoint_packets += 1;
+        if let Some(DatagramEvent::NewAssociation(h)) = event {
+            if ep == Ep::Server && self.servers.len() >= 4 {
+                let (old_ep, old) = self.servers.remove(0);
+                self.ep(old_ep).remove(old);
             }
-            counts.endpoint_packets += 1;
-            if let Some(a) = self.server_ep.handle_packet(now, src, dst, pkt) {
-                if self.servers.len() >= 4 {
-                    self.servers.remove(0);
-                }
-                self.servers.push(a);
-            }
-        } else if !self.client.is_closed() && self.client.owns(src, pkt.src_port, pkt.dst_port) {
-            self.client.handle_packet(now, src, dst, pkt);
-        } else {
-            counts.endpoint_packets += 1;
-            if let Some(a) = self.client_ep.handle_packet(now, src, dst, pkt) {
-                // The client endpoint does not listen unless the case says so.
-                if self.servers.len() < 4 {
-                    self.servers.push(a);
-                }
+            // The client endpoint does not listen unless the case says so.
+            if self.servers.len() < 4 {
+                self.servers.push((ep, h));
+            } else {
+                self.ep(ep).remove(h);
             }
         }
     }
 
     fn timeouts(&mut self, counts: &mut Counts) {
         let now = self.now;
-        for a in std::iter::once(&mut self.client).chain(self.servers.iter_mut()) {
+        let mut all = vec![(Ep::Client, self.client)];
+        all.extend(self.servers.iter().copied());
+        for (ep, h) in all {
+            let Some(a) = self.ep(ep).assoc_mut(h) else {
+                continue;
+            };
             let mut n = 0;
             while let Some(t) = a.poll_timeout().filter(|t| *t <= now) {
                 a.handle_timeout(t);
@@ -695,13 +733,19 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
     let mut wire: Vec<(SimTime, Transmit)> = Vec::new();
     let mut was_established = false;
     for _step in 0..300 {
-        drain(&mut w.client, now, &mut wire, &mut rng);
-        for a in &mut w.servers {
+        if let Some(a) = w.client_mut() {
             drain(a, now, &mut wire, &mut rng);
+        }
+        for i in 0..w.servers.len() {
+            if let Some(a) = w.server_mut(i) {
+                drain(a, now, &mut wire, &mut rng);
+            }
         }
         drain_ep(&mut w.server_ep, now, &mut wire);
         drain_ep(&mut w.client_ep, now, &mut wire);
-        let up = w.client.state().is_established_or_closing();
+        let up = w
+            .client()
+            .is_some_and(|a| a.state().is_established_or_closing());
         was_established |= up;
         counts.established_steps += u64::from(up);
 
@@ -709,13 +753,15 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
             r if r < forge_rate => {
                 // A forged packet, to any of the four parties.
                 let target = rng.below(4);
+                let client_tsn = w.client().map_or(Tsn(0), |a| a.initial_tsn());
+                let client_vtag = w.client().map_or(0, |a| a.my_vtag());
                 let (own, peer_tsn, vtag, src, dst, sport, dport) = match target {
                     0 => {
-                        let s = w.servers.first();
+                        let s = w.server(0);
                         (
-                            w.client.initial_tsn(),
+                            client_tsn,
                             s.map_or(Tsn(rng.next_u64() as u32), |s| s.initial_tsn()),
-                            w.client.my_vtag(),
+                            client_vtag,
                             pick(&mut rng, &[S1, S2]),
                             pick(&mut rng, &[C1, C2]),
                             SPORT,
@@ -724,11 +770,11 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
                     }
                     1 if !w.servers.is_empty() => {
                         let i = rng.below(w.servers.len() as u64) as usize;
-                        let s = &w.servers[i];
+                        let s = w.server(i);
                         (
-                            s.initial_tsn(),
-                            w.client.initial_tsn(),
-                            s.my_vtag(),
+                            s.map_or(Tsn(0), |s| s.initial_tsn()),
+                            client_tsn,
+                            s.map_or(0, |s| s.my_vtag()),
                             pick(&mut rng, &[C1, C2]),
                             pick(&mut rng, &[S1, S2]),
                             CPORT,
@@ -795,11 +841,13 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
             6 => {
                 // Application calls.
                 let a = if w.servers.is_empty() || rng.bernoulli(0.5) {
-                    &mut w.client
+                    w.client_mut()
                 } else {
                     let i = rng.below(w.servers.len() as u64) as usize;
-                    &mut w.servers[i]
+                    w.server_mut(i)
                 };
+                // (Every association listed is in its endpoint's table.)
+                let Some(a) = a else { continue };
                 match rng.below(10) {
                     0..=3 => {
                         let n = pick(&mut rng, &[0, 1, 100, 1400, 5000, 70_000]);
@@ -873,9 +921,8 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
                 if rng.bernoulli(0.05) {
                     wire.push((now + SimDuration::from_millis(rng.below(50)), tx.clone()));
                 }
-                let Some(mut b) = to_bytes(&tx.packet) else {
-                    continue;
-                };
+                // The association's and endpoint's packets as they left them (CRC32c included).
+                let mut b = tx.payload.clone();
                 if rng.bernoulli(corrupt) {
                     mutate(&mut rng, &mut b, 0);
                 }
@@ -889,17 +936,20 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
     }
     // Also check an IPv4 wrapping of the last packets for the IPv4 + SCTP path.
     for (_, tx) in wire.iter().take(3) {
-        if tx.packet.buffer_len() < 60_000 {
-            let ip = sctp_packet(
-                tx.src,
-                tx.dst,
-                64,
-                0,
-                tx.packet.src_port,
-                tx.packet.dst_port,
-                tx.packet.verification_tag,
-                &tx.packet.chunks,
-            );
+        if tx.payload.len() < 60_000 {
+            let repr = Ipv4Repr {
+                src_addr: tx.src,
+                dst_addr: tx.dst,
+                protocol: IpProtocol::Sctp,
+                payload_len: tx.payload.len(),
+                ttl: 64,
+                ident: 0,
+                dscp: 0,
+                dont_frag: false,
+            };
+            let Ok(ip) = ipv4_datagram(&repr, &tx.payload) else {
+                panic!("a packet below 60000 bytes fits an IPv4 packet");
+            };
             let ok = Ipv4Packet::new_checked(&ip[..]).is_ok();
             assert!(ok, "an emitted IPv4 packet must parse");
             counts.codec_inputs += 1;
@@ -907,6 +957,6 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
         }
     }
     counts.established += u64::from(was_established);
-    counts.closed += u64::from(w.client.is_closed());
+    counts.closed += u64::from(w.client().is_none_or(|a| a.is_closed()));
     counts
 }

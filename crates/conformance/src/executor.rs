@@ -18,10 +18,11 @@ use std::net::Ipv4Addr;
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_proto::transport::sctp::{
-    LossReason, SctpAssociation, SctpConfig, SctpEndpoint, SctpEvent, Transmit,
+    AssocHandle, DatagramEvent, LossReason, SctpAssociation, SctpConfig, SctpEndpoint, SctpEvent,
+    Transmit,
 };
-use sctpsim_wire::sctp::{try_sctp_packet, ChunkRepr, RawChunk, SctpPacket, SctpRepr};
-use sctpsim_wire::{IpProtocol, Ipv4Packet};
+use sctpsim_wire::sctp::{try_sctp_packet, ChunkRepr, RawChunk, SctpPacket};
+use sctpsim_wire::Ipv4Packet;
 
 use crate::ast::{Action, ChunkSpec, Direction, Event, EventTime, PacketBody, PacketSpec, Script};
 use crate::encode::{chunk_to_repr, InboundCtx, Mapping};
@@ -81,9 +82,11 @@ impl PdState {
     }
 }
 
-/// One association and what the socket layer remembers about it.
+/// One association of the endpoint and what the socket layer remembers about it.
 pub(crate) struct Slot {
-    pub assoc: SctpAssociation,
+    /// The association in [`Executor::endpoint`]; the runner never removes one, so the handle
+    /// stays valid for the whole script.
+    pub handle: AssocHandle,
     /// Handed to the application (by `connect` or `accept`).
     pub accepted: bool,
     /// Pending socket error (SO_ERROR), 0 if none.
@@ -94,6 +97,30 @@ pub(crate) struct Slot {
     pub peer_shutdown: bool,
     /// The rest of a message larger than the last read.
     pub partial: Vec<u8>,
+}
+
+impl Slot {
+    pub(crate) fn new(handle: AssocHandle, accepted: bool) -> Self {
+        Slot {
+            handle,
+            accepted,
+            so_error: 0,
+            established: false,
+            peer_shutdown: false,
+            partial: Vec::new(),
+        }
+    }
+}
+
+/// The association of `slot` in `endpoint`. It is always there (the runner never removes
+/// associations); the error only turns a runner bug into a failed script instead of a panic.
+pub(crate) fn slot_assoc<'a>(
+    endpoint: &'a mut SctpEndpoint,
+    slot: &Slot,
+) -> Result<&'a mut SctpAssociation, String> {
+    endpoint
+        .assoc_mut(slot.handle)
+        .ok_or_else(|| "internal error: the socket's association is gone".to_string())
 }
 
 /// A socket of the script.
@@ -344,10 +371,10 @@ impl Executor {
 
     /// The earliest timer deadline of a live association.
     fn next_deadline(&self) -> Option<SimTime> {
-        self.slots
-            .iter()
-            .filter(|s| !s.assoc.is_closed())
-            .filter_map(|s| s.assoc.poll_timeout())
+        self.endpoint
+            .associations()
+            .filter(|(_, a)| !a.is_closed())
+            .filter_map(|(_, a)| a.poll_timeout())
             .min()
     }
 
@@ -374,9 +401,9 @@ impl Executor {
             ));
         }
         self.timer_budget -= 1;
-        for s in &mut self.slots {
-            if s.assoc.poll_timeout().is_some_and(|t| t <= at) {
-                s.assoc.handle_timeout(at);
+        for (_, a) in self.endpoint.associations_mut() {
+            if a.poll_timeout().is_some_and(|t| t <= at) {
+                a.handle_timeout(at);
             }
         }
         self.drain();
@@ -388,10 +415,13 @@ impl Executor {
         let now = self.now;
         let mut out = Vec::new();
         for s in &mut self.slots {
-            while let Some(t) = s.assoc.poll_transmit(now) {
+            let Some(a) = self.endpoint.assoc_mut(s.handle) else {
+                continue;
+            };
+            while let Some(t) = a.poll_transmit(now) {
                 out.push(t);
             }
-            while let Some(ev) = s.assoc.poll_event() {
+            while let Some(ev) = a.poll_event() {
                 match ev {
                     SctpEvent::CommUp { .. } => s.established = true,
                     SctpEvent::PeerShutdown => s.peer_shutdown = true,
@@ -419,41 +449,18 @@ impl Executor {
     }
 
     fn queue_transmit(&mut self, t: Transmit) {
-        self.ip_ident = self.ip_ident.wrapping_add(1);
-        let datagram = match t.to_bytes(64, self.ip_ident) {
-            Ok(b) => b,
-            Err(e) => {
-                self.trace.push(format!(
-                    "{} > (the association built a packet the codec cannot encode: {e})",
-                    secs(self.now)
-                ));
-                return;
-            }
-        };
-        let sctp = match Ipv4Packet::new_checked(&datagram[..]) {
-            Ok(ip) if ip.protocol() == IpProtocol::Sctp && ip.verify_checksum() => {
-                ip.payload().to_vec()
-            }
-            _ => {
-                self.trace.push(format!(
-                    "{} > (bad IPv4 datagram from the codec)",
-                    secs(self.now)
-                ));
-                return;
-            }
-        };
         if t.dst != self.remote_ip {
             self.trace.push(format!(
                 "{} > to {} (not the test peer; ignored as packetdrill does): {}",
                 secs(self.now),
                 t.dst,
-                render_packet(&sctp, View::Script(&self.map), true)
+                render_packet(&t.payload, View::Script(&self.map), true)
             ));
             return;
         }
         self.outq.push_back(Sent {
             time: self.now,
-            sctp,
+            sctp: t.payload,
         });
     }
 
@@ -546,46 +553,30 @@ impl Executor {
             .map(|ip| (ip.payload().to_vec(), ip.src_addr(), ip.dst_addr()))
             .map_err(|e| format!("the codec rejected its own IPv4 datagram: {e}"))?;
         let rendered = render_packet(&sctp, View::Script(&self.map), false);
-        let repr = match SctpPacket::new_checked(&sctp[..]).and_then(|pk| SctpRepr::parse(&pk)) {
-            Ok(r) => r,
+        let now = self.now;
+        match self.endpoint.handle_datagram(now, src, dst, &sctp) {
             Err(e) => {
                 // A real stack drops what it cannot parse (a bad checksum, for instance).
                 self.trace.push(format!(
                     "{} < {rendered}  [dropped by the receiver's codec: {e}]",
-                    secs(self.now)
+                    secs(now)
                 ));
                 return Ok(());
             }
-        };
-        self.trace.push(format!("{} < {rendered}", secs(self.now)));
-        self.deliver(src, dst, &repr);
-        self.drain();
-        Ok(())
-    }
-
-    /// Hands a packet to the association that owns it, or to the endpoint.
-    fn deliver(&mut self, src: Ipv4Addr, dst: Ipv4Addr, repr: &SctpRepr) {
-        let now = self.now;
-        for s in &mut self.slots {
-            if !s.assoc.is_closed() && s.assoc.owns(src, repr.src_port, repr.dst_port) {
-                s.assoc.handle_packet(now, src, dst, repr);
-                return;
+            Ok(event) => {
+                self.trace.push(format!("{} < {rendered}", secs(now)));
+                // An association the endpoint creates waits for `accept`.
+                if let Some(DatagramEvent::NewAssociation(h)) = event {
+                    self.trace.push(format!(
+                        "{} (association created from a COOKIE ECHO)",
+                        secs(now)
+                    ));
+                    self.slots.push(Slot::new(h, false));
+                }
             }
         }
-        if let Some(assoc) = self.endpoint.handle_packet(now, src, dst, repr) {
-            self.trace.push(format!(
-                "{} (association created from a COOKIE ECHO)",
-                secs(now)
-            ));
-            self.slots.push(Slot {
-                assoc,
-                accepted: false,
-                so_error: 0,
-                established: false,
-                peer_shutdown: false,
-                partial: Vec::new(),
-            });
-        }
+        self.drain();
+        Ok(())
     }
 
     // ------------------------------------------------------------------ outbound packets

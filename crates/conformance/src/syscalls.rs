@@ -24,7 +24,7 @@ use sctpsim_kernel::SimDuration;
 use sctpsim_proto::transport::sctp::{SendError, State};
 
 use crate::ast::{Expr, Syscall};
-use crate::executor::{Executor, PdState, SockKind, Socket};
+use crate::executor::{slot_assoc, Executor, PdState, Slot, SockKind, Socket};
 
 /// errno values (Linux numbering; packetdrill compares them by name).
 pub mod errno {
@@ -472,17 +472,10 @@ impl Executor {
             );
         }
         self.remote_port = self.connect_port;
-        let assoc = self
+        let h = self
             .endpoint
             .connect(self.now, &[self.remote_ip], self.connect_port);
-        self.slots.push(crate::executor::Slot {
-            assoc,
-            accepted: true,
-            so_error: 0,
-            established: false,
-            peer_shutdown: false,
-            partial: Vec::new(),
-        });
+        self.slots.push(Slot::new(h, true));
         let i = self.slots.len() - 1;
         if let Some(sock) = self.sockets.get_mut(&fd) {
             sock.kind = SockKind::Assoc(i);
@@ -503,17 +496,19 @@ impl Executor {
                 // Associations nobody accepted go with the listening socket.
                 for sl in self.slots.iter_mut().filter(|sl| !sl.accepted) {
                     sl.accepted = true;
-                    sl.assoc.abort(now, b"");
+                    slot_assoc(&mut self.endpoint, sl)?.abort(now, b"");
                 }
             }
             SockKind::Assoc(i) => {
-                let sl = &mut self.slots[i];
-                if !sl.assoc.is_closed() {
-                    if sl.assoc.readable() > 0 || !sl.partial.is_empty() {
+                let sl = &self.slots[i];
+                let unread = !sl.partial.is_empty();
+                let a = slot_assoc(&mut self.endpoint, sl)?;
+                if !a.is_closed() {
+                    if a.readable() > 0 || unread {
                         // Closing with unread data aborts (Linux and FreeBSD).
-                        sl.assoc.abort(now, b"");
+                        a.abort(now, b"");
                     } else {
-                        sl.assoc.shutdown(now);
+                        a.shutdown(now);
                     }
                 }
             }
@@ -531,7 +526,7 @@ impl Executor {
             0 => {}
             1 | 2 => {
                 let now = self.now;
-                self.slots[i].assoc.shutdown(now);
+                slot_assoc(&mut self.endpoint, &self.slots[i])?.shutdown(now);
                 self.drain();
             }
             _ => return fail(errno::EINVAL),
@@ -564,8 +559,9 @@ impl Executor {
             return fail(errno::ENOTCONN);
         };
         let sl = &mut self.slots[i];
+        let a = slot_assoc(&mut self.endpoint, sl)?;
         if sl.partial.is_empty() {
-            if let Some(msg) = sl.assoc.recv() {
+            if let Some(msg) = a.recv() {
                 sl.partial = msg.data;
                 if sl.partial.is_empty() {
                     return ok(0);
@@ -582,7 +578,7 @@ impl Executor {
             let e = std::mem::take(&mut sl.so_error);
             return fail(e);
         }
-        if sl.peer_shutdown || sl.assoc.is_closed() {
+        if sl.peer_shutdown || a.is_closed() {
             return ok(0);
         }
         if s.nonblocking {
@@ -599,11 +595,12 @@ impl Executor {
         };
         let now = self.now;
         let sl = &mut self.slots[i];
-        if sl.assoc.is_closed() && sl.so_error != 0 {
+        let a = slot_assoc(&mut self.endpoint, sl)?;
+        if a.is_closed() && sl.so_error != 0 {
             let e = std::mem::take(&mut sl.so_error);
             return fail(e);
         }
-        let r = sl.assoc.send(now, vec![0u8; n], 0, false, None, 0);
+        let r = a.send(now, vec![0u8; n], 0, false, None, 0);
         self.drain();
         match r {
             Ok(_) => ok(n as i64),
@@ -649,7 +646,7 @@ impl Executor {
                 let Some(i) = idx else {
                     return fail(errno::EINVAL);
                 };
-                let st = self.slots[i].assoc.status();
+                let st = slot_assoc(&mut self.endpoint, &self.slots[i])?.status();
                 let fields = struct_fields(arg(c, 3)?, "SCTP_STATUS")?;
                 check_fields(
                     fields,
@@ -734,7 +731,9 @@ impl Executor {
                 let get = |n| field_value(fields, n).map(|v| v.filter(|x| *x > 0).map(ms));
                 let (ini, max, min) = (get("srto_initial")?, get("srto_max")?, get("srto_min")?);
                 let cfg = match idx {
-                    Some(i) => self.slots[i].assoc.config().clone(),
+                    Some(i) => slot_assoc(&mut self.endpoint, &self.slots[i])?
+                        .config()
+                        .clone(),
                     None => self.endpoint.config().clone(),
                 };
                 let ini = ini.unwrap_or(cfg.rto_initial);
@@ -748,7 +747,8 @@ impl Executor {
                 ec.rto_max = max;
                 ec.rto_min = min;
                 if let Some(i) = idx {
-                    if self.slots[i].assoc.set_rto(ini, min, max).is_err() {
+                    let a = slot_assoc(&mut self.endpoint, &self.slots[i])?;
+                    if a.set_rto(ini, min, max).is_err() {
                         return fail(errno::EINVAL);
                     }
                 }
@@ -857,7 +857,7 @@ impl Executor {
                     cfg.pmtu = v;
                 }
                 if let Some(i) = idx {
-                    let a = &mut self.slots[i].assoc;
+                    let a = slot_assoc(&mut self.endpoint, &self.slots[i])?;
                     if a.set_path_params(now, None, interval, pmr, heartbeats).is_err() {
                         return fail(errno::EINVAL);
                     }

@@ -8,7 +8,9 @@ use std::net::Ipv4Addr;
 use std::time::Instant;
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
-use sctpsim_proto::transport::sctp::{EndpointStats, SctpConfig, SctpEndpoint, State, Transmit};
+use sctpsim_proto::transport::sctp::{
+    DatagramEvent, EndpointStats, SctpConfig, SctpEndpoint, State, Transmit,
+};
 use sctpsim_wire::sctp::{ChunkRepr, ErrorCause, InitChunk, SctpPacket, SctpRepr, Tsn};
 
 const SERVER: Ipv4Addr = Ipv4Addr::new(192, 0, 2, 1);
@@ -52,6 +54,11 @@ fn over_the_wire(pkt: &SctpRepr) -> SctpRepr {
     SctpRepr::parse(&SctpPacket::new_checked(&buf[..]).expect("header")).expect("parse")
 }
 
+/// The SCTP packet a `Transmit` carries, parsed as the peer would.
+fn parsed(t: &Transmit) -> SctpRepr {
+    SctpRepr::parse(&SctpPacket::new_checked(&t.payload[..]).expect("header")).expect("parse")
+}
+
 fn cookie_echo(src_port: u16, vtag: u32, cookie: Vec<u8>) -> SctpRepr {
     SctpRepr {
         src_port,
@@ -93,18 +100,15 @@ fn spoofed_init_flood_creates_no_state() {
         if i % 100 == 0 {
             pkt = over_the_wire(&pkt);
         }
-        assert!(
-            ep.handle_packet(now, src, SERVER, &pkt).is_none(),
-            "INIT {i} created an association"
+        assert_eq!(
+            ep.handle_packet(now, src, SERVER, &pkt),
+            Some(DatagramEvent::Response),
+            "INIT {i} was not answered by the endpoint alone"
         );
-        let Some(Transmit {
-            src: from,
-            dst,
-            packet,
-        }) = ep.poll_transmit()
-        else {
+        let Some(answer) = ep.poll_transmit() else {
             panic!("INIT {i} was not answered");
         };
+        let (from, dst, packet) = (answer.src, answer.dst, parsed(&answer));
         assert!(
             ep.poll_transmit().is_none(),
             "INIT {i}: more than one reply"
@@ -172,12 +176,15 @@ fn spoofed_init_flood_creates_no_state() {
     let created = SimTime::ZERO + SimDuration::from_micros(chosen + 1);
     let late = created + life + SimDuration::from_millis(1);
     let pkt = over_the_wire(&cookie_echo(src_port, vtag, cookie.clone()));
-    assert!(ep.handle_packet(late, src, SERVER, &pkt).is_none());
+    assert_eq!(
+        ep.handle_packet(late, src, SERVER, &pkt),
+        Some(DatagramEvent::Response)
+    );
     let err = ep.poll_transmit().expect("Stale Cookie error");
     assert_eq!(err.dst, src);
     assert!(
         matches!(
-            &err.packet.chunks[..],
+            &parsed(&err).chunks[..],
             [ChunkRepr::Error { causes }]
                 if matches!(causes[..], [ErrorCause::StaleCookie { .. }])
         ),
@@ -195,18 +202,20 @@ fn spoofed_init_flood_creates_no_state() {
     // The genuine cookie, just inside its lifespan: exactly one association.
     let in_time = created + life;
     let pkt = over_the_wire(&cookie_echo(src_port, vtag, cookie));
-    let mut assoc = ep
-        .handle_packet(in_time, src, SERVER, &pkt)
-        .expect("a valid COOKIE ECHO creates the association");
+    let Some(DatagramEvent::NewAssociation(h)) = ep.handle_packet(in_time, src, SERVER, &pkt)
+    else {
+        panic!("a valid COOKIE ECHO creates the association");
+    };
     assert_eq!(ep.stats().associations_accepted, 1);
     assert!(ep.poll_transmit().is_none());
+    assert_eq!(ep.associations().count(), 1);
+    let assoc = ep.assoc_mut(h).expect("in the table");
     assert_eq!(assoc.state(), State::Established);
     assert_eq!(assoc.peer_port(), src_port);
     assert_eq!(assoc.my_vtag(), vtag);
     assert!(assoc.owns(src, src_port, SERVER_PORT));
     let ack = assoc.poll_transmit(in_time).expect("COOKIE ACK");
-    assert!(ack
-        .packet
+    assert!(parsed(&ack)
         .chunks
         .iter()
         .any(|c| matches!(c, ChunkRepr::CookieAck)));

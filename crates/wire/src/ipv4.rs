@@ -546,6 +546,27 @@ impl Ipv4Repr {
     }
 }
 
+/// A complete IPv4 packet: the header of `repr` (its `payload_len` replaced by the length of
+/// `payload`, so it cannot disagree) in front of `payload`, with a real header checksum. This is
+/// how an engine sends what a transport built (a TCP segment with its checksum, an SCTP packet
+/// with its CRC32c): the transport never sees the IP header.
+///
+/// Errors: [`WireError::Malformed`] if the payload exceeds [`Ipv4Repr::MAX_PAYLOAD_LEN`].
+pub fn ipv4_datagram(repr: &Ipv4Repr, payload: &[u8]) -> Result<Vec<u8>> {
+    if payload.len() > Ipv4Repr::MAX_PAYLOAD_LEN {
+        return Err(WireError::Malformed);
+    }
+    let repr = Ipv4Repr {
+        payload_len: payload.len(),
+        ..*repr
+    };
+    let mut buf = vec![0u8; repr.buffer_len()];
+    let mut packet = Ipv4Packet::new_unchecked(&mut buf[..]);
+    repr.emit(&mut packet);
+    packet.payload_mut().copy_from_slice(payload);
+    Ok(buf)
+}
+
 impl fmt::Display for Ipv4Repr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -836,5 +857,33 @@ mod test {
         let empty: [u8; 0] = [];
         assert!(!Ipv4Packet::new_unchecked(&empty[..]).verify_checksum());
         assert!(Ipv4Repr::parse(&Ipv4Packet::new_unchecked(&empty[..])).is_err());
+    }
+
+    #[test]
+    fn datagram_is_the_header_in_front_of_the_payload() {
+        let bytes = packet_bytes();
+        // `payload_len` of the repr is ignored: the payload's length counts.
+        let r = Ipv4Repr {
+            payload_len: 7,
+            ..repr()
+        };
+        assert_eq!(ipv4_datagram(&r, &bytes[20..]), Ok(bytes.clone()));
+        // As the SCTP builder does it.
+        let chunks = [crate::sctp::ChunkRepr::CookieAck];
+        let (a, b) = (Ipv4Addr::new(10, 0, 0, 1), Ipv4Addr::new(10, 0, 0, 2));
+        let sctp = crate::sctp::try_sctp_packet(a, b, 64, 9, 1, 2, 3, &chunks).unwrap();
+        let r = Ipv4Repr {
+            src_addr: a,
+            dst_addr: b,
+            protocol: IpProtocol::Sctp,
+            payload_len: 0,
+            ttl: 64,
+            ident: 9,
+            dscp: 0,
+            dont_frag: false,
+        };
+        assert_eq!(ipv4_datagram(&r, &sctp[20..]), Ok(sctp));
+        let huge = vec![0u8; Ipv4Repr::MAX_PAYLOAD_LEN + 1];
+        assert_eq!(ipv4_datagram(&r, &huge), Err(WireError::Malformed));
     }
 }

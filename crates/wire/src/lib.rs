@@ -59,7 +59,7 @@ pub use icmp::{
     icmp_error_datagram, DstUnreachable, IcmpError, Icmpv4Message, Icmpv4Packet, Icmpv4Repr,
 };
 pub use ieee80211::MacAddr;
-pub use ipv4::{decrement_ttl_in_place, IpProtocol, Ipv4Packet, Ipv4Repr};
+pub use ipv4::{decrement_ttl_in_place, ipv4_datagram, IpProtocol, Ipv4Packet, Ipv4Repr};
 pub use pcap::PcapWriter;
 pub use sctp::{sctp_packet, ChunkRepr, SctpPacket, SctpRepr};
 pub use std::net::Ipv4Addr;

@@ -13,8 +13,10 @@ use std::net::Ipv4Addr;
 const SACK_DELAY_MAX_NS: u64 = 500_000_000;
 /// The smallest path MTU the association accepts (`sctpsim_proto` `path::MIN_PMTU`).
 const MIN_PMTU: u32 = sctpsim_proto::transport::sctp::path::MIN_PMTU as u32;
-/// IPv4 (20) + SCTP common header (12) + DATA chunk header (16) in front of user data.
-const DATA_OVERHEAD: u32 = 48;
+/// IPv4 (20) + SCTP common header (12) + DATA chunk header (16) in front of user data
+/// (`sctpsim_proto` `path::IP_SCTP_OVERHEAD + path::DATA_CHUNK_HEADER`).
+const DATA_OVERHEAD: u32 = (sctpsim_proto::transport::sctp::path::IP_SCTP_OVERHEAD
+    + sctpsim_proto::transport::sctp::path::DATA_CHUNK_HEADER) as u32;
 /// The 12-byte sequence number and send time at the start of every message
 /// (`sctpsim_proto::app::SeqTsHeader`).
 const MESSAGE_HEADER: u32 = 12;

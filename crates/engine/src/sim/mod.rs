@@ -5,7 +5,7 @@
 //! * `flows.rs` — building each flow's endpoints (UDP source/sink, TCP client/server).
 //! * `ip.rs` — IP output, link transmission, IP input, forwarding, ICMP, demultiplexing.
 //! * `tcp.rs` — driving TCP connections: polling, timers, metric events.
-//! * `sctp.rs` — driving SCTP associations (multi-homed), `sctp_app.rs` their applications.
+//! * `sctp/` — SCTP flows: building, driving (multi-homed associations), rows and results.
 //! * `finish.rs` — turning counters into results.
 //! * `wireless.rs` — driving the wireless channel, radios and 802.11 MACs.
 //! * `routing.rs` — driving the ad hoc routing protocols (DSR, AODV, OLSR).
@@ -20,7 +20,6 @@ mod ip;
 mod net_events;
 mod routing;
 mod sctp;
-mod sctp_app;
 mod tcp;
 mod transport;
 mod udp;

@@ -6,11 +6,18 @@
 //!   feedback; over TCP/SCTP the transport paces it).
 //! * [`DatagramSink`]: counts what arrives, one-way delay from the [`SeqTsHeader`], losses and
 //!   reordering from the sequence numbers.
+//! * [`MessageSource`] and [`MessageSink`]: the message application of SCTP flows (`ftp`,
+//!   `file`, paced multi-stream `messages`), the sink checking every message and measuring its
+//!   delay per stream.
 
 mod cbr;
 mod header;
+mod messages;
 mod sink;
 
 pub use cbr::{CbrConfig, CbrSource, FileSource};
 pub use header::SeqTsHeader;
+pub use messages::{
+    make_message, MessageSink, MessageSinkStats, MessageSource, MessageSourceConfig, StreamRx, PPID,
+};
 pub use sink::{DatagramSink, SinkStats};

@@ -1,52 +1,45 @@
 //! The application interface, in the spirit of the SCTP sockets API (RFC 6458) and the abstract
 //! primitives of RFC 9260 §11.1: messages in ([`super::SctpAssociation::send`]) and out
 //! ([`Message`] from [`super::SctpAssociation::recv`]), notifications as [`SctpEvent`]s, and the
-//! packets an endpoint emits ([`Transmit`]).
+//! packets an association or endpoint emits ([`Transmit`], encoded from an [`OutPacket`]).
 
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimDuration;
-use sctpsim_wire::sctp::{try_sctp_packet, ErrorCause, SctpRepr, Ssn};
+use sctpsim_wire::sctp::{ErrorCause, SctpRepr, Ssn};
 use sctpsim_wire::WireError;
 
 use super::association::state::State;
+use crate::transport::Transmit;
 
-/// IPv4 header without options (the only kind the simulator builds).
-pub const IPV4_HEADER_LEN: usize = 20;
-
-/// A packet an association or endpoint wants sent: the association chose the destination path
-/// and the source address of that path (RFC 9260 §6.4).
+/// A packet an association or endpoint has built but not yet encoded: the association chose
+/// the destination path and the source address of that path (RFC 9260 §6.4). `poll_transmit`
+/// encodes it into a [`Transmit`] (the SCTP packet with its CRC32c).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Transmit {
+pub(crate) struct OutPacket {
     /// Source IPv4 address.
     pub src: Ipv4Addr,
     /// Destination IPv4 address.
     pub dst: Ipv4Addr,
-    /// The SCTP packet (common header and chunks); the checksum is computed when emitted.
+    /// The SCTP packet (common header and chunks).
     pub packet: SctpRepr,
 }
 
-impl Transmit {
-    /// Size of the IP datagram: 20-byte IPv4 header plus the SCTP packet.
-    pub fn ip_len(&self) -> usize {
-        IPV4_HEADER_LEN + self.packet.buffer_len()
-    }
-
-    /// The complete IPv4 + SCTP packet with real checksums (IPv4 header checksum, CRC32c).
+impl OutPacket {
+    /// The packet as it goes on the wire, CRC32c included.
     ///
-    /// Errors: [`WireError::Malformed`] if a chunk cannot be encoded (a caller building
-    /// oversized chunks by hand); packets built by the association always encode.
-    pub fn to_bytes(&self, ttl: u8, ident: u16) -> Result<Vec<u8>, WireError> {
-        try_sctp_packet(
-            self.src,
-            self.dst,
-            ttl,
-            ident,
-            self.packet.src_port,
-            self.packet.dst_port,
-            self.packet.verification_tag,
-            &self.packet.chunks,
-        )
+    /// Errors: [`WireError::Malformed`] if a chunk cannot be encoded (a chunk or parameter
+    /// longer than its 16-bit length field); packets built by the association and the endpoint
+    /// stay far below that.
+    pub(crate) fn encode(self) -> Result<Transmit, WireError> {
+        let mut payload = vec![0u8; self.packet.buffer_len()];
+        let n = self.packet.emit(&mut payload)?;
+        payload.truncate(n);
+        Ok(Transmit {
+            src: self.src,
+            dst: self.dst,
+            payload,
+        })
     }
 }
 

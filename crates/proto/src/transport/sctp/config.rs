@@ -5,6 +5,8 @@
 
 use sctpsim_kernel::SimDuration;
 
+use super::path::{DATA_CHUNK_HEADER, IP_SCTP_OVERHEAD, MIN_PMTU};
+
 /// RFC 9260 §16: RTO.Initial = 1 second.
 pub const RTO_INITIAL: SimDuration = SimDuration::from_secs(1);
 /// RFC 2960 §14: RTO.Initial = 3 seconds (changed to 1 s by RFC 9260 §16).
@@ -352,6 +354,29 @@ impl SctpConfig {
     pub fn t5_shutdown_guard(&self) -> SimDuration {
         self.rto_max.saturating_mul(T5_MULTIPLIER)
     }
+
+    /// The largest user data an association with this configuration puts in one DATA chunk
+    /// while every destination still has the configured [`SctpConfig::pmtu`] (raised to
+    /// [`MIN_PMTU`] like every new path). An application that wants one message per DATA chunk
+    /// (the engine's `ftp` and `file` sources) sizes its messages with it, so that it follows
+    /// the association's rule instead of repeating it.
+    pub fn max_chunk_user_data(&self) -> usize {
+        self.max_chunk_user_data_at(usize::from(self.pmtu.max(MIN_PMTU)))
+    }
+
+    /// The largest user data per DATA chunk on a path MTU of `pmtu` bytes: PMTU less the IPv4,
+    /// common and DATA chunk headers, rounded down to a multiple of 4 so that DATA chunks need
+    /// no padding, or [`SctpConfig::max_fragment`] if smaller (at least 1 byte either way).
+    pub fn max_chunk_user_data_at(&self, pmtu: usize) -> usize {
+        let by_mtu = pmtu
+            .saturating_sub(IP_SCTP_OVERHEAD + DATA_CHUNK_HEADER)
+            .max(1);
+        let by_mtu = if by_mtu >= 8 { by_mtu & !3 } else { by_mtu };
+        match self.max_fragment {
+            Some(f) => (f as usize).clamp(1, by_mtu),
+            None => by_mtu,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -370,6 +395,32 @@ mod test {
             ..SctpConfig::rfc9260()
         };
         assert_eq!(fixed.initial_cwnd(1500), 1000);
+    }
+
+    #[test]
+    fn chunk_user_data_follows_the_pmtu_and_max_fragment() {
+        let c = SctpConfig::rfc9260();
+        // 1500 − 20 − 12 − 16 = 1452, a multiple of 4.
+        assert_eq!(c.max_chunk_user_data(), 1452);
+        // 1001 − 48 = 953 → 952.
+        assert_eq!(c.max_chunk_user_data_at(1001), 952);
+        // Below MIN_PMTU the configured PMTU is raised like a path's: 128 − 48 = 80.
+        let tiny = SctpConfig {
+            pmtu: 60,
+            ..SctpConfig::rfc9260()
+        };
+        assert_eq!(tiny.max_chunk_user_data(), 80);
+        assert_eq!(tiny.max_chunk_user_data_at(50), 2);
+        let capped = SctpConfig {
+            max_fragment: Some(500),
+            ..SctpConfig::rfc9260()
+        };
+        assert_eq!(capped.max_chunk_user_data(), 500);
+        let zero = SctpConfig {
+            max_fragment: Some(0),
+            ..SctpConfig::rfc9260()
+        };
+        assert_eq!(zero.max_chunk_user_data(), 1);
     }
 
     #[test]

@@ -1,21 +1,53 @@
-//! The SCTP endpoint (RFC 9260 §5.1, §8.4): it holds the cookie secret, answers INIT without
-//! creating any state (the State Cookie carries the TCB, with a MAC and a lifespan), turns a
-//! valid COOKIE ECHO into an [`SctpAssociation`], starts associations (`connect`), and answers
-//! out-of-the-blue packets as §8.4 prescribes.
+//! The SCTP endpoint (RFC 9260 §2.4, §5.1, §8.4): a local port and addresses, and the
+//! associations on them. It holds the cookie secret, answers INIT without creating any state
+//! (the State Cookie carries the TCB, with a MAC and a lifespan), turns a valid COOKIE ECHO into
+//! an [`SctpAssociation`], starts associations (`connect`), and answers out-of-the-blue packets
+//! as §8.4 prescribes.
 //!
-//! The endpoint does not own its associations: an engine routes packets to the association
-//! that [`SctpAssociation::owns`] them and gives the rest to the endpoint.
+//! The endpoint owns its associations, in a table indexed by [`AssocHandle`], and decides who
+//! a packet is for (as quinn-proto's `Endpoint::handle` returns a `DatagramEvent`): the first
+//! live association that [`SctpAssociation::owns`] it (peer address and ports), else the
+//! endpoint itself. Every driver — the engine, the conformance runner, the test pair and the
+//! fuzz target — hands packets to [`SctpEndpoint::handle_datagram`] (bytes) or
+//! [`SctpEndpoint::handle_packet`] (already parsed) and reacts to the [`DatagramEvent`], so
+//! that rule exists once.
 
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::{Rng, SimTime};
-use sctpsim_wire::sctp::{ChunkRepr, ErrorCause, SctpRepr, Tsn};
+use sctpsim_wire::sctp::{ChunkRepr, ErrorCause, SctpPacket, SctpRepr, Tsn};
+use sctpsim_wire::WireError;
 
-use super::api::Transmit;
+use super::api::OutPacket;
 use super::association::{build_init_ack, check_init, parse_init_params, SctpAssociation};
 use super::config::SctpConfig;
 use super::cookie::{CookieError, CookieKey, StateCookie};
+use crate::transport::Transmit;
+
+/// Identifies an association in its [`SctpEndpoint`]. Handles are given out in creation order
+/// and never reused, so a handle kept after [`SctpEndpoint::remove`] finds nothing instead of
+/// a newer association, and the table's order (the order packets are matched in) is the order
+/// of creation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AssocHandle(pub u32);
+
+/// What an incoming packet meant (the SCTP counterpart of quinn-proto's `DatagramEvent`).
+/// After any of them, drain the association named (for [`DatagramEvent::Response`], the
+/// endpoint's [`SctpEndpoint::poll_transmit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DatagramEvent {
+    /// An existing association owned the packet and processed it (its own verification-tag
+    /// checks, RFC 9260 §8.5, may still have discarded it).
+    Association(AssocHandle),
+    /// A valid COOKIE ECHO created this association (RFC 9260 §5.1 D), which has already
+    /// processed the rest of the packet: its COOKIE ACK waits in its `poll_transmit`.
+    NewAssociation(AssocHandle),
+    /// No association owned the packet and the endpoint answered it (INIT ACK, ABORT, a Stale
+    /// Cookie ERROR or a SHUTDOWN COMPLETE); the answer waits in
+    /// [`SctpEndpoint::poll_transmit`].
+    Response,
+}
 
 /// Counters of an endpoint.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -34,9 +66,16 @@ pub struct EndpointStats {
     pub shutdown_completes_sent: u64,
     /// Packets silently discarded.
     pub packets_discarded: u64,
+    /// Answers built but not sent because they could not be encoded (never expected; a guard
+    /// that replaces a panic).
+    pub packets_unencodable: u64,
+    /// Datagrams that were not valid SCTP packets (bad CRC32c, truncated, malformed chunks),
+    /// silently discarded (RFC 9260 §6.8).
+    pub malformed_packets: u64,
 }
 
-/// A local SCTP endpoint: a port and a set of local addresses (RFC 9260 §2.4).
+/// A local SCTP endpoint: a port, a set of local addresses (RFC 9260 §2.4) and the
+/// associations on them.
 #[derive(Debug, Clone)]
 pub struct SctpEndpoint {
     cfg: SctpConfig,
@@ -45,7 +84,10 @@ pub struct SctpEndpoint {
     key: CookieKey,
     rng: Rng,
     listening: bool,
-    out: VecDeque<Transmit>,
+    /// The associations, in handle (= creation) order.
+    assocs: Vec<(AssocHandle, SctpAssociation)>,
+    next_handle: u32,
+    out: VecDeque<OutPacket>,
     stats: EndpointStats,
 }
 
@@ -61,6 +103,8 @@ impl SctpEndpoint {
             local_addrs,
             rng,
             listening: false,
+            assocs: Vec::new(),
+            next_handle: 0,
             out: VecDeque::new(),
             stats: EndpointStats::default(),
         }
@@ -107,6 +151,8 @@ impl SctpEndpoint {
         Rng::from_seed(self.rng.next_u64())
     }
 
+    // ----------------------------------------------------------------- the association table
+
     /// RFC 9260 §5.1 A / §11.1 A ASSOCIATE: a new association to the peer's `peer_addrs`
     /// (the first is the primary) on `peer_port`, in COOKIE-WAIT with its INIT queued.
     pub fn connect(
@@ -114,9 +160,9 @@ impl SctpEndpoint {
         now: SimTime,
         peer_addrs: &[Ipv4Addr],
         peer_port: u16,
-    ) -> SctpAssociation {
+    ) -> AssocHandle {
         let rng = self.child_rng();
-        SctpAssociation::new_client(
+        let a = SctpAssociation::new_client(
             self.cfg.clone(),
             self.key,
             rng,
@@ -125,13 +171,106 @@ impl SctpEndpoint {
             peer_port,
             self.local_addrs.clone(),
             peer_addrs,
-        )
+        );
+        self.insert(a)
     }
 
-    /// A packet for which no association exists. Returns the new association when the packet
-    /// is a valid COOKIE ECHO (it has already processed the rest of the packet: drain its
-    /// `poll_transmit` for the COOKIE ACK). Responses go to [`SctpEndpoint::poll_transmit`].
+    fn insert(&mut self, a: SctpAssociation) -> AssocHandle {
+        let h = AssocHandle(self.next_handle);
+        // 2^32 associations on one endpoint would take longer than any run; were it reached,
+        // the last handle would be given again rather than wrap around to the oldest.
+        self.next_handle = self.next_handle.saturating_add(1);
+        self.assocs.push((h, a));
+        h
+    }
+
+    fn position(&self, h: AssocHandle) -> Option<usize> {
+        self.assocs.binary_search_by_key(&h, |(k, _)| *k).ok()
+    }
+
+    /// The association `h`, unless it was removed.
+    pub fn assoc(&self, h: AssocHandle) -> Option<&SctpAssociation> {
+        self.position(h).map(|i| &self.assocs[i].1)
+    }
+
+    /// The association `h`, for commands, timers and polling.
+    pub fn assoc_mut(&mut self, h: AssocHandle) -> Option<&mut SctpAssociation> {
+        self.position(h).map(|i| &mut self.assocs[i].1)
+    }
+
+    /// Every association, oldest first.
+    pub fn associations(&self) -> impl Iterator<Item = (AssocHandle, &SctpAssociation)> + '_ {
+        self.assocs.iter().map(|(h, a)| (*h, a))
+    }
+
+    /// Every association, oldest first, for commands, timers and polling.
+    pub fn associations_mut(
+        &mut self,
+    ) -> impl Iterator<Item = (AssocHandle, &mut SctpAssociation)> + '_ {
+        self.assocs.iter_mut().map(|(h, a)| (*h, &mut *a))
+    }
+
+    /// Takes association `h` out of the table; packets no longer reach it. The endpoint never
+    /// drops an association by itself: a closed one still answers for its counters, and the
+    /// owner decides when it is forgotten.
+    pub fn remove(&mut self, h: AssocHandle) -> Option<SctpAssociation> {
+        self.position(h).map(|i| self.assocs.remove(i).1)
+    }
+
+    // ----------------------------------------------------------------- input
+
+    /// A datagram's payload (`bytes`: the SCTP packet) that arrived from `src` at our address
+    /// `dst`: parsed (CRC32c checked), then as [`SctpEndpoint::handle_packet`].
+    ///
+    /// Errors: the bytes are not a valid SCTP packet. It is discarded — RFC 9260 §6.8: "an
+    /// SCTP packet with an invalid checksum [...] silently discard[ed]" — and counted in
+    /// [`EndpointStats::malformed_packets`]; the error says why, for traces.
+    pub fn handle_datagram(
+        &mut self,
+        now: SimTime,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        bytes: &[u8],
+    ) -> Result<Option<DatagramEvent>, WireError> {
+        match SctpPacket::new_checked(bytes).and_then(|p| SctpRepr::parse(&p)) {
+            Ok(pkt) => Ok(self.handle_packet(now, src, dst, &pkt)),
+            Err(e) => {
+                self.stats.malformed_packets += 1;
+                Err(e)
+            }
+        }
+    }
+
+    /// A parsed SCTP packet from `src` to our address `dst`: processed by the first live
+    /// association that owns it (peer address and ports, [`SctpAssociation::owns`]), else by
+    /// the endpoint (INIT, COOKIE ECHO and out-of-the-blue packets, RFC 9260 §5.1, §8.4).
+    /// `None`: no association owned it and the endpoint discarded it.
     pub fn handle_packet(
+        &mut self,
+        now: SimTime,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        pkt: &SctpRepr,
+    ) -> Option<DatagramEvent> {
+        if let Some((h, a)) = self
+            .assocs
+            .iter_mut()
+            .find(|(_, a)| !a.is_closed() && a.owns(src, pkt.src_port, pkt.dst_port))
+        {
+            a.handle_packet(now, src, dst, pkt);
+            return Some(DatagramEvent::Association(*h));
+        }
+        let queued = self.out.len();
+        if let Some(a) = self.handle_unowned(now, src, dst, pkt) {
+            return Some(DatagramEvent::NewAssociation(self.insert(a)));
+        }
+        (self.out.len() > queued).then_some(DatagramEvent::Response)
+    }
+
+    /// A packet no association owns. Returns the new association when the packet is a valid
+    /// COOKIE ECHO (it has already processed the rest of the packet). Responses go to
+    /// [`SctpEndpoint::poll_transmit`].
+    fn handle_unowned(
         &mut self,
         now: SimTime,
         src: Ipv4Addr,
@@ -337,7 +476,7 @@ impl SctpEndpoint {
     }
 
     fn push(&mut self, src: Ipv4Addr, dst: Ipv4Addr, dst_port: u16, vtag: u32, chunk: ChunkRepr) {
-        self.out.push_back(Transmit {
+        self.out.push_back(OutPacket {
             src,
             dst,
             packet: SctpRepr {
@@ -351,6 +490,12 @@ impl SctpEndpoint {
 
     /// The next response packet (INIT ACK, ABORT, ERROR, SHUTDOWN COMPLETE).
     pub fn poll_transmit(&mut self) -> Option<Transmit> {
-        self.out.pop_front()
+        loop {
+            match self.out.pop_front()?.encode() {
+                Ok(t) => return Some(t),
+                // Not reached: the endpoint's answers are single small chunks.
+                Err(_) => self.stats.packets_unencodable += 1,
+            }
+        }
     }
 }

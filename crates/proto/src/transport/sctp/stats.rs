@@ -25,6 +25,9 @@ pub struct SctpStats {
     pub packets_received: u64,
     /// Packets dropped for a verification tag or port mismatch (RFC 9260 §8.5).
     pub packets_dropped_vtag: u64,
+    /// Packets built but not sent because a chunk could not be encoded (never expected; a
+    /// guard that replaces a panic).
+    pub packets_unencodable: u64,
     /// Chunks dropped as unexpected in the current state or malformed in content.
     pub chunks_dropped: u64,
     /// Unrecognized chunk types received (RFC 9260 §3.2).

@@ -25,17 +25,18 @@ use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_wire::sctp::{ChunkRepr, ErrorCause, InitChunk, SctpRepr, Tsn};
 
 use super::api::{
-    ApiError, AssociationStatus, Message, MessageId, PathStatus, SctpEvent, SendError, Transmit,
+    ApiError, AssociationStatus, Message, MessageId, OutPacket, PathStatus, SctpEvent, SendError,
 };
 use super::asconf::AsconfState;
 use super::config::SctpConfig;
 use super::cookie::{CookieKey, StateCookie};
-use super::path::{Path, DATA_CHUNK_HEADER, IP_SCTP_OVERHEAD};
+use super::path::Path;
 use super::recv::RecvState;
 use super::retransmit::RetransmitQueue;
 use super::send_queue::{PendingMessage, SendQueue};
 use super::stats::{MetricEvent, MetricKind, PathStats, SctpStats};
 use super::timers::{Timer, TimerTable};
+use crate::transport::Transmit;
 use state::State;
 
 pub(crate) use handshake::{build_init_ack, check_init, parse_init_params};
@@ -104,8 +105,9 @@ pub(crate) struct Handshake {
 /// (messages) and, with [`SctpConfig::metrics`], [`SctpAssociation::poll_metric`]. Time enters
 /// only through the `now` arguments; a wake-up at a time when nothing is due is a no-op.
 ///
-/// Associations are created by an [`crate::transport::sctp::SctpEndpoint`]: `connect` for the
-/// initiator, `handle_packet` of a valid COOKIE ECHO for the responder.
+/// Associations are created and held by an [`crate::transport::sctp::SctpEndpoint`]: `connect`
+/// for the initiator, a valid COOKIE ECHO given to `handle_datagram` for the responder; the
+/// endpoint hands each packet to the association that [`SctpAssociation::owns`] it.
 #[derive(Debug, Clone)]
 pub struct SctpAssociation {
     pub(crate) cfg: SctpConfig,
@@ -143,7 +145,7 @@ pub struct SctpAssociation {
     /// Where the last SACK went.
     pub(crate) last_sack_dest: Option<Ipv4Addr>,
     /// Ready-made packets (handshake, ABORT, SHUTDOWN COMPLETE, replies).
-    pub(crate) pending: VecDeque<Transmit>,
+    pub(crate) pending: VecDeque<OutPacket>,
     /// Control chunks to bundle, with their destination.
     pub(crate) ctrl: Vec<(Ipv4Addr, ChunkRepr)>,
     /// A FORWARD TSN is due (RFC 3758 §3.5 C3).
@@ -512,9 +514,16 @@ impl SctpAssociation {
         self.after_input(now);
     }
 
-    /// The next packet to send, if any. Drain until `None` after every input.
+    /// The next packet to send, if any, encoded (CRC32c included) for the IPv4 payload from
+    /// `src` to `dst`. Drain until `None` after every input.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<Transmit> {
-        self.next_packet(now)
+        loop {
+            match self.next_packet(now)?.encode() {
+                Ok(t) => return Some(t),
+                // Not reached with the packets the association builds; counted, not sent.
+                Err(_) => self.stats.packets_unencodable += 1,
+            }
+        }
     }
 
     /// When [`SctpAssociation::handle_timeout`] should be called next.
@@ -802,8 +811,9 @@ impl SctpAssociation {
         true
     }
 
-    /// The largest user data per DATA chunk: the smallest PMTU of all destinations less the
-    /// headers (so a retransmission fits any path, RFC 9260 §6.9), or the configured size.
+    /// The largest user data per DATA chunk: the rule of
+    /// [`SctpConfig::max_chunk_user_data_at`] on the smallest PMTU of all destinations (so a
+    /// retransmission fits any path, RFC 9260 §6.9).
     pub(crate) fn max_fragment(&self) -> usize {
         let pmtu = self
             .paths
@@ -811,15 +821,7 @@ impl SctpAssociation {
             .map(|p| usize::from(p.pmtu))
             .min()
             .unwrap_or(usize::from(self.cfg.pmtu));
-        let by_mtu = pmtu
-            .saturating_sub(IP_SCTP_OVERHEAD + DATA_CHUNK_HEADER)
-            .max(1);
-        // Keep fragments a multiple of 4 bytes so that DATA chunks need no padding.
-        let by_mtu = if by_mtu >= 8 { by_mtu & !3 } else { by_mtu };
-        match self.cfg.max_fragment {
-            Some(f) => (f as usize).clamp(1, by_mtu),
-            None => by_mtu,
-        }
+        self.cfg.max_chunk_user_data_at(pmtu)
     }
 
     /// Resets per-input state: a new transmission opportunity for Max.Burst (§6.1 D).
@@ -873,13 +875,13 @@ impl SctpAssociation {
         dest: Ipv4Addr,
         vtag: u32,
         chunks: Vec<ChunkRepr>,
-    ) -> Transmit {
+    ) -> OutPacket {
         let src = self
             .path(dest)
             .map(|p| p.source)
             .or_else(|| self.local_addrs.first().copied())
             .unwrap_or(Ipv4Addr::UNSPECIFIED);
-        Transmit {
+        OutPacket {
             src,
             dst: dest,
             packet: SctpRepr {
@@ -892,8 +894,8 @@ impl SctpAssociation {
     }
 
     /// A reply to the packet in `ctx`: from the address it arrived at to its source.
-    pub(crate) fn reply(&self, ctx: &PacketCtx, vtag: u32, chunks: Vec<ChunkRepr>) -> Transmit {
-        Transmit {
+    pub(crate) fn reply(&self, ctx: &PacketCtx, vtag: u32, chunks: Vec<ChunkRepr>) -> OutPacket {
+        OutPacket {
             src: ctx.dst(),
             dst: ctx.src(),
             packet: SctpRepr {

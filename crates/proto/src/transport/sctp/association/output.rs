@@ -9,7 +9,7 @@ use std::net::Ipv4Addr;
 use sctpsim_kernel::SimTime;
 use sctpsim_wire::sctp::{ChunkRepr, DataChunk};
 
-use super::super::api::Transmit;
+use super::super::api::OutPacket;
 use super::super::congestion::{
     burst_allows, burst_used, open_burst, window_open, CongestionControl, Standard,
 };
@@ -21,7 +21,7 @@ use super::{SctpAssociation, State};
 
 impl SctpAssociation {
     /// The next packet, or `None` when there is nothing (allowed) to send.
-    pub(crate) fn next_packet(&mut self, now: SimTime) -> Option<Transmit> {
+    pub(crate) fn next_packet(&mut self, now: SimTime) -> Option<OutPacket> {
         if let Some(t) = self.pending.pop_front() {
             self.count_packet(&t);
             return Some(t);
@@ -152,7 +152,7 @@ impl SctpAssociation {
         Some(t)
     }
 
-    fn count_packet(&mut self, t: &Transmit) {
+    fn count_packet(&mut self, t: &OutPacket) {
         self.stats.packets_sent += 1;
         if let Some(p) = self.path_mut(t.dst) {
             p.stats.packets_sent += 1;

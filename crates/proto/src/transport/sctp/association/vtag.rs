@@ -119,7 +119,7 @@ impl SctpAssociation {
             Verdict::OotbShutdownAck => {
                 // §8.4 rule 5: "fill in the Verification Tag field of the outbound packet with
                 // the Verification Tag received in the SHUTDOWN ACK chunk and set the T bit".
-                let t = super::super::api::Transmit {
+                let t = super::super::api::OutPacket {
                     src: dst,
                     dst: src,
                     packet: SctpRepr {

@@ -89,12 +89,12 @@ fn simultaneous_open_ends_in_one_association() {
     let mut ep_b = SctpEndpoint::new(cfg(), REMOTE_PORT, vec![R1], Rng::from_seed(22));
     ep_a.listen(true);
     ep_b.listen(true);
-    let mut a = ep_a.connect(SimTime::ZERO, &[R1], REMOTE_PORT);
-    let mut b = ep_b.connect(SimTime::ZERO, &[L1], LOCAL_PORT);
+    let mut a = connect_assoc(&mut ep_a, SimTime::ZERO, &[R1], REMOTE_PORT);
+    let mut b = connect_assoc(&mut ep_b, SimTime::ZERO, &[L1], LOCAL_PORT);
     for _ in 0..10 {
         let now = SimTime::ZERO;
-        let from_a: Vec<Transmit> = std::iter::from_fn(|| a.poll_transmit(now)).collect();
-        let from_b: Vec<Transmit> = std::iter::from_fn(|| b.poll_transmit(now)).collect();
+        let from_a: Vec<Sent> = std::iter::from_fn(|| a.poll_transmit(now).map(sent)).collect();
+        let from_b: Vec<Sent> = std::iter::from_fn(|| b.poll_transmit(now).map(sent)).collect();
         for t in from_a {
             b.handle_packet(now, t.src, t.dst, &t.packet);
         }
@@ -109,7 +109,7 @@ fn simultaneous_open_ends_in_one_association() {
     // Data flows.
     a.send(SimTime::ZERO, b"x".to_vec(), 0, false, None, 0)
         .unwrap();
-    let t = a.poll_transmit(SimTime::ZERO).unwrap();
+    let t = sent(a.poll_transmit(SimTime::ZERO).unwrap());
     b.handle_packet(SimTime::ZERO, t.src, t.dst, &t.packet);
     assert_eq!(b.recv().unwrap().data, b"x");
 }

@@ -33,10 +33,11 @@ fn pkt(vtag: u32, chunks: Vec<ChunkRepr>) -> SctpRepr {
 
 /// Sends an INIT to the endpoint and returns its INIT ACK (and the cookie).
 fn init_ack_from(ep: &mut SctpEndpoint, now: SimTime, init: InitChunk) -> (InitChunk, Vec<u8>) {
-    assert!(ep
-        .handle_packet(now, R1, L1, &pkt(0, vec![ChunkRepr::Init(init.clone())]))
-        .is_none());
-    let t = ep.poll_transmit().expect("INIT ACK");
+    assert_eq!(
+        ep.handle_packet(now, R1, L1, &pkt(0, vec![ChunkRepr::Init(init.clone())])),
+        Some(DatagramEvent::Response)
+    );
+    let t = sent_ep(ep).expect("INIT ACK");
     assert_eq!(t.packet.verification_tag, init.initiate_tag);
     assert_eq!((t.src, t.dst), (L1, R1));
     let ChunkRepr::InitAck(ack) = t.packet.chunks[0].clone() else {
@@ -90,10 +91,10 @@ fn t1_init_backs_off_and_gives_up_after_max_init_retransmits() {
 fn init_retransmissions_rotate_over_the_peer_addresses() {
     // sctp_connectx with two peer addresses (ETSI AS/I/1/15, which packetdrill cannot check).
     let mut ep = SctpEndpoint::new(cfg(), LOCAL_PORT, vec![L1], Rng::from_seed(7));
-    let mut a = ep.connect(SimTime::ZERO, &[R1, R2], REMOTE_PORT);
+    let mut a = connect_assoc(&mut ep, SimTime::ZERO, &[R1, R2], REMOTE_PORT);
     assert_eq!(a.poll_transmit(SimTime::ZERO).expect("INIT").dst, R1);
     a.handle_timeout(ms(1000));
-    let t = a.poll_transmit(ms(1000)).expect("INIT retransmission");
+    let t = sent(a.poll_transmit(ms(1000)).expect("INIT retransmission"));
     assert!(matches!(t.packet.chunks[0], ChunkRepr::Init(_)));
     assert_eq!(t.dst, R2);
 }
@@ -247,13 +248,11 @@ fn endpoint_answers_init_without_state_and_accepts_the_cookie() {
         ack.initiate_tag,
         vec![ChunkRepr::CookieEcho { cookie }, rdata(0, 0, 0, b"early")],
     );
-    let mut a = ep
-        .handle_packet(ms(10), R1, L1, &echo)
-        .expect("association");
+    let mut a = accept(&mut ep, ms(10), R1, L1, &echo).expect("association");
     assert_eq!(a.state(), State::Established);
     assert_eq!(a.my_vtag(), ack.initiate_tag);
     assert_eq!(a.peer_vtag(), REMOTE_TAG);
-    let t = a.poll_transmit(ms(10)).expect("COOKIE ACK");
+    let t = sent(a.poll_transmit(ms(10)).expect("COOKIE ACK"));
     assert_eq!(t.packet.verification_tag, REMOTE_TAG);
     assert!(matches!(t.packet.chunks[0], ChunkRepr::CookieAck));
     assert!(matches!(
@@ -301,8 +300,11 @@ fn stale_cookie_gets_a_stale_cookie_error() {
     let (ack, cookie) = init_ack_from(&mut ep, SimTime::ZERO, remote_init(REMOTE_TAG));
     let echo = pkt(ack.initiate_tag, vec![ChunkRepr::CookieEcho { cookie }]);
     // Valid.Cookie.Life = 60 s; 500 ms late.
-    assert!(ep.handle_packet(ms(60_500), R1, L1, &echo).is_none());
-    let t = ep.poll_transmit().expect("ERROR");
+    assert_eq!(
+        ep.handle_packet(ms(60_500), R1, L1, &echo),
+        Some(DatagramEvent::Response)
+    );
+    let t = sent_ep(&mut ep).expect("ERROR");
     assert_eq!(t.packet.verification_tag, REMOTE_TAG);
     assert_eq!(
         t.packet.chunks,
@@ -322,7 +324,10 @@ fn cookie_preservative_extends_the_lifespan() {
         .push(Parameter::CookiePreservative { increment_ms: 2000 });
     let (ack, cookie) = init_ack_from(&mut ep, SimTime::ZERO, init);
     let echo = pkt(ack.initiate_tag, vec![ChunkRepr::CookieEcho { cookie }]);
-    assert!(ep.handle_packet(ms(61_000), R1, L1, &echo).is_some());
+    assert!(matches!(
+        ep.handle_packet(ms(61_000), R1, L1, &echo),
+        Some(DatagramEvent::NewAssociation(_))
+    ));
 }
 
 #[test]
@@ -364,7 +369,7 @@ fn endpoint_refuses_bad_inits() {
     let mut init = remote_init(77);
     init.outbound_streams = 0;
     ep.handle_packet(SimTime::ZERO, R1, L1, &pkt(0, vec![ChunkRepr::Init(init)]));
-    let t = ep.poll_transmit().unwrap();
+    let t = sent_ep(&mut ep).unwrap();
     assert_eq!(t.packet.verification_tag, 77);
     assert_eq!(
         t.packet.chunks,
@@ -378,7 +383,7 @@ fn endpoint_refuses_bad_inits() {
     init.params
         .push(Parameter::HostNameAddress(b"peer.example\0\0\0\0".to_vec()));
     ep.handle_packet(SimTime::ZERO, R1, L1, &pkt(0, vec![ChunkRepr::Init(init)]));
-    let t = ep.poll_transmit().unwrap();
+    let t = sent_ep(&mut ep).unwrap();
     let ChunkRepr::Abort { causes, .. } = &t.packet.chunks[0] else {
         panic!()
     };
@@ -404,7 +409,7 @@ fn endpoint_not_listening_aborts_inits() {
         L1,
         &pkt(0, vec![ChunkRepr::Init(remote_init(42))]),
     );
-    let t = ep.poll_transmit().unwrap();
+    let t = sent_ep(&mut ep).unwrap();
     assert_eq!(t.packet.verification_tag, 42);
     assert!(matches!(
         t.packet.chunks[0],
@@ -446,7 +451,7 @@ fn unrecognized_init_parameters_are_reported_in_the_init_ack() {
         vec![&vec![0xC1, 0x23, 0, 8, 1, 2, 3, 4], &vec![0x41, 0x23, 0, 4]]
     );
     let echo = pkt(ack.initiate_tag, vec![ChunkRepr::CookieEcho { cookie }]);
-    let a = ep.handle_packet(ms(1), R1, L1, &echo).unwrap();
+    let a = accept(&mut ep, ms(1), R1, L1, &echo).unwrap();
     assert_eq!(a.peer_addrs(), vec![R1, R2]);
 }
 

@@ -14,6 +14,7 @@ mod abort;
 mod asconf;
 mod collision;
 mod data;
+mod endpoint;
 mod fast_retransmit;
 mod handshake;
 mod multihoming;
@@ -34,7 +35,7 @@ use sctpsim_wire::sctp::{
     Tsn,
 };
 
-use super::{SctpAssociation, SctpConfig, SctpEndpoint, SctpEvent, State, Transmit};
+use super::{DatagramEvent, SctpAssociation, SctpConfig, SctpEndpoint, SctpEvent, State, Transmit};
 
 pub(super) const LOCAL_PORT: u16 = 5000;
 pub(super) const REMOTE_PORT: u16 = 80;
@@ -46,6 +47,8 @@ pub(super) const REMOTE_TAG: u32 = 0xabcd_0001;
 /// The remote's TSNs wrap after four chunks.
 pub(super) const REMOTE_TSN: Tsn = Tsn(u32::MAX - 3);
 pub(super) const MTU: u16 = 1500;
+/// An IPv4 header without options.
+pub(super) const IPV4_HEADER_LEN: usize = 20;
 
 /// Milliseconds since the start.
 pub(super) fn ms(v: u64) -> SimTime {
@@ -68,7 +71,7 @@ pub(super) struct Harness {
     pub now: SimTime,
     pub local: Vec<Ipv4Addr>,
     pub remote: Vec<Ipv4Addr>,
-    pub out: VecDeque<(SimTime, Transmit)>,
+    pub out: VecDeque<(SimTime, Sent)>,
     pub events: Vec<SctpEvent>,
 }
 
@@ -98,7 +101,7 @@ impl Harness {
     /// Collects pending output and events.
     pub fn drain(&mut self) {
         while let Some(t) = self.a.poll_transmit(self.now) {
-            self.out.push_back((self.now, t));
+            self.out.push_back((self.now, sent(t)));
             assert!(self.out.len() < 100_000, "poll_transmit does not terminate");
         }
         while let Some(e) = self.a.poll_event() {
@@ -133,25 +136,19 @@ impl Harness {
             chunks,
         };
         // Every packet goes through the real codec and back.
-        let t = Transmit {
-            src,
-            dst,
-            packet: pkt,
-        };
-        let bytes = t.to_bytes(64, 0).expect("encodable");
-        let parsed = reparse(&bytes);
+        let parsed = reparse(&encode(&pkt));
         self.a.handle_packet(self.now, src, dst, &parsed);
         self.drain();
     }
 
     /// The next packet sent (at or before now), if any.
-    pub fn next(&mut self) -> Option<Transmit> {
+    pub fn next(&mut self) -> Option<Sent> {
         self.drain();
         self.out.pop_front().map(|(_, t)| t)
     }
 
     /// Every packet sent so far.
-    pub fn all(&mut self) -> Vec<Transmit> {
+    pub fn all(&mut self) -> Vec<Sent> {
         self.drain();
         self.out.drain(..).map(|(_, t)| t).collect()
     }
@@ -192,10 +189,73 @@ impl Harness {
     }
 }
 
-/// Parses an emitted IPv4 + SCTP packet back to its SCTP representation.
+/// A new association to `peers` taken out of `ep`, for tests that drive one association
+/// against a scripted peer.
+pub(super) fn connect_assoc(
+    ep: &mut SctpEndpoint,
+    now: SimTime,
+    peers: &[Ipv4Addr],
+    peer_port: u16,
+) -> SctpAssociation {
+    let h = ep.connect(now, peers, peer_port);
+    ep.remove(h).expect("just created")
+}
+
+/// Hands `pkt` to `ep` and takes out the association a valid COOKIE ECHO creates.
+pub(super) fn accept(
+    ep: &mut SctpEndpoint,
+    now: SimTime,
+    src: Ipv4Addr,
+    dst: Ipv4Addr,
+    pkt: &SctpRepr,
+) -> Option<SctpAssociation> {
+    match ep.handle_packet(now, src, dst, pkt)? {
+        DatagramEvent::NewAssociation(h) => ep.remove(h),
+        _ => None,
+    }
+}
+
+/// A packet the association or endpoint sent, parsed back from the bytes of its [`Transmit`]:
+/// every packet a test looks at went through the real codec (CRC32c included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Sent {
+    pub src: Ipv4Addr,
+    pub dst: Ipv4Addr,
+    pub packet: SctpRepr,
+}
+
+/// The endpoint's next answer, parsed back.
+pub(super) fn sent_ep(ep: &mut SctpEndpoint) -> Option<Sent> {
+    ep.poll_transmit().map(sent)
+}
+
+impl Sent {
+    /// Size of the IP datagram that carries it (20-byte IPv4 header).
+    pub fn ip_len(&self) -> usize {
+        IPV4_HEADER_LEN + self.packet.buffer_len()
+    }
+}
+
+/// `t` parsed back.
+pub(super) fn sent(t: Transmit) -> Sent {
+    Sent {
+        src: t.src,
+        dst: t.dst,
+        packet: reparse(&t.payload),
+    }
+}
+
+/// An SCTP packet's bytes (CRC32c included).
+pub(super) fn encode(pkt: &SctpRepr) -> Vec<u8> {
+    let mut buf = vec![0u8; pkt.buffer_len()];
+    let n = pkt.emit(&mut buf).expect("encodable");
+    buf.truncate(n);
+    buf
+}
+
+/// Parses an emitted SCTP packet back to its representation.
 pub(super) fn reparse(bytes: &[u8]) -> SctpRepr {
-    let ip = sctpsim_wire::Ipv4Packet::new_checked(bytes).expect("ip");
-    let sctp = sctpsim_wire::sctp::SctpPacket::new_checked(ip.payload()).expect("sctp");
+    let sctp = sctpsim_wire::sctp::SctpPacket::new_checked(bytes).expect("sctp");
     SctpRepr::parse(&sctp).expect("parse")
 }
 
@@ -290,7 +350,7 @@ pub(super) fn cookie_wait(
     let mut ep = SctpEndpoint::new(cfg, LOCAL_PORT, local.to_vec(), Rng::from_seed(7));
     // Only the first remote address is given by the user (and so confirmed, RFC 9260 §5.4);
     // the others are learned from the INIT ACK.
-    let a = ep.connect(SimTime::ZERO, &remote[..1], REMOTE_PORT);
+    let a = connect_assoc(&mut ep, SimTime::ZERO, &remote[..1], REMOTE_PORT);
     let mut h = Harness {
         a,
         now: SimTime::ZERO,

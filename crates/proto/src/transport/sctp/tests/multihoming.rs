@@ -108,7 +108,7 @@ fn failover_after_path_max_retrans_and_return_after_heartbeat() {
         h.all();
         let t = h.a.poll_timeout().unwrap();
         h.at(t);
-        let rtx: Vec<Transmit> = h.all();
+        let rtx: Vec<Sent> = h.all();
         assert!(rtx.iter().all(|t| t.dst == R2), "round {round}: {rtx:?}");
         k += 1;
         send!(h, [h.sack(k, &[], 65_536)]);

@@ -1,6 +1,6 @@
 //! `Pair`: two real endpoints joined by simulated networks (DESIGN.md §8 tier 3, after
-//! quinn-proto's `tests/util.rs`). Every packet goes through the real codec (IPv4 + SCTP with
-//! CRC32c) and back. Each network (one per address pair: 10.0.0.x and 10.0.1.x) has, per
+//! quinn-proto's `tests/util.rs`). Every packet goes through the real codec (SCTP with CRC32c;
+//! the bottleneck counts a 20-byte IPv4 header too) and back. Each network (one per address pair: 10.0.0.x and 10.0.1.x) has, per
 //! direction, a one-way latency, a bottleneck rate (FIFO, unlimited queue), loss, duplication
 //! and reordering drawn from a kernel `Rng`, and can fail (for multi-homing). Scripted drops
 //! remove the first transmission of chosen client TSNs.
@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::*;
-use crate::transport::sctp::{Message, PathState, SendError};
+use crate::transport::sctp::{AssocHandle, Message, PathState, SendError};
 
 /// Impairments and timing of one direction of one network.
 #[derive(Debug, Clone)]
@@ -66,14 +66,17 @@ pub(super) const S2: Ipv4Addr = Ipv4Addr::new(10, 0, 1, 2);
 /// Two endpoints and the networks between them.
 pub(super) struct Pair {
     pub now: SimTime,
-    pub client: SctpAssociation,
-    pub server: Option<SctpAssociation>,
+    /// The server's endpoint and its association (the one the latest valid COOKIE ECHO
+    /// created).
     pub server_ep: SctpEndpoint,
-    /// The client's endpoint: answers out-of-the-blue packets once the association is closed.
+    server: Option<AssocHandle>,
+    /// The client's endpoint and its association (it answers out-of-the-blue packets once the
+    /// association is closed).
     pub client_ep: SctpEndpoint,
+    client: AssocHandle,
     /// Links by (network, direction towards).
     links: BTreeMap<(u8, Side), Link>,
-    in_flight: BTreeMap<(SimTime, u64), (Side, Vec<u8>)>,
+    in_flight: BTreeMap<(SimTime, u64), (Side, Transmit)>,
     seq: u64,
     rng: Rng,
     /// Client TSNs whose first transmission is dropped.
@@ -85,7 +88,7 @@ pub(super) struct Pair {
     /// Packets handed to the networks (both ways).
     pub packets: u64,
     /// Every client packet handed to a network, with the time.
-    pub client_log: Vec<(SimTime, Transmit)>,
+    pub client_log: Vec<(SimTime, Sent)>,
 }
 
 impl Pair {
@@ -130,10 +133,10 @@ impl Pair {
         }
         Pair {
             now: SimTime::ZERO,
-            client,
-            server: None,
             server_ep,
+            server: None,
             client_ep,
+            client,
             links: map,
             in_flight: BTreeMap::new(),
             seq: 0,
@@ -146,6 +149,28 @@ impl Pair {
             packets: 0,
             client_log: vec![],
         }
+    }
+
+    /// The client's association.
+    pub fn client(&self) -> &SctpAssociation {
+        self.client_ep.assoc(self.client).expect("never removed")
+    }
+
+    /// The client's association, for commands.
+    pub fn client_mut(&mut self) -> &mut SctpAssociation {
+        self.client_ep
+            .assoc_mut(self.client)
+            .expect("never removed")
+    }
+
+    /// The server's association, once a COOKIE ECHO created it.
+    pub fn server(&self) -> Option<&SctpAssociation> {
+        self.server.and_then(|h| self.server_ep.assoc(h))
+    }
+
+    /// The server's association, for commands.
+    pub fn server_mut(&mut self) -> Option<&mut SctpAssociation> {
+        self.server.and_then(|h| self.server_ep.assoc_mut(h))
     }
 
     /// Single-homed over one network.
@@ -165,26 +190,27 @@ impl Pair {
     fn enqueue(&mut self, to: Side, t: Transmit) {
         self.packets += 1;
         if to == Side::Server {
+            let s = sent(t.clone());
             let mut drop = false;
-            for c in &t.packet.chunks {
+            for c in &s.packet.chunks {
                 if let ChunkRepr::Data(d) = c {
                     if self.drop_tsns.remove(&d.tsn.0) {
                         drop = true;
                     }
                 }
             }
-            self.client_log.push((self.now, t.clone()));
+            self.client_log.push((self.now, s));
             if drop {
                 return;
             }
         }
-        let bytes = t.to_bytes(64, 0).expect("encodable");
+        let ip_len = IPV4_HEADER_LEN + t.payload.len();
         let Some(link) = self.links.get_mut(&(net(t.dst), to)) else {
             return; // no route
         };
         // Serialisation at the bottleneck (FIFO), then propagation.
         let start = link.busy_until.max(self.now);
-        let bits = (bytes.len() as u64 * 8).saturating_mul(1_000_000_000);
+        let bits = (ip_len as u64 * 8).saturating_mul(1_000_000_000);
         let tx = SimDuration::from_nanos(bits.checked_div(link.cfg.rate_bps).unwrap_or(0));
         link.busy_until = start + tx;
         if !link.up || self.rng.bernoulli(link.cfg.loss) {
@@ -202,18 +228,17 @@ impl Pair {
         };
         for _ in 0..copies {
             self.seq += 1;
-            self.in_flight
-                .insert((arrival, self.seq), (to, bytes.clone()));
+            self.in_flight.insert((arrival, self.seq), (to, t.clone()));
         }
     }
 
     /// Moves everything the endpoints want to send onto the networks.
     fn flush(&mut self) {
         let now = self.now;
-        while let Some(t) = self.client.poll_transmit(now) {
+        while let Some(t) = self.client_mut().poll_transmit(now) {
             self.enqueue(Side::Server, t);
         }
-        if let Some(s) = &mut self.server {
+        if let Some(s) = self.server_mut() {
             let mut out = vec![];
             while let Some(t) = s.poll_transmit(now) {
                 out.push(t);
@@ -228,48 +253,43 @@ impl Pair {
         while let Some(t) = self.client_ep.poll_transmit() {
             self.enqueue(Side::Server, t);
         }
-        while let Some(e) = self.client.poll_event() {
+        while let Some(e) = self.client_mut().poll_event() {
             self.client_events.push((now, e));
         }
-        while let Some(m) = self.client.recv() {
+        while let Some(m) = self.client_mut().recv() {
             self.client_rx.push(m);
         }
-        if let Some(s) = &mut self.server {
-            while let Some(e) = s.poll_event() {
-                self.server_events.push((now, e));
-            }
-            while let Some(m) = s.recv() {
-                self.server_rx.push(m);
+        if let Some(h) = self.server {
+            if let Some(s) = self.server_ep.assoc_mut(h) {
+                while let Some(e) = s.poll_event() {
+                    self.server_events.push((now, e));
+                }
+                while let Some(m) = s.recv() {
+                    self.server_rx.push(m);
+                }
             }
         }
     }
 
-    fn deliver(&mut self, to: Side, bytes: &[u8]) {
-        let ip = sctpsim_wire::Ipv4Packet::new_checked(bytes).expect("ip");
-        let (src, dst) = (ip.src_addr(), ip.dst_addr());
-        let Ok(pkt) = sctpsim_wire::sctp::SctpPacket::new_checked(ip.payload())
-            .and_then(|p| SctpRepr::parse(&p))
-        else {
-            return;
-        };
+    fn deliver(&mut self, to: Side, t: &Transmit) {
         let now = self.now;
         match to {
-            Side::Client if !self.client.is_closed() => {
-                self.client.handle_packet(now, src, dst, &pkt)
-            }
             Side::Client => {
-                let _ = self.client_ep.handle_packet(now, src, dst, &pkt);
+                let _ = self
+                    .client_ep
+                    .handle_datagram(now, t.src, t.dst, &t.payload);
             }
-            Side::Server => match &mut self.server {
-                Some(s) if s.owns(src, pkt.src_port, pkt.dst_port) && !s.is_closed() => {
-                    s.handle_packet(now, src, dst, &pkt)
-                }
-                _ => {
-                    if let Some(a) = self.server_ep.handle_packet(now, src, dst, &pkt) {
-                        self.server = Some(a);
+            Side::Server => {
+                if let Ok(Some(DatagramEvent::NewAssociation(h))) = self
+                    .server_ep
+                    .handle_datagram(now, t.src, t.dst, &t.payload)
+                {
+                    // The pair follows one server association: a newer one replaces it.
+                    if let Some(old) = self.server.replace(h) {
+                        self.server_ep.remove(old);
                     }
                 }
-            },
+            }
         }
     }
 
@@ -277,8 +297,8 @@ impl Pair {
     fn next_event(&self) -> Option<SimTime> {
         let mut t = self.in_flight.keys().next().map(|k| k.0);
         for d in [
-            self.client.poll_timeout(),
-            self.server.as_ref().and_then(|s| s.poll_timeout()),
+            self.client().poll_timeout(),
+            self.server().and_then(|s| s.poll_timeout()),
         ]
         .into_iter()
         .flatten()
@@ -313,18 +333,18 @@ impl Pair {
                 .next()
                 .filter(|(k, _)| k.0 <= self.now)
             {
-                let (to, bytes) = self.in_flight.remove(&key).expect("present");
-                self.deliver(to, &bytes);
+                let (to, t) = self.in_flight.remove(&key).expect("present");
+                self.deliver(to, &t);
             } else {
                 let now = self.now;
-                self.client.handle_timeout(now);
-                if let Some(s) = &mut self.server {
+                self.client_mut().handle_timeout(now);
+                if let Some(s) = self.server_mut() {
                     s.handle_timeout(now);
                 }
             }
             self.flush();
-            self.client.check_invariants();
-            if let Some(s) = &self.server {
+            self.client().check_invariants();
+            if let Some(s) = self.server() {
                 s.check_invariants();
             }
             if stop(self) {
@@ -340,10 +360,8 @@ impl Pair {
     /// Runs until both associations are established.
     pub fn establish(&mut self) {
         let ok = self.run_until(ms(60_000), |p| {
-            p.client.state() == State::Established
-                && p.server
-                    .as_ref()
-                    .is_some_and(|s| s.state() == State::Established)
+            p.client().state() == State::Established
+                && p.server().is_some_and(|s| s.state() == State::Established)
         });
         assert!(ok, "association not established");
     }
@@ -481,22 +499,22 @@ fn exactly_once_run(seed: u64, profile: SctpConfig) -> (f64, u64) {
     let mut shut = false;
     let finished = p.run_until(ms(3_600_000), |p| {
         let now = p.now;
-        up.pump(0, &mut p.client, now);
-        if let Some(s) = &mut p.server {
+        up.pump(0, p.client_mut(), now);
+        if let Some(s) = p.server_mut() {
             if !s.is_closed() && s.state() == State::Established {
                 down.pump(1, s, now);
             }
         }
         if up.done() && down.done() && !shut {
             shut = true;
-            p.client.shutdown(now);
+            p.client_mut().shutdown(now);
         }
-        p.client.is_closed() && p.server.as_ref().is_some_and(|s| s.is_closed())
+        p.client().is_closed() && p.server().is_some_and(|s| s.is_closed())
     });
     assert!(
         finished,
         "seed {seed}: did not finish ({link:?}), client {:?}",
-        p.client.state()
+        p.client().state()
     );
     assert!(
         p.client_events
@@ -559,7 +577,7 @@ fn clean_path_bulk_transfer_and_metrics() {
     let done = p.run_until(ms(60_000), |p| {
         while sent < 300 {
             let now = p.now;
-            match p.client.send(now, vec![7; 1452], 0, false, None, 0) {
+            match p.client_mut().send(now, vec![7; 1452], 0, false, None, 0) {
                 Ok(_) => sent += 1,
                 Err(_) => break,
             }
@@ -567,10 +585,10 @@ fn clean_path_bulk_transfer_and_metrics() {
         p.server_rx.len() == 300
     });
     assert!(done);
-    let s = p.client.stats();
+    let s = p.client().stats();
     assert_eq!(s.fast_retransmissions + s.t3_retransmissions, 0);
-    assert!(p.client.status().paths[0].cwnd > 20_000, "cwnd grew");
-    let m: Vec<_> = std::iter::from_fn(|| p.client.poll_metric()).collect();
+    assert!(p.client().status().paths[0].cwnd > 20_000, "cwnd grew");
+    let m: Vec<_> = std::iter::from_fn(|| p.client_mut().poll_metric()).collect();
     let sent_points = m
         .iter()
         .filter(|e| matches!(e.kind, crate::transport::sctp::MetricKind::TsnSent { .. }))
@@ -586,7 +604,7 @@ fn multihomed(seed: u64, hb: SimDuration) -> Pair {
     p.establish();
     // Let the heartbeats confirm the alternate paths.
     p.run_until(p.now + SimDuration::from_secs(2), |_| false);
-    assert_eq!(p.client.path_status(S2).unwrap().state, PathState::Active);
+    assert_eq!(p.client().path_status(S2).unwrap().state, PathState::Active);
     p
 }
 
@@ -601,10 +619,10 @@ fn failover_to_the_alternate_and_back_to_the_primary() {
     let done = p.run_until(ms(900_000), |p| {
         loop {
             let now = p.now;
-            let n = p.client.stats().messages_sent as u16;
+            let n = p.client().stats().messages_sent as u16;
             let mut data = vec![3; 500];
             data[..2].copy_from_slice(&n.to_be_bytes());
-            if p.client.send(now, data, 0, false, None, 0).is_err() {
+            if p.client_mut().send(now, data, 0, false, None, 0).is_err() {
                 break;
             }
         }
@@ -617,8 +635,8 @@ fn failover_to_the_alternate_and_back_to_the_primary() {
             .iter()
             .any(|(_, e)| *e == SctpEvent::PathDown { addr: S1 });
         if down && !repaired {
-            t3_at_down = p.client.path_stats(S1).unwrap().t3_timeouts;
-            errors_at_down = p.client.path_status(S1).unwrap().error_count;
+            t3_at_down = p.client().path_stats(S1).unwrap().t3_timeouts;
+            errors_at_down = p.client().path_status(S1).unwrap().error_count;
             repaired = true;
             p.set_network(0, true);
         }
@@ -636,7 +654,7 @@ fn failover_to_the_alternate_and_back_to_the_primary() {
         "transfer stalled: {} delivered; client {:?} {:?}",
         p.server_rx.len(),
         p.client_events,
-        p.client.stats(),
+        p.client().stats(),
     );
     let down_at = p
         .client_events
@@ -644,7 +662,7 @@ fn failover_to_the_alternate_and_back_to_the_primary() {
         .find(|(_, e)| *e == SctpEvent::PathDown { addr: S1 })
         .unwrap()
         .0;
-    let s = p.client.stats();
+    let s = p.client().stats();
     assert!(
         s.retransmissions_to_alternate > 0,
         "retransmissions went to S2"
@@ -696,16 +714,16 @@ fn one_fast_retransmit_repairs_a_single_loss(mut cfg: SctpConfig) {
     cfg.max_burst = 0;
     let mut p = Pair::simple(cfg, LinkCfg::clean(10), 9);
     p.establish();
-    let lost = p.client.initial_tsn() + 2;
+    let lost = p.client().initial_tsn() + 2;
     p.drop_tsns.insert(lost.0);
     let now = p.now;
     for _ in 0..12 {
-        p.client
+        p.client_mut()
             .send(now, vec![1; 1452], 0, false, None, 0)
             .unwrap();
     }
     assert!(p.run_until(ms(10_000), |p| p.server_rx.len() == 12));
-    let s = p.client.stats();
+    let s = p.client().stats();
     assert_eq!(
         (
             s.fast_retransmit_events,
@@ -732,15 +750,15 @@ fn profiles_differ_in_fast_retransmit_threshold_and_initial_cwnd() {
     ] {
         let mut p = Pair::simple(cfg, LinkCfg::clean(10), 3);
         p.establish();
-        assert_eq!(p.client.path_status(S1).unwrap().cwnd, cwnd);
+        assert_eq!(p.client().path_status(S1).unwrap().cwnd, cwnd);
         let now = p.now;
         for _ in 0..10 {
-            p.client
+            p.client_mut()
                 .send(now, vec![1; 1452], 0, false, None, 0)
                 .unwrap();
         }
         let mut n = 0;
-        while p.client.poll_transmit(now).is_some() {
+        while p.client_mut().poll_transmit(now).is_some() {
             n += 1;
         }
         // Rule B lets a packet start while flightsize < cwnd: 4 resp. 3 full packets.
@@ -789,10 +807,12 @@ fn association_survives_a_long_outage_only_within_its_retransmission_budget() {
     let mut p = Pair::simple(SctpConfig::rfc9260(), LinkCfg::clean(10), 4);
     p.establish();
     let now = p.now;
-    p.client.send(now, vec![1; 100], 0, false, None, 0).unwrap();
+    p.client_mut()
+        .send(now, vec![1; 100], 0, false, None, 0)
+        .unwrap();
     p.set_network(0, false);
-    p.run_until(ms(1_000_000), |p| p.client.is_closed());
-    assert!(p.client.is_closed());
+    p.run_until(ms(1_000_000), |p| p.client().is_closed());
+    assert!(p.client().is_closed());
     assert!(p.client_events.iter().any(|(_, e)| matches!(
         e,
         SctpEvent::CommLost {

@@ -5,7 +5,7 @@
 use super::*;
 use sctpsim_wire::sctp::ErrorCause;
 
-fn sack_of(t: &Transmit) -> SackChunk {
+fn sack_of(t: &Sent) -> SackChunk {
     t.packet
         .chunks
         .iter()

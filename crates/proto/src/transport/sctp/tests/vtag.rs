@@ -5,7 +5,7 @@ use super::*;
 use crate::transport::sctp::SctpEndpoint;
 use sctpsim_wire::sctp::ErrorCause;
 
-fn ootb(vtag: u32, chunks: Vec<ChunkRepr>) -> Option<Transmit> {
+fn ootb(vtag: u32, chunks: Vec<ChunkRepr>) -> Option<Sent> {
     let mut ep = SctpEndpoint::new(cfg(), LOCAL_PORT, vec![L1], Rng::from_seed(3));
     ep.listen(true);
     let pkt = SctpRepr {
@@ -14,8 +14,14 @@ fn ootb(vtag: u32, chunks: Vec<ChunkRepr>) -> Option<Transmit> {
         verification_tag: vtag,
         chunks,
     };
-    assert!(ep.handle_packet(SimTime::ZERO, R1, L1, &pkt).is_none());
-    ep.poll_transmit()
+    let event = ep.handle_packet(SimTime::ZERO, R1, L1, &pkt);
+    let answer = sent_ep(&mut ep);
+    assert_eq!(
+        event,
+        answer.is_some().then_some(DatagramEvent::Response),
+        "an answer is announced as a Response, nothing else happens"
+    );
+    answer
 }
 
 #[test]

@@ -1,20 +1,26 @@
-//! The applications of SCTP flows: a message source at the flow's `src` (backlogged `ftp`, a
-//! `file` of N bytes, or the paced multi-stream `messages` source) and a message sink at `dst`
-//! that checks every delivered message and measures its delay per stream.
+//! The message application of SCTP flows: a [`MessageSource`] that hands messages to an
+//! association (backlogged `ftp`, a `file` of N bytes, or paced multi-stream `messages`) and a
+//! [`MessageSink`] that checks every delivered message and measures its delay per stream.
+//!
+//! Both are sans-IO: the source is called with the time and the association whenever the
+//! application may act (the association's buffer freed, a paced message fell due) and says when
+//! it wants to be called again; the sink is given each message the association delivers.
 //!
 //! Every message starts with a [`SeqTsHeader`] (message sequence number, time the application
 //! handed it over); the remaining bytes are a pattern derived from the sequence number, so the
 //! sink detects corrupted, duplicated, lost-then-reordered and misrouted messages without
 //! keeping copies. Message `k` goes to stream `k mod streams`.
 
-use sctpsim_kernel::{BitRate, SimDuration, SimTime};
-use sctpsim_proto::app::SeqTsHeader;
-use sctpsim_proto::transport::sctp::{Message, SctpAssociation, SendError};
 use std::collections::BTreeMap;
+
+use sctpsim_kernel::{BitRate, SimDuration, SimTime};
+
+use super::header::SeqTsHeader;
+use crate::transport::sctp::{Message, SctpAssociation, SendError};
 
 /// Payload protocol identifier of the messages: 0, "reserved by SCTP" / unspecified
 /// (RFC 9260 §3.3.1, IANA "SCTP Payload Protocol Identifiers").
-const PPID: u32 = 0;
+pub const PPID: u32 = 0;
 
 /// The filler byte at offset `i` (≥ 12) of message `seq`.
 #[inline]
@@ -22,8 +28,9 @@ fn pattern(seq: u32, i: usize) -> u8 {
     ((seq as usize).wrapping_mul(7).wrapping_add(i) % 251) as u8
 }
 
-/// Message `seq` of `len` bytes (at least the header) handed over at `sent_at`.
-fn make_message(seq: u32, sent_at: SimTime, len: usize) -> Vec<u8> {
+/// Message `seq` of `len` bytes (at least the header) handed over at `sent_at`: what the
+/// source sends and the sink expects.
+pub fn make_message(seq: u32, sent_at: SimTime, len: usize) -> Vec<u8> {
     let len = len.max(SeqTsHeader::LEN);
     let mut v = vec![0u8; len];
     SeqTsHeader { seq, sent_at }.emit(&mut v);
@@ -33,10 +40,10 @@ fn make_message(seq: u32, sent_at: SimTime, len: usize) -> Vec<u8> {
     v
 }
 
-/// What a source is configured to send.
-#[derive(Clone, Debug)]
-pub(super) struct SourceConfig {
-    /// Bytes per message (the last message of a file may differ).
+/// What a [`MessageSource`] sends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MessageSourceConfig {
+    /// Bytes per message (at least the 12-byte header; the last message of a file may differ).
     pub message_bytes: usize,
     /// Streams, round-robin.
     pub streams: u16,
@@ -44,7 +51,7 @@ pub(super) struct SourceConfig {
     pub unordered: bool,
     /// PR-SCTP lifetime of every message.
     pub lifetime: Option<SimDuration>,
-    /// Paced at this payload rate; `None`: backlogged.
+    /// Paced at this payload rate; `None`: backlogged (as much as the send buffer takes).
     pub rate: Option<BitRate>,
     /// First message.
     pub start: SimTime,
@@ -58,8 +65,8 @@ pub(super) struct SourceConfig {
 
 /// The sending application.
 #[derive(Clone, Debug)]
-pub(super) struct MessageSource {
-    pub cfg: SourceConfig,
+pub struct MessageSource {
+    cfg: MessageSourceConfig,
     /// Index of the next message.
     next: u64,
     /// Payload bytes handed to the association.
@@ -67,15 +74,16 @@ pub(super) struct MessageSource {
     /// A paced message the send buffer refused, with its stream.
     held: Option<(Vec<u8>, u16)>,
     /// Messages handed over per stream.
-    pub sent_per_stream: Vec<u64>,
+    sent_per_stream: Vec<u64>,
     /// Messages abandoned per stream (PR-SCTP, `SendFailed`).
-    pub abandoned_per_stream: Vec<u64>,
+    abandoned_per_stream: Vec<u64>,
     /// Nothing more will be handed over.
-    pub finished: bool,
+    finished: bool,
 }
 
 impl MessageSource {
-    pub fn new(cfg: SourceConfig) -> Self {
+    /// A source that has sent nothing yet.
+    pub fn new(cfg: MessageSourceConfig) -> Self {
         let n = usize::from(cfg.streams.max(1));
         MessageSource {
             cfg,
@@ -86,6 +94,27 @@ impl MessageSource {
             abandoned_per_stream: vec![0; n],
             finished: false,
         }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &MessageSourceConfig {
+        &self.cfg
+    }
+
+    /// Whether the source will hand over nothing more (its budget is spent, it passed `stop`,
+    /// or the association refused a message for good).
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Messages handed over, per stream.
+    pub fn sent_per_stream(&self) -> &[u64] {
+        &self.sent_per_stream
+    }
+
+    /// Messages abandoned (reported by [`MessageSource::abandoned`]), per stream.
+    pub fn abandoned_per_stream(&self) -> &[u64] {
+        &self.abandoned_per_stream
     }
 
     /// When message `k` is due (paced sources; exact in integer ns from `k`).
@@ -134,7 +163,8 @@ impl MessageSource {
     }
 
     /// Hands every message that is due at `now` and fits to `assoc`. Returns the time of the
-    /// next paced message still to come (the engine wakes the application then).
+    /// next paced message still to come (call again then); `None` when the next call should
+    /// follow the association (its buffer freed) or the source is finished.
     pub fn fill(&mut self, now: SimTime, assoc: &mut SctpAssociation) -> Option<SimTime> {
         if self.finished || now < self.cfg.start {
             return (!self.finished).then_some(self.cfg.start);
@@ -202,7 +232,7 @@ impl MessageSource {
         }
     }
 
-    /// A message of `stream` was abandoned (RFC 3758).
+    /// A message of `stream` was abandoned (RFC 3758; the association's `SendFailed`).
     pub fn abandoned(&mut self, stream: u16) {
         if let Some(c) = self.abandoned_per_stream.get_mut(usize::from(stream)) {
             *c += 1;
@@ -211,29 +241,22 @@ impl MessageSource {
 }
 
 /// Delivery figures of one stream.
-#[derive(Clone, Debug, Default)]
-pub(super) struct StreamRx {
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StreamRx {
     /// Messages delivered.
     pub messages: u64,
     /// Payload bytes delivered.
     pub bytes: u64,
     /// Delay (delivery − hand-over) of every delivered message, ns.
     pub delays: Vec<u64>,
-    /// Sum of the delays of messages delivered since the last sample, and their number.
-    pub interval: (u128, u64),
+    /// Sum of the delays of messages delivered since the last
+    /// [`MessageSink::take_intervals`], and their number.
+    interval: (u128, u64),
 }
 
-/// The receiving application: checks and measures every message.
-#[derive(Clone, Debug)]
-pub(super) struct MessageSink {
-    streams: u16,
-    /// Per stream.
-    pub rx: BTreeMap<u16, StreamRx>,
-    /// Highest sequence number delivered per ordered stream.
-    last_ordered: BTreeMap<u16, u32>,
-    /// Sequence numbers delivered (bit set).
-    seen: Vec<u64>,
-    max_seq: Option<u32>,
+/// Totals of a [`MessageSink`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MessageSinkStats {
     /// Payload bytes delivered.
     pub bytes: u64,
     /// Messages delivered.
@@ -245,7 +268,22 @@ pub(super) struct MessageSink {
     pub errors: u64,
 }
 
+/// The receiving application: checks and measures every message.
+#[derive(Clone, Debug)]
+pub struct MessageSink {
+    streams: u16,
+    /// Per stream.
+    rx: BTreeMap<u16, StreamRx>,
+    /// Highest sequence number delivered per ordered stream.
+    last_ordered: BTreeMap<u16, u32>,
+    /// Sequence numbers delivered (bit set).
+    seen: Vec<u64>,
+    max_seq: Option<u32>,
+    stats: MessageSinkStats,
+}
+
 impl MessageSink {
+    /// A sink for messages sent round-robin over `streams` streams.
     pub fn new(streams: u16) -> Self {
         MessageSink {
             streams: streams.max(1),
@@ -253,22 +291,29 @@ impl MessageSink {
             last_ordered: BTreeMap::new(),
             seen: Vec::new(),
             max_seq: None,
-            bytes: 0,
-            messages: 0,
-            reordered: 0,
-            errors: 0,
+            stats: MessageSinkStats::default(),
         }
+    }
+
+    /// The totals.
+    pub fn stats(&self) -> &MessageSinkStats {
+        &self.stats
+    }
+
+    /// The figures of every stream that delivered something, by stream.
+    pub fn streams(&self) -> &BTreeMap<u16, StreamRx> {
+        &self.rx
     }
 
     /// A message delivered by the association at `now`.
     pub fn deliver(&mut self, now: SimTime, m: &Message) {
-        self.messages += 1;
-        self.bytes += m.data.len() as u64;
+        self.stats.messages += 1;
+        self.stats.bytes += m.data.len() as u64;
         let rx = self.rx.entry(m.stream).or_default();
         rx.messages += 1;
         rx.bytes += m.data.len() as u64;
         let Some(h) = SeqTsHeader::parse(&m.data) else {
-            self.errors += 1;
+            self.stats.errors += 1;
             return;
         };
         let delay = now.saturating_since(h.sent_at).as_nanos();
@@ -294,12 +339,22 @@ impl MessageSink {
                 None => true,
             };
         if !(intact && right_stream && !duplicate && in_order) {
-            self.errors += 1;
+            self.stats.errors += 1;
         }
         match self.max_seq {
-            Some(max) if h.seq < max => self.reordered += 1,
+            Some(max) if h.seq < max => self.stats.reordered += 1,
             _ => self.max_seq = Some(h.seq),
         }
+    }
+
+    /// Per stream, the sum of the delays (ns) of the messages delivered since the previous call
+    /// and their number, resetting both: the means of a sampling interval. Streams that
+    /// delivered nothing since give `(stream, 0, 0)`.
+    pub fn take_intervals(&mut self) -> impl Iterator<Item = (u16, u128, u64)> + '_ {
+        self.rx.iter_mut().map(|(stream, rx)| {
+            let (sum, n) = std::mem::take(&mut rx.interval);
+            (*stream, sum, n)
+        })
     }
 
     /// Mean delay over all delivered messages, s.
@@ -314,20 +369,13 @@ impl MessageSink {
     }
 }
 
-/// The `q`-quantile (0–1, nearest rank) of `v`, in seconds.
-pub(super) fn quantile_s(v: &[u64], q: f64) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    let mut s = v.to_vec();
-    s.sort_unstable();
-    let rank = ((q * s.len() as f64).ceil() as usize).clamp(1, s.len());
-    Some(s[rank - 1] as f64 / 1e9)
-}
-
 #[cfg(test)]
 mod test {
+    use std::net::Ipv4Addr;
+
     use super::*;
+    use crate::transport::sctp::{SctpConfig, SctpEndpoint, State};
+    use sctpsim_kernel::Rng;
     use sctpsim_wire::sctp::Ssn;
 
     fn msg(stream: u16, unordered: bool, data: Vec<u8>) -> Message {
@@ -340,33 +388,8 @@ mod test {
         }
     }
 
-    #[test]
-    fn sink_accepts_good_messages_and_flags_bad_ones() {
-        let mut s = MessageSink::new(2);
-        let t0 = SimTime(1_000);
-        s.deliver(SimTime(5_000), &msg(0, false, make_message(0, t0, 100)));
-        s.deliver(SimTime(6_000), &msg(1, false, make_message(1, t0, 100)));
-        s.deliver(SimTime(7_000), &msg(0, false, make_message(2, t0, 100)));
-        assert_eq!((s.messages, s.errors, s.reordered), (3, 0, 0));
-        // Duplicate, wrong stream, corrupted, out of order on an ordered stream.
-        s.deliver(SimTime(8_000), &msg(0, false, make_message(2, t0, 100)));
-        s.deliver(SimTime(8_000), &msg(0, false, make_message(3, t0, 100)));
-        let mut bad = make_message(5, t0, 100);
-        bad[50] ^= 1;
-        s.deliver(SimTime(8_000), &msg(1, false, bad));
-        s.deliver(SimTime(8_000), &msg(1, false, make_message(1, t0, 100)));
-        assert_eq!(s.errors, 4);
-        assert_eq!(s.rx[&0].delays[0], 4_000);
-        // Unordered messages may arrive in any order.
-        let mut u = MessageSink::new(1);
-        u.deliver(t0, &msg(0, true, make_message(4, t0, 20)));
-        u.deliver(t0, &msg(0, true, make_message(3, t0, 20)));
-        assert_eq!((u.errors, u.reordered), (0, 1));
-    }
-
-    #[test]
-    fn file_tail_joins_the_last_message_and_quantiles() {
-        let mut src = MessageSource::new(SourceConfig {
+    fn backlogged(total_bytes: Option<u64>) -> MessageSourceConfig {
+        MessageSourceConfig {
             message_bytes: 100,
             streams: 1,
             unordered: false,
@@ -374,15 +397,134 @@ mod test {
             rate: None,
             start: SimTime::ZERO,
             stop: None,
-            total_bytes: Some(205),
+            total_bytes,
             count: None,
+        }
+    }
+
+    /// A new association of `ep`, in COOKIE-WAIT: it already queues user data (RFC 9260 §5.1).
+    fn association(ep: &mut SctpEndpoint) -> crate::transport::sctp::AssocHandle {
+        ep.connect(SimTime::ZERO, &[Ipv4Addr::new(10, 0, 0, 2)], 80)
+    }
+
+    /// An endpoint whose associations have a send buffer of `send_buffer` bytes and `streams`
+    /// outbound streams.
+    fn endpoint(send_buffer: usize, streams: u16) -> SctpEndpoint {
+        let cfg = SctpConfig {
+            send_buffer,
+            outbound_streams: streams,
+            ..SctpConfig::rfc9260()
+        };
+        SctpEndpoint::new(
+            cfg,
+            5000,
+            vec![Ipv4Addr::new(10, 0, 0, 1)],
+            Rng::from_seed(1),
+        )
+    }
+
+    #[test]
+    fn sink_accepts_good_messages_and_flags_bad_ones() {
+        let mut s = MessageSink::new(2);
+        let t0 = SimTime(1_000);
+        s.deliver(SimTime(5_000), &msg(0, false, make_message(0, t0, 100)));
+        s.deliver(SimTime(6_000), &msg(1, false, make_message(1, t0, 100)));
+        s.deliver(SimTime(7_000), &msg(0, false, make_message(2, t0, 100)));
+        let st = s.stats();
+        assert_eq!((st.messages, st.errors, st.reordered), (3, 0, 0));
+        // Duplicate, wrong stream, corrupted, out of order on an ordered stream.
+        s.deliver(SimTime(8_000), &msg(0, false, make_message(2, t0, 100)));
+        s.deliver(SimTime(8_000), &msg(0, false, make_message(3, t0, 100)));
+        let mut bad = make_message(5, t0, 100);
+        bad[50] ^= 1;
+        s.deliver(SimTime(8_000), &msg(1, false, bad));
+        s.deliver(SimTime(8_000), &msg(1, false, make_message(1, t0, 100)));
+        assert_eq!(s.stats().errors, 4);
+        assert_eq!(s.streams()[&0].delays[0], 4_000);
+        // A message too short for the header is an error with no delay.
+        s.deliver(SimTime(9_000), &msg(0, false, vec![1, 2, 3]));
+        assert_eq!(s.stats().errors, 5);
+        assert_eq!(s.stats().messages, 8);
+        // Unordered messages may arrive in any order.
+        let mut u = MessageSink::new(1);
+        u.deliver(t0, &msg(0, true, make_message(4, t0, 20)));
+        u.deliver(t0, &msg(0, true, make_message(3, t0, 20)));
+        assert_eq!((u.stats().errors, u.stats().reordered), (0, 1));
+    }
+
+    #[test]
+    fn intervals_are_taken_and_reset() {
+        let mut s = MessageSink::new(2);
+        s.deliver(SimTime(10), &msg(0, false, make_message(0, SimTime(0), 20)));
+        s.deliver(SimTime(30), &msg(0, false, make_message(2, SimTime(0), 20)));
+        s.deliver(SimTime(7), &msg(1, false, make_message(1, SimTime(0), 20)));
+        let first: Vec<_> = s.take_intervals().collect();
+        assert_eq!(first, vec![(0, 40, 2), (1, 7, 1)]);
+        let second: Vec<_> = s.take_intervals().collect();
+        assert_eq!(second, vec![(0, 0, 0), (1, 0, 0)]);
+        assert_eq!(s.mean_delay_s(), Some(47.0 / 3.0 / 1e9));
+    }
+
+    #[test]
+    fn file_tail_joins_the_last_message() {
+        let mut src = MessageSource::new(MessageSourceConfig {
+            total_bytes: Some(205),
+            ..backlogged(None)
         });
         assert_eq!(src.next_size(), Some(100));
         src.offered = 100;
         assert_eq!(src.next_size(), Some(105));
         src.offered = 205;
         assert_eq!(src.next_size(), None);
-        assert_eq!(quantile_s(&[3, 1, 2, 4], 0.5), Some(2e-9));
-        assert_eq!(quantile_s(&[], 0.5), None);
+    }
+
+    #[test]
+    fn a_file_fills_the_send_buffer_then_finishes() {
+        let mut ep = endpoint(1000, 1);
+        let h = association(&mut ep);
+        let a = ep.assoc_mut(h).expect("in the table");
+        assert_eq!(a.state(), State::CookieWait);
+        let mut src = MessageSource::new(backlogged(Some(1050)));
+        // Ten 100-byte messages fill the 1000-byte buffer; the source waits for the
+        // association, not for a time.
+        assert_eq!(src.fill(SimTime::ZERO, a), None);
+        assert_eq!(src.sent_per_stream(), &[10]);
+        assert!(!src.is_finished());
+        assert_eq!(a.send_buffer_space(), 0);
+        // Nothing fits: nothing changes.
+        assert_eq!(src.fill(SimTime::ZERO, a), None);
+        assert_eq!(src.sent_per_stream(), &[10]);
+        // The association closes: the tail is refused and the source stops.
+        a.abort(SimTime::ZERO, b"");
+        assert_eq!(src.fill(SimTime::ZERO, a), None);
+        assert!(src.is_finished());
+        assert_eq!(src.sent_per_stream(), &[10]);
+    }
+
+    #[test]
+    fn paced_messages_fall_due_on_time_round_robin() {
+        let mut ep = endpoint(1 << 20, 3);
+        let h = association(&mut ep);
+        let a = ep.assoc_mut(h).expect("in the table");
+        // 100 bytes at 8 kbit/s: one message every 100 ms from t = 1 s, until t = 1.45 s.
+        let mut src = MessageSource::new(MessageSourceConfig {
+            streams: 3,
+            rate: Some(BitRate(8_000)),
+            start: SimTime::ZERO + SimDuration::from_secs(1),
+            stop: Some(SimTime::ZERO + SimDuration::from_millis(1450)),
+            ..backlogged(None)
+        });
+        let ms = |v: u64| SimTime::ZERO + SimDuration::from_millis(v);
+        assert_eq!(src.fill(SimTime::ZERO, a), Some(ms(1000)));
+        assert_eq!(src.fill(ms(1000), a), Some(ms(1100)));
+        // Late: the messages due by now go at once (with their due time as hand-over time).
+        assert_eq!(src.fill(ms(1250), a), Some(ms(1300)));
+        assert_eq!(src.sent_per_stream(), &[1, 1, 1]);
+        assert_eq!(src.fill(ms(1450), a), None);
+        assert!(src.is_finished());
+        assert_eq!(src.sent_per_stream(), &[2, 2, 1]);
+        src.abandoned(1);
+        src.abandoned(7); // no such stream: ignored
+        assert_eq!(src.abandoned_per_stream(), &[0, 1, 0]);
     }
 }

@@ -1,0 +1,180 @@
+//! An SCTP flow from the scenario: the association configuration (the profile, then the
+//! flow's overrides), the addresses each side uses, both endpoints (the server listening) and
+//! the application.
+
+use super::app::source_config;
+use super::{SctpFlow, SctpSide, DEFAULT_SCTP_PORT};
+use crate::scenario::{AppKind, FlowSpec, SctpProfileKind};
+use crate::sim::flows::Endpoints;
+use crate::topology::Topology;
+use sctpsim_kernel::{NodeId, SeedTree, StreamKey};
+use sctpsim_proto::app::{MessageSink, MessageSource};
+use sctpsim_proto::transport::sctp::{SctpConfig, SctpEndpoint};
+use std::net::Ipv4Addr;
+
+/// The SCTP configuration a flow asks for: its profile, then its overrides. `link_mtu` is the
+/// smallest link MTU (the default path MTU).
+fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
+    let spec = f.sctp.clone().unwrap_or_default();
+    let mut c = match spec.profile {
+        SctpProfileKind::Rfc9260 => SctpConfig::rfc9260(),
+        SctpProfileKind::Rfc2960 => SctpConfig::rfc2960(),
+    };
+    if let Some(v) = spec.initial_rto {
+        c.rto_initial = v.0;
+    }
+    if let Some(v) = spec.min_rto {
+        c.rto_min = v.0;
+    }
+    if let Some(v) = spec.max_rto {
+        c.rto_max = v.0;
+    }
+    if let Some(v) = spec.hb_interval {
+        c.hb_interval = v.0;
+    }
+    if let Some(v) = spec.heartbeats {
+        c.heartbeats = v;
+    }
+    if let Some(v) = spec.path_max_retrans {
+        c.path_max_retrans = v;
+    }
+    if let Some(v) = spec.association_max_retrans {
+        c.association_max_retrans = v;
+    }
+    if let Some(v) = spec.delayed_sack {
+        c.delayed_sack = v;
+    }
+    if let Some(v) = spec.delayed_sack_timeout {
+        c.sack_delay = v.0;
+    }
+    if let Some(v) = spec.sack_frequency {
+        c.sack_freq = v;
+    }
+    if let Some(v) = spec.max_burst {
+        c.max_burst = v;
+    }
+    if let Some(v) = spec.max_gap_blocks {
+        c.max_gap_blocks = Some(v);
+    }
+    if let Some(v) = spec.fast_rtx_threshold {
+        c.fast_rtx_threshold = v;
+    }
+    if let Some(v) = spec.initial_cwnd_bytes {
+        c.initial_cwnd_bytes = Some(v);
+    }
+    if let Some(v) = spec.initial_ssthresh_bytes {
+        c.initial_ssthresh = Some(v);
+    }
+    let app_streams = match (f.app, &f.messages) {
+        (AppKind::Messages, Some(m)) => m.streams,
+        _ => 1,
+    };
+    c.outbound_streams = spec.streams.unwrap_or(c.outbound_streams.max(app_streams));
+    if let Some(v) = spec.return_to_primary {
+        c.return_to_primary = v;
+    }
+    c.pmtu = spec
+        .mtu_bytes
+        .unwrap_or(u16::try_from(link_mtu).unwrap_or(u16::MAX));
+    if let Some(v) = spec.chunk_bytes {
+        c.max_fragment = Some(v);
+    }
+    if let Some(v) = spec.recv_buffer_bytes {
+        c.recv_buffer = v;
+    }
+    if let Some(v) = spec.send_buffer_bytes {
+        c.send_buffer = v as usize;
+    }
+    if let Some(v) = spec.pr_sctp {
+        c.pr_sctp = v;
+    }
+    c.metrics = true;
+    c
+}
+
+/// The addresses of `node` a flow uses: `wanted` (those the node owns, in order) or all of
+/// them in interface order.
+fn addresses(topo: &Topology, node: NodeId, wanted: Option<&Vec<Ipv4Addr>>) -> Vec<Ipv4Addr> {
+    let n = &topo.nodes[node.index()];
+    let mut out: Vec<Ipv4Addr> = match wanted {
+        Some(list) => list.iter().copied().filter(|a| n.owns(*a)).collect(),
+        None => n.ifaces.iter().map(|i| i.addr).collect(),
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|a| seen.insert(*a));
+    out
+}
+
+/// The source address `node` uses towards `dst`: the address of the interface its route
+/// leaves by.
+pub(super) fn route_source(topo: &Topology, node: NodeId, dst: Ipv4Addr) -> Option<Ipv4Addr> {
+    let k = topo.route(node, dst)?;
+    topo.nodes[node.index()]
+        .ifaces
+        .get(k as usize)
+        .map(|i| i.addr)
+}
+
+/// Build SCTP flow `i`. `mtu` is the smallest link MTU.
+pub(in crate::sim) fn build_sctp_flow(
+    i: usize,
+    f: &FlowSpec,
+    ep_nodes: (NodeId, NodeId),
+    topo: &Topology,
+    mtu: usize,
+    seeds: &SeedTree,
+) -> SctpFlow {
+    let (src, dst) = ep_nodes;
+    let spec = f.sctp.clone().unwrap_or_default();
+    let mut local = addresses(topo, src, spec.local_addresses.as_ref());
+    let peer = addresses(topo, dst, spec.peer_addresses.as_ref());
+    // The INIT leaves from the first local address towards the primary: make that the address
+    // of the interface the route to the primary uses.
+    if let Some(s) = peer.first().and_then(|p| route_source(topo, src, *p)) {
+        if let Some(k) = local.iter().position(|a| *a == s) {
+            local[..=k].rotate_right(1);
+        }
+    }
+    let ep = Endpoints {
+        spec_index: i,
+        src,
+        dst,
+        src_addr: local.first().copied().unwrap_or(Ipv4Addr::UNSPECIFIED),
+        dst_addr: peer.first().copied().unwrap_or(Ipv4Addr::UNSPECIFIED),
+        src_port: f
+            .src_port
+            .unwrap_or(crate::sim::flows::EPHEMERAL_BASE.wrapping_add(i as u16)),
+        dst_port: f.dst_port.unwrap_or(DEFAULT_SCTP_PORT),
+    };
+    let cfg = sctp_config(f, mtu);
+    let rng = |side: u64| seeds.stream(&StreamKey::new("sctp-endpoint").with(i as u64).with(side));
+    let client = SctpEndpoint::new(cfg.clone(), ep.src_port, local.clone(), rng(0));
+    let mut server = SctpEndpoint::new(cfg.clone(), ep.dst_port, peer.clone(), rng(1));
+    server.listen(true);
+    let source_cfg = source_config(f, &cfg);
+    let sink_streams = source_cfg.streams;
+    let side = |node: NodeId, endpoint: SctpEndpoint| SctpSide {
+        node,
+        endpoint,
+        handle: None,
+        wake: None,
+        malformed: 0,
+    };
+    SctpFlow {
+        ep,
+        profile: spec.profile,
+        sides: [side(src, client), side(dst, server)],
+        local_addrs: local,
+        peer_addrs: peer,
+        source: MessageSource::new(source_cfg),
+        sink: MessageSink::new(sink_streams),
+        shutdown_when_done: f.app == AppKind::File,
+        shutdown_sent: false,
+        started: false,
+        app_wake: None,
+        data_packets_sent: 0,
+        data_packets_received: 0,
+        asconf: spec.asconf.clone(),
+        asconf_next: 0,
+    }
+}

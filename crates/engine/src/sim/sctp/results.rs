@@ -1,0 +1,139 @@
+//! The rows of SCTP flows at the end of a run: the flow row, and the association, path and
+//! stream rows (`results_sctp.rs`).
+
+use super::app::quantile_s;
+use super::{SctpFlow, CLIENT, SERVER};
+use crate::results::{FlowResult, PathResult, SctpResult, StreamResult};
+use crate::sim::flows::FlowRt;
+use crate::sim::Simulation;
+use sctpsim_proto::transport::sctp::{PathState, SctpStats};
+
+impl Simulation {
+    /// The flow row of an SCTP flow (`base` carries the common fields).
+    pub(in crate::sim) fn sctp_flow_result(s: &SctpFlow, base: FlowResult) -> FlowResult {
+        let empty = SctpStats::default();
+        let cs = s.sides[CLIENT].assoc().map_or(&empty, |a| a.stats());
+        FlowResult {
+            bytes_sent: cs.data_bytes_sent,
+            bytes_delivered: s.sink.stats().bytes,
+            packets_sent: s.data_packets_sent,
+            packets_delivered: s.data_packets_received,
+            retransmissions: cs.fast_retransmissions + cs.t3_retransmissions,
+            fast_retransmits: cs.fast_retransmit_events,
+            timeouts: cs.t3_timeouts,
+            mean_rtt_s: (cs.rtt_samples > 0)
+                .then(|| cs.rtt_sum_ns as f64 / cs.rtt_samples as f64 / 1e9),
+            mean_delay_s: s.sink.mean_delay_s(),
+            reordered: s.sink.stats().reordered,
+            ..base
+        }
+    }
+
+    /// The `sctp`, `paths` and `streams` rows of every SCTP flow; adds malformed packets to
+    /// `malformed`.
+    pub(in crate::sim) fn sctp_results(
+        &self,
+        malformed: &mut u64,
+    ) -> (Vec<SctpResult>, Vec<PathResult>, Vec<StreamResult>) {
+        let (mut assocs, mut paths, mut streams) = (Vec::new(), Vec::new(), Vec::new());
+        for flow in &self.flows {
+            let FlowRt::Sctp(s) = flow else { continue };
+            let id = s.ep.spec_index as u32;
+            *malformed += s.sides.iter().map(|sd| sd.malformed).sum::<u64>();
+            let empty = SctpStats::default();
+            let stats = |k: usize| s.sides[k].assoc().map_or(&empty, |a| a.stats());
+            let (cs, ss) = (stats(CLIENT), stats(SERVER));
+            let client = s.sides[CLIENT].assoc();
+            assocs.push(SctpResult {
+                id,
+                profile: s.profile.name().into(),
+                state: client.map_or("none".into(), |a| a.state().name().into()),
+                local_addresses: s.local_addrs.iter().map(|a| a.to_string()).collect(),
+                peer_addresses: s.peer_addrs.iter().map(|a| a.to_string()).collect(),
+                current_path: client.map(|a| a.status().current_path.to_string()),
+                data_chunks_sent: cs.data_chunks_sent,
+                fast_retransmissions: cs.fast_retransmissions,
+                t3_retransmissions: cs.t3_retransmissions,
+                retransmissions_to_alternate: cs.retransmissions_to_alternate,
+                fast_retransmit_events: cs.fast_retransmit_events,
+                t3_timeouts: cs.t3_timeouts,
+                path_switches: cs.path_switches,
+                sacks_sent: ss.sacks_sent,
+                gap_blocks_sent: ss.gap_blocks_sent,
+                gap_blocks_received: cs.gap_blocks_received,
+                duplicate_tsns: ss.duplicate_tsns_sent,
+                rwnd_drops: ss.data_chunks_dropped_rwnd,
+                heartbeats_sent: cs.heartbeats_sent + ss.heartbeats_sent,
+                messages_sent: cs.messages_sent,
+                messages_delivered: s.sink.stats().messages,
+                messages_abandoned: cs.messages_abandoned,
+                forward_tsns_sent: cs.forward_tsns_sent,
+                delivery_errors: s.sink.stats().errors,
+                malformed_packets: s.sides.iter().map(|sd| sd.malformed).sum(),
+            });
+            for (k, side_name) in [(CLIENT, "sender"), (SERVER, "receiver")] {
+                let Some(a) = s.sides[k].assoc() else {
+                    continue;
+                };
+                let status = a.status();
+                for p in &status.paths {
+                    let ps = a.path_stats(p.addr).cloned().unwrap_or_default();
+                    paths.push(PathResult {
+                        flow: id,
+                        side: side_name.into(),
+                        addr: p.addr.to_string(),
+                        source: p.source.to_string(),
+                        primary: p.addr == status.primary,
+                        state: match p.state {
+                            PathState::Active => "active",
+                            PathState::Inactive => "inactive",
+                            PathState::Unconfirmed => "unconfirmed",
+                        }
+                        .into(),
+                        cwnd_bytes: p.cwnd,
+                        ssthresh_bytes: p.ssthresh,
+                        srtt_s: p.srtt.map(|d| d.as_secs_f64()),
+                        rto_s: p.rto.as_secs_f64(),
+                        error_count: p.error_count,
+                        packets_sent: ps.packets_sent,
+                        data_chunks_sent: ps.data_chunks_sent,
+                        retransmissions: ps.retransmissions,
+                        t3_timeouts: ps.t3_timeouts,
+                        fast_retransmit_reductions: ps.fast_retransmit_reductions,
+                        bytes_acked: ps.bytes_acked,
+                        times_down: ps.times_down,
+                        heartbeats_sent: ps.heartbeats_sent,
+                        rtt_min_s: ps.rtt_min.map(|d| d.as_secs_f64()),
+                        rtt_max_s: ps.rtt_max.map(|d| d.as_secs_f64()),
+                    });
+                }
+            }
+            for (k, &sent) in s.source.sent_per_stream().iter().enumerate() {
+                let stream = k as u16;
+                let rx = s.sink.streams().get(&stream);
+                let delays: &[u64] = rx.map_or(&[], |r| r.delays.as_slice());
+                let mean = (!delays.is_empty()).then(|| {
+                    delays.iter().map(|&d| d as f64).sum::<f64>() / delays.len() as f64 / 1e9
+                });
+                streams.push(StreamResult {
+                    flow: id,
+                    stream,
+                    messages_sent: sent,
+                    messages_delivered: rx.map_or(0, |r| r.messages),
+                    messages_abandoned: s
+                        .source
+                        .abandoned_per_stream()
+                        .get(k)
+                        .copied()
+                        .unwrap_or(0),
+                    bytes_delivered: rx.map_or(0, |r| r.bytes),
+                    mean_delay_s: mean,
+                    p50_delay_s: quantile_s(delays, 0.5),
+                    p95_delay_s: quantile_s(delays, 0.95),
+                    max_delay_s: delays.iter().max().map(|&d| d as f64 / 1e9),
+                });
+            }
+        }
+        (assocs, paths, streams)
+    }
+}

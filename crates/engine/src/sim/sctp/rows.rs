@@ -1,0 +1,201 @@
+//! Time-series rows of SCTP flows: the association's notifications (path state, ASCONF
+//! outcomes) and metric stream (TSNs sent, acknowledged and dropped, per-path cwnd, ssthresh,
+//! RTT and RTO, path switches, gap reports), and the per-stream delivery delays of each
+//! sampling interval.
+
+use super::{CLIENT, SERVER};
+use crate::drop::DropReason;
+use crate::results::TimeSeries;
+use crate::scenario::{AsconfActionKind, AsconfActionSpec, FlowSide};
+use crate::sim::flows::FlowRt;
+use crate::sim::Simulation;
+use sctpsim_kernel::{FlowId, SimTime};
+use sctpsim_proto::app::MessageSource;
+use sctpsim_proto::transport::sctp::{AsconfRequestKind, MetricKind, RtxCause, SctpEvent};
+use sctpsim_wire::sctp::{ChunkRepr, SctpPacket, SctpRepr};
+use std::net::Ipv4Addr;
+
+/// `tsn` as an ordinal: 1 is the first DATA chunk (Initial TSN).
+fn rel_tsn(tsn: u32, initial: u32) -> f64 {
+    f64::from(tsn.wrapping_sub(initial)) + 1.0
+}
+
+/// The time-series metric of an ASCONF request's outcome.
+pub(super) fn asconf_metric(kind: AsconfRequestKind) -> &'static str {
+    match kind {
+        AsconfRequestKind::AddIp => "asconf_add_ip",
+        AsconfRequestKind::DeleteIp => "asconf_delete_ip",
+        AsconfRequestKind::SetPrimary => "asconf_set_primary",
+    }
+}
+
+/// What the rows of one pump need to know.
+pub(super) struct PumpCtx<'a> {
+    /// The flow's index in the scenario (the rows' id).
+    pub id: u32,
+    /// `CLIENT` or `SERVER`.
+    pub side: usize,
+    pub now: SimTime,
+    /// The client's Initial TSN (TSN rows count from it).
+    pub initial: u32,
+    /// The server's addresses, primary first (path switches are rows by index).
+    pub peer_addrs: &'a [Ipv4Addr],
+    pub asconf: &'a [AsconfActionSpec],
+}
+
+impl PumpCtx<'_> {
+    /// A notification: path state rows, abandoned messages, ASCONF outcomes. Returns whether
+    /// the association learned a new peer address or confirmed a new address of its own
+    /// (sources must be pinned again).
+    pub(super) fn event(
+        &self,
+        series: &mut TimeSeries,
+        source: &mut MessageSource,
+        ev: SctpEvent,
+    ) -> bool {
+        let (t, id) = (self.now.as_secs_f64(), self.id);
+        match ev {
+            SctpEvent::PathDown { addr } if self.side == CLIENT => {
+                series.push_owned(t, "flow", id, addr.to_string(), "path_active", 0.0);
+            }
+            SctpEvent::PathUp { addr } if self.side == CLIENT => {
+                series.push_owned(t, "flow", id, addr.to_string(), "path_active", 1.0);
+            }
+            SctpEvent::SendFailed { stream, .. } if self.side == CLIENT => {
+                source.abandoned(stream);
+            }
+            SctpEvent::PathAdded { .. } => return true,
+            SctpEvent::AsconfResult {
+                kind,
+                addr,
+                success,
+            } => {
+                let v = if success { 1.0 } else { 0.0 };
+                series.push_owned(t, "flow", id, addr.to_string(), asconf_metric(kind), v);
+                // A confirmed new address of ours can now be a source: pin again.
+                return success && kind == AsconfRequestKind::AddIp;
+            }
+            _ => {}
+        }
+        false
+    }
+
+    /// A metric sample: TSN-vs-time, per-path cwnd/ssthresh/RTT, path switches (sender);
+    /// SACKs with gap blocks (receiver).
+    pub(super) fn metric(&self, series: &mut TimeSeries, time: SimTime, kind: MetricKind) {
+        let (t, id) = (time.as_secs_f64(), self.id);
+        match (self.side, kind) {
+            (
+                CLIENT,
+                MetricKind::TsnSent {
+                    tsn,
+                    path,
+                    retransmission,
+                },
+            ) => {
+                let metric = match retransmission {
+                    None => "tsn_sent",
+                    Some(RtxCause::Fast) => "tsn_fast_rtx",
+                    Some(RtxCause::T3) => "tsn_t3_rtx",
+                };
+                let v = rel_tsn(tsn.0, self.initial);
+                series.push_owned(t, "flow", id, path.to_string(), metric, v);
+            }
+            (CLIENT, MetricKind::TsnAcked { tsn }) => {
+                series.push(t, "flow", id, "", "tsn_acked", rel_tsn(tsn.0, self.initial));
+            }
+            (
+                CLIENT,
+                MetricKind::Cwnd {
+                    path,
+                    cwnd,
+                    ssthresh,
+                },
+            ) => {
+                let p = path.to_string();
+                series.push_owned(t, "flow", id, p.clone(), "cwnd_bytes", cwnd.into());
+                series.push_owned(t, "flow", id, p, "ssthresh_bytes", ssthresh.into());
+            }
+            (CLIENT, MetricKind::Rtt { path, rtt, rto }) => {
+                let p = path.to_string();
+                series.push_owned(t, "flow", id, p.clone(), "rtt_s", rtt.as_secs_f64());
+                series.push_owned(t, "flow", id, p, "rto_s", rto.as_secs_f64());
+            }
+            (CLIENT, MetricKind::PathSwitch { to, .. }) => {
+                // Addresses the server adds by ASCONF follow `peer_addresses`.
+                let added = self
+                    .asconf
+                    .iter()
+                    .filter(|a| a.side == FlowSide::Dst && a.action == AsconfActionKind::AddIp);
+                let k = self
+                    .peer_addrs
+                    .iter()
+                    .copied()
+                    .chain(added.map(|a| a.address))
+                    .position(|p| p == to)
+                    .unwrap_or(0);
+                series.push_owned(t, "flow", id, to.to_string(), "path_switch", k as f64);
+            }
+            (SERVER, MetricKind::SackSent { gap_blocks, .. }) if gap_blocks > 0 => {
+                series.push(t, "flow", id, "", "sack_gap_blocks", gap_blocks.into());
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Simulation {
+    /// A lost packet of an SCTP flow: a `dropped_tsn` row (dir: the drop reason) for every
+    /// DATA chunk the client had put in it; how many rows.
+    pub(in crate::sim) fn sctp_note_drop(
+        &mut self,
+        f: FlowId,
+        src: Ipv4Addr,
+        reason: DropReason,
+        bytes: &[u8],
+    ) -> u64 {
+        let FlowRt::Sctp(s) = &self.flows[f.index()] else {
+            return 0;
+        };
+        if !s.local_addrs.contains(&src) && !s.asconf_added(FlowSide::Src).any(|a| a == src) {
+            return 0;
+        }
+        let Ok(pkt) = SctpPacket::new_checked(bytes).and_then(|p| SctpRepr::parse(&p)) else {
+            return 0;
+        };
+        let (id, initial) = (s.ep.spec_index as u32, s.initial_tsn());
+        let t = self.now.as_secs_f64();
+        let mut rows = 0;
+        for c in &pkt.chunks {
+            if let ChunkRepr::Data(d) = c {
+                let v = rel_tsn(d.tsn.0, initial);
+                self.series
+                    .push(t, "flow", id, reason.name(), "dropped_tsn", v);
+                rows += 1;
+            }
+        }
+        rows
+    }
+
+    /// Per-stream delivery delay rows of the interval that ends now (`message_delay_s`, dir
+    /// `stream<k>`), for streams that delivered something in it.
+    pub(in crate::sim) fn sctp_sample(&mut self, t: f64) {
+        for flow in &mut self.flows {
+            let FlowRt::Sctp(s) = flow else { continue };
+            let id = s.ep.spec_index as u32;
+            for (stream, sum, n) in s.sink.take_intervals() {
+                if n > 0 {
+                    let mean = sum as f64 / n as f64 / 1e9;
+                    self.series.push_owned(
+                        t,
+                        "flow",
+                        id,
+                        format!("stream{stream}"),
+                        "message_delay_s",
+                        mean,
+                    );
+                }
+            }
+        }
+    }
+}
