@@ -1,6 +1,5 @@
 //! Turning the counters of a finished run into its results.
 
-use super::flows::FlowRt;
 use super::{SimError, Simulation};
 use crate::drop::DropReason;
 use crate::results::{DropResult, FlowResult, LinkResult, NetworkResult, RunResult, Summary};
@@ -61,10 +60,7 @@ impl Simulation {
                     mean_delay_s: None,
                     reordered: 0,
                 };
-                let (mut r, stop) = match flow {
-                    FlowRt::Driver(d) => d.result(base, end),
-                    FlowRt::Sctp(s) => (Self::sctp_flow_result(s, base), s.active_end(end)),
-                };
+                let (mut r, stop) = flow.result(base, end);
                 let active = stop.min(end).saturating_since(start).as_secs_f64();
                 r.goodput_bps = if active > 0.0 {
                     r.bytes_delivered as f64 * 8.0 / active
@@ -172,9 +168,7 @@ impl Simulation {
             net.icmp_sent += n.ip.icmp_sent;
         }
         for f in &self.flows {
-            if let FlowRt::Driver(d) = f {
-                net.malformed_drops += d.malformed();
-            }
+            net.malformed_drops += f.malformed();
         }
         let summary = Summary {
             name: spec.simulation.name.clone(),

@@ -32,45 +32,6 @@ pub(super) struct Endpoints {
     pub dst_port: u16,
 }
 
-/// A flow at run time: behind the transport driver interface (`transport.rs`), or an SCTP
-/// flow still driven by `sctp.rs` directly.
-pub(super) enum FlowRt {
-    Driver(Box<dyn FlowDriver>),
-    Sctp(Box<super::sctp::SctpFlow>),
-}
-
-impl FlowRt {
-    pub fn ep(&self) -> &Endpoints {
-        match self {
-            FlowRt::Driver(d) => d.ep(),
-            FlowRt::Sctp(s) => &s.ep,
-        }
-    }
-
-    /// Application payload bytes delivered so far.
-    pub fn bytes_delivered(&self) -> u64 {
-        match self {
-            FlowRt::Driver(d) => d.bytes_delivered(),
-            FlowRt::Sctp(s) => s.bytes_delivered(),
-        }
-    }
-
-    /// A change in the network below side `side` (0 source, 1 destination): the cross-layer
-    /// hook (`net_events.rs`).
-    pub fn handle_net_event(
-        &mut self,
-        now: SimTime,
-        side: u8,
-        ev: &super::net_events::NetEvent,
-        net: &dyn super::transport::NetView,
-    ) {
-        match self {
-            FlowRt::Driver(d) => d.handle_net_event(now, side, ev, net),
-            FlowRt::Sctp(_) => {}
-        }
-    }
-}
-
 /// The TCP configuration a flow asks for: its profile, its variant, then its overrides.
 pub(super) fn tcp_config(f: &FlowSpec) -> TcpConfig {
     let spec = f.tcp.clone().unwrap_or_default();

@@ -1,7 +1,6 @@
 //! The IP layer of every node: output (routing, the link's queue and transmitter), input
 //! (verification, local delivery, forwarding, ICMP errors) and transport demultiplexing.
 
-use super::flows::FlowRt;
 use super::{Event, Simulation, DEFAULT_TTL};
 use crate::drop::DropReason;
 use crate::link::Offer;
@@ -79,13 +78,7 @@ impl Simulation {
     fn drop_rows(&mut self, f: FlowId, bytes: &[u8], reason: DropReason) -> u64 {
         let now = self.now;
         match self.flows.get_mut(f.index()) {
-            Some(FlowRt::Driver(d)) => d.drop_rows(now, bytes, reason, &mut self.series),
-            Some(FlowRt::Sctp(_)) => {
-                let Some(ip) = super::transport::carrying(bytes, IpProtocol::Sctp) else {
-                    return 0;
-                };
-                self.sctp_note_drop(f, ip.src_addr(), reason, ip.payload())
-            }
+            Some(d) => d.drop_rows(now, bytes, reason, &mut self.series),
             None => 0,
         }
     }

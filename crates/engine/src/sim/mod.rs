@@ -29,14 +29,14 @@ use crate::capture::Capture;
 use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{RunResult, TimeSeries};
-use crate::scenario::{FlowSide, LoadedScenario};
+use crate::scenario::LoadedScenario;
 use crate::topology::Topology;
-use flows::{build_flow, FlowRt};
+use flows::build_flow;
 use sctpsim_kernel::{EventQueue, FlowId, LinkId, NodeId, SeedTree, SimTime, WakeSlot};
-use sctpsim_wire::ipv4::IpProtocol;
 use std::net::Ipv4Addr;
 use std::path::PathBuf;
 use std::time::Instant;
+use transport::FlowDriver;
 
 /// Initial TTL of originated packets: 64, the IANA-recommended default (RFC 1700, "IP TTL"),
 /// also Linux's `ip_default_ttl`.
@@ -50,10 +50,6 @@ enum Event {
     /// A flow's timer slot may have come (`transport.rs`: 0 source end, 1 destination end,
     /// 2 applications; stale wake-ups are no-ops).
     Flow(FlowId, u8),
-    /// An SCTP flow's application may have something to do (start, paced messages).
-    App(FlowId),
-    /// An SCTP association's timer may have expired (side 0 client, 1 server).
-    SctpTimer(FlowId, u8),
     /// A link direction finished serialising a packet.
     TxDone(LinkId, u8),
     /// A packet reached the far end of a link direction.
@@ -121,7 +117,7 @@ pub struct Simulation {
     scenario: LoadedScenario,
     seed: u64,
     topo: Topology,
-    flows: Vec<FlowRt>,
+    flows: Vec<Box<dyn FlowDriver>>,
     queue: EventQueue<Event>,
     now: SimTime,
     end: SimTime,
@@ -197,35 +193,16 @@ impl Simulation {
             };
             let (src_addr, dst_addr) = (addr(src), addr(dst));
             let id = FlowId(flows.len() as u32);
-            let flow = if f.transport == crate::scenario::TransportKind::Sctp {
-                let s = sctp::build_sctp_flow(i, f, (src, dst), &topo, mtu, &seeds);
-                // One entry per address of the other side (multi-homing); addresses added by
-                // ASCONF during the run count too.
-                let ep = s.ep.clone();
-                let proto = u8::from(IpProtocol::Sctp);
-                let added = |side| s.asconf_added(side);
-                for p in s.peer_addrs.iter().copied().chain(added(FlowSide::Dst)) {
-                    let key = (proto, ep.src_port, p, ep.dst_port);
-                    topo.nodes[src.index()]
-                        .sockets
-                        .insert(key, (id, transport::SRC));
-                }
-                for l in s.local_addrs.iter().copied().chain(added(FlowSide::Src)) {
-                    let key = (proto, ep.dst_port, l, ep.src_port);
-                    topo.nodes[dst.index()]
-                        .sockets
-                        .insert(key, (id, transport::DST));
-                }
-                FlowRt::Sctp(Box::new(s))
+            let flow: Box<dyn FlowDriver> = if f.transport == crate::scenario::TransportKind::Sctp {
+                Box::new(sctp::build_sctp_flow(i, f, (src, dst), &topo, mtu, &seeds))
             } else {
-                let d = build_flow(i, f, (src, dst), (src_addr, dst_addr), end, mtu, &seeds);
-                for k in d.sockets() {
-                    let node = if k.side == transport::SRC { src } else { dst };
-                    let key = (u8::from(k.proto), k.local_port, k.remote, k.remote_port);
-                    topo.nodes[node.index()].sockets.insert(key, (id, k.side));
-                }
-                FlowRt::Driver(d)
+                build_flow(i, f, (src, dst), (src_addr, dst_addr), end, mtu, &seeds)
             };
+            for k in flow.sockets() {
+                let node = if k.side == transport::SRC { src } else { dst };
+                let key = (u8::from(k.proto), k.local_port, k.remote, k.remote_port);
+                topo.nodes[node.index()].sockets.insert(key, (id, k.side));
+            }
             flows.push(flow);
         }
         let capture = match &opts.pcap_dir {
@@ -261,14 +238,7 @@ impl Simulation {
         );
         sim.routing_start();
         for i in 0..sim.flows.len() {
-            let f = FlowId(i as u32);
-            match &sim.flows[i] {
-                FlowRt::Driver(_) => sim.flow_arm(f),
-                FlowRt::Sctp(s) => {
-                    let t = s.first_wake();
-                    sim.queue.push(t, Event::App(f));
-                }
-            }
+            sim.flow_arm(FlowId(i as u32));
         }
         sim.beacons_start();
         sim.infra_start();
@@ -329,8 +299,6 @@ impl Simulation {
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::Flow(f, slot) => self.flow_timer(f, slot),
-            Event::App(f) => self.sctp_app(f),
-            Event::SctpTimer(f, side) => self.sctp_timer(f, side as usize),
             Event::TxDone(l, d) => {
                 if let Some(next) = self.topo.links[l.index()].dirs[d as usize].tx_done() {
                     self.start_tx(l, d, next);
@@ -412,11 +380,8 @@ impl Simulation {
         self.wifi_sample(t);
         self.beacon_sample(t);
         for f in &mut self.flows {
-            if let FlowRt::Driver(d) = f {
-                d.sample(t, &mut self.series);
-            }
+            f.sample(t, &mut self.series);
         }
-        self.sctp_sample(t);
         if self.now < self.end {
             self.queue
                 .push((self.now + interval).min(self.end), Event::Sample);

@@ -36,6 +36,43 @@ fn end_of(slot: u8) -> usize {
     }
 }
 
+impl TcpFlow {
+    /// The metric events of end `end` as time-series rows (only the sender's describe the
+    /// flow; the receiver's are drained and dropped).
+    fn metric_rows(&mut self, now: SimTime, end: usize, s: &mut TimeSeries) {
+        let id = self.ep.spec_index as u32;
+        let ts = now.as_secs_f64();
+        while let Some(ev) = self.sides[end].poll_event() {
+            // Only the sender's metrics describe the flow; the receiver sends no data.
+            if end != 0 {
+                continue;
+            }
+            match ev {
+                TcpEvent::CwndChanged { cwnd, ssthresh } => {
+                    s.push(ts, "flow", id, "", "cwnd_bytes", cwnd as f64);
+                    s.push(ts, "flow", id, "", "ssthresh_bytes", ssthresh as f64);
+                }
+                TcpEvent::RttSample { rtt, srtt, rto } => {
+                    s.push(ts, "flow", id, "", "rtt_s", rtt.as_secs_f64());
+                    s.push(ts, "flow", id, "", "srtt_s", srtt.as_secs_f64());
+                    s.push(ts, "flow", id, "", "rto_s", rto.as_secs_f64());
+                }
+                TcpEvent::SeqChanged { snd_una, snd_nxt } => {
+                    s.push(ts, "flow", id, "", "snd_una", snd_una as f64);
+                    s.push(ts, "flow", id, "", "snd_nxt", snd_nxt as f64);
+                }
+                TcpEvent::FastRetransmit { snd_una } => {
+                    s.push(ts, "flow", id, "", "fast_retransmit", snd_una as f64);
+                }
+                TcpEvent::Timeout { count } => {
+                    s.push(ts, "flow", id, "", "timeout", count as f64);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 impl FlowDriver for TcpFlow {
     fn ep(&self) -> &Endpoints {
         &self.ep
@@ -92,32 +129,39 @@ impl FlowDriver for TcpFlow {
         self.sides[end_of(slot)].handle_timeout(now);
     }
 
-    fn poll_transmit(
+    fn poll(
         &mut self,
         now: SimTime,
         slot: u8,
         ident: &mut dyn IpIdent,
-    ) -> Option<Transmit> {
+        out: &mut Vec<Transmit>,
+        series: &mut TimeSeries,
+    ) {
         let end = end_of(slot);
-        if end == 1 {
-            // The sink application reads everything as it arrives (ns-2 TCPSink).
-            self.sides[1].discard_received();
+        loop {
+            if end == 1 {
+                // The sink application reads everything as it arrives (ns-2 TCPSink).
+                self.sides[1].discard_received();
+            }
+            let Some((repr, payload)) = self.sides[end].poll_transmit(now, self.max_payload) else {
+                break;
+            };
+            let ep = &self.ep;
+            let (node, src, dst) = if end == 0 {
+                (ep.src, ep.src_addr, ep.dst_addr)
+            } else {
+                (ep.dst, ep.dst_addr, ep.src_addr)
+            };
+            let id = ident.next_ident(node);
+            let bytes = tcp_segment(src, dst, DEFAULT_TTL, id, &repr, &payload);
+            out.push(Transmit {
+                node,
+                dst,
+                bytes,
+                route: None,
+            });
         }
-        let (repr, payload) = self.sides[end].poll_transmit(now, self.max_payload)?;
-        let ep = &self.ep;
-        let (node, src, dst) = if end == 0 {
-            (ep.src, ep.src_addr, ep.dst_addr)
-        } else {
-            (ep.dst, ep.dst_addr, ep.src_addr)
-        };
-        let id = ident.next_ident(node);
-        let bytes = tcp_segment(src, dst, DEFAULT_TTL, id, &repr, &payload);
-        Some(Transmit {
-            node,
-            dst,
-            bytes,
-            route: None,
-        })
+        self.metric_rows(now, end, series);
     }
 
     fn poll_timeout(&self, slot: u8) -> Option<SimTime> {
@@ -125,40 +169,6 @@ impl FlowDriver for TcpFlow {
             return (!self.started).then_some(self.start);
         }
         self.sides[end_of(slot)].poll_timeout()
-    }
-
-    fn poll_rows(&mut self, now: SimTime, slot: u8, s: &mut TimeSeries) {
-        let end = end_of(slot);
-        let id = self.ep.spec_index as u32;
-        let ts = now.as_secs_f64();
-        while let Some(ev) = self.sides[end].poll_event() {
-            // Only the sender's metrics describe the flow; the receiver sends no data.
-            if end != 0 {
-                continue;
-            }
-            match ev {
-                TcpEvent::CwndChanged { cwnd, ssthresh } => {
-                    s.push(ts, "flow", id, "", "cwnd_bytes", cwnd as f64);
-                    s.push(ts, "flow", id, "", "ssthresh_bytes", ssthresh as f64);
-                }
-                TcpEvent::RttSample { rtt, srtt, rto } => {
-                    s.push(ts, "flow", id, "", "rtt_s", rtt.as_secs_f64());
-                    s.push(ts, "flow", id, "", "srtt_s", srtt.as_secs_f64());
-                    s.push(ts, "flow", id, "", "rto_s", rto.as_secs_f64());
-                }
-                TcpEvent::SeqChanged { snd_una, snd_nxt } => {
-                    s.push(ts, "flow", id, "", "snd_una", snd_una as f64);
-                    s.push(ts, "flow", id, "", "snd_nxt", snd_nxt as f64);
-                }
-                TcpEvent::FastRetransmit { snd_una } => {
-                    s.push(ts, "flow", id, "", "fast_retransmit", snd_una as f64);
-                }
-                TcpEvent::Timeout { count } => {
-                    s.push(ts, "flow", id, "", "timeout", count as f64);
-                }
-                _ => {}
-            }
-        }
     }
 
     fn drop_rows(

@@ -1,8 +1,8 @@
 //! The one interface between the engine and a transport flow: [`FlowDriver`]. A flow is the
 //! two ends of one transport conversation (and its applications) as sans-IO state; the engine
 //! hands it datagrams, timeouts and network events, and drains what it wants sent, its metric
-//! rows and its next deadlines. UDP (`udp.rs`) and TCP (`tcp.rs`) sit behind it; a new
-//! transport is one engine file implementing it plus its scenario schema.
+//! rows and its next deadlines. UDP (`udp.rs`), TCP (`tcp.rs`) and SCTP (`sctp/driver.rs`) sit
+//! behind it; a new transport is one engine file implementing it plus its scenario schema.
 //!
 //! Timers: a flow has [`SLOTS`] deadlines — one per end ([`SRC`], [`DST`]) and one for its
 //! applications ([`APP`]) — each with one [`WakeSlot`] in the engine and one event kind,
@@ -13,7 +13,7 @@
 //!
 //! [`WakeSlot`]: sctpsim_kernel::WakeSlot
 
-use super::flows::{Endpoints, FlowRt};
+use super::flows::Endpoints;
 use super::net_events::NetEvent;
 use super::{Event, Simulation};
 use crate::drop::DropReason;
@@ -99,20 +99,20 @@ pub(super) trait FlowDriver: Send {
     /// Timer `slot`'s deadline came (or an earlier time: then a no-op).
     fn handle_timeout(&mut self, now: SimTime, slot: u8);
 
-    /// Something the flow wants sent now, made by the end that timer `slot` belongs to (the
-    /// application slot's packets leave from the source end).
-    fn poll_transmit(
+    /// Everything the end(s) that timer `slot` belongs to have to do now (the application
+    /// slot's packets leave from the source end): the packets to send, in order, into `out`;
+    /// the metric rows into `series`.
+    fn poll(
         &mut self,
         now: SimTime,
         slot: u8,
         ident: &mut dyn IpIdent,
-    ) -> Option<Transmit>;
+        out: &mut Vec<Transmit>,
+        series: &mut TimeSeries,
+    );
 
     /// Timer `slot`'s next deadline.
     fn poll_timeout(&self, slot: u8) -> Option<SimTime>;
-
-    /// Turns the metric events end `slot` produced into time-series rows.
-    fn poll_rows(&mut self, now: SimTime, slot: u8, series: &mut TimeSeries);
 
     /// A packet of the flow was dropped for `reason`: its `dropped_seq` / `dropped_tsn`
     /// rows (`bytes` is the IPv4 packet); how many.
@@ -141,6 +141,12 @@ pub(super) trait FlowDriver: Send {
     /// Malformed transport packets the ends counted and dropped.
     fn malformed(&self) -> u64 {
         0
+    }
+
+    /// The SCTP flow behind this driver, for SCTP's own result tables (`sctp.parquet`,
+    /// `paths.parquet`, `streams.parquet`).
+    fn as_sctp(&self) -> Option<&super::sctp::SctpFlow> {
+        None
     }
 }
 
@@ -182,7 +188,7 @@ impl Simulation {
     /// queued).
     pub(super) fn flow_arm(&mut self, f: FlowId) {
         let now = self.now;
-        let Some(FlowRt::Driver(d)) = self.flows.get(f.index()) else {
+        let Some(d) = self.flows.get(f.index()) else {
             return;
         };
         for slot in 0..SLOTS as u8 {
@@ -201,31 +207,28 @@ impl Simulation {
         if let Some(w) = self.flow_wake.get_mut(f.index()) {
             w[slot as usize].fired(now);
         }
-        if let Some(FlowRt::Driver(d)) = self.flows.get_mut(f.index()) {
+        if let Some(d) = self.flows.get_mut(f.index()) {
             d.handle_timeout(now, slot);
         }
         self.flow_pump(f, slot);
     }
 
-    /// Sends everything the end of `slot` has to send, records its metric rows and queues
-    /// the flow's next wake-ups.
+    /// Lets the end(s) of `slot` act: records their metric rows, sends what they made and
+    /// queues the flow's next wake-ups.
     pub(super) fn flow_pump(&mut self, f: FlowId, slot: u8) {
         let now = self.now;
-        loop {
-            let Some(FlowRt::Driver(d)) = self.flows.get_mut(f.index()) else {
-                return;
-            };
-            let Some(tx) = d.poll_transmit(now, slot, &mut Idents(&mut self.topo.nodes)) else {
-                break;
-            };
+        let mut out = Vec::new();
+        let Some(d) = self.flows.get_mut(f.index()) else {
+            return;
+        };
+        let mut ident = Idents(&mut self.topo.nodes);
+        d.poll(now, slot, &mut ident, &mut out, &mut self.series);
+        for tx in out {
             let pkt = self.new_packet(tx.bytes, Some(f));
             match tx.route {
                 Some(route) => self.send_on_route(tx.node, pkt, &route),
                 None => self.ip_output(tx.node, tx.dst, pkt),
             }
-        }
-        if let Some(FlowRt::Driver(d)) = self.flows.get_mut(f.index()) {
-            d.poll_rows(now, slot, &mut self.series);
         }
         self.flow_arm(f);
     }
@@ -247,18 +250,15 @@ impl Simulation {
             self.port_unreachable(node, bytes);
             return;
         };
-        match self.flows.get_mut(f.index()) {
-            Some(FlowRt::Driver(d)) => {
-                if d.handle_datagram(now, side, src, dst, ip.payload())
-                    .is_err()
-                {
-                    self.topo.nodes[node.index()].ip.malformed_drops += 1;
-                    return;
-                }
-                self.flow_pump(f, side);
-            }
-            Some(FlowRt::Sctp(_)) => self.sctp_input(f, side as usize, src, dst, ip.payload()),
-            None => {}
+        let Some(d) = self.flows.get_mut(f.index()) else {
+            return;
+        };
+        if d.handle_datagram(now, side, src, dst, ip.payload())
+            .is_err()
+        {
+            self.topo.nodes[node.index()].ip.malformed_drops += 1;
+            return;
         }
+        self.flow_pump(f, side);
     }
 }

@@ -54,39 +54,40 @@ impl FlowDriver for UdpFlow {
         // The source is polled in `poll_transmit`: it sends what is due then.
     }
 
-    fn poll_transmit(
+    fn poll(
         &mut self,
         now: SimTime,
         slot: u8,
         ident: &mut dyn IpIdent,
-    ) -> Option<Transmit> {
+        out: &mut Vec<Transmit>,
+        _series: &mut TimeSeries,
+    ) {
         if slot != APP {
-            return None;
+            return;
         }
-        let payload = self.source.poll_transmit(now)?;
         let ep = &self.ep;
-        let id = ident.next_ident(ep.src);
-        let bytes = udp_datagram(
-            ep.src_addr,
-            ep.dst_addr,
-            DEFAULT_TTL,
-            id,
-            &self.udp,
-            &payload,
-        );
-        Some(Transmit {
-            node: ep.src,
-            dst: ep.dst_addr,
-            bytes,
-            route: None,
-        })
+        while let Some(payload) = self.source.poll_transmit(now) {
+            let id = ident.next_ident(ep.src);
+            let bytes = udp_datagram(
+                ep.src_addr,
+                ep.dst_addr,
+                DEFAULT_TTL,
+                id,
+                &self.udp,
+                &payload,
+            );
+            out.push(Transmit {
+                node: ep.src,
+                dst: ep.dst_addr,
+                bytes,
+                route: None,
+            });
+        }
     }
 
     fn poll_timeout(&self, slot: u8) -> Option<SimTime> {
         (slot == APP).then(|| self.source.poll_timeout()).flatten()
     }
-
-    fn poll_rows(&mut self, _now: SimTime, _slot: u8, _series: &mut TimeSeries) {}
 
     fn drop_rows(
         &mut self,

@@ -4,7 +4,7 @@
 
 use super::app::source_config;
 use super::{SctpFlow, SctpSide, DEFAULT_SCTP_PORT};
-use crate::scenario::{AppKind, FlowSpec, SctpProfileKind};
+use crate::scenario::{AppKind, AsconfActionKind, FlowSide, FlowSpec, SctpProfileKind};
 use crate::sim::flows::Endpoints;
 use crate::topology::Topology;
 use sctpsim_kernel::{NodeId, SeedTree, StreamKey};
@@ -115,6 +115,20 @@ pub(super) fn route_source(topo: &Topology, node: NodeId, dst: Ipv4Addr) -> Opti
         .map(|i| i.addr)
 }
 
+/// For `node`, the source address towards each address of `peer` (and each in `extra`): the
+/// address of the interface its route leaves by.
+fn sources(
+    topo: &Topology,
+    node: NodeId,
+    peer: NodeId,
+    extra: &[Ipv4Addr],
+) -> std::collections::BTreeMap<Ipv4Addr, Ipv4Addr> {
+    let own = topo.nodes[peer.index()].ifaces.iter().map(|i| i.addr);
+    own.chain(extra.iter().copied())
+        .filter_map(|p| route_source(topo, node, p).map(|s| (p, s)))
+        .collect()
+}
+
 /// Build SCTP flow `i`. `mtu` is the smallest link MTU.
 pub(in crate::sim) fn build_sctp_flow(
     i: usize,
@@ -157,8 +171,15 @@ pub(in crate::sim) fn build_sctp_flow(
         node,
         endpoint,
         handle: None,
-        wake: None,
         malformed: 0,
+    };
+    // Addresses a side adds by ASCONF during the run: sources towards them are pinned too.
+    let asconf_added = |side: FlowSide| -> Vec<Ipv4Addr> {
+        spec.asconf
+            .iter()
+            .filter(|a| a.side == side && a.action == AsconfActionKind::AddIp)
+            .map(|a| a.address)
+            .collect()
     };
     SctpFlow {
         ep,
@@ -171,7 +192,11 @@ pub(in crate::sim) fn build_sctp_flow(
         shutdown_when_done: f.app == AppKind::File,
         shutdown_sent: false,
         started: false,
-        app_wake: None,
+        app_next: None,
+        sources: [
+            sources(topo, src, dst, &asconf_added(FlowSide::Dst)),
+            sources(topo, dst, src, &asconf_added(FlowSide::Src)),
+        ],
         data_packets_sent: 0,
         data_packets_received: 0,
         asconf: spec.asconf.clone(),

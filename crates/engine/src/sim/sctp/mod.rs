@@ -4,8 +4,9 @@
 //!
 //! * `build.rs` — a flow from the scenario: the association configuration (profile and
 //!   overrides), the addresses of each side, the endpoints and the application.
-//! * `drive.rs` — running it: connect at `start`, ASCONF actions, packets in
-//!   ([`SctpEndpoint::handle_datagram`]) and out, timer wake-ups, source addresses per path.
+//! * `driver.rs` — the flow behind the transport driver interface: connect at `start`,
+//!   ASCONF actions, packets in ([`SctpEndpoint::handle_datagram`]) and out, timer slots,
+//!   source addresses per path.
 //! * `rows.rs` — time-series rows: notifications and the metric stream, drops, per-stream
 //!   delays.
 //! * `results.rs` — the flow, association, path and stream rows at the end of the run.
@@ -23,12 +24,12 @@
 //! the static route to that destination leaves by, so a packet's source always belongs to the
 //! link it leaves on and the peer's replies come back over the same path.
 //!
-//! Timers: as for TCP, each side remembers its earliest queued wake-up; stale wake-ups are
-//! no-ops (DESIGN.md §1.1).
+//! Timers: the driver's three slots (`sim/transport.rs`): the client's and the server's
+//! association deadlines and the application's (start, paced messages, ASCONF actions).
 
 mod app;
 mod build;
-mod drive;
+mod driver;
 mod results;
 mod rows;
 
@@ -59,8 +60,6 @@ pub(super) struct SctpSide {
     /// A newer one (a second COOKIE ECHO after the first association closed) replaces it and
     /// the old one is removed from the endpoint, so the endpoint holds at most this one.
     pub handle: Option<AssocHandle>,
-    /// Earliest wake-up queued for it.
-    pub wake: Option<SimTime>,
     /// Packets for it that failed the SCTP checks (CRC32c, structure).
     pub malformed: u64,
 }
@@ -100,8 +99,12 @@ pub(super) struct SctpFlow {
     pub shutdown_when_done: bool,
     pub shutdown_sent: bool,
     pub started: bool,
-    /// Earliest application wake-up queued (paced messages).
-    pub app_wake: Option<SimTime>,
+    /// When the application next needs the client (the next paced message), if it does.
+    pub app_next: Option<SimTime>,
+    /// Per side, the source address to pin for each address the peer may use: the address of
+    /// the interface the node's route to it leaves by (host routes, `sim/fib.rs`), computed
+    /// once from the topology (routes do not change during a run).
+    pub sources: [std::collections::BTreeMap<Ipv4Addr, Ipv4Addr>; 2],
     /// Packets with DATA chunks the client sent (retransmissions included).
     pub data_packets_sent: u64,
     /// Packets with DATA chunks that reached the server (duplicates included).
@@ -113,16 +116,6 @@ pub(super) struct SctpFlow {
 }
 
 impl SctpFlow {
-    /// When the application starts.
-    pub fn first_wake(&self) -> SimTime {
-        self.source.config().start
-    }
-
-    /// Payload bytes delivered to the sink.
-    pub fn bytes_delivered(&self) -> u64 {
-        self.sink.stats().bytes
-    }
-
     /// End of the active period for goodput: `stop` (messages) or the end of the run.
     pub fn active_end(&self, end: SimTime) -> SimTime {
         self.source.config().stop.unwrap_or(end).min(end)

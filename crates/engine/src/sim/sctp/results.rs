@@ -4,13 +4,13 @@
 use super::app::quantile_s;
 use super::{SctpFlow, CLIENT, SERVER};
 use crate::results::{FlowResult, PathResult, SctpResult, StreamResult};
-use crate::sim::flows::FlowRt;
 use crate::sim::Simulation;
 use sctpsim_proto::transport::sctp::{PathState, SctpStats};
 
-impl Simulation {
-    /// The flow row of an SCTP flow (`base` carries the common fields).
-    pub(in crate::sim) fn sctp_flow_result(s: &SctpFlow, base: FlowResult) -> FlowResult {
+impl SctpFlow {
+    /// The flow row (`base` carries the common fields).
+    pub(super) fn flow_result(&self, base: FlowResult) -> FlowResult {
+        let s = self;
         let empty = SctpStats::default();
         let cs = s.sides[CLIENT].assoc().map_or(&empty, |a| a.stats());
         FlowResult {
@@ -28,7 +28,9 @@ impl Simulation {
             ..base
         }
     }
+}
 
+impl Simulation {
     /// The `sctp`, `paths` and `streams` rows of every SCTP flow; adds malformed packets to
     /// `malformed`.
     pub(in crate::sim) fn sctp_results(
@@ -36,8 +38,7 @@ impl Simulation {
         malformed: &mut u64,
     ) -> (Vec<SctpResult>, Vec<PathResult>, Vec<StreamResult>) {
         let (mut assocs, mut paths, mut streams) = (Vec::new(), Vec::new(), Vec::new());
-        for flow in &self.flows {
-            let FlowRt::Sctp(s) = flow else { continue };
+        for s in self.flows.iter().filter_map(|f| f.as_sctp()) {
             let id = s.ep.spec_index as u32;
             *malformed += s.sides.iter().map(|sd| sd.malformed).sum::<u64>();
             let empty = SctpStats::default();

@@ -7,11 +7,11 @@ use super::{CLIENT, SERVER};
 use crate::drop::DropReason;
 use crate::results::TimeSeries;
 use crate::scenario::{AsconfActionKind, AsconfActionSpec, FlowSide};
-use crate::sim::flows::FlowRt;
-use crate::sim::Simulation;
-use sctpsim_kernel::{FlowId, SimTime};
+use crate::sim::transport::carrying;
+use sctpsim_kernel::SimTime;
 use sctpsim_proto::app::MessageSource;
 use sctpsim_proto::transport::sctp::{AsconfRequestKind, MetricKind, RtxCause, SctpEvent};
+use sctpsim_wire::ipv4::IpProtocol;
 use sctpsim_wire::sctp::{ChunkRepr, SctpPacket, SctpRepr};
 use std::net::Ipv4Addr;
 
@@ -144,57 +144,55 @@ impl PumpCtx<'_> {
     }
 }
 
-impl Simulation {
-    /// A lost packet of an SCTP flow: a `dropped_tsn` row (dir: the drop reason) for every
-    /// DATA chunk the client had put in it; how many rows.
-    pub(in crate::sim) fn sctp_note_drop(
-        &mut self,
-        f: FlowId,
-        src: Ipv4Addr,
-        reason: DropReason,
+impl super::SctpFlow {
+    /// A lost packet of the flow: a `dropped_tsn` row (dir: the drop reason) for every DATA
+    /// chunk the client had put in it; how many rows.
+    pub(super) fn drop_rows_of(
+        &self,
+        now: SimTime,
         bytes: &[u8],
+        reason: DropReason,
+        series: &mut TimeSeries,
     ) -> u64 {
-        let FlowRt::Sctp(s) = &self.flows[f.index()] else {
+        let Some(ip) = carrying(bytes, IpProtocol::Sctp) else {
             return 0;
         };
-        if !s.local_addrs.contains(&src) && !s.asconf_added(FlowSide::Src).any(|a| a == src) {
+        let src = ip.src_addr();
+        if !self.local_addrs.contains(&src) && !self.asconf_added(FlowSide::Src).any(|a| a == src) {
             return 0;
         }
-        let Ok(pkt) = SctpPacket::new_checked(bytes).and_then(|p| SctpRepr::parse(&p)) else {
+        let Ok(pkt) = SctpPacket::new_checked(ip.payload()).and_then(|p| SctpRepr::parse(&p))
+        else {
             return 0;
         };
-        let (id, initial) = (s.ep.spec_index as u32, s.initial_tsn());
-        let t = self.now.as_secs_f64();
+        let (id, initial) = (self.ep.spec_index as u32, self.initial_tsn());
+        let t = now.as_secs_f64();
         let mut rows = 0;
         for c in &pkt.chunks {
             if let ChunkRepr::Data(d) = c {
                 let v = rel_tsn(d.tsn.0, initial);
-                self.series
-                    .push(t, "flow", id, reason.name(), "dropped_tsn", v);
+                series.push(t, "flow", id, reason.name(), "dropped_tsn", v);
                 rows += 1;
             }
         }
         rows
     }
 
-    /// Per-stream delivery delay rows of the interval that ends now (`message_delay_s`, dir
-    /// `stream<k>`), for streams that delivered something in it.
-    pub(in crate::sim) fn sctp_sample(&mut self, t: f64) {
-        for flow in &mut self.flows {
-            let FlowRt::Sctp(s) = flow else { continue };
-            let id = s.ep.spec_index as u32;
-            for (stream, sum, n) in s.sink.take_intervals() {
-                if n > 0 {
-                    let mean = sum as f64 / n as f64 / 1e9;
-                    self.series.push_owned(
-                        t,
-                        "flow",
-                        id,
-                        format!("stream{stream}"),
-                        "message_delay_s",
-                        mean,
-                    );
-                }
+    /// Per-stream delivery delay rows of the interval that ends at `t` (`message_delay_s`,
+    /// dir `stream<k>`), for streams that delivered something in it.
+    pub(super) fn sample_rows(&mut self, t: f64, series: &mut TimeSeries) {
+        let id = self.ep.spec_index as u32;
+        for (stream, sum, n) in self.sink.take_intervals() {
+            if n > 0 {
+                let mean = sum as f64 / n as f64 / 1e9;
+                series.push_owned(
+                    t,
+                    "flow",
+                    id,
+                    format!("stream{stream}"),
+                    "message_delay_s",
+                    mean,
+                );
             }
         }
     }

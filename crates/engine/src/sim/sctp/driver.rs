@@ -1,0 +1,364 @@
+//! An SCTP flow behind the transport driver interface (`sim/transport.rs`): the client
+//! connects at the flow's `start` and ASCONF actions fall due on the application slot,
+//! packets go to the side's endpoint, what the associations and endpoints send becomes IPv4
+//! packets, wake-ups reach the association, and the source address of every path is pinned to
+//! the interface the FIB's host route to that destination leaves by.
+
+use super::rows::{asconf_metric, PumpCtx};
+use super::{SctpFlow, SctpSide, CLIENT, SERVER};
+use crate::drop::DropReason;
+use crate::results::{FlowResult, TimeSeries};
+use crate::scenario::{AsconfActionKind, FlowSide};
+use crate::sim::flows::Endpoints;
+use crate::sim::transport::{FlowDriver, IpIdent, Socket, Transmit, APP, DST, SRC};
+use crate::sim::DEFAULT_TTL;
+use sctpsim_kernel::SimTime;
+use sctpsim_proto::transport::sctp::{AsconfRequestKind, DatagramEvent, State};
+use sctpsim_wire::ipv4::{ipv4_datagram, IpProtocol, Ipv4Repr};
+use sctpsim_wire::sctp::{chunk_type, SctpPacket};
+use std::net::Ipv4Addr;
+
+/// Whether the SCTP packet `sctp` (one the endpoint accepted, or one an association built)
+/// carries user data: a look at the chunk headers, without parsing the chunks.
+fn carries_data(sctp: &[u8]) -> bool {
+    SctpPacket::new_checked(sctp).is_ok_and(|p| {
+        p.chunks()
+            .any(|c| c.is_ok_and(|c| c.kind() == chunk_type::DATA))
+    })
+}
+
+/// The association side a timer slot belongs to (the application acts at the client).
+fn side_of(slot: u8) -> usize {
+    if slot == DST {
+        SERVER
+    } else {
+        CLIENT
+    }
+}
+
+impl SctpFlow {
+    /// The next ASCONF action still to apply, if any.
+    fn next_asconf(&self) -> Option<SimTime> {
+        self.asconf
+            .get(self.asconf_next)
+            .map(|a| SimTime::ZERO + a.at.0)
+    }
+
+    /// At `start` the client connects (and pins its sources).
+    fn start_if_due(&mut self, now: SimTime) {
+        if self.started || now < self.source.config().start {
+            return;
+        }
+        self.started = true;
+        if self.local_addrs.is_empty() || self.peer_addrs.is_empty() {
+            // A node without addresses cannot take part (its flow sends nothing).
+            return;
+        }
+        let peer = self.peer_addrs.clone();
+        let port = self.ep.dst_port;
+        let client = &mut self.sides[CLIENT];
+        let h = client.endpoint.connect(now, &peer, port);
+        client.adopt(h);
+        self.pin_sources(CLIENT);
+    }
+
+    /// Apply the ASCONF actions that are due: the side's association is asked to add or
+    /// delete an address or to request the peer's primary (RFC 5061 §4.2). A request the
+    /// association refuses at once (not established, unknown or last address) gives a 0 row
+    /// of the action's metric, like a request the peer refuses. Returns which sides acted.
+    fn asconf_due(&mut self, now: SimTime, series: &mut TimeSeries) -> [bool; 2] {
+        let mut touched = [false; 2];
+        if !self.started {
+            return touched;
+        }
+        let id = self.ep.spec_index as u32;
+        while let Some(act) = self.asconf.get(self.asconf_next).cloned() {
+            if SimTime::ZERO + act.at.0 > now {
+                break;
+            }
+            self.asconf_next += 1;
+            let side = match act.side {
+                FlowSide::Src => CLIENT,
+                FlowSide::Dst => SERVER,
+            };
+            let kind = match act.action {
+                AsconfActionKind::AddIp => AsconfRequestKind::AddIp,
+                AsconfActionKind::DeleteIp => AsconfRequestKind::DeleteIp,
+                AsconfActionKind::SetPrimary => AsconfRequestKind::SetPrimary,
+            };
+            let res = self.sides[side].assoc_mut().is_some_and(|a| match kind {
+                AsconfRequestKind::AddIp => a.add_local_address(now, act.address).is_ok(),
+                AsconfRequestKind::DeleteIp => a.delete_local_address(now, act.address).is_ok(),
+                AsconfRequestKind::SetPrimary => a.request_peer_primary(now, act.address).is_ok(),
+            });
+            if !res {
+                let t = now.as_secs_f64();
+                let dir = act.address.to_string();
+                series.push_owned(t, "flow", id, dir, asconf_metric(kind), 0.0);
+            }
+            touched[side] = true;
+        }
+        touched
+    }
+
+    /// Pin the source address of every destination of side `side` to the address of the
+    /// interface its route leaves by (`SctpFlow::sources`, from the FIB's host routes).
+    fn pin_sources(&mut self, side: usize) {
+        let SctpSide {
+            endpoint, handle, ..
+        } = &mut self.sides[side];
+        let sources = &self.sources[side];
+        let Some(a) = handle.and_then(|h| endpoint.assoc_mut(h)) else {
+            return;
+        };
+        for p in a.peer_addrs() {
+            if let Some(&local) = sources.get(&p) {
+                if a.local_addrs().contains(&local) {
+                    // Cannot fail: both addresses belong to the association.
+                    let _ = a.set_source_address(p, local);
+                }
+            }
+        }
+    }
+
+    /// Run the applications at side `side`, take everything it sends, turn its notifications
+    /// and metric samples into rows.
+    fn pump_side(
+        &mut self,
+        now: SimTime,
+        side: usize,
+        out: &mut Vec<sctpsim_proto::transport::Transmit>,
+        series: &mut TimeSeries,
+    ) {
+        let mut pin = false;
+        let initial = self.initial_tsn();
+        let SctpFlow {
+            ep,
+            sides,
+            peer_addrs,
+            asconf,
+            source,
+            sink,
+            shutdown_when_done,
+            shutdown_sent,
+            app_next,
+            data_packets_sent,
+            ..
+        } = self;
+        let SctpSide {
+            endpoint, handle, ..
+        } = &mut sides[side];
+        if let Some(a) = handle.and_then(|h| endpoint.assoc_mut(h)) {
+            let ctx = PumpCtx {
+                id: ep.spec_index as u32,
+                side,
+                now,
+                initial,
+                peer_addrs,
+                asconf,
+            };
+            if side == CLIENT {
+                let next = source.fill(now, a);
+                if source.is_finished()
+                    && *shutdown_when_done
+                    && !*shutdown_sent
+                    && a.state() == State::Established
+                {
+                    a.shutdown(now);
+                    *shutdown_sent = true;
+                }
+                if let Some(t) = next.filter(|t| *t > now) {
+                    if app_next.is_none_or(|w| t < w) {
+                        *app_next = Some(t);
+                    }
+                }
+            }
+            while let Some(m) = a.recv() {
+                if side == SERVER {
+                    sink.deliver(now, &m);
+                }
+            }
+            while let Some(t) = a.poll_transmit(now) {
+                if side == CLIENT && carries_data(&t.payload) {
+                    *data_packets_sent += 1;
+                }
+                out.push(t);
+            }
+            while let Some(ev) = a.poll_event() {
+                pin |= ctx.event(series, source, ev);
+            }
+            while let Some(m) = a.poll_metric() {
+                ctx.metric(series, m.time, m.kind);
+            }
+        }
+        // The endpoint's own answers (INIT ACK, ABORT, ...).
+        while let Some(t) = endpoint.poll_transmit() {
+            out.push(t);
+        }
+        if pin {
+            self.pin_sources(side);
+        }
+    }
+}
+
+impl FlowDriver for SctpFlow {
+    fn ep(&self) -> &Endpoints {
+        &self.ep
+    }
+
+    fn sockets(&self) -> Vec<Socket> {
+        // One entry per address of the other side (multi-homing); addresses added by ASCONF
+        // during the run count too.
+        let ep = &self.ep;
+        let sock = |side, local_port, remote, remote_port| Socket {
+            side,
+            proto: IpProtocol::Sctp,
+            local_port,
+            remote,
+            remote_port,
+        };
+        let added = |side| self.asconf_added(side);
+        let to_server = self.peer_addrs.iter().copied().chain(added(FlowSide::Dst));
+        let to_client = self.local_addrs.iter().copied().chain(added(FlowSide::Src));
+        to_server
+            .map(|p| sock(SRC, ep.src_port, p, ep.dst_port))
+            .chain(to_client.map(|l| sock(DST, ep.dst_port, l, ep.src_port)))
+            .collect()
+    }
+
+    fn handle_datagram(
+        &mut self,
+        now: SimTime,
+        side: u8,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        payload: &[u8],
+    ) -> Result<(), ()> {
+        let side = side_of(side);
+        let sd = &mut self.sides[side];
+        let Ok(event) = sd.endpoint.handle_datagram(now, src, dst, payload) else {
+            // RFC 9260 §6.8: a packet with a bad CRC32c is silently discarded (counted with
+            // the association's rows, not as an IP-layer malformed packet).
+            sd.malformed += 1;
+            return Ok(());
+        };
+        let created = match event {
+            Some(DatagramEvent::NewAssociation(h)) => {
+                sd.adopt(h);
+                true
+            }
+            _ => false,
+        };
+        if side == SERVER && carries_data(payload) {
+            self.data_packets_received += 1;
+        }
+        if created {
+            self.pin_sources(side);
+        }
+        Ok(())
+    }
+
+    fn handle_timeout(&mut self, now: SimTime, slot: u8) {
+        if slot == APP {
+            if self.app_next.is_some_and(|t| t <= now) {
+                self.app_next = None;
+            }
+            self.start_if_due(now);
+            return;
+        }
+        if let Some(a) = self.sides[side_of(slot)].assoc_mut() {
+            a.handle_timeout(now);
+        }
+    }
+
+    fn poll(
+        &mut self,
+        now: SimTime,
+        slot: u8,
+        ident: &mut dyn IpIdent,
+        out: &mut Vec<Transmit>,
+        series: &mut TimeSeries,
+    ) {
+        // The sides to pump, in order: a due ASCONF action of the server's first (its
+        // request leaves before the client's data), then the client.
+        let mut sides = Vec::with_capacity(2);
+        if slot == APP {
+            if self.asconf_due(now, series)[SERVER] {
+                sides.push(SERVER);
+            }
+            sides.push(CLIENT);
+        } else {
+            sides.push(side_of(slot));
+        }
+        for side in sides {
+            let mut list = Vec::new();
+            self.pump_side(now, side, &mut list, series);
+            let node = self.sides[side].node;
+            for t in list {
+                let ip = Ipv4Repr {
+                    src_addr: t.src,
+                    dst_addr: t.dst,
+                    protocol: IpProtocol::Sctp,
+                    payload_len: t.payload.len(),
+                    ttl: DEFAULT_TTL,
+                    ident: ident.next_ident(node),
+                    dscp: 0,
+                    // DF clear, as `sctpsim_wire::sctp::sctp_packet` builds it (the model has
+                    // no path MTU discovery).
+                    dont_frag: false,
+                };
+                // Only a packet above 65515 bytes fails; the association never builds one.
+                let Ok(bytes) = ipv4_datagram(&ip, &t.payload) else {
+                    continue;
+                };
+                out.push(Transmit {
+                    node,
+                    dst: t.dst,
+                    bytes,
+                    route: None,
+                });
+            }
+        }
+    }
+
+    fn poll_timeout(&self, slot: u8) -> Option<SimTime> {
+        if slot == APP {
+            if !self.started {
+                return Some(self.source.config().start);
+            }
+            return match (self.app_next, self.next_asconf()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+        self.sides[side_of(slot)]
+            .assoc()
+            .and_then(|a| a.poll_timeout())
+    }
+
+    fn drop_rows(
+        &mut self,
+        now: SimTime,
+        bytes: &[u8],
+        reason: DropReason,
+        series: &mut TimeSeries,
+    ) -> u64 {
+        self.drop_rows_of(now, bytes, reason, series)
+    }
+
+    fn sample(&mut self, t: f64, series: &mut TimeSeries) {
+        self.sample_rows(t, series);
+    }
+
+    fn bytes_delivered(&self) -> u64 {
+        self.sink.stats().bytes
+    }
+
+    fn result(&self, base: FlowResult, end: SimTime) -> (FlowResult, SimTime) {
+        (self.flow_result(base), self.active_end(end))
+    }
+
+    fn as_sctp(&self) -> Option<&SctpFlow> {
+        Some(self)
+    }
+}
