@@ -10,8 +10,9 @@
 use super::flows::FlowRt;
 use super::{Event, Simulation, DEFAULT_TTL};
 use sctpsim_kernel::FlowId;
-use sctpsim_proto::transport::tcp::TcpEvent;
-use sctpsim_wire::tcp::{tcp_segment, TcpPacket};
+use sctpsim_proto::transport::tcp::TcpMetric;
+use sctpsim_wire::ipv4::{ipv4_datagram, IpProtocol, Ipv4Repr};
+use sctpsim_wire::tcp::TcpPacket;
 use std::net::Ipv4Addr;
 
 /// Side index of the sending client (at the flow's `src`).
@@ -88,48 +89,61 @@ impl Simulation {
                 t.sides[SERVER].conn.discard_received();
             }
             let max_payload = t.max_payload;
-            let Some((repr, payload)) = t.sides[side].conn.poll_transmit(now, max_payload) else {
+            let Some(tx) = t.sides[side].conn.poll_transmit(now, max_payload) else {
                 break;
             };
-            let (node, src, dst) = if side == CLIENT {
-                (t.ep.src, t.ep.src_addr, t.ep.dst_addr)
-            } else {
-                (t.ep.dst, t.ep.dst_addr, t.ep.src_addr)
-            };
+            let node = if side == CLIENT { t.ep.src } else { t.ep.dst };
             let ident = self.next_ip_id(node);
-            let bytes = tcp_segment(src, dst, DEFAULT_TTL, ident, &repr, &payload);
+            let ip = Ipv4Repr {
+                src_addr: tx.src,
+                dst_addr: tx.dst,
+                protocol: IpProtocol::Tcp,
+                payload_len: tx.payload.len(),
+                ttl: DEFAULT_TTL,
+                ident,
+                dscp: 0,
+                // DF set, as `sctpsim_wire::tcp_segment` builds it (RFC 9293 §3.7.2: TCP relies
+                // on path MTU discovery).
+                dont_frag: true,
+            };
+            // Only a segment above 65515 bytes fails; the connection never builds one.
+            let Ok(bytes) = ipv4_datagram(&ip, &tx.payload) else {
+                continue;
+            };
             let pkt = self.new_packet(bytes, Some(f));
-            self.ip_output(node, dst, pkt);
+            self.ip_output(node, tx.dst, pkt);
         }
         let FlowRt::Tcp(t) = &mut self.flows[f.index()] else {
             return;
         };
         let id = t.ep.spec_index as u32;
         let ts = now.as_secs_f64();
-        while let Some(ev) = t.sides[side].conn.poll_event() {
+        // Outcomes (connected, closed, reset) leave no rows; the counters tell them.
+        while t.sides[side].conn.poll_event().is_some() {}
+        while let Some(m) = t.sides[side].conn.poll_metric() {
             // Only the sender's metrics describe the flow; the receiver sends no data.
             if side != CLIENT {
                 continue;
             }
             let s = &mut self.series;
-            match ev {
-                TcpEvent::CwndChanged { cwnd, ssthresh } => {
+            match m {
+                TcpMetric::CwndChanged { cwnd, ssthresh } => {
                     s.push(ts, "flow", id, "", "cwnd_bytes", cwnd as f64);
                     s.push(ts, "flow", id, "", "ssthresh_bytes", ssthresh as f64);
                 }
-                TcpEvent::RttSample { rtt, srtt, rto } => {
+                TcpMetric::RttSample { rtt, srtt, rto } => {
                     s.push(ts, "flow", id, "", "rtt_s", rtt.as_secs_f64());
                     s.push(ts, "flow", id, "", "srtt_s", srtt.as_secs_f64());
                     s.push(ts, "flow", id, "", "rto_s", rto.as_secs_f64());
                 }
-                TcpEvent::SeqChanged { snd_una, snd_nxt } => {
+                TcpMetric::SeqChanged { snd_una, snd_nxt } => {
                     s.push(ts, "flow", id, "", "snd_una", snd_una as f64);
                     s.push(ts, "flow", id, "", "snd_nxt", snd_nxt as f64);
                 }
-                TcpEvent::FastRetransmit { snd_una } => {
+                TcpMetric::FastRetransmit { snd_una } => {
                     s.push(ts, "flow", id, "", "fast_retransmit", snd_una as f64);
                 }
-                TcpEvent::Timeout { count } => {
+                TcpMetric::Timeout { count } => {
                     s.push(ts, "flow", id, "", "timeout", count as f64);
                 }
                 _ => {}
