@@ -32,13 +32,13 @@ mod dsr;
 mod olsr;
 mod sctp;
 
-use std::net::Ipv4Addr;
+use std::net::{Ipv4Addr, SocketAddrV4};
 use std::process::ExitCode;
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_proto::transport::tcp::{fuzz_check_invariants, TcpConfig, TcpConnection, TcpVariant};
-use sctpsim_wire::tcp::{fuzz_parse_tcp, tcp_segment, TcpFlags, TcpRepr, TcpSeqNumber};
-use sctpsim_wire::{Ipv4Packet, TcpTimestamp};
+use sctpsim_wire::tcp::{fuzz_parse_tcp, TcpFlags, TcpPacket, TcpRepr, TcpSeqNumber};
+use sctpsim_wire::{ipv4_datagram, IpProtocol, Ipv4Packet, Ipv4Repr, TcpTimestamp};
 
 const A: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 1);
 const B: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 2);
@@ -177,14 +177,32 @@ fn drain(
     max_payload: usize,
 ) {
     for n in 0.. {
-        let Some((repr, payload)) = conn.poll_transmit(now, max_payload) else {
+        let Some(t) = conn.poll_transmit(now, max_payload) else {
             break;
         };
         assert!(n < 100_000, "poll_transmit does not terminate");
-        assert!(repr.header_len() <= 60);
-        out.push((now, tcp_segment(src, dst, 64, n as u16, &repr, &payload)));
+        let header_len = TcpPacket::new_checked(&t.payload[..]).map(|p| p.header_len());
+        assert!(header_len.is_ok_and(|h| h <= 60), "a whole segment");
+        // The path carries it between the two hosts whatever addresses the connection used
+        // (a listener that only heard forged segments does not know its peer's address, and
+        // its checksum then fails at the peer).
+        let ip = Ipv4Repr {
+            src_addr: src,
+            dst_addr: dst,
+            protocol: IpProtocol::Tcp,
+            payload_len: t.payload.len(),
+            ttl: 64,
+            ident: n as u16,
+            dscp: 0,
+            dont_frag: true,
+        };
+        let Ok(bytes) = ipv4_datagram(&ip, &t.payload) else {
+            panic!("a segment of at most 65535 − 60 bytes of payload fits IPv4");
+        };
+        out.push((now, bytes));
     }
     while conn.poll_event().is_some() {}
+    while conn.poll_metric().is_some() {}
     fuzz_check_invariants(conn);
 }
 
@@ -205,10 +223,11 @@ fn tcp_case(seed: u64) -> Counts {
     let client_cfg = random_config(&mut rng);
     let server_cfg = random_config(&mut rng);
     let max_payload = [1, 100, 1460, 65_535][rng.below(4) as usize];
+    let (a, b) = (SocketAddrV4::new(A, 40_000), SocketAddrV4::new(B, 80));
     let mut client =
-        TcpConnection::new_client(client_cfg, 40_000, 80, TcpConnection::random_iss(&mut rng));
+        TcpConnection::new_client(client_cfg, a, b, TcpConnection::random_iss(&mut rng));
     let mut server =
-        TcpConnection::new_listener(server_cfg, 80, TcpConnection::random_iss(&mut rng));
+        TcpConnection::new_listener(server_cfg, b, TcpConnection::random_iss(&mut rng));
     if rng.bernoulli(0.7) {
         client.send_backlogged(Some(rng.below(200_000)));
     } else {

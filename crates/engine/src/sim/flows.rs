@@ -11,7 +11,7 @@ use sctpsim_proto::transport::tcp::{
     PartialAckTimer, TcpApplication, TcpConfig, TcpConnection, TcpVariant,
 };
 use sctpsim_wire::udp::UdpRepr;
-use std::net::Ipv4Addr;
+use std::net::{Ipv4Addr, SocketAddrV4};
 
 /// Default TCP destination port: 5001 (iperf's), which captures dissect as plain TCP data.
 pub(super) const DEFAULT_TCP_PORT: u16 = 5001;
@@ -131,8 +131,12 @@ pub(super) fn build_flow(
             let mut rng = seeds.stream(&StreamKey::new("tcp-iss").with(i as u64).with(side));
             TcpConnection::random_iss(&mut rng)
         };
-        let client = TcpConnection::new_client(cfg.clone(), ep.src_port, ep.dst_port, iss(0));
-        let server = TcpConnection::new_listener(cfg, ep.dst_port, iss(1));
+        let (src, dst) = (
+            SocketAddrV4::new(ep.src_addr, ep.src_port),
+            SocketAddrV4::new(ep.dst_addr, ep.dst_port),
+        );
+        let client = TcpConnection::new_client(cfg.clone(), src, dst, iss(0));
+        let server = TcpConnection::new_listener(cfg, dst, iss(1));
         let app = match f.app {
             AppKind::File => TcpApplication::File {
                 bytes: f.size_bytes.unwrap_or(0),

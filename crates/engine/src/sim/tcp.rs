@@ -9,9 +9,9 @@ use super::DEFAULT_TTL;
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
 use sctpsim_kernel::SimTime;
-use sctpsim_proto::transport::tcp::{TcpApplication, TcpConnection, TcpEvent};
-use sctpsim_wire::ipv4::IpProtocol;
-use sctpsim_wire::tcp::{tcp_segment, TcpPacket};
+use sctpsim_proto::transport::tcp::{TcpApplication, TcpConnection, TcpMetric};
+use sctpsim_wire::ipv4::{ipv4_datagram, IpProtocol, Ipv4Repr};
+use sctpsim_wire::tcp::TcpPacket;
 use std::net::Ipv4Addr;
 
 /// A TCP flow: the client (`sides[0]`) and the server (`sides[1]`).
@@ -42,29 +42,31 @@ impl TcpFlow {
     fn metric_rows(&mut self, now: SimTime, end: usize, s: &mut TimeSeries) {
         let id = self.ep.spec_index as u32;
         let ts = now.as_secs_f64();
-        while let Some(ev) = self.sides[end].poll_event() {
+        // Outcomes (connected, closed, reset) leave no rows; the counters tell them.
+        while self.sides[end].poll_event().is_some() {}
+        while let Some(m) = self.sides[end].poll_metric() {
             // Only the sender's metrics describe the flow; the receiver sends no data.
             if end != 0 {
                 continue;
             }
-            match ev {
-                TcpEvent::CwndChanged { cwnd, ssthresh } => {
+            match m {
+                TcpMetric::CwndChanged { cwnd, ssthresh } => {
                     s.push(ts, "flow", id, "", "cwnd_bytes", cwnd as f64);
                     s.push(ts, "flow", id, "", "ssthresh_bytes", ssthresh as f64);
                 }
-                TcpEvent::RttSample { rtt, srtt, rto } => {
+                TcpMetric::RttSample { rtt, srtt, rto } => {
                     s.push(ts, "flow", id, "", "rtt_s", rtt.as_secs_f64());
                     s.push(ts, "flow", id, "", "srtt_s", srtt.as_secs_f64());
                     s.push(ts, "flow", id, "", "rto_s", rto.as_secs_f64());
                 }
-                TcpEvent::SeqChanged { snd_una, snd_nxt } => {
+                TcpMetric::SeqChanged { snd_una, snd_nxt } => {
                     s.push(ts, "flow", id, "", "snd_una", snd_una as f64);
                     s.push(ts, "flow", id, "", "snd_nxt", snd_nxt as f64);
                 }
-                TcpEvent::FastRetransmit { snd_una } => {
+                TcpMetric::FastRetransmit { snd_una } => {
                     s.push(ts, "flow", id, "", "fast_retransmit", snd_una as f64);
                 }
-                TcpEvent::Timeout { count } => {
+                TcpMetric::Timeout { count } => {
                     s.push(ts, "flow", id, "", "timeout", count as f64);
                 }
                 _ => {}
@@ -143,20 +145,29 @@ impl FlowDriver for TcpFlow {
                 // The sink application reads everything as it arrives (ns-2 TCPSink).
                 self.sides[1].discard_received();
             }
-            let Some((repr, payload)) = self.sides[end].poll_transmit(now, self.max_payload) else {
+            let Some(tx) = self.sides[end].poll_transmit(now, self.max_payload) else {
                 break;
             };
-            let ep = &self.ep;
-            let (node, src, dst) = if end == 0 {
-                (ep.src, ep.src_addr, ep.dst_addr)
-            } else {
-                (ep.dst, ep.dst_addr, ep.src_addr)
+            let node = if end == 0 { self.ep.src } else { self.ep.dst };
+            let ip = Ipv4Repr {
+                src_addr: tx.src,
+                dst_addr: tx.dst,
+                protocol: IpProtocol::Tcp,
+                payload_len: tx.payload.len(),
+                ttl: DEFAULT_TTL,
+                ident: ident.next_ident(node),
+                dscp: 0,
+                // DF set, as `sctpsim_wire::tcp_segment` builds it (RFC 9293 §3.7.2: TCP
+                // relies on path MTU discovery).
+                dont_frag: true,
             };
-            let id = ident.next_ident(node);
-            let bytes = tcp_segment(src, dst, DEFAULT_TTL, id, &repr, &payload);
+            // Only a segment above 65515 bytes fails; the connection never builds one.
+            let Ok(bytes) = ipv4_datagram(&ip, &tx.payload) else {
+                continue;
+            };
             out.push(Transmit {
                 node,
-                dst,
+                dst: tx.dst,
                 bytes,
                 route: None,
             });

@@ -1,7 +1,8 @@
 //! `Pair`: two TCP endpoints joined by a simulated path (DESIGN.md §8 tier 3, after
 //! quinn-proto's `tests/util.rs`). Every segment goes through the real codec: the sender's
-//! `TcpRepr` is emitted as an IPv4 packet with real checksums, the path may lose, duplicate,
-//! delay (reorder) or corrupt it, and the receiver parses it again.
+//! `Transmit` (the encoded segment) is wrapped in an IPv4 packet with a real header checksum,
+//! the path may lose, duplicate, delay (reorder) or corrupt it, and the receiver parses it
+//! again.
 //!
 //! The path serialises packets at a bottleneck rate (unlimited queue), adds a one-way latency
 //! and draws its impairments from a kernel `Rng`. Scripted drops remove the first
@@ -10,10 +11,14 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddrV4;
 
 use sctpsim_kernel::{BitRate, Rng, SimDuration, SimTime};
 use sctpsim_proto::transport::tcp::{TcpConfig, TcpConnection, TcpEvent};
-use sctpsim_wire::{tcp_segment, Ipv4Addr, Ipv4Packet, Ipv4Repr, TcpRepr, TcpSeqNumber};
+use sctpsim_proto::transport::Transmit;
+use sctpsim_wire::{
+    ipv4_datagram, IpProtocol, Ipv4Addr, Ipv4Packet, Ipv4Repr, TcpPacket, TcpRepr, TcpSeqNumber,
+};
 
 /// Impairments and timing of one direction of the path.
 #[derive(Debug, Clone)]
@@ -189,8 +194,17 @@ impl Pair {
         let client_iss = TcpConnection::random_iss(&mut rng);
         let server_iss = TcpConnection::random_iss(&mut rng);
         let max_payload = usize::from(client_cfg.mss.max(server_cfg.mss));
-        let client = TcpConnection::new_client(client_cfg, CLIENT_PORT, SERVER_PORT, client_iss);
-        let server = TcpConnection::new_listener(server_cfg, SERVER_PORT, server_iss);
+        let client = TcpConnection::new_client(
+            client_cfg,
+            SocketAddrV4::new(CLIENT, CLIENT_PORT),
+            SocketAddrV4::new(SERVER, SERVER_PORT),
+            client_iss,
+        );
+        let server = TcpConnection::new_listener(
+            server_cfg,
+            SocketAddrV4::new(SERVER, SERVER_PORT),
+            server_iss,
+        );
         Pair {
             now: SimTime::ZERO,
             client: Endpoint::new(client, CLIENT),
@@ -256,11 +270,10 @@ impl Pair {
                 } else {
                     &mut self.server
                 };
-                let Some((repr, payload)) = endpoint.conn.poll_transmit(now, self.max_payload)
-                else {
+                let Some(t) = endpoint.conn.poll_transmit(now, self.max_payload) else {
                     break;
                 };
-                self.transmit(dir, repr, payload);
+                self.transmit(dir, t);
             }
         }
         // Events produced by transmitting (metrics) are drained too.
@@ -269,17 +282,31 @@ impl Pair {
     }
 
     /// Puts one segment on the path in direction `dir`.
-    fn transmit(&mut self, dir: usize, repr: TcpRepr, payload: Vec<u8>) {
+    fn transmit(&mut self, dir: usize, t: Transmit) {
         let (src, dst, iss) = if dir == 0 {
             (CLIENT, SERVER, self.client_iss)
         } else {
             (SERVER, CLIENT, self.server_iss)
         };
+        assert_eq!((t.src, t.dst), (src, dst), "the connection's addresses");
+        let segment = TcpPacket::new_checked(&t.payload[..]).expect("a whole segment");
+        let repr = TcpRepr::parse(&segment, src, dst).expect("the checksum of an emitted segment");
+        let payload_len = segment.payload().len();
         self.ident = self.ident.wrapping_add(1);
-        let mut bytes = tcp_segment(src, dst, 64, self.ident, &repr, &payload);
+        let ip = Ipv4Repr {
+            src_addr: src,
+            dst_addr: dst,
+            protocol: IpProtocol::Tcp,
+            payload_len: t.payload.len(),
+            ttl: 64,
+            ident: self.ident,
+            dscp: 0,
+            dont_frag: true,
+        };
+        let mut bytes = ipv4_datagram(&ip, &t.payload).expect("a segment fits IPv4");
         let offset = u64::from(repr.seq_number.0.wrapping_sub(iss.0));
         let mut dropped = false;
-        if dir == 0 && !payload.is_empty() && self.first_sent.insert(offset) {
+        if dir == 0 && payload_len > 0 && self.first_sent.insert(offset) {
             let index = self.first_sent.len() as u64 - 1;
             dropped |= self.scripted_drops.contains(&index);
         }
@@ -291,7 +318,7 @@ impl Pair {
             time: self.now,
             dir,
             repr,
-            len: payload.len(),
+            len: payload_len,
             offset,
             dropped,
         });

@@ -38,14 +38,18 @@ mod test {
     use crate::transport::tcp::{State, TcpConfig};
     use sctpsim_kernel::SimTime;
     use sctpsim_wire::TcpSeqNumber;
+    use std::net::{Ipv4Addr, SocketAddrV4};
+
+    const A: SocketAddrV4 = SocketAddrV4::new(Ipv4Addr::new(10, 0, 0, 1), 1);
+    const B: SocketAddrV4 = SocketAddrV4::new(Ipv4Addr::new(10, 0, 0, 2), 2);
 
     #[test]
     fn file_ends_with_fin_and_ftp_never_does() {
-        let mut file = TcpConnection::new_client(TcpConfig::rfc(), 1, 2, TcpSeqNumber(0));
+        let mut file = TcpConnection::new_client(TcpConfig::rfc(), A, B, TcpSeqNumber(0));
         TcpApplication::File { bytes: 10 }.start(&mut file);
         assert_eq!(file.state(), State::SynSent);
         assert!(!file.all_acked());
-        let mut ftp = TcpConnection::new_client(TcpConfig::rfc(), 1, 2, TcpSeqNumber(0));
+        let mut ftp = TcpConnection::new_client(TcpConfig::rfc(), A, B, TcpSeqNumber(0));
         TcpApplication::BulkFtp.start(&mut ftp);
         assert!(ftp.poll_transmit(SimTime::ZERO, 1460).is_some());
     }

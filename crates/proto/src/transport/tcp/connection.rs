@@ -13,7 +13,7 @@ mod input;
 mod output;
 
 use std::collections::VecDeque;
-use std::net::Ipv4Addr;
+use std::net::{Ipv4Addr, SocketAddrV4};
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_wire::tcp::{TcpPacket, TcpRepr, TcpSeqNumber};
@@ -21,7 +21,7 @@ use sctpsim_wire::WireError;
 
 use super::config::{TcpConfig, TcpVariant};
 use super::congestion::{CongestionControl, Controller, NewReno, RecoveryStyle, Reno};
-use super::event::TcpEvent;
+use super::event::{TcpEvent, TcpMetric};
 use super::recv::RecvBuffer;
 use super::rtt::RttEstimator;
 use super::sack::{SackBlockList, Scoreboard};
@@ -29,6 +29,8 @@ use super::send::SendBuffer;
 use super::state::State;
 use super::stats::TcpStats;
 use super::timers::{Timer, TimerTable};
+#[cfg(doc)]
+use crate::transport::Transmit;
 
 /// RFC 9293 §3.7.1: "SendMSS ... 536" when the peer sent no MSS option.
 pub const DEFAULT_PEER_MSS: u16 = 536;
@@ -73,37 +75,50 @@ pub(crate) struct Recovery {
 
 /// One TCP endpoint (RFC 9293), sans-IO.
 ///
-/// Call order, as in quinn-proto: feed input with [`TcpConnection::handle_segment`] (or
-/// [`TcpConnection::handle_packet`]) and [`TcpConnection::handle_timeout`]; give application
-/// commands ([`TcpConnection::send`], [`TcpConnection::close`], ...); then drain
-/// [`TcpConnection::poll_transmit`] until `None`, read [`TcpConnection::poll_timeout`] to know
-/// when to call back, and drain [`TcpConnection::poll_event`]. Time only enters through the
-/// `now` arguments; a wake-up at a time when nothing is due is a no-op.
+/// Call order, as in quinn-proto: feed input with [`TcpConnection::handle_packet`] (the
+/// segment's bytes and the addresses of its IPv4 header; [`TcpConnection::handle_segment`] for
+/// an already parsed segment) and [`TcpConnection::handle_timeout`]; give application commands
+/// ([`TcpConnection::send`], [`TcpConnection::close`], ...); then drain
+/// [`TcpConnection::poll_transmit`] until `None` (each [`Transmit`] is an encoded segment from
+/// our address to the peer's, as an SCTP association's), read
+/// [`TcpConnection::poll_timeout`] to know when to call back, and drain
+/// [`TcpConnection::poll_event`] (outcomes) and [`TcpConnection::poll_metric`] (measurements).
+/// Time only enters through the `now` arguments; a wake-up at a time when nothing is due is a
+/// no-op.
 ///
 /// ```
+/// use std::net::{Ipv4Addr, SocketAddrV4};
 /// use sctpsim_kernel::SimTime;
 /// use sctpsim_proto::transport::tcp::{State, TcpConfig, TcpConnection, TcpEvent};
 /// use sctpsim_wire::TcpSeqNumber;
 ///
-/// let mut client = TcpConnection::new_client(TcpConfig::rfc(), 40_000, 80, TcpSeqNumber(1));
-/// let mut server = TcpConnection::new_listener(TcpConfig::rfc(), 80, TcpSeqNumber(9));
+/// let a = SocketAddrV4::new(Ipv4Addr::new(10, 0, 0, 1), 40_000);
+/// let b = SocketAddrV4::new(Ipv4Addr::new(10, 0, 0, 2), 80);
+/// let mut client = TcpConnection::new_client(TcpConfig::rfc(), a, b, TcpSeqNumber(1));
+/// let mut server = TcpConnection::new_listener(TcpConfig::rfc(), b, TcpSeqNumber(9));
 /// let now = SimTime::ZERO;
-/// let (syn, _) = client.poll_transmit(now, 1460).unwrap();
-/// server.handle_segment(now, &syn, &[]);
-/// let (syn_ack, _) = server.poll_transmit(now, 1460).unwrap();
-/// client.handle_segment(now, &syn_ack, &[]);
+/// let syn = client.poll_transmit(now, 1460).unwrap();
+/// assert_eq!((syn.src, syn.dst), (*a.ip(), *b.ip()));
+/// server.handle_packet(now, syn.src, syn.dst, &syn.payload)?;
+/// let syn_ack = server.poll_transmit(now, 1460).unwrap();
+/// client.handle_packet(now, syn_ack.src, syn_ack.dst, &syn_ack.payload)?;
 /// assert_eq!(client.state(), State::Established);
 /// assert!(std::iter::from_fn(|| client.poll_event()).any(|e| e == TcpEvent::Connected));
 /// client.send(b"hello");
-/// let (ack, _) = client.poll_transmit(now, 1460).unwrap();
-/// server.handle_segment(now, &ack, &[]);
+/// let ack = client.poll_transmit(now, 1460).unwrap();
+/// server.handle_packet(now, ack.src, ack.dst, &ack.payload)?;
 /// assert_eq!(server.state(), State::Established);
+/// # Ok::<(), sctpsim_wire::WireError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct TcpConnection {
     pub(crate) cfg: TcpConfig,
     pub(crate) state: State,
+    /// Our address: the source of every segment and half of the checksum's pseudo-header.
+    pub(crate) local_addr: Ipv4Addr,
     pub(crate) local_port: u16,
+    /// The peer's address (a listener takes it from the segment it answers).
+    pub(crate) remote_addr: Ipv4Addr,
     pub(crate) remote_port: u16,
     pub(crate) iss: TcpSeqNumber,
     pub(crate) irs: TcpSeqNumber,
@@ -179,6 +194,7 @@ pub struct TcpConnection {
 
     pub(crate) pending_rst: Option<TcpRepr>,
     pub(crate) events: VecDeque<TcpEvent>,
+    pub(crate) metrics: VecDeque<TcpMetric>,
     pub(crate) stats: TcpStats,
     pub(crate) reported_cwnd: (u32, u32),
     pub(crate) reported_seq: (u64, u64),
@@ -188,8 +204,8 @@ impl TcpConnection {
     fn new(
         cfg: TcpConfig,
         state: State,
-        local_port: u16,
-        remote_port: u16,
+        local: SocketAddrV4,
+        remote: SocketAddrV4,
         iss: TcpSeqNumber,
     ) -> Self {
         let smss = u32::from(cfg.mss.max(1));
@@ -209,8 +225,10 @@ impl TcpConnection {
         let reported_cwnd = (cc.cwnd(), cc.ssthresh());
         TcpConnection {
             state,
-            local_port,
-            remote_port,
+            local_addr: *local.ip(),
+            local_port: local.port(),
+            remote_addr: *remote.ip(),
+            remote_port: remote.port(),
             iss,
             irs: TcpSeqNumber(0),
             snd_una: 0,
@@ -254,6 +272,7 @@ impl TcpConnection {
             timers: TimerTable::default(),
             pending_rst: None,
             events: VecDeque::new(),
+            metrics: VecDeque::new(),
             stats: TcpStats::default(),
             reported_cwnd,
             reported_seq: (0, 0),
@@ -262,23 +281,25 @@ impl TcpConnection {
     }
 
     /// An active opener (RFC 9293 §3.10.1, active OPEN): SYN-SENT, with a SYN to send from
-    /// `local_port` to `remote_port` carrying `iss`.
+    /// `local` to `remote` carrying `iss`. The addresses are those of the segments it builds
+    /// (and of their checksums).
     pub fn new_client(
         config: TcpConfig,
-        local_port: u16,
-        remote_port: u16,
+        local: SocketAddrV4,
+        remote: SocketAddrV4,
         iss: TcpSeqNumber,
     ) -> Self {
-        let mut conn = Self::new(config, State::SynSent, local_port, remote_port, iss);
+        let mut conn = Self::new(config, State::SynSent, local, remote, iss);
         conn.syn_due = true;
         conn
     }
 
-    /// A passive opener (RFC 9293 §3.10.1, passive OPEN) on `local_port`: LISTEN until a SYN
-    /// arrives, then it becomes the connection with that peer; `iss` is its initial sequence
-    /// number.
-    pub fn new_listener(config: TcpConfig, local_port: u16, iss: TcpSeqNumber) -> Self {
-        Self::new(config, State::Listen, local_port, 0, iss)
+    /// A passive opener (RFC 9293 §3.10.1, passive OPEN) on `local`: LISTEN until a SYN
+    /// arrives, then it becomes the connection with that peer (whose address it takes from the
+    /// segment given to [`TcpConnection::handle_packet`]); `iss` is its initial sequence number.
+    pub fn new_listener(config: TcpConfig, local: SocketAddrV4, iss: TcpSeqNumber) -> Self {
+        let unknown = SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0);
+        Self::new(config, State::Listen, local, unknown, iss)
     }
 
     /// An initial sequence number drawn from `rng` (RFC 9293 §3.4.1 wants it unpredictable;
@@ -419,6 +440,13 @@ impl TcpConnection {
             .and_then(|packet| TcpRepr::parse(&packet, src, dst).map(|repr| (repr, packet)));
         match parsed {
             Ok((repr, packet)) => {
+                // Not bound to a peer (LISTEN, or CLOSED after the connection ended): whatever
+                // this segment makes it send (a SYN-ACK, a RST) answers its sender, from the
+                // address it arrived at.
+                if matches!(self.state, State::Listen | State::Closed) {
+                    self.local_addr = dst;
+                    self.remote_addr = src;
+                }
                 self.handle_segment(now, &repr, packet.payload());
                 Ok(())
             }
@@ -484,7 +512,7 @@ impl TcpConnection {
                 }
                 self.stats.timeouts += 1;
                 self.consecutive_timeouts += 1;
-                self.push_metric(TcpEvent::Timeout {
+                self.push_metric(TcpMetric::Timeout {
                     count: self.consecutive_timeouts,
                 });
                 if self.give_up() {
@@ -531,6 +559,11 @@ impl TcpConnection {
         self.events.pop_front()
     }
 
+    /// The next measurement, if any (only with [`TcpConfig::metric_events`]).
+    pub fn poll_metric(&mut self) -> Option<TcpMetric> {
+        self.metrics.pop_front()
+    }
+
     pub(crate) fn set_state(&mut self, state: State) {
         self.state = state;
     }
@@ -546,9 +579,9 @@ impl TcpConnection {
         self.events.push_back(event);
     }
 
-    pub(crate) fn push_metric(&mut self, event: TcpEvent) {
+    pub(crate) fn push_metric(&mut self, metric: TcpMetric) {
         if self.cfg.metric_events {
-            self.events.push_back(event);
+            self.metrics.push_back(metric);
         }
     }
 
@@ -560,7 +593,7 @@ impl TcpConnection {
         let cwnd = (self.cc.cwnd(), self.cc.ssthresh());
         if cwnd != self.reported_cwnd {
             self.reported_cwnd = cwnd;
-            self.events.push_back(TcpEvent::CwndChanged {
+            self.metrics.push_back(TcpMetric::CwndChanged {
                 cwnd: cwnd.0,
                 ssthresh: cwnd.1,
             });
@@ -568,7 +601,7 @@ impl TcpConnection {
         let seq = (self.snd_una, self.snd_nxt);
         if seq != self.reported_seq {
             self.reported_seq = seq;
-            self.events.push_back(TcpEvent::SeqChanged {
+            self.metrics.push_back(TcpMetric::SeqChanged {
                 snd_una: seq.0,
                 snd_nxt: seq.1,
             });
@@ -595,6 +628,17 @@ impl TcpConnection {
     /// Local port.
     pub fn local_port(&self) -> u16 {
         self.local_port
+    }
+
+    /// Our address (the source of the segments).
+    pub fn local_addr(&self) -> Ipv4Addr {
+        self.local_addr
+    }
+
+    /// The peer's address (the destination of the segments; unspecified for a listener that
+    /// has heard from nobody).
+    pub fn remote_addr(&self) -> Ipv4Addr {
+        self.remote_addr
     }
 
     /// Remote port (0 while listening).
@@ -798,7 +842,7 @@ impl TcpConnection {
         self.stats.record_rtt(rtt);
         self.consecutive_timeouts = 0;
         if self.cfg.metric_events {
-            self.events.push_back(TcpEvent::RttSample {
+            self.metrics.push_back(TcpMetric::RttSample {
                 rtt,
                 srtt: self.rtt.srtt().unwrap_or(rtt),
                 rto: self.rtt.rto(),

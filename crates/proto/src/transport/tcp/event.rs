@@ -1,10 +1,11 @@
-//! What a connection reports to its owner through
-//! [`super::TcpConnection::poll_event`].
+//! What a connection reports to its owner: outcomes through
+//! [`super::TcpConnection::poll_event`], measurements through
+//! [`super::TcpConnection::poll_metric`] (as an SCTP association separates `SctpEvent` from its
+//! metric stream).
 
 use sctpsim_kernel::SimDuration;
 
-/// An outcome or a metric update of a connection. Connection events are always produced;
-/// metric events only with [`super::TcpConfig::metric_events`].
+/// An outcome of a connection. Always produced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TcpEvent {
     /// The three-way handshake completed (ESTABLISHED).
@@ -17,14 +18,20 @@ pub enum TcpEvent {
     Reset,
     /// The connection gave up after [`super::TcpConfig::max_retransmissions`] timeouts.
     TimedOut,
-    /// Metric: the congestion window or the slow-start threshold changed (bytes).
+}
+
+/// A measurement of a connection, only produced with [`super::TcpConfig::metric_events`]: the
+/// points of the cwnd, RTT and sequence plots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TcpMetric {
+    /// The congestion window or the slow-start threshold changed (bytes).
     CwndChanged {
         /// Congestion window.
         cwnd: u32,
         /// Slow-start threshold.
         ssthresh: u32,
     },
-    /// Metric: an RTT sample was taken.
+    /// An RTT sample was taken.
     RttSample {
         /// The measurement.
         rtt: SimDuration,
@@ -33,22 +40,22 @@ pub enum TcpEvent {
         /// Retransmission timeout after it.
         rto: SimDuration,
     },
-    /// Metric: the send sequence variables changed (stream offsets: bytes of sequence space
-    /// since the ISS, so 1 is the first data byte) — the points of a sequence plot.
+    /// The send sequence variables changed (stream offsets: bytes of sequence space since the
+    /// ISS, so 1 is the first data byte) — the points of a sequence plot.
     SeqChanged {
         /// Oldest unacknowledged offset.
         snd_una: u64,
         /// Next offset to send (falls back after a timeout).
         snd_nxt: u64,
     },
-    /// Metric: a fast retransmit started loss recovery.
+    /// A fast retransmit started loss recovery.
     FastRetransmit {
         /// The offset retransmitted.
         snd_una: u64,
     },
-    /// Metric: loss recovery ended (full acknowledgment).
+    /// Loss recovery ended (full acknowledgment).
     RecoveryEnded,
-    /// Metric: the retransmission timer expired with data outstanding.
+    /// The retransmission timer expired with data outstanding.
     Timeout {
         /// Consecutive timeouts so far.
         count: u32,

@@ -6,7 +6,8 @@
 //! * [`TcpConnection`]: one endpoint; see its documentation for the call order.
 //! * [`TcpConfig`]: every parameter with its source; [`TcpConfig::rfc`] and
 //!   [`TcpConfig::ns2`].
-//! * [`TcpEvent`]: connection outcomes and metric updates; [`TcpStats`]: per-flow counters.
+//! * [`TcpEvent`]: connection outcomes; [`TcpMetric`]: measurements; [`TcpStats`]: per-flow
+//!   counters.
 //! * [`TcpApplication`]: the backlogged FTP and N-byte file sources.
 //! * [`congestion`]: the window arithmetic behind a narrow trait; [`sack`]: the scoreboard.
 //!
@@ -33,7 +34,7 @@ pub use config::{PartialAckTimer, TcpConfig, TcpVariant};
 #[doc(hidden)]
 pub use connection::fuzz_check_invariants;
 pub use connection::{TcpConnection, DEFAULT_PEER_MSS, MIN_PEER_MSS, TIMESTAMP_OPTION_LEN};
-pub use event::TcpEvent;
+pub use event::{TcpEvent, TcpMetric};
 pub use send::backlog_byte;
 pub use state::State;
 pub use stats::TcpStats;

@@ -7,6 +7,9 @@ use sctpsim_kernel::SimDuration;
 pub struct TcpStats {
     /// Segments handed to the network (every kind, retransmissions included).
     pub segments_sent: u64,
+    /// Segments built but not sent because they do not fit an IPv4 packet (never expected
+    /// with an MSS below 65535 − 60; a guard that replaces a panic).
+    pub segments_unencodable: u64,
     /// Segments carrying data or FIN handed to the network (retransmissions included).
     pub data_segments_sent: u64,
     /// Pure ACKs (and window probes) sent.

@@ -8,7 +8,7 @@ use sctpsim_wire::tcp::{TcpFlags, TcpRepr, MAX_WINDOW_SCALE};
 
 use super::super::config::{PartialAckTimer, TcpVariant};
 use super::super::congestion::{CongestionControl, PartialAck, RecoveryStyle};
-use super::super::event::TcpEvent;
+use super::super::event::{TcpEvent, TcpMetric};
 use super::super::recv::RecvBuffer;
 use super::super::state::State;
 use super::super::timers::Timer;
@@ -544,7 +544,7 @@ impl TcpConnection {
                     let flight = clamp_u32(self.snd_max - self.snd_una);
                     self.cc.on_exit_recovery(now, flight, self.smss, rec.style);
                     self.dup_acks = 0;
-                    self.push_metric(TcpEvent::RecoveryEnded);
+                    self.push_metric(TcpMetric::RecoveryEnded);
                 } else {
                     rec.partial_acks += 1;
                     match rec.style {
@@ -555,7 +555,7 @@ impl TcpConnection {
                                 // RFC 5681 §3.2 step 6 (Reno): recovery ends.
                                 PartialAck::ExitRecovery => {
                                     self.dup_acks = 0;
-                                    self.push_metric(TcpEvent::RecoveryEnded);
+                                    self.push_metric(TcpMetric::RecoveryEnded);
                                 }
                                 // RFC 6582 §3.2 step 5: "Retransmit the first unacknowledged
                                 // segment ... For the first partial ACK that arrives during
@@ -636,7 +636,7 @@ impl TcpConnection {
         self.rtx_now = true;
         self.limited_bytes = 0;
         self.stats.fast_retransmits += 1;
-        self.push_metric(TcpEvent::FastRetransmit {
+        self.push_metric(TcpMetric::FastRetransmit {
             snd_una: self.snd_una,
         });
         if style == RecoveryStyle::Pipe {

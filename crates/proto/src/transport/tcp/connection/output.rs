@@ -3,13 +3,15 @@
 //! and timestamps, zero-window probes.
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::tcp::{TcpFlags, TcpRepr, TcpTimestamp, MAX_SACK_BLOCKS};
+use sctpsim_wire::tcp::{TcpFlags, TcpPacket, TcpRepr, TcpTimestamp, MAX_SACK_BLOCKS};
+use sctpsim_wire::Ipv4Repr;
 
 use super::super::congestion::{CongestionControl, RecoveryStyle};
 use super::super::sack::SentSegment;
 use super::super::state::State;
 use super::super::timers::Timer;
 use super::{AckState, TcpConnection};
+use crate::transport::Transmit;
 
 /// RFC 2018 §3: SACK blocks that fit next to a Timestamps option.
 const SACK_BLOCKS_WITH_TIMESTAMPS: usize = 3;
@@ -18,14 +20,47 @@ const SACK_BLOCKS_WITH_TIMESTAMPS: usize = 3;
 const MAX_PERSIST_BACKOFF: u32 = 16;
 
 impl TcpConnection {
-    /// The next segment to send at `now`, as a header and its payload (at most `max_payload`
-    /// bytes, and at most the negotiated MSS). Call until it returns `None`. The caller wraps
-    /// the segment in IPv4 (e.g. with `sctpsim_wire::tcp_segment`).
-    pub fn poll_transmit(
-        &mut self,
-        now: SimTime,
-        max_payload: usize,
-    ) -> Option<(TcpRepr, Vec<u8>)> {
+    /// The next segment to send at `now`, encoded (header, options, payload and checksum)
+    /// from our address to the peer's: the payload of an IPv4 packet (the engine wraps it with
+    /// `sctpsim_wire::ipv4_datagram`, DF set). It carries at most `max_payload` bytes of data,
+    /// and at most the negotiated MSS. Call until it returns `None`.
+    pub fn poll_transmit(&mut self, now: SimTime, max_payload: usize) -> Option<Transmit> {
+        loop {
+            let (repr, payload) = self.poll_segment(now, max_payload)?;
+            match self.encode(&repr, &payload) {
+                Some(t) => return Some(t),
+                // Not reached with an MSS below 65535 − 60; counted, not sent.
+                None => self.stats.segments_unencodable += 1,
+            }
+        }
+    }
+
+    /// The segment `repr` with `payload` on the wire, or `None` if it does not fit an IPv4
+    /// packet.
+    fn encode(&self, repr: &TcpRepr, payload: &[u8]) -> Option<Transmit> {
+        let repr = TcpRepr {
+            payload_len: payload.len(),
+            ..*repr
+        };
+        if repr.buffer_len() > Ipv4Repr::MAX_PAYLOAD_LEN {
+            return None;
+        }
+        let mut buf = vec![0u8; repr.buffer_len()];
+        let mut packet = TcpPacket::new_unchecked(&mut buf[..]);
+        repr.emit(&mut packet, self.local_addr, self.remote_addr, |data| {
+            data.copy_from_slice(payload)
+        });
+        Some(Transmit {
+            src: self.local_addr,
+            dst: self.remote_addr,
+            payload: buf,
+        })
+    }
+
+    /// [`TcpConnection::poll_transmit`] before encoding: the next segment as a header and its
+    /// payload, for tests and tools that script segments (the counterpart of
+    /// [`TcpConnection::handle_segment`]).
+    pub fn poll_segment(&mut self, now: SimTime, max_payload: usize) -> Option<(TcpRepr, Vec<u8>)> {
         let out = self.next_transmit(now, max_payload);
         if out.is_none() {
             self.update_persist(now);

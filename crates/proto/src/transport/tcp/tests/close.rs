@@ -219,7 +219,7 @@ fn abort_sends_rst() {
 
 #[test]
 fn listener_close_and_repeated_close_are_harmless() {
-    let mut conn = TcpConnection::new_listener(cfg(TcpVariant::Reno), LOCAL_PORT, LOCAL_ISS);
+    let mut conn = TcpConnection::new_listener(cfg(TcpVariant::Reno), local(), LOCAL_ISS);
     conn.close();
     assert_eq!(conn.state(), State::Closed);
     conn.close();

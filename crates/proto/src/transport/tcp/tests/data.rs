@@ -264,17 +264,17 @@ fn metric_events_report_changes() {
     conn.send(&[0u8; 2000]);
     output(&mut conn, ms(100));
     input(&mut conn, ms(200), &seg(1, Some(off(2))), &[]);
-    let evs = events(&mut conn);
-    assert!(evs.contains(&TcpEvent::SeqChanged {
+    let evs = metrics(&mut conn);
+    assert!(evs.contains(&TcpMetric::SeqChanged {
         snd_una: 1,
         snd_nxt: off(2)
     }));
-    assert!(evs.contains(&TcpEvent::CwndChanged {
+    assert!(evs.contains(&TcpMetric::CwndChanged {
         cwnd: 5000,
         ssthresh: u32::MAX
     }));
     assert!(evs.iter().any(
-        |e| matches!(e, TcpEvent::RttSample { rtt, .. } if *rtt == SimDuration::from_millis(100))
+        |e| matches!(e, TcpMetric::RttSample { rtt, .. } if *rtt == SimDuration::from_millis(100))
     ));
     let mut quiet = established(TcpConfig {
         metric_events: false,
@@ -283,5 +283,6 @@ fn metric_events_report_changes() {
     quiet.send(&[0u8; 2000]);
     output(&mut quiet, ms(100));
     input(&mut quiet, ms(200), &seg(1, Some(off(2))), &[]);
+    assert!(metrics(&mut quiet).is_empty());
     assert!(events(&mut quiet).is_empty());
 }

@@ -17,9 +17,9 @@ fn in_state(which: u8, variant: TcpVariant, timestamps: bool) -> TcpConnection {
         ..cfg(variant)
     };
     match which % 10 {
-        0 => TcpConnection::new_listener(config, LOCAL_PORT, LOCAL_ISS),
+        0 => TcpConnection::new_listener(config, local(), LOCAL_ISS),
         1 => {
-            let mut c = TcpConnection::new_client(config, LOCAL_PORT, REMOTE_PORT, LOCAL_ISS);
+            let mut c = TcpConnection::new_client(config, local(), remote(), LOCAL_ISS);
             output(&mut c, ms(0));
             c
         }
@@ -53,7 +53,7 @@ fn in_state(which: u8, variant: TcpVariant, timestamps: bool) -> TcpConnection {
             c
         }
         _ => {
-            let mut c = TcpConnection::new_client(config, LOCAL_PORT, REMOTE_PORT, LOCAL_ISS);
+            let mut c = TcpConnection::new_client(config, local(), remote(), LOCAL_ISS);
             c.abort();
             c
         }

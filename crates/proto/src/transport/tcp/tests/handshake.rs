@@ -5,7 +5,7 @@ use super::*;
 use crate::transport::tcp::rtt::RTO_AFTER_SYN_TIMEOUT;
 
 fn client(config: TcpConfig) -> TcpConnection {
-    TcpConnection::new_client(config, LOCAL_PORT, REMOTE_PORT, LOCAL_ISS)
+    TcpConnection::new_client(config, local(), remote(), LOCAL_ISS)
 }
 
 /// The remote SYN-ACK answering the local SYN.
@@ -43,7 +43,7 @@ fn active_open_sends_syn_with_options() {
 #[test]
 fn reno_client_does_not_offer_sack() {
     let mut conn = client(TcpConfig::rfc().with_variant(TcpVariant::Reno));
-    let (syn, _) = conn.poll_transmit(ms(0), 1460).unwrap();
+    let (syn, _) = conn.poll_segment(ms(0), 1460).unwrap();
     assert!(!syn.sack_permitted);
 }
 
@@ -230,7 +230,7 @@ fn passive_open_answers_with_syn_ack() {
         window_scale: Some(4),
         ..cfg(TcpVariant::NewReno)
     };
-    let mut conn = TcpConnection::new_listener(config, LOCAL_PORT, LOCAL_ISS);
+    let mut conn = TcpConnection::new_listener(config, local(), LOCAL_ISS);
     assert_eq!(conn.state(), State::Listen);
     input(&mut conn, ms(0), &syn, &[]);
     assert_eq!(conn.state(), State::SynReceived);
@@ -254,7 +254,7 @@ fn passive_open_answers_with_syn_ack() {
 
 #[test]
 fn listener_ignores_rst_and_resets_acks() {
-    let mut conn = TcpConnection::new_listener(cfg(TcpVariant::Reno), LOCAL_PORT, LOCAL_ISS);
+    let mut conn = TcpConnection::new_listener(cfg(TcpVariant::Reno), local(), LOCAL_ISS);
     input(
         &mut conn,
         ms(0),
@@ -359,4 +359,54 @@ fn closed_connection_answers_with_rst() {
         &[],
     );
     expect_nothing(&mut conn, ms(0));
+}
+
+/// The segment `repr` from `src` to `dst` on the wire.
+fn wire(repr: &TcpRepr, src: Ipv4Addr, dst: Ipv4Addr) -> Vec<u8> {
+    let mut buf = vec![0u8; repr.buffer_len()];
+    repr.emit(
+        &mut TcpPacket::new_unchecked(&mut buf[..]),
+        src,
+        dst,
+        |_| {},
+    );
+    buf
+}
+
+#[test]
+fn a_listener_answers_from_the_address_the_syn_came_to() {
+    let mut conn = TcpConnection::new_listener(cfg(TcpVariant::Reno), local(), LOCAL_ISS);
+    assert_eq!(conn.remote_addr(), Ipv4Addr::UNSPECIFIED);
+    let syn = wire(&remote_syn(), REMOTE_ADDR, LOCAL_ADDR);
+    assert!(conn
+        .handle_packet(ms(0), REMOTE_ADDR, LOCAL_ADDR, &syn)
+        .is_ok());
+    assert_eq!(conn.state(), State::SynReceived);
+    let t = conn.poll_transmit(ms(0), 1460).expect("SYN-ACK");
+    assert_eq!((t.src, t.dst), (LOCAL_ADDR, REMOTE_ADDR));
+    // The checksum covers those addresses.
+    let segment = TcpPacket::new_checked(&t.payload[..]).unwrap();
+    let repr = TcpRepr::parse(&segment, t.src, t.dst).expect("valid checksum");
+    assert!(repr.flags.contains(TcpFlags::SYN) && repr.ack_number == Some(rseq(1)));
+    // Once bound, another sender does not move it.
+    let other = Ipv4Addr::new(10, 9, 9, 9);
+    let stray = wire(&seg(1, Some(1)), other, LOCAL_ADDR);
+    let _ = conn.handle_packet(ms(1), other, LOCAL_ADDR, &stray);
+    assert_eq!(conn.remote_addr(), REMOTE_ADDR);
+}
+
+#[test]
+fn a_closed_connection_resets_whoever_sent_the_segment() {
+    let mut conn = client(cfg(TcpVariant::Reno));
+    conn.abort();
+    assert!(conn.is_closed());
+    output(&mut conn, ms(0));
+    let other = Ipv4Addr::new(10, 9, 9, 9);
+    let stray = wire(&seg(5, Some(7)), other, LOCAL_ADDR);
+    assert!(conn.handle_packet(ms(1), other, LOCAL_ADDR, &stray).is_ok());
+    let t = conn.poll_transmit(ms(1), 1460).expect("RST");
+    assert_eq!((t.src, t.dst), (LOCAL_ADDR, other));
+    let segment = TcpPacket::new_checked(&t.payload[..]).unwrap();
+    let repr = TcpRepr::parse(&segment, t.src, t.dst).expect("valid checksum");
+    assert!(repr.flags.contains(TcpFlags::RST));
 }

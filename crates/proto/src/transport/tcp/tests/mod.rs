@@ -12,11 +12,15 @@ mod handshake;
 mod loss_recovery;
 mod malformed;
 
+use std::net::{Ipv4Addr, SocketAddrV4};
+
 use sctpsim_kernel::{SimDuration, SimTime};
-use sctpsim_wire::tcp::{TcpFlags, TcpRepr, TcpSeqNumber, TcpTimestamp};
+use sctpsim_wire::tcp::{TcpFlags, TcpPacket, TcpRepr, TcpSeqNumber, TcpTimestamp};
 
-use super::{State, TcpConfig, TcpConnection, TcpEvent, TcpVariant};
+use super::{State, TcpConfig, TcpConnection, TcpEvent, TcpMetric, TcpVariant};
 
+pub(super) const LOCAL_ADDR: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 1);
+pub(super) const REMOTE_ADDR: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 2);
 pub(super) const LOCAL_PORT: u16 = 80;
 pub(super) const REMOTE_PORT: u16 = 40_000;
 pub(super) const LOCAL_ISS: TcpSeqNumber = TcpSeqNumber(10_000);
@@ -75,11 +79,24 @@ pub(super) fn ack_with_sack(ack: u64, blocks: &[(u64, u64)]) -> TcpRepr {
     repr
 }
 
-/// Everything the connection sends at `now`.
+/// The connection's own address and port.
+pub(super) fn local() -> SocketAddrV4 {
+    SocketAddrV4::new(LOCAL_ADDR, LOCAL_PORT)
+}
+
+/// The remote side's address and port.
+pub(super) fn remote() -> SocketAddrV4 {
+    SocketAddrV4::new(REMOTE_ADDR, REMOTE_PORT)
+}
+
+/// Everything the connection sends at `now`, parsed back from the encoded segments (so every
+/// test also checks the header, options and checksum the connection emits).
 pub(super) fn output(conn: &mut TcpConnection, now: SimTime) -> Vec<(TcpRepr, Vec<u8>)> {
     let mut out = Vec::new();
-    while let Some(s) = conn.poll_transmit(now, 65_535) {
-        out.push(s);
+    while let Some(t) = conn.poll_transmit(now, 65_535) {
+        let segment = TcpPacket::new_checked(&t.payload[..]).expect("a whole segment");
+        let repr = TcpRepr::parse(&segment, t.src, t.dst).expect("a valid checksum");
+        out.push((repr, segment.payload().to_vec()));
         assert!(out.len() < 10_000, "poll_transmit does not terminate");
     }
     out
@@ -124,26 +141,19 @@ pub(super) fn events(conn: &mut TcpConnection) -> Vec<TcpEvent> {
     std::iter::from_fn(|| conn.poll_event()).collect()
 }
 
-/// Connection events only (no metrics).
+/// Connection events (the metrics have their own queue, [`metrics`]).
 pub(super) fn conn_events(conn: &mut TcpConnection) -> Vec<TcpEvent> {
     events(conn)
-        .into_iter()
-        .filter(|e| {
-            matches!(
-                e,
-                TcpEvent::Connected
-                    | TcpEvent::PeerClosed
-                    | TcpEvent::Closed
-                    | TcpEvent::Reset
-                    | TcpEvent::TimedOut
-            )
-        })
-        .collect()
+}
+
+/// Drains the metrics.
+pub(super) fn metrics(conn: &mut TcpConnection) -> Vec<TcpMetric> {
+    std::iter::from_fn(|| conn.poll_metric()).collect()
 }
 
 /// A listener that received the remote SYN (with `syn` options) and sent its SYN-ACK.
 pub(super) fn syn_received(config: TcpConfig, syn: TcpRepr) -> TcpConnection {
-    let mut conn = TcpConnection::new_listener(config, LOCAL_PORT, LOCAL_ISS);
+    let mut conn = TcpConnection::new_listener(config, local(), LOCAL_ISS);
     input(&mut conn, ms(0), &syn, &[]);
     assert_eq!(conn.state(), State::SynReceived);
     let out = output(&mut conn, ms(0));
