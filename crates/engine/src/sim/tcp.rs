@@ -5,12 +5,11 @@
 
 use super::flows::Endpoints;
 use super::transport::{carrying, FlowDriver, IpIdent, Socket, Transmit, APP, DST, SRC};
-use super::DEFAULT_TTL;
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::transport::tcp::{TcpApplication, TcpConnection, TcpMetric};
-use sctpsim_wire::ipv4::{ipv4_datagram, IpProtocol, Ipv4Repr};
+use sctpsim_wire::ipv4::IpProtocol;
 use sctpsim_wire::tcp::TcpPacket;
 use std::net::Ipv4Addr;
 
@@ -149,28 +148,9 @@ impl FlowDriver for TcpFlow {
                 break;
             };
             let node = if end == 0 { self.ep.src } else { self.ep.dst };
-            let ip = Ipv4Repr {
-                src_addr: tx.src,
-                dst_addr: tx.dst,
-                protocol: IpProtocol::Tcp,
-                payload_len: tx.payload.len(),
-                ttl: DEFAULT_TTL,
-                ident: ident.next_ident(node),
-                dscp: 0,
-                // DF set, as `sctpsim_wire::tcp_segment` builds it (RFC 9293 §3.7.2: TCP
-                // relies on path MTU discovery).
-                dont_frag: true,
-            };
-            // Only a segment above 65515 bytes fails; the connection never builds one.
-            let Ok(bytes) = ipv4_datagram(&ip, &tx.payload) else {
-                continue;
-            };
-            out.push(Transmit {
-                node,
-                dst: tx.dst,
-                bytes,
-                route: None,
-            });
+            // DF set, as `sctpsim_wire::tcp_segment` builds it (RFC 9293 §3.7.2: TCP relies
+            // on path MTU discovery).
+            out.extend(Transmit::ipv4(node, tx, IpProtocol::Tcp, true, ident));
         }
         self.metric_rows(now, end, series);
     }

@@ -70,6 +70,38 @@ pub(super) trait NetView {
     fn disjoint_routes(&self, node: NodeId, dst: Ipv4Addr, k: usize) -> Vec<Vec<Ipv4Addr>>;
 }
 
+impl Transmit {
+    /// A transport's packet (`sctpsim_proto::transport::Transmit`: addresses and the encoded
+    /// transport packet) as an IPv4 packet leaving `node`: TTL 64, the node's next
+    /// Identification, DF as the transport wants it (`None`: a packet above 65,515 bytes,
+    /// which no transport builds).
+    pub(super) fn ipv4(
+        node: NodeId,
+        tx: sctpsim_proto::transport::Transmit,
+        protocol: IpProtocol,
+        dont_frag: bool,
+        ident: &mut dyn IpIdent,
+    ) -> Option<Transmit> {
+        let ip = sctpsim_wire::ipv4::Ipv4Repr {
+            src_addr: tx.src,
+            dst_addr: tx.dst,
+            protocol,
+            payload_len: tx.payload.len(),
+            ttl: super::DEFAULT_TTL,
+            ident: ident.next_ident(node),
+            dscp: 0,
+            dont_frag,
+        };
+        let bytes = sctpsim_wire::ipv4::ipv4_datagram(&ip, &tx.payload).ok()?;
+        Some(Transmit {
+            node,
+            dst: tx.dst,
+            bytes,
+            route: None,
+        })
+    }
+}
+
 /// What the engine lends a flow while it builds packets: the per-node IPv4 Identification
 /// counters (RFC 6864: unique per source).
 pub(super) trait IpIdent {

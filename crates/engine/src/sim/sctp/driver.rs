@@ -11,10 +11,9 @@ use crate::results::{FlowResult, TimeSeries};
 use crate::scenario::{AsconfActionKind, FlowSide};
 use crate::sim::flows::Endpoints;
 use crate::sim::transport::{FlowDriver, IpIdent, Socket, Transmit, APP, DST, SRC};
-use crate::sim::DEFAULT_TTL;
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::transport::sctp::{AsconfRequestKind, DatagramEvent, State};
-use sctpsim_wire::ipv4::{ipv4_datagram, IpProtocol, Ipv4Repr};
+use sctpsim_wire::ipv4::IpProtocol;
 use sctpsim_wire::sctp::{chunk_type, SctpPacket};
 use std::net::Ipv4Addr;
 
@@ -294,29 +293,10 @@ impl FlowDriver for SctpFlow {
             let mut list = Vec::new();
             self.pump_side(now, side, &mut list, series);
             let node = self.sides[side].node;
+            // DF clear, as `sctpsim_wire::sctp::sctp_packet` builds it (the model has no path
+            // MTU discovery).
             for t in list {
-                let ip = Ipv4Repr {
-                    src_addr: t.src,
-                    dst_addr: t.dst,
-                    protocol: IpProtocol::Sctp,
-                    payload_len: t.payload.len(),
-                    ttl: DEFAULT_TTL,
-                    ident: ident.next_ident(node),
-                    dscp: 0,
-                    // DF clear, as `sctpsim_wire::sctp::sctp_packet` builds it (the model has
-                    // no path MTU discovery).
-                    dont_frag: false,
-                };
-                // Only a packet above 65515 bytes fails; the association never builds one.
-                let Ok(bytes) = ipv4_datagram(&ip, &t.payload) else {
-                    continue;
-                };
-                out.push(Transmit {
-                    node,
-                    dst: t.dst,
-                    bytes,
-                    route: None,
-                });
+                out.extend(Transmit::ipv4(node, t, IpProtocol::Sctp, false, ident));
             }
         }
     }
