@@ -9,11 +9,13 @@
 //! * [`MessageSource`] and [`MessageSink`]: the message application of SCTP flows (`ftp`,
 //!   `file`, paced multi-stream `messages`), the sink checking every message and measuring its
 //!   delay per stream.
+//! * [`TcpApplication`]: the backlogged FTP and N-byte file sources of TCP flows.
 
 mod cbr;
 mod header;
 mod messages;
 mod sink;
+mod tcp;
 
 pub use cbr::{CbrConfig, CbrSource, FileSource};
 pub use header::SeqTsHeader;
@@ -21,3 +23,4 @@ pub use messages::{
     make_message, MessageSink, MessageSinkStats, MessageSource, MessageSourceConfig, StreamRx, PPID,
 };
 pub use sink::{DatagramSink, SinkStats};
+pub use tcp::TcpApplication;

@@ -1,7 +1,7 @@
 //! The application interface, in the spirit of the SCTP sockets API (RFC 6458) and the abstract
 //! primitives of RFC 9260 §11.1: messages in ([`super::SctpAssociation::send`]) and out
 //! ([`Message`] from [`super::SctpAssociation::recv`]), notifications as [`SctpEvent`]s, and the
-//! packets an association or endpoint emits ([`Transmit`], encoded from an [`OutPacket`]).
+//! packets an association or endpoint emits ([`Transmit`], encoded from an `OutPacket`).
 
 use std::net::Ipv4Addr;
 

@@ -13,7 +13,6 @@
 //!
 //! The model's scope, deviations and validation are in `docs/models/tcp.md`.
 
-mod app;
 mod config;
 pub mod congestion;
 mod connection;
@@ -29,7 +28,7 @@ pub mod timers;
 #[cfg(test)]
 mod tests;
 
-pub use app::TcpApplication;
+pub use crate::app::TcpApplication;
 pub use config::{PartialAckTimer, TcpConfig, TcpVariant};
 #[doc(hidden)]
 pub use connection::fuzz_check_invariants;

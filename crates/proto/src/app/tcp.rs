@@ -1,9 +1,11 @@
 //! The applications the studies run over TCP (DESIGN.md §4): a backlogged FTP source and a
-//! file of N bytes. Both are synthetic streams ([`super::backlog_byte`]) that cost no memory;
+//! file of N bytes. Both are synthetic streams (`transport::tcp::backlog_byte`) that cost no memory;
 //! the receiving side is a sink that discards what arrives
-//! ([`TcpConnection::discard_received`]) and counts it ([`super::TcpStats::bytes_delivered`]).
+//! ([`TcpConnection::discard_received`]) and counts it
+//! ([`crate::transport::tcp::TcpStats::bytes_delivered`]). They live with the other applications
+//! (`app/`), driving a connection through its public API only.
 
-use super::TcpConnection;
+use crate::transport::tcp::TcpConnection;
 
 /// What the sending application does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
