@@ -85,14 +85,33 @@ def test_quick_manet_study_runs(tmp_path: Path) -> None:
 def test_manet_drops_are_attributed_to_flows_by_reason(tmp_path: Path, transport: str) -> None:
     """drops.parquet: per reason the packets add up to the network counters, and each flow's
     dropped_seq / dropped_tsn rows (dir = the reason) are as many as the table records."""
-    r = sctpsim("run", "manet-cbr", "--out", str(tmp_path), "--set", "simulation.duration=60s",
-                "--set", "flows[0].pairs=6", "--set", f"flows[0].transport={transport}",
-                "--set", "flows[0].app=ftp", "--set", "flows[0].start_spread=5s",
-                "--set", "mobility.area_m=[600, 600]")
+    scenario = tmp_path / "manet.toml"
+    scenario.write_text(f"""
+[simulation]
+duration = "60s"
+seed = 1
+[radio]
+profile = "ns2-wavelan"
+[nodes]
+count = 30
+[mobility]
+model = "random-waypoint"
+area_m = [600, 600]
+speed_mps = {{ min = 0.0, max = 20.0 }}
+pause = "0s"
+[routing]
+protocol = "aodv"
+[[flows]]
+pairs = 6
+transport = "{transport}"
+app = "ftp"
+""")
+    out = tmp_path / "run"
+    r = sctpsim("run", str(scenario), "--out", str(out))
     assert r.returncode == 0, r.stderr
-    s = json.loads((tmp_path / "summary.json").read_text())
+    s = json.loads((out / "summary.json").read_text())
     net = s["network"]
-    drops = pd.read_parquet(tmp_path / "drops.parquet")
+    drops = pd.read_parquet(out / "drops.parquet")
     assert set(drops.columns) == {"flow", "reason", "packets", "records"}
     by_reason = drops.groupby("reason").packets.sum()
     assert by_reason.get("queue", 0) == net["queue_drops"]
@@ -101,7 +120,7 @@ def test_manet_drops_are_attributed_to_flows_by_reason(tmp_path: Path, transport
     assert by_reason.get("ttl_expired", 0) == net["ttl_drops"]
     flows = drops.dropna(subset=["flow"])
     assert flows.packets.sum() > 0, drops
-    ts = pd.read_parquet(tmp_path / "timeseries.parquet")
+    ts = pd.read_parquet(out / "timeseries.parquet")
     rows = ts[ts.metric.isin(["dropped_seq", "dropped_tsn"])].groupby(["id", "dir"]).size()
     got = {(int(i), str(d)): int(n) for (i, d), n in rows.items()}
     expected = {(int(f.flow), str(f.reason)): int(f.records) for f in flows.itertuples() if f.records > 0}
