@@ -73,6 +73,14 @@ impl Node {
         self.ifaces.first().map(|i| i.addr)
     }
 
+    /// The IPv4 Identification of the next packet this node originates (RFC 6864: unique per
+    /// source; wraps).
+    pub fn next_ident(&mut self) -> u16 {
+        let id = self.next_ip_id;
+        self.next_ip_id = self.next_ip_id.wrapping_add(1);
+        id
+    }
+
     /// Whether `addr` is one of this node's addresses.
     pub fn owns(&self, addr: Ipv4Addr) -> bool {
         self.ifaces.iter().any(|i| i.addr == addr)

@@ -50,6 +50,14 @@ pub(super) enum NoHop {
     Unassociated(u32),
 }
 
+/// Out of wireless interface `w` to the neighbour node `next`, whose own interface holds its
+/// MAC address.
+fn neighbour(wifi: &crate::wireless::Wireless, w: u32, next: u32) -> Result<Hop, NoHop> {
+    wifi.by_node[next as usize]
+        .map(|nw| Hop::Wifi(w, wifi.ifaces[nw as usize].mac))
+        .ok_or(NoHop::NoRoute)
+}
+
 impl Simulation {
     /// The next hop of a packet from `node` to `dst`.
     pub(super) fn fib(&mut self, node: NodeId, dst: Ipv4Addr) -> Result<Hop, NoHop> {
@@ -81,10 +89,7 @@ impl Simulation {
             .ok_or(NoHop::NoRoute)?;
         match self.topo.nodes[node.index()].ifaces[iface as usize].wireless {
             None => Ok(Hop::Link(iface)),
-            // The next hop's own interface holds its MAC address.
-            Some(w) => wifi.by_node[next as usize]
-                .map(|nw| Hop::Wifi(w, wifi.ifaces[nw as usize].mac))
-                .ok_or(NoHop::NoRoute),
+            Some(w) => neighbour(wifi, w, next),
         }
     }
 
@@ -96,9 +101,7 @@ impl Simulation {
             .routes
             .lookup_air(&self.topo, node.0, owner.0)
             .ok_or(NoHop::NoRoute)?;
-        wifi.by_node[next as usize]
-            .map(|nw| Hop::Wifi(w, wifi.ifaces[nw as usize].mac))
-            .ok_or(NoHop::NoRoute)
+        neighbour(wifi, w, next)
     }
 
     /// The next hop in an infrastructure network, or `None` when it is not an infrastructure

@@ -11,7 +11,6 @@
 use super::net_events::NetEvent;
 use super::Simulation;
 use crate::drop::DropReason;
-use crate::packet::Packet;
 use crate::wireless::infra::InfraCounts;
 use sctpsim_kernel::NodeId;
 use sctpsim_proto::mac::MacEvent;
@@ -123,11 +122,7 @@ impl Simulation {
             c.unassociated_drops += sdus.len() as u64;
         }
         for sdu in sdus {
-            let pkt = Packet {
-                bytes: sdu.bytes,
-                tag: sdu.tag,
-            };
-            self.drop_packet(&pkt, DropReason::Unassociated);
+            self.drop_packet(&sdu.into_packet(), DropReason::Unassociated);
         }
     }
 

@@ -139,6 +139,8 @@ pub struct Simulation {
     flows_at: Vec<Vec<(FlowId, u8)>>,
     /// The wake-up queued for each flow's timer slots (`transport.rs`).
     flow_wake: Vec<[WakeSlot; transport::SLOTS]>,
+    /// What a flow's poll gives to send (`transport.rs`), kept to reuse its allocation.
+    flow_out: Vec<transport::Transmit>,
 }
 
 /// The drops of one flow's packets (or of packets of no flow), by [`DropReason`] index.
@@ -231,6 +233,7 @@ impl Simulation {
             drops: vec![FlowDrops::default(); nflows + 1],
             flows_at: Vec::new(),
             flow_wake: vec![[WakeSlot::default(); transport::SLOTS]; nflows],
+            flow_out: Vec::new(),
         };
         sim.flows_at = net_events::flows_at(
             sim.topo.nodes.len(),
@@ -333,10 +336,7 @@ impl Simulation {
 
     /// The IPv4 Identification for the next packet `node` originates.
     fn next_ip_id(&mut self, node: NodeId) -> u16 {
-        let n = &mut self.topo.nodes[node.index()];
-        let id = n.next_ip_id;
-        n.next_ip_id = n.next_ip_id.wrapping_add(1);
-        id
+        self.topo.nodes[node.index()].next_ident()
     }
 
     fn sample(&mut self) {

@@ -119,7 +119,7 @@ impl Simulation {
     /// as usual. Without a routing protocol the FIB decides.
     pub(super) fn send_on_route(&mut self, node: NodeId, pkt: Packet, route: &[Ipv4Addr]) {
         let now = self.now;
-        match self.routing.as_mut().and_then(|r| r.router_mut(node)) {
+        match self.routing.as_mut().and_then(|r| r.router(node)) {
             Some(r) => r.handle_send_on_route(now, pkt, route),
             None => {
                 let dst = route.last().copied().unwrap_or(Ipv4Addr::UNSPECIFIED);
@@ -153,23 +153,24 @@ impl Simulation {
                 self.series
                     .push(t, "flow", id, ev.name(), "net_event", f64::from(side));
             }
-            // The source's route to the flow's destination broke: the `route_broken` row that
-            // plots and studies read.
-            if let NetEvent::RouteBroken { dst } = ev {
-                if side == 0 && flow.ep().dst_addr == *dst {
-                    self.series.push(t, "flow", id, "", "route_broken", 1.0);
-                }
+            // The source's route to the flow's destination: a broken one is the
+            // `route_broken` row plots and studies read; found or broken, what a path manager
+            // sees then is how many node-disjoint routes (up to 2, A-SCTP's primary and
+            // alternate) the source knows.
+            let dst = match ev {
+                NetEvent::RouteFound { dst } | NetEvent::RouteBroken { dst } => *dst,
+                _ => continue,
+            };
+            if side != 0 || flow.ep().dst_addr != dst {
+                continue;
             }
-            // What a path manager sees when the source's routes change: how many node-disjoint
-            // routes (up to 2, A-SCTP's primary and alternate) the source knows now.
-            if let NetEvent::RouteFound { dst } | NetEvent::RouteBroken { dst } = ev {
-                if side == 0 && flow.ep().dst_addr == *dst {
-                    let n = view.disjoint_routes(node, *dst, 2).len();
-                    if n > 0 {
-                        self.series
-                            .push(t, "flow", id, "", "disjoint_routes", n as f64);
-                    }
-                }
+            if matches!(ev, NetEvent::RouteBroken { .. }) {
+                self.series.push(t, "flow", id, "", "route_broken", 1.0);
+            }
+            let n = view.disjoint_routes(node, dst, 2).len();
+            if n > 0 {
+                self.series
+                    .push(t, "flow", id, "", "disjoint_routes", n as f64);
             }
         }
     }

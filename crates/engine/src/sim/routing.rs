@@ -146,13 +146,8 @@ impl RoutingRt {
         self.routers.get(node.index()).is_some_and(|r| r.is_some())
     }
 
-    fn router(&mut self, node: NodeId) -> Option<&mut Box<dyn Router>> {
+    pub(super) fn router(&mut self, node: NodeId) -> Option<&mut Box<dyn Router>> {
         self.routers.get_mut(node.index())?.as_mut()
-    }
-
-    /// The router of `node`, for the path hooks (`net_events.rs`).
-    pub(super) fn router_mut(&mut self, node: NodeId) -> Option<&mut Box<dyn Router>> {
-        self.router(node)
     }
 
     /// Up to `k` node-disjoint routes from `node` to `dst` its router knows at `now` (DSR
@@ -214,10 +209,7 @@ impl Simulation {
         let Some(wifi) = self.wifi.as_mut() else {
             return;
         };
-        let failed = Packet {
-            bytes: sdu.bytes,
-            tag: sdu.tag,
-        };
+        let failed = sdu.into_packet();
         // Resolve first: packets taken out of the queue must reach the router.
         let Some(ip) = wifi.addrs.ip_of(next_hop) else {
             self.drop_packet(&failed, DropReason::MacRetryLimit);
@@ -230,10 +222,7 @@ impl Simulation {
             f.dcf
                 .remove_queued_for(next_hop)
                 .into_iter()
-                .map(|s| Packet {
-                    bytes: s.bytes,
-                    tag: s.tag,
-                }),
+                .map(MacSdu::into_packet),
         );
         if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
             r.handle_link_failure(now, ip, packets);

@@ -204,14 +204,7 @@ struct Idents<'a>(&'a mut [crate::topology::Node]);
 
 impl IpIdent for Idents<'_> {
     fn next_ident(&mut self, node: NodeId) -> u16 {
-        match self.0.get_mut(node.index()) {
-            Some(n) => {
-                let id = n.next_ip_id;
-                n.next_ip_id = n.next_ip_id.wrapping_add(1);
-                id
-            }
-            None => 0,
-        }
+        self.0.get_mut(node.index()).map_or(0, |n| n.next_ident())
     }
 }
 
@@ -249,19 +242,22 @@ impl Simulation {
     /// queues the flow's next wake-ups.
     pub(super) fn flow_pump(&mut self, f: FlowId, slot: u8) {
         let now = self.now;
-        let mut out = Vec::new();
         let Some(d) = self.flows.get_mut(f.index()) else {
             return;
         };
+        // The buffer is reused across pumps (one per packet); taken, so a pump that sending
+        // leads back into (a packet delivered at its own node) gets a fresh one.
+        let mut out = std::mem::take(&mut self.flow_out);
         let mut ident = Idents(&mut self.topo.nodes);
         d.poll(now, slot, &mut ident, &mut out, &mut self.series);
-        for tx in out {
+        for tx in out.drain(..) {
             let pkt = self.new_packet(tx.bytes, Some(f));
             match tx.route {
                 Some(route) => self.send_on_route(tx.node, pkt, &route),
                 None => self.ip_output(tx.node, tx.dst, pkt),
             }
         }
+        self.flow_out = out;
         self.flow_arm(f);
     }
 

@@ -59,12 +59,10 @@ impl Simulation {
                     self.routing_tx_success(w, dst);
                 }
                 MacEvent::TxFailed { sdu, .. } => {
-                    let (bytes, tag) = (sdu.bytes, sdu.tag);
-                    self.drop_packet(&Packet { bytes, tag }, DropReason::MacRetryLimit);
+                    self.drop_packet(&sdu.into_packet(), DropReason::MacRetryLimit);
                 }
                 MacEvent::QueueDrop { sdu } => {
-                    let (bytes, tag) = (sdu.bytes, sdu.tag);
-                    self.drop_packet(&Packet { bytes, tag }, DropReason::Queue);
+                    self.drop_packet(&sdu.into_packet(), DropReason::Queue);
                 }
                 ev => self.infra_event(w, ev),
             }

@@ -49,7 +49,7 @@ pub use infra::{ApConfig, MacRole, StaConfig};
 pub use phy_timing::{tx_duration, OfdmRate, PhyFamily, PhyMode, PhyStandard, Preamble};
 pub use profiles::{MacConfig, RadioProfile};
 pub use queue::IfQueue;
-use sctpsim_kernel::PacketTag;
+use sctpsim_kernel::{Packet, PacketTag};
 pub use sctpsim_wire::ieee80211::{FrameKind, MacAddr};
 
 /// A packet handed to the MAC by IP (an MSDU).
@@ -64,6 +64,17 @@ pub struct MacSdu {
     pub is_control: bool,
     /// The packet's simulator metadata, returned unchanged with every event about it.
     pub tag: PacketTag,
+}
+
+impl MacSdu {
+    /// The packet the SDU carries, with its tag (for the events that give it back: a drop,
+    /// a link failure handed to routing).
+    pub fn into_packet(self) -> Packet {
+        Packet {
+            bytes: self.bytes,
+            tag: self.tag,
+        }
+    }
 }
 
 /// A frame the engine must put on the air now.

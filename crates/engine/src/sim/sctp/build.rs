@@ -4,7 +4,7 @@
 
 use super::app::source_config;
 use super::{SctpFlow, SctpSide, DEFAULT_SCTP_PORT};
-use crate::scenario::{AppKind, AsconfActionKind, FlowSide, FlowSpec, SctpProfileKind};
+use crate::scenario::{AppKind, FlowSide, FlowSpec, SctpProfileKind};
 use crate::sim::flows::Endpoints;
 use crate::topology::Topology;
 use sctpsim_kernel::{NodeId, SeedTree, StreamKey};
@@ -173,15 +173,7 @@ pub(in crate::sim) fn build_sctp_flow(
         handle: None,
         malformed: 0,
     };
-    // Addresses a side adds by ASCONF during the run: sources towards them are pinned too.
-    let asconf_added = |side: FlowSide| -> Vec<Ipv4Addr> {
-        spec.asconf
-            .iter()
-            .filter(|a| a.side == side && a.action == AsconfActionKind::AddIp)
-            .map(|a| a.address)
-            .collect()
-    };
-    SctpFlow {
+    let mut flow = SctpFlow {
         ep,
         profile: spec.profile,
         sides: [side(src, client), side(dst, server)],
@@ -193,13 +185,19 @@ pub(in crate::sim) fn build_sctp_flow(
         shutdown_sent: false,
         started: false,
         app_next: None,
-        sources: [
-            sources(topo, src, dst, &asconf_added(FlowSide::Dst)),
-            sources(topo, dst, src, &asconf_added(FlowSide::Src)),
-        ],
+        sources: Default::default(),
         data_packets_sent: 0,
         data_packets_received: 0,
         asconf: spec.asconf.clone(),
         asconf_next: 0,
-    }
+        scratch: Vec::new(),
+    };
+    // Sources towards every address of the other side, those it adds by ASCONF included.
+    let added = |side| flow.asconf_added(side).collect::<Vec<_>>();
+    let (to_server, to_client) = (added(FlowSide::Dst), added(FlowSide::Src));
+    flow.sources = [
+        sources(topo, src, dst, &to_server),
+        sources(topo, dst, src, &to_client),
+    ];
+    flow
 }

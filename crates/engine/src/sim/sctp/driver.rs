@@ -280,25 +280,23 @@ impl FlowDriver for SctpFlow {
     ) {
         // The sides to pump, in order: a due ASCONF action of the server's first (its
         // request leaves before the client's data), then the client.
-        let mut sides = Vec::with_capacity(2);
-        if slot == APP {
-            if self.asconf_due(now, series)[SERVER] {
-                sides.push(SERVER);
-            }
-            sides.push(CLIENT);
+        let (first, then) = if slot == APP {
+            let server = self.asconf_due(now, series)[SERVER];
+            (server.then_some(SERVER), CLIENT)
         } else {
-            sides.push(side_of(slot));
-        }
-        for side in sides {
-            let mut list = Vec::new();
+            (None, side_of(slot))
+        };
+        let mut list = std::mem::take(&mut self.scratch);
+        for side in first.into_iter().chain([then]) {
             self.pump_side(now, side, &mut list, series);
             let node = self.sides[side].node;
             // DF clear, as `sctpsim_wire::sctp::sctp_packet` builds it (the model has no path
             // MTU discovery).
-            for t in list {
+            for t in list.drain(..) {
                 out.extend(Transmit::ipv4(node, t, IpProtocol::Sctp, false, ident));
             }
         }
+        self.scratch = list;
     }
 
     fn poll_timeout(&self, slot: u8) -> Option<SimTime> {

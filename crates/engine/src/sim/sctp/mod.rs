@@ -113,6 +113,9 @@ pub(super) struct SctpFlow {
     pub asconf: Vec<AsconfActionSpec>,
     /// The first action not yet applied.
     pub asconf_next: usize,
+    /// What a side's association and endpoint emit during one poll, before it becomes IPv4
+    /// packets (kept to reuse its allocation: polls are per packet).
+    pub scratch: Vec<sctpsim_proto::transport::Transmit>,
 }
 
 impl SctpFlow {
