@@ -82,6 +82,11 @@ def _build_parser() -> argparse.ArgumentParser:
                     help="sweep metric to plot against the swept parameter (repeatable; default: the headline metrics)")
     pl.add_argument("--no-report", action="store_true", help="figures only, no report.md")
 
+    from sctpsim.reproduce import add_arguments as add_reproduce_arguments
+
+    rp = sub.add_parser("reproduce", help="reproduce a published study: claims.csv, report.md, figures (see --list)")
+    add_reproduce_arguments(rp)
+
     from sctpsim.conformance import add_arguments as add_conformance_arguments
 
     co = sub.add_parser("conformance", help="packetdrill-format SCTP scripts (ETSI TS 102 369) in virtual time")
@@ -110,6 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from sctpsim.plot import cli_main as plot_main
 
             return plot_main(args)
+        if args.command == "reproduce":
+            from sctpsim.reproduce import cli_main as reproduce_main
+
+            return reproduce_main(args, argv=list(argv) if argv is not None else sys.argv[1:])
         if args.command == "conformance":
             from sctpsim.conformance import cli_main as conformance_main
 

@@ -505,7 +505,7 @@ def cli_main(args: argparse.Namespace) -> int:
     try:
         _pyplot()
     except ImportError:
-        sys.stderr.write("sctpsim: error: sctpsim plot needs matplotlib: pip install 'sctpsim[plot]'\n")
+        sys.stderr.write("sctpsim: error: sctpsim plot needs matplotlib (a dependency of sctpsim): pip install matplotlib\n")
         return 2
     notes: list[str] = []
     if (d / store.RESULTS).is_file():

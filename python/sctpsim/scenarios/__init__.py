@@ -17,3 +17,8 @@ def example(name: str) -> Path:
         known = ", ".join(sorted(p.stem for p in EXAMPLES.glob("*.toml")))
         raise FileNotFoundError(f"no example scenario {name!r}; known: {known}")
     return path
+
+
+#: The folder of a study's scenarios: `scenarios/<study>/` (e.g. `ye2003`).
+def study_dir(study: str) -> Path:
+    return Path(__file__).resolve().parent / study
