@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import cast
 
 
 def pftk_throughput_pps(p: float, rtt_s: float, rto_s: float, b: int = 2, wmax_pkts: float = math.inf) -> float:
@@ -298,10 +299,10 @@ def sctp_window2_one_hop(
     cycle, bit/s), the IP-layer throughput of the DATA packets (``ip_bps``) and of all packets
     both ways (``ip_both_bps``)."""
     k = WIFI_PHY[phy]
-    cw = k["cw_min"] if cw_min is None else cw_min
+    cw = cast(int, k["cw_min"]) if cw_min is None else cw_min
     family = "dsss" if phy == "dsss" else ("erp-ofdm" if phy == "erp" else "ofdm")
     ctl = control_rate(family, rate_mbps, list(basic))
-    sifs, slot = k["sifs"], k["slot"]
+    sifs, slot = cast(float, k["sifs"]), cast(float, k["slot"])
     difs = sifs + 2 * slot  # §10.3.2.3.5
     d = prop_delay_us
 
