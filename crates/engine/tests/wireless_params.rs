@@ -112,6 +112,12 @@ cw_max = 31"#,
     rejects(r#"cw_max = 0"#, "radio.cw_max");
     rejects(r#"short_retry_limit = 0"#, "radio.short_retry_limit");
     rejects(r#"long_retry_limit = 256"#, "radio.long_retry_limit");
+    rejects(r#"retry_accounting = "opnet""#, "radio.retry_accounting");
+    rejects(r#"retry_accounting = 4"#, "radio.retry_accounting");
+    for ok in ["standard", "per-frame"] {
+        let s = scenario(&format!(r#"retry_accounting = "{ok}""#));
+        assert!(sctpsim_engine::load(&s, &[]).is_ok(), "{ok}");
+    }
     rejects(
         r#"rts_threshold_bytes = 70000"#,
         "radio.rts_threshold_bytes",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import cast
 
 
 def pftk_throughput_pps(p: float, rtt_s: float, rto_s: float, b: int = 2, wmax_pkts: float = math.inf) -> float:
@@ -180,3 +181,151 @@ def single_hop_cycle_us(x: dict[str, float], rts: bool) -> float:
     if rts:
         cycle += x["rts"] + x["sifs"] + x["cts"] + x["sifs"]
     return cycle
+
+
+# ---------------------------------------------------------------------------------------------
+# SCTP with a receive window of two packets over one 802.11 hop (Ye, Saadawi & Lee 2003, §4).
+
+#: Octets of an SCTP SACK packet without gap blocks: IPv4 header 20 (RFC 791), SCTP common
+#: header 12 (RFC 4960 §3.1), SACK chunk 16 (§3.3.4).
+SCTP_SACK_IP_BYTES = 20 + 12 + 16
+
+
+def _uniform(cw: int) -> list[float]:
+    """Backoff draw: uniform on 0..CW (IEEE 802.11-2020 §10.3.4.3, Random() in [0, CW])."""
+    return [1.0 / (cw + 1)] * (cw + 1)
+
+
+def _positive_part_of(dist: dict[int, float], minus: int) -> list[tuple[int, float]]:
+    """Distribution of max(X − minus, 0) for X ~ ``dist``."""
+    out: dict[int, float] = {}
+    for x, p in dist.items():
+        k = max(x - minus, 0)
+        out[k] = out.get(k, 0.0) + p
+    return sorted(out.items())
+
+
+def stop_and_wait_backoff_slots(cw: int) -> dict[str, float]:
+    """Expected idle backoff slots per cycle of a window-2 SCTP transfer over one 802.11 hop,
+    with this simulator's DCF (`crates/proto/src/mac/dcf.rs`, `dcf/access.rs`): a post-backoff
+    is drawn after every successful exchange and counts down only in idle slots after DIFS; a
+    frame taken into service while a post-backoff is pending waits for it; one that finds the
+    medium idle and nothing pending goes after DIFS. One cycle is
+
+        S: DATA1 exchange;  gap b1 (S's fresh post-backoff; R's residual counts down too)
+        S: DATA2 exchange;  gap r  (R's residual, the SACK's wait; S's post-backoff b2 counts)
+        R: SACK exchange;   gap s  (S's residual, DATA1's wait; R's post-backoff counts)
+
+    with S the sender and R the receiver; only one of them has a frame at any time, so there
+    are no collisions and each gap is the residual post-backoff of the station that has the
+    frame, reduced by the idle slots of the other's gaps since it was drawn:
+
+        r = max(rb − s − b1, 0),   s' = max(b2 − r, 0),   b1, b2, rb ~ U{0..CW} independent.
+
+    The chain over s (S's residual when the SACK exchange ends) is solved for its stationary
+    distribution π; the idle slots per cycle are E_π[s] + E[b1] + E_π[r]. Returns those three
+    means and their sum (``slots``)."""
+    if cw < 0:
+        raise ValueError("cw must be >= 0")
+    u = _uniform(cw)
+    # D = rb − b1: the receiver's post-backoff less the sender's first gap.
+    d: dict[int, float] = {}
+    for rb, p in enumerate(u):
+        for b1, q in enumerate(u):
+            d[rb - b1] = d.get(rb - b1, 0.0) + p * q
+    n = cw + 1
+    trans = [[0.0] * n for _ in range(n)]
+    mean_r = [0.0] * n
+    for s in range(n):
+        for r, pr in _positive_part_of(d, s):
+            mean_r[s] += r * pr
+            for b2, pb in enumerate(u):
+                trans[s][max(b2 - r, 0)] += pr * pb
+    # Stationary distribution: π = πP (power iteration; the chain is aperiodic — state 0 has
+    # a self-loop — and irreducible on the states it reaches).
+    pi = [1.0 / n] * n
+    for _ in range(10_000):
+        nxt = [0.0] * n
+        for s, ps in enumerate(pi):
+            if ps:
+                for t, p in enumerate(trans[s]):
+                    nxt[t] += ps * p
+        delta = max(abs(a - b) for a, b in zip(nxt, pi))
+        pi = nxt
+        if delta < 1e-15:
+            break
+    e_s = sum(s * p for s, p in enumerate(pi))
+    e_r = sum(p * m for p, m in zip(pi, mean_r))
+    e_b = cw / 2
+    return {"s": e_s, "b1": e_b, "r": e_r, "slots": e_s + e_b + e_r}
+
+
+def sctp_window2_one_hop(
+    *,
+    rts_threshold: int,
+    ip_bytes: int = 560,
+    chunk_bytes: int = 512,
+    sack_ip_bytes: int = SCTP_SACK_IP_BYTES,
+    route_overhead_bytes: int = 0,
+    phy: str = "dsss",
+    rate_mbps: float = 1.0,
+    basic: tuple[float, ...] = (1.0,),
+    prop_delay_us: float = 0.834,
+    cw_min: int | None = None,
+    sack: bool = True,
+) -> dict[str, float]:
+    """Throughput of an SCTP association with a receive window of two packets and delayed SACK
+    over one 802.11 hop (Ye, Saadawi & Lee 2003, §4: "SCTP actually acts like the stop-and-wait
+    protocol. It starts sending two data chunks, then waits for the acknowledgment").
+
+    One cycle (µs): two DATA exchanges by the sender and one SACK exchange by the receiver, each
+    with RTS/CTS if its MPDU is longer than ``rts_threshold`` (IEEE 802.11-2020 §10.3.4.4), three
+    DIFS and the idle backoff slots of :func:`stop_and_wait_backoff_slots`:
+
+        cycle = 2·X(DATA) + X(SACK) + 3·DIFS + slots·aSlotTime − 2δ,
+        X(f)  = [RTS + CTS + 2·SIFS + 2δ] + f + SIFS + ACK + 2δ,
+
+    δ the propagation delay (an exchange is timed from its first bit to the end of the Ack at
+    its initiator; the next initiator counts DIFS from its own last transmission, δ earlier
+    when the initiator changes). Frame times from :func:`wifi_tx_time_us` with the MAC overhead
+    :data:`DATA_OVERHEAD_BYTES`; SIFS, DIFS, slot and CWmin from :data:`WIFI_PHY`.
+
+    ``route_overhead_bytes``: what the routing layer adds to each IP packet (0 for DSR on a
+    one-hop route: `docs/models/dsr.md`, §8.1.3). ``cw_min`` overrides the PHY's CWmin (0: no
+    backoff). ``sack=False`` drops the SACK exchange and its gap (the sender's frames back to
+    back, each after a full post-backoff): an upper bound, for tests.
+
+    Returns the cycle (``cycle_us``), the backoff slots per cycle, the goodput (two chunks per
+    cycle, bit/s), the IP-layer throughput of the DATA packets (``ip_bps``) and of all packets
+    both ways (``ip_both_bps``)."""
+    k = WIFI_PHY[phy]
+    cw = cast(int, k["cw_min"]) if cw_min is None else cw_min
+    family = "dsss" if phy == "dsss" else ("erp-ofdm" if phy == "erp" else "ofdm")
+    ctl = control_rate(family, rate_mbps, list(basic))
+    sifs, slot = cast(float, k["sifs"]), cast(float, k["slot"])
+    difs = sifs + 2 * slot  # §10.3.2.3.5
+    d = prop_delay_us
+
+    def exchange(ip: int) -> float:
+        mpdu = ip + route_overhead_bytes + DATA_OVERHEAD_BYTES
+        x = wifi_tx_time_us(family, rate_mbps, mpdu) + sifs + wifi_tx_time_us(family, ctl, ACK_BYTES) + 2 * d
+        if mpdu > rts_threshold:
+            x += wifi_tx_time_us(family, ctl, RTS_BYTES) + wifi_tx_time_us(family, ctl, ACK_BYTES) + 2 * sifs + 2 * d
+        return x
+
+    x_data = exchange(ip_bytes)
+    if sack:
+        slots = stop_and_wait_backoff_slots(cw)["slots"]
+        cycle = 2 * x_data + exchange(sack_ip_bytes) + 3 * difs + slots * slot - 2 * d
+        both = 2 * (ip_bytes + route_overhead_bytes) + sack_ip_bytes + route_overhead_bytes
+    else:
+        slots = float(cw)  # two full post-backoffs of mean CW/2
+        cycle = 2 * x_data + 2 * difs + slots * slot
+        both = 2 * (ip_bytes + route_overhead_bytes)
+    return {
+        "cycle_us": cycle,
+        "backoff_slots": slots,
+        "goodput_bps": 2 * chunk_bytes * 8 / (cycle * 1e-6),
+        "ip_bps": 2 * (ip_bytes + route_overhead_bytes) * 8 / (cycle * 1e-6),
+        "ip_both_bps": both * 8 / (cycle * 1e-6),
+    }

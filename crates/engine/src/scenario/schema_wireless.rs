@@ -128,6 +128,18 @@ pub enum PreambleKind {
     Short,
 }
 
+/// Retry-limit accounting of the MAC (`radio.retry_accounting`); see
+/// `sctpsim_proto::mac::RetryAccounting`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RetryAccountingKind {
+    /// IEEE 802.11-2020 §10.3.4.4 and ns-2: an RTS failure counts against the short limit.
+    Standard,
+    /// Ye, Saadawi & Lee (2003, §4): every failure of a frame above the RTS threshold counts
+    /// against the long limit.
+    PerFrame,
+}
+
 /// Reception model (`radio.reception`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -199,6 +211,9 @@ pub struct RadioSpec {
     /// dot11LongRetryLimit.
     #[serde(default)]
     pub long_retry_limit: Option<u32>,
+    /// Which failures count against which retry limit (default `standard`).
+    #[serde(default)]
+    pub retry_accounting: Option<RetryAccountingKind>,
     /// Interface queue limit in waiting packets.
     #[serde(default)]
     pub queue_limit_packets: Option<u32>,

@@ -31,9 +31,11 @@
 
 use crate::scenario::{
     FrameErrorKind, FrameErrorSpec, PropagationKind, PropagationSpec, RadioProfileKind, RadioSpec,
-    ReceptionKind, ScenarioError,
+    ReceptionKind, RetryAccountingKind, ScenarioError,
 };
-use sctpsim_proto::mac::{MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile};
+use sctpsim_proto::mac::{
+    MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile, RetryAccounting,
+};
 use sctpsim_world::power::{db_to_ratio, dbm_to_w, thermal_noise_w, w_to_dbm};
 use sctpsim_world::propagation::{
     FreeSpace, LogDistance, RadioGeometry, Shadowing, TwoRayGround, NS2_ANTENNA_HEIGHT_M,
@@ -247,6 +249,12 @@ impl RadioParams {
         }
         if let Some(v) = spec.long_retry_limit {
             mac.long_retry_limit = retry("long_retry_limit", v)?;
+        }
+        if let Some(a) = spec.retry_accounting {
+            mac.retry_accounting = match a {
+                RetryAccountingKind::Standard => RetryAccounting::Standard,
+                RetryAccountingKind::PerFrame => RetryAccounting::PerFrame,
+            };
         }
         if let Some(v) = spec.queue_limit_packets {
             if v == 0 {

@@ -45,7 +45,7 @@ use sctpsim_wire::WireError;
 use super::counters::MacCounters;
 use super::infra::{MacRole, MgmtOut};
 use super::phy_timing::{PhyMode, ACK_BYTES};
-use super::profiles::MacConfig;
+use super::profiles::{MacConfig, RetryAccounting};
 use super::queue::IfQueue;
 use super::{DropReason, MacAddr, MacEvent, MacSdu, RxInfo, TxRequest};
 
@@ -77,7 +77,8 @@ struct Outgoing {
     /// Short retry count of this frame (§10.3.4.4): RTS failures, and failures of a frame not
     /// longer than dot11RTSThreshold.
     short_retries: u32,
-    /// Long retry count: failures of a frame longer than dot11RTSThreshold.
+    /// Long retry count: failures of a frame longer than dot11RTSThreshold (with
+    /// [`RetryAccounting::PerFrame`], its RTS failures too).
     long_retries: u32,
     /// Transmission attempts beyond the first (RTS and DATA).
     retries: u32,
@@ -672,11 +673,18 @@ impl Dcf {
         }
         let threshold = self.cfg.rts_threshold as usize;
         let (short_limit, long_limit) = (self.cfg.short_retry_limit, self.cfg.long_retry_limit);
+        let accounting = self.cfg.retry_accounting;
         let Some(cur) = self.current.as_mut() else {
             self.phase = Phase::Idle;
             return;
         };
-        let long = !was_cts && cur.frame.len() > threshold;
+        let above_threshold = cur.frame.len() > threshold;
+        let long = match accounting {
+            // §10.3.4.4: an RTS failure counts against the short retry count.
+            RetryAccounting::Standard => !was_cts && above_threshold,
+            // Ye et al. (2003, §4): every failure of a long frame counts against the long one.
+            RetryAccounting::PerFrame => above_threshold,
+        };
         let reason = if long {
             cur.long_retries += 1;
             (cur.long_retries >= long_limit).then_some(DropReason::LongRetryLimit)

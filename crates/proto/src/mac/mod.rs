@@ -47,7 +47,7 @@ pub use counters::MacCounters;
 pub use dcf::Dcf;
 pub use infra::{ApConfig, MacRole, StaConfig};
 pub use phy_timing::{tx_duration, OfdmRate, PhyFamily, PhyMode, PhyStandard, Preamble};
-pub use profiles::{MacConfig, RadioProfile};
+pub use profiles::{MacConfig, RadioProfile, RetryAccounting};
 pub use queue::IfQueue;
 use sctpsim_kernel::{Packet, PacketTag};
 pub use sctpsim_wire::ieee80211::{FrameKind, MacAddr};

@@ -4,7 +4,9 @@
 use sctpsim_kernel::SimDuration;
 
 use super::harness::{addr, Net};
-use crate::mac::{DropReason, FrameKind, MacConfig, MacEvent, MacSdu, PhyMode, RadioProfile};
+use crate::mac::{
+    DropReason, FrameKind, MacConfig, MacEvent, MacSdu, PhyMode, RadioProfile, RetryAccounting,
+};
 
 fn basic() -> MacConfig {
     let mut c = RadioProfile::Ns2Wavelan.mac_config();
@@ -189,4 +191,67 @@ fn interface_queue_of_fifty_with_control_first() {
     let salvaged = net.macs[0].remove_queued_for(addr(1));
     assert!(!salvaged.is_empty());
     assert_eq!(net.macs[0].queue_len(), 0);
+}
+
+/// Counters of a 1000-byte frame above a 500-byte RTS threshold when every other CTS (the
+/// 1st, 3rd, ...) and every DATA frame is lost, with `accounting`.
+fn alternating_failures(accounting: RetryAccounting) -> crate::mac::MacCounters {
+    let mut cfg = basic();
+    cfg.rts_threshold = 500;
+    cfg.retry_accounting = accounting;
+    let mut net = Net::adhoc(2, &cfg, 3);
+    let mut cts = 0;
+    net.lose = Some(Box::new(move |t| match t.kind {
+        FrameKind::Cts => {
+            cts += 1;
+            cts % 2 == 1
+        }
+        FrameKind::Data => true,
+        _ => false,
+    }));
+    net.send(0, Some(1), 1000);
+    net.run_for(SimDuration::from_secs(1));
+    net.macs[0].counters().clone()
+}
+
+#[test]
+fn per_frame_accounting_counts_cts_and_ack_failures_together() {
+    // CTS lost, then CTS ok and DATA lost, and so on. The standard counts the two kinds
+    // separately (and a CTS resets the short count): the frame goes after 4 lost DATA
+    // frames, 8 RTS. With the paper's per-frame rule every failure counts against the long
+    // limit: dropped after 4 attempts — 4 RTS, 2 CTS timeouts, 2 Ack timeouts.
+    let std = alternating_failures(RetryAccounting::Standard);
+    assert_eq!((std.tx_rts, std.tx_data), (8, 4), "{std:?}");
+    assert_eq!((std.cts_timeouts, std.ack_timeouts), (4, 4), "{std:?}");
+    assert_eq!((std.drops_long_retry, std.drops_short_retry), (1, 0));
+    let per = alternating_failures(RetryAccounting::PerFrame);
+    assert_eq!((per.tx_rts, per.tx_data), (4, 2), "{per:?}");
+    assert_eq!((per.cts_timeouts, per.ack_timeouts), (2, 2), "{per:?}");
+    assert_eq!((per.drops_long_retry, per.drops_short_retry), (1, 0));
+    assert_eq!(per.tx_success, 0);
+}
+
+#[test]
+fn per_frame_accounting_leaves_short_frames_alone() {
+    // A frame at or below the RTS threshold counts every Ack timeout against the short limit
+    // under both rules: the same 7 attempts and the same drop.
+    for accounting in [RetryAccounting::Standard, RetryAccounting::PerFrame] {
+        let mut cfg = basic();
+        cfg.rts_threshold = 500;
+        cfg.retry_accounting = accounting;
+        let mut net = Net::adhoc(2, &cfg, 1);
+        net.hears[1][0] = false;
+        net.send(0, Some(1), 300);
+        net.run_for(SimDuration::from_secs(1));
+        let c = net.macs[0].counters();
+        assert_eq!(
+            (c.tx_data, c.tx_rts, c.ack_timeouts, c.drops_short_retry),
+            (7, 0, 7, 1),
+            "{accounting:?}"
+        );
+        assert_eq!(
+            failures(&net, 0),
+            vec![(addr(1), DropReason::ShortRetryLimit, 300)]
+        );
+    }
 }

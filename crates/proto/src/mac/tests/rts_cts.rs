@@ -4,7 +4,9 @@
 use sctpsim_kernel::SimDuration;
 
 use super::harness::{addr, at_us, Net};
-use crate::mac::{tx_duration, FrameKind, MacConfig, MacEvent, PhyMode, RadioProfile};
+use crate::mac::{
+    tx_duration, FrameKind, MacConfig, MacEvent, PhyMode, RadioProfile, RetryAccounting,
+};
 use sctpsim_wire::ieee80211::{DATA_OVERHEAD, RTS_LEN};
 
 fn wavelan() -> MacConfig {
@@ -200,4 +202,53 @@ fn cts_timeouts_use_the_short_retry_limit() {
             0
         );
     }
+}
+
+/// The RTS attempts and the counters of a frame whose RTS is never answered (the CTS never
+/// reaches the sender), with `accounting`.
+fn unanswered_rts(accounting: RetryAccounting) -> crate::mac::MacCounters {
+    let mut cfg = wavelan();
+    cfg.retry_accounting = accounting;
+    let mut net = Net::adhoc(2, &cfg, 4);
+    net.hears[1][0] = false;
+    net.send(0, Some(1), 1000);
+    net.run_for(SimDuration::from_secs(1));
+    net.macs[0].counters().clone()
+}
+
+#[test]
+fn per_frame_accounting_gives_up_an_unanswered_rts_at_the_long_limit() {
+    // Ye, Saadawi & Lee (2003, §4): a frame above the RTS threshold gets 4 attempts of any
+    // kind; the standard (§10.3.4.4) gives its RTS 7.
+    let std = unanswered_rts(RetryAccounting::Standard);
+    assert_eq!((std.tx_rts, std.cts_timeouts), (7, 7));
+    assert_eq!((std.drops_short_retry, std.drops_long_retry), (1, 0));
+    let per = unanswered_rts(RetryAccounting::PerFrame);
+    assert_eq!((per.tx_rts, per.cts_timeouts), (4, 4));
+    assert_eq!((per.drops_short_retry, per.drops_long_retry), (0, 1));
+    assert_eq!(per.tx_data, 0);
+}
+
+#[test]
+fn per_frame_accounting_with_other_limits() {
+    // The limits are the configured ones, not the defaults.
+    let mut cfg = wavelan();
+    cfg.retry_accounting = RetryAccounting::PerFrame;
+    cfg.long_retry_limit = 2;
+    cfg.short_retry_limit = 9;
+    let mut net = Net::adhoc(2, &cfg, 5);
+    net.hears[1][0] = false;
+    net.send(0, Some(1), 1000);
+    net.run_for(SimDuration::from_secs(1));
+    let c = net.macs[0].counters();
+    assert_eq!((c.tx_rts, c.drops_long_retry), (2, 1));
+    let failed: Vec<_> = net
+        .events_of(0)
+        .iter()
+        .filter_map(|e| match &e.2 {
+            MacEvent::TxFailed { reason, .. } => Some(*reason),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed, vec![crate::mac::DropReason::LongRetryLimit]);
 }
