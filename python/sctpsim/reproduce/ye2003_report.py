@@ -199,16 +199,12 @@ def _ceiling(s: pd.DataFrame) -> str:
     )
 
 
-def _analytic() -> dict[int, float] | None:
-    """Analytic one-hop goodput per RTS threshold (bit/s), if the verify module is present."""
-    try:
-        from sctpsim.verify import sctp_wifi  # noqa: PLC0415
-    except ImportError:
-        return None
-    fn = getattr(sctp_wifi, "one_hop_goodput_bps", None)
-    if fn is None:
-        return None
-    return {rts: float(fn(rts_threshold_bytes=rts)) for rts in y.RTS}
+def _analytic() -> dict[int, float]:
+    """Analytic one-hop goodput per RTS threshold (bit/s): the stop-and-wait cycle of
+    `sctpsim verify ye2003-one-hop` (docs/models/sctp-wifi.md)."""
+    from sctpsim.verify.models import sctp_window2_one_hop
+
+    return {rts: float(sctp_window2_one_hop(rts_threshold=rts)["goodput_bps"]) for rts in y.RTS}
 
 
 def _grid_table(s: pd.DataFrame) -> str:

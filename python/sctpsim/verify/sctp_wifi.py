@@ -14,62 +14,6 @@ from sctpsim.verify.models import sctp_window2_one_hop
 
 _CHAIN = Path(__file__).resolve().parents[1] / "scenarios" / "ye2003" / "chain.toml"
 
-#: The chain of `scenarios/ye2003/chain.toml` (Ye, Saadawi & Lee 2003, §4), used when the
-#: package does not ship that file: 4 nodes 250 m apart, 1 Mbit/s DSSS, DSR, one SCTP flow
-#: n0 → n1, 512-byte chunks, MTU 560, receive buffer 2 × 544 bytes, delayed SACK.
-_CHAIN_TEXT = """
-[simulation]
-name = "ye2003-chain"
-duration = "30s"
-seed = 1
-sample_interval = "500ms"
-
-[radio]
-profile = "ns2-wavelan"
-data_rate = "1Mbps"
-basic_rate = "1Mbps"
-broadcast_rate = "1Mbps"
-rts_threshold_bytes = 256
-rx_thresh = "1.76e-10W"
-cs_thresh = "1.76e-10W"
-
-[routing]
-protocol = "dsr"
-
-[[node]]
-name = "n0"
-wireless = true
-position_m = [0, 0]
-
-[[node]]
-name = "n1"
-wireless = true
-position_m = [250, 0]
-
-[[node]]
-name = "n2"
-wireless = true
-position_m = [500, 0]
-
-[[node]]
-name = "n3"
-wireless = true
-position_m = [750, 0]
-
-[[flows]]
-src = "n0"
-dst = "n1"
-transport = "sctp"
-app = "ftp"
-start = "1s"
-[flows.sctp]
-profile = "rfc2960"
-mtu_bytes = 560
-chunk_bytes = 512
-recv_buffer_bytes = 1088
-delayed_sack = true
-"""
-
 #: Every DATA packet carries one chunk: IPv4 20 + SCTP common header 12 + DATA chunk header 16
 #: (RFC 4960 §3.1, §3.3.1) + 512 = 560 octets, the scenario's MTU; DSR adds nothing on a
 #: one-hop route (docs/models/dsr.md).
@@ -82,10 +26,8 @@ WINDOW = (2.0, 30.0)
 
 
 def chain_scenario() -> Scenario:
-    """The Ye 2003 chain: the shipped file if the package has it, else the same text."""
-    if _CHAIN.exists():
-        return Scenario.load(_CHAIN)
-    return Scenario.from_string(_CHAIN_TEXT)
+    """The Ye 2003 chain as shipped (`scenarios/ye2003/chain.toml`)."""
+    return Scenario.load(_CHAIN)
 
 
 def one_hop_goodput_bps(rts_threshold: int, seed: int, window: tuple[float, float] = WINDOW) -> float:
