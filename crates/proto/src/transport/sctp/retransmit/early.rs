@@ -91,7 +91,8 @@ impl RetransmitQueue {
             *all &= c.acked;
         }
         let oseg = segments.len() as u64;
-        if oseg < 2 || oseg >= u64::from(threshold) + 1 {
+        // oseg < threshold + 1, i.e. oseg ≤ threshold.
+        if oseg < 2 || oseg > u64::from(threshold) {
             return Vec::new();
         }
         let er_thresh = oseg - 1;
