@@ -200,7 +200,8 @@ def _print_summary(res) -> None:  # type: ignore[no-untyped-def]
     for a in s.get("sctp", []):
         print(
             f"sctp flow {a['id']}: {a['state']}, retransmissions fast {a['fast_retransmissions']} "
-            f"t3 {a['t3_retransmissions']} (to alternate {a['retransmissions_to_alternate']}), "
+            f"t3 {a['t3_retransmissions']} early {a['early_retransmissions']} "
+            f"(to alternate {a['retransmissions_to_alternate']}), "
             f"path switches {a['path_switches']}, gap blocks {a['gap_blocks_sent']}"
         )
         for p in s.get("paths", []):

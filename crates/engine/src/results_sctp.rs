@@ -26,6 +26,9 @@ pub struct SctpResult {
     pub fast_retransmissions: u64,
     /// Chunks retransmitted after a T3-rtx timeout (§6.3.3).
     pub t3_retransmissions: u64,
+    /// Chunks retransmitted by an early retransmit rule (`flows.sctp.early_retransmit`:
+    /// Ye et al. 2003 §5 or RFC 5827); not in `fast_retransmissions`.
+    pub early_retransmissions: u64,
     /// Retransmissions sent to a destination other than the previous one (§6.4).
     pub retransmissions_to_alternate: u64,
     /// SACKs that triggered fast retransmit.
@@ -57,6 +60,10 @@ pub struct SctpResult {
     /// Delivered messages that were corrupted, duplicated, on the wrong stream or out of order
     /// on an ordered stream (0 for a correct transport).
     pub delivery_errors: u64,
+    /// Messages lost to the receiving application: on an ordered stream, sequence numbers
+    /// below the highest delivered one that never arrived (0 for a correct transport without
+    /// PR-SCTP abandonment).
+    pub messages_missing: u64,
     /// Packets for the association that failed the SCTP checks (CRC32c, structure).
     pub malformed_packets: u64,
 }

@@ -80,6 +80,42 @@ fn a_file_arrives_exactly_under_random_loss_for_both_profiles() {
     }
 }
 
+/// The small window of Ye, Saadawi & Lee (2003) §5: rfc2960, 512-byte chunks, rwnd 4·MTU,
+/// random loss. Each early retransmit option keeps the delivery exact; with one, some losses
+/// are repaired early and those retransmissions count in the flow's `retransmissions`.
+#[test]
+fn early_retransmit_options_repair_small_window_losses_exactly() {
+    let mut t3 = Vec::new();
+    for er in ["off", "ye2003", "rfc5827"] {
+        let r = run_with(
+            PATH,
+            &[
+                (
+                    "flows[0].sctp",
+                    &format!(
+                        "{{ profile = \"rfc2960\", chunk_bytes = 512, mtu_bytes = 576, \
+                         recv_buffer_bytes = 2304, early_retransmit = \"{er}\" }}"
+                    ),
+                ),
+                ("flows[0].size_bytes", "200000"),
+                ("link[1].loss", "{ model = \"bernoulli\", p = 0.03 }"),
+            ],
+        );
+        let f = &r.summary.flows[0];
+        let a = &r.summary.sctp[0];
+        assert_eq!(f.bytes_delivered, 200_000, "{er}");
+        assert_eq!((a.delivery_errors, a.messages_missing), (0, 0), "{er}");
+        assert_eq!(
+            f.retransmissions,
+            a.fast_retransmissions + a.t3_retransmissions + a.early_retransmissions,
+            "{er}"
+        );
+        assert_eq!(a.early_retransmissions > 0, er != "off", "{er}");
+        t3.push(a.t3_timeouts);
+    }
+    assert!(t3[1] < t3[0] && t3[2] < t3[0], "fewer timeouts: {t3:?}");
+}
+
 #[test]
 fn lossless_transfer_records_tsns_cwnd_and_rtt() {
     let r = run_with(PATH, &[]);
@@ -411,6 +447,9 @@ fn sctp_fields_are_checked_with_their_paths() {
         err("flows[0].sctp", "{ streem = 3 }").path,
         "flows[0].sctp.streem"
     );
+    let e = err("flows[0].sctp", "{ early_retransmit = \"rfc5828\" }");
+    assert_eq!(e.path, "flows[0].sctp.early_retransmit");
+    assert!(e.message.contains("ye2003"), "{e}");
     assert_eq!(
         err("flows[0].messages", "{ streams = 2 }").path,
         "flows[0].messages"

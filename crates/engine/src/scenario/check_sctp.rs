@@ -6,6 +6,7 @@ use super::error::ScenarioError;
 use super::schema::*;
 use super::Duration;
 use crate::topology::default_addr;
+use sctpsim_proto::transport::sctp::EarlyRetransmit;
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
@@ -279,6 +280,14 @@ pub(super) fn check_sctp_flow(
     at_least_one(format!("{sp}.sack_frequency"), sc.sack_frequency)?;
     at_least_one(format!("{sp}.max_gap_blocks"), sc.max_gap_blocks)?;
     at_least_one(format!("{sp}.fast_rtx_threshold"), sc.fast_rtx_threshold)?;
+    if let Some(v) = &sc.early_retransmit {
+        if EarlyRetransmit::from_name(v).is_none() {
+            return Err(ScenarioError::at(
+                format!("{sp}.early_retransmit"),
+                format!("unknown value {v:?}: expected \"off\", \"ye2003\" or \"rfc5827\""),
+            ));
+        }
+    }
     at_least_one(format!("{sp}.initial_cwnd_bytes"), sc.initial_cwnd_bytes)?;
     at_least_one(
         format!("{sp}.initial_ssthresh_bytes"),

@@ -86,6 +86,11 @@ pub struct SctpSpec {
     /// Miss indications that trigger fast retransmit (RFC 9260: 3, RFC 2960: 4).
     #[serde(default)]
     pub fast_rtx_threshold: Option<u32>,
+    /// Early retransmission for small windows: `off` (default), `ye2003` (Ye, Saadawi & Lee
+    /// 2003 §5) or `rfc5827` (RFC 5827 §3.2). A name, checked in `check_sctp.rs` so that a bad
+    /// value is reported with the field's path.
+    #[serde(default)]
+    pub early_retransmit: Option<String>,
     /// Initial cwnd of every destination in bytes (absent: the profile's formula).
     #[serde(default)]
     pub initial_cwnd_bytes: Option<u32>,

@@ -266,6 +266,11 @@ pub struct MessageSinkStats {
     /// Messages that were corrupted, duplicated, on the wrong stream or out of order on an
     /// ordered stream (0 for a correct transport).
     pub errors: u64,
+    /// Messages lost to the application: sequence numbers of an ordered stream below the
+    /// highest one delivered on it that were never delivered. Counted per stream because on
+    /// another stream a lower sequence number may still be in flight; on an ordered stream
+    /// it cannot come any more. 0 for a correct transport without PR-SCTP abandonment.
+    pub missing: u64,
 }
 
 /// The receiving application: checks and measures every message.
@@ -279,6 +284,10 @@ pub struct MessageSink {
     /// Sequence numbers delivered (bit set).
     seen: Vec<u64>,
     max_seq: Option<u32>,
+    /// Per stream (`seq % streams`, the stream a sequence number belongs to): the highest
+    /// sequence number delivered ordered and the number of distinct ones delivered ordered,
+    /// from which [`MessageSinkStats::missing`] follows.
+    ordered_span: BTreeMap<u16, (u32, u64)>,
     stats: MessageSinkStats,
 }
 
@@ -291,6 +300,7 @@ impl MessageSink {
             last_ordered: BTreeMap::new(),
             seen: Vec::new(),
             max_seq: None,
+            ordered_span: BTreeMap::new(),
             stats: MessageSinkStats::default(),
         }
     }
@@ -341,10 +351,33 @@ impl MessageSink {
         if !(intact && right_stream && !duplicate && in_order) {
             self.stats.errors += 1;
         }
+        if !m.unordered && !duplicate {
+            self.count_missing(h.seq);
+        }
         match self.max_seq {
             Some(max) if h.seq < max => self.stats.reordered += 1,
             _ => self.max_seq = Some(h.seq),
         }
+    }
+
+    /// Updates [`MessageSinkStats::missing`] for a new sequence number delivered ordered. The
+    /// sequence numbers of stream `k` are `k, k + streams, ...`, so up to its highest one `h`
+    /// there are `h / streams + 1`; those not among the distinct ones delivered are missing.
+    fn count_missing(&mut self, seq: u32) {
+        let streams = u32::from(self.streams);
+        let home = (seq % streams) as u16;
+        let expected = |max: u32| u64::from(max / streams) + 1;
+        let (max, distinct) = self.ordered_span.entry(home).or_insert((seq, 0));
+        // A stream's first delivery has nothing missing before it is counted.
+        let before = if *distinct == 0 {
+            0
+        } else {
+            expected(*max).saturating_sub(*distinct)
+        };
+        *max = (*max).max(seq);
+        *distinct += 1;
+        let after = expected(*max).saturating_sub(*distinct);
+        self.stats.missing = (self.stats.missing + after).saturating_sub(before);
     }
 
     /// Per stream, the sum of the delays (ns) of the messages delivered since the previous call
@@ -450,6 +483,36 @@ mod test {
         u.deliver(t0, &msg(0, true, make_message(4, t0, 20)));
         u.deliver(t0, &msg(0, true, make_message(3, t0, 20)));
         assert_eq!((u.stats().errors, u.stats().reordered), (0, 1));
+    }
+
+    #[test]
+    fn missing_counts_holes_below_the_highest_ordered_sequence_number_per_stream() {
+        let t0 = SimTime(1_000);
+        let mut s = MessageSink::new(2);
+        // Stream 0 carries 0, 2, 4, ...; stream 1 carries 1, 3, 5, ...
+        for seq in [0, 1, 2, 3] {
+            s.deliver(t0, &msg((seq % 2) as u16, false, make_message(seq, t0, 40)));
+        }
+        assert_eq!(s.stats().missing, 0);
+        // Stream 0 jumps from 2 to 8: 4 and 6 are lost. Stream 1 has not gone past 3, so 5
+        // and 7 may still come (they are not missing).
+        s.deliver(t0, &msg(0, false, make_message(8, t0, 40)));
+        assert_eq!(s.stats().missing, 2);
+        // A late 4 (an ordering error) fills one hole; a duplicate of 8 changes nothing.
+        s.deliver(t0, &msg(0, false, make_message(4, t0, 40)));
+        s.deliver(t0, &msg(0, false, make_message(8, t0, 40)));
+        assert_eq!(s.stats().missing, 1);
+        // Stream 1 skips 5: one more.
+        s.deliver(t0, &msg(1, false, make_message(7, t0, 40)));
+        assert_eq!(s.stats().missing, 2);
+        // Sequence number 0 never delivered on a single stream: one missing below 1.
+        let mut one = MessageSink::new(1);
+        one.deliver(t0, &msg(0, false, make_message(1, t0, 40)));
+        assert_eq!(one.stats().missing, 1);
+        // Unordered messages are not counted: a lower one may still arrive.
+        let mut u = MessageSink::new(1);
+        u.deliver(t0, &msg(0, true, make_message(5, t0, 40)));
+        assert_eq!(u.stats().missing, 0);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::sim::flows::Endpoints;
 use crate::topology::Topology;
 use sctpsim_kernel::{NodeId, SeedTree, StreamKey};
 use sctpsim_proto::app::{MessageSink, MessageSource};
-use sctpsim_proto::transport::sctp::{SctpConfig, SctpEndpoint};
+use sctpsim_proto::transport::sctp::{EarlyRetransmit, SctpConfig, SctpEndpoint};
 use std::net::Ipv4Addr;
 
 /// The SCTP configuration a flow asks for: its profile, then its overrides. `link_mtu` is the
@@ -58,6 +58,14 @@ fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
     }
     if let Some(v) = spec.fast_rtx_threshold {
         c.fast_rtx_threshold = v;
+    }
+    // Checked by the scenario validation; an unknown name keeps the profile's `off`.
+    if let Some(v) = spec
+        .early_retransmit
+        .as_deref()
+        .and_then(EarlyRetransmit::from_name)
+    {
+        c.early_retransmit = v;
     }
     if let Some(v) = spec.initial_cwnd_bytes {
         c.initial_cwnd_bytes = Some(v);

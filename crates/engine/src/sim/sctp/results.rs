@@ -18,7 +18,9 @@ impl SctpFlow {
             bytes_delivered: s.sink.stats().bytes,
             packets_sent: s.data_packets_sent,
             packets_delivered: s.data_packets_received,
-            retransmissions: cs.fast_retransmissions + cs.t3_retransmissions,
+            retransmissions: cs.fast_retransmissions
+                + cs.t3_retransmissions
+                + cs.early_retransmissions,
             fast_retransmits: cs.fast_retransmit_events,
             timeouts: cs.t3_timeouts,
             mean_rtt_s: (cs.rtt_samples > 0)
@@ -55,6 +57,7 @@ impl Simulation {
                 data_chunks_sent: cs.data_chunks_sent,
                 fast_retransmissions: cs.fast_retransmissions,
                 t3_retransmissions: cs.t3_retransmissions,
+                early_retransmissions: cs.early_retransmissions,
                 retransmissions_to_alternate: cs.retransmissions_to_alternate,
                 fast_retransmit_events: cs.fast_retransmit_events,
                 t3_timeouts: cs.t3_timeouts,
@@ -70,6 +73,7 @@ impl Simulation {
                 messages_abandoned: cs.messages_abandoned,
                 forward_tsns_sent: cs.forward_tsns_sent,
                 delivery_errors: s.sink.stats().errors,
+                messages_missing: s.sink.stats().missing,
                 malformed_packets: s.sides.iter().map(|sd| sd.malformed).sum(),
             });
             for (k, side_name) in [(CLIENT, "sender"), (SERVER, "receiver")] {

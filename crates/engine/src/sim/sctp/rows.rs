@@ -97,6 +97,7 @@ impl PumpCtx<'_> {
                     None => "tsn_sent",
                     Some(RtxCause::Fast) => "tsn_fast_rtx",
                     Some(RtxCause::T3) => "tsn_t3_rtx",
+                    Some(RtxCause::Early) => "tsn_early_rtx",
                 };
                 let v = rel_tsn(tsn.0, self.initial);
                 series.push_owned(t, "flow", id, path.to_string(), metric, v);

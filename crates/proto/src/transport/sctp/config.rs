@@ -89,6 +89,52 @@ impl Profile {
     }
 }
 
+/// Loss recovery for a window too small to produce the fast-retransmit threshold of miss
+/// indications (the "small window syndrome" of Ye, Saadawi & Lee 2003, §5): with rwnd = 4·MTU
+/// and one chunk lost, the other three cause three SACKs, never the fourth miss indication of
+/// RFC 2960, and the full window leaves only the T3-rtx timeout. Both rules act in SACK
+/// processing (`retransmit/early.rs`); `docs/models/sctp.md` ("Early retransmit options")
+/// lists every choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum EarlyRetransmit {
+    /// Neither rule: only fast retransmit at the full threshold and T3-rtx (both profiles'
+    /// default, as neither specification has early retransmit).
+    #[default]
+    Off,
+    /// Ye, Saadawi & Lee (2003) §5: when a SACK's Gap Ack Blocks acknowledge the highest
+    /// outstanding TSN, retransmit the lowest outstanding TSN at once, once per TSN, without a
+    /// cwnd reduction. Sound only under the paper's assumptions: (1) link-level reliability and
+    /// in-order arrival over a single route, (2) losses from the MAC (hidden and exposed nodes),
+    /// not congestion, with a small window.
+    Ye2003,
+    /// RFC 5827 §3.2 segment-based Early Retransmit in its SCTP form: with fewer than
+    /// `threshold + 1` packets outstanding and no new data allowed out, the threshold becomes
+    /// (outstanding packets − 1), used only once that many packets are SACKed; then the normal
+    /// fast retransmit with its cwnd reduction (RFC 9260 §7.2.4, §7.2.3).
+    Rfc5827,
+}
+
+impl EarlyRetransmit {
+    /// The scenario name: `off`, `ye2003`, `rfc5827`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EarlyRetransmit::Off => "off",
+            EarlyRetransmit::Ye2003 => "ye2003",
+            EarlyRetransmit::Rfc5827 => "rfc5827",
+        }
+    }
+
+    /// The option of a scenario name, `None` for an unknown one.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "off" => Some(EarlyRetransmit::Off),
+            "ye2003" => Some(EarlyRetransmit::Ye2003),
+            "rfc5827" => Some(EarlyRetransmit::Rfc5827),
+            _ => None,
+        }
+    }
+}
+
 /// Configuration of one SCTP endpoint and its associations. Build it from a profile and change
 /// fields:
 ///
@@ -220,6 +266,9 @@ pub struct SctpConfig {
     /// Send new data to the primary path again as soon as it is active (§6.4); when off, the
     /// association stays on the path it failed over to until that one fails.
     pub return_to_primary: bool,
+    /// Early retransmission when the window is too small for the fast-retransmit threshold
+    /// ([`EarlyRetransmit`]); off in both profiles (neither RFC 2960 nor RFC 9260 has it).
+    pub early_retransmit: EarlyRetransmit,
 
     // ----- extensions -----
     /// Offer and accept PR-SCTP (RFC 3758, Forward-TSN-Supported).
@@ -291,6 +340,7 @@ impl SctpConfig {
             fast_rtx_to_alternate: false,
             t3_rtx_to_alternate: true,
             return_to_primary: true,
+            early_retransmit: EarlyRetransmit::Off,
             pr_sctp: true,
             asconf: true,
             max_paths: 16,
@@ -432,6 +482,15 @@ mod test {
             "rfc2960"
         );
         assert!(SctpConfig::profile("rfc4960").is_none());
+        for e in [
+            EarlyRetransmit::Off,
+            EarlyRetransmit::Ye2003,
+            EarlyRetransmit::Rfc5827,
+        ] {
+            assert_eq!(EarlyRetransmit::from_name(e.name()), Some(e));
+        }
+        assert_eq!(EarlyRetransmit::from_name("rfc5828"), None);
+        assert_eq!(SctpConfig::rfc2960().early_retransmit, EarlyRetransmit::Off);
         assert_eq!(
             SctpConfig {
                 sack_delay: SimDuration::from_secs(2),

@@ -104,7 +104,7 @@ pub use api::{
 pub use asconf::{AsconfRequest, AsconfState};
 pub use association::state::State;
 pub use association::SctpAssociation;
-pub use config::{Fraction, Profile, SctpConfig};
+pub use config::{EarlyRetransmit, Fraction, Profile, SctpConfig};
 pub use endpoint::{AssocHandle, DatagramEvent, EndpointStats, SctpEndpoint};
 pub use stats::{MetricEvent, MetricKind, PathStats, RtxCause, SctpStats};
 pub use timers::Timer;

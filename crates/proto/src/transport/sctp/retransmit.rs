@@ -18,6 +18,8 @@ use super::api::MessageId;
 use super::path::Path;
 use super::stats::RtxCause;
 
+mod early;
+
 /// A retransmission mark: why, and where the retransmission goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RtxMark {
@@ -52,6 +54,13 @@ pub struct TxChunk {
     pub misses: u32,
     /// Fast-retransmitted already: "ineligible for a subsequent Fast Retransmit" (§7.2.4 5).
     pub fast_retransmitted: bool,
+    /// Retransmitted by the Ye et al. (2003) rule already: the paper retransmits a lost TSN
+    /// "only once using this algorithm" (§5). Unlike `fast_retransmitted`, a T3 expiry does
+    /// not clear it.
+    pub early_retransmitted: bool,
+    /// The packet of its last transmission ([`RetransmitQueue::begin_packet`]): RFC 5827 §3.2
+    /// counts outstanding segments, which for SCTP are packets of bundled DATA chunks.
+    pub packet: u64,
     /// Abandoned (PR-SCTP, RFC 3758 §3.5).
     pub abandoned: bool,
     /// End of the message's lifetime, if it has one.
@@ -125,6 +134,8 @@ pub struct RetransmitQueue {
     outstanding: u32,
     /// Chunks carrying a retransmission mark (kept incrementally).
     marked: usize,
+    /// Number of the packet being filled (see [`TxChunk::packet`]).
+    packet_seq: u64,
 }
 
 impl RetransmitQueue {
@@ -139,7 +150,14 @@ impl RetransmitQueue {
             adv_peer_ack: 0,
             outstanding: 0,
             marked: 0,
+            packet_seq: 0,
         }
+    }
+
+    /// A new packet is being filled: the chunks sent until the next call share a packet
+    /// number (for the segment count of RFC 5827 §3.2).
+    pub fn begin_packet(&mut self) {
+        self.packet_seq = self.packet_seq.wrapping_add(1);
     }
 
     /// The TSN of index `idx`.
@@ -206,6 +224,8 @@ impl RetransmitQueue {
                 rtx: None,
                 misses: 0,
                 fast_retransmitted: false,
+                early_retransmitted: false,
+                packet: 0,
                 abandoned: false,
                 expires,
             },
@@ -222,6 +242,7 @@ impl RetransmitQueue {
             }
             c.tx_count += 1;
             c.last_sent = now;
+            c.packet = self.packet_seq;
             c.dest = dest;
             if c.rtx.take().is_some() {
                 self.marked -= 1;
@@ -598,15 +619,16 @@ impl RetransmitQueue {
 }
 
 #[cfg(test)]
-mod test {
+pub(super) mod test {
     use super::*;
     use crate::transport::sctp::config::SctpConfig;
     use sctpsim_kernel::Rng;
     use sctpsim_wire::sctp::{GapAckBlock, Ssn};
 
-    const A: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 2);
+    pub(super) const A: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 2);
 
-    fn setup(n: u64) -> (RetransmitQueue, Vec<Path>) {
+    /// A queue with `n` chunks of 100 bytes sent to `A`, one per packet.
+    pub(super) fn setup(n: u64) -> (RetransmitQueue, Vec<Path>) {
         let cfg = SctpConfig::rfc9260();
         let mut paths = vec![Path::new(
             &cfg,
@@ -616,25 +638,34 @@ mod test {
             &mut Rng::from_seed(1),
         )];
         let mut q = RetransmitQueue::new(Tsn(u32::MAX - 2));
-        for i in 0..n {
-            let chunk = DataChunk {
-                tsn: Tsn(0),
-                stream_id: 0,
-                ssn: Ssn(i as u16),
-                ppid: 0,
-                unordered: false,
-                beginning: true,
-                ending: true,
-                immediate: false,
-                user_data: vec![0; 100],
-            };
-            let idx = q.push(chunk, MessageId(i), A, None);
-            q.on_sent(idx, A, SimTime(0), &mut paths);
-        }
+        push_sent(&mut q, &mut paths, &vec![1; n as usize]);
         (q, paths)
     }
 
-    fn sack(q: &RetransmitQueue, cum_idx: u64, gaps: &[(u16, u16)]) -> SackChunk {
+    /// Queues and sends chunks of 100 bytes to `A`, `per_packet[k]` of them in packet `k`.
+    pub(super) fn push_sent(q: &mut RetransmitQueue, paths: &mut [Path], per_packet: &[usize]) {
+        for &n in per_packet {
+            q.begin_packet();
+            for _ in 0..n {
+                let i = q.next_idx;
+                let chunk = DataChunk {
+                    tsn: Tsn(0),
+                    stream_id: 0,
+                    ssn: Ssn(i as u16),
+                    ppid: 0,
+                    unordered: false,
+                    beginning: true,
+                    ending: true,
+                    immediate: false,
+                    user_data: vec![0; 100],
+                };
+                let idx = q.push(chunk, MessageId(i), A, None);
+                q.on_sent(idx, A, SimTime(0), paths);
+            }
+        }
+    }
+
+    pub(super) fn sack(q: &RetransmitQueue, cum_idx: u64, gaps: &[(u16, u16)]) -> SackChunk {
         SackChunk {
             cum_tsn_ack: q.tsn(cum_idx).prev(),
             a_rwnd: 100_000,

@@ -14,6 +14,10 @@ pub enum RtxCause {
     Fast,
     /// T3-rtx timeout (RFC 9260 §6.3.3).
     T3,
+    /// Early retransmission ([`super::EarlyRetransmit`]): Ye, Saadawi & Lee (2003) §5, or a
+    /// fast retransmit at the threshold RFC 5827 §3.2 lowers. Kept apart from `Fast` so that
+    /// the counters say which rule repaired a loss.
+    Early,
 }
 
 /// Counters of one association. Byte counts are user-data bytes unless stated.
@@ -40,10 +44,17 @@ pub struct SctpStats {
     pub fast_retransmissions: u64,
     /// DATA chunks retransmitted after a T3-rtx timeout.
     pub t3_retransmissions: u64,
+    /// DATA chunks retransmitted by an early retransmit rule ([`super::EarlyRetransmit`]);
+    /// not counted in `fast_retransmissions`.
+    pub early_retransmissions: u64,
     /// Retransmissions (either cause) sent to a destination other than the last one used.
     pub retransmissions_to_alternate: u64,
-    /// Fast retransmit events (a SACK that triggered at least one fast retransmission).
+    /// Fast retransmit events (a SACK that triggered at least one fast retransmission at the
+    /// full threshold).
     pub fast_retransmit_events: u64,
+    /// Early retransmit events (a SACK on which an early retransmit rule marked at least one
+    /// chunk); not counted in `fast_retransmit_events`.
+    pub early_retransmit_events: u64,
     /// T3-rtx expiries with data outstanding.
     pub t3_timeouts: u64,
     /// Changes of the destination that new data goes to.

@@ -1,6 +1,7 @@
 //! Data transfer (RFC 9260 §6): receiving DATA (§6.2, §6.5) and deciding on SACKs, processing
 //! SACKs (§6.2.1) with RTT measurement (§6.3.1), window growth (§7.2.1–7.2.2) and fast
-//! retransmit / Fast Recovery (§7.2.4), the T3-rtx timer (§6.3.2–6.3.3), and message lifetimes
+//! retransmit / Fast Recovery (§7.2.4) with the early retransmit options
+//! ([`super::super::EarlyRetransmit`]), the T3-rtx timer (§6.3.2–6.3.3), and message lifetimes
 //! of data not yet sent.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -10,7 +11,8 @@ use sctpsim_kernel::SimTime;
 use sctpsim_wire::sctp::{DataChunk, ErrorCause, SackChunk};
 
 use super::super::api::SctpEvent;
-use super::super::congestion::{AckSample, CongestionControl, Standard};
+use super::super::config::EarlyRetransmit;
+use super::super::congestion::{window_open, AckSample, CongestionControl, Standard};
 use super::super::recv::DataVerdict;
 use super::super::stats::MetricKind;
 use super::super::timers::Timer;
@@ -256,8 +258,38 @@ impl SctpAssociation {
                 }
             }
         }
-        if !out.fast_marked.is_empty() {
-            self.on_fast_retransmit(now, &out.fast_marked);
+        // Early retransmission (after the miss indications of this SACK are counted).
+        let mut early_marked = Vec::new();
+        match self.cfg.early_retransmit {
+            EarlyRetransmit::Off => {}
+            EarlyRetransmit::Ye2003 => {
+                if let Some(idx) = self.tx.mark_ye2003(&mut self.paths) {
+                    self.on_ye2003_retransmit(idx);
+                }
+            }
+            EarlyRetransmit::Rfc5827 => {
+                // (3.b) "There is either no unsent data ready for transmission at the sender,
+                // or the advertised receive window does not permit new segments to be
+                // transmitted."
+                if !self.new_data_can_go_out() {
+                    early_marked = self.tx.mark_rfc5827(
+                        self.cfg.fast_rtx_threshold.max(1),
+                        &mut self.paths,
+                        &|d| fast_dest.get(&d).copied().unwrap_or(d),
+                    );
+                }
+            }
+        }
+        if !out.fast_marked.is_empty() || !early_marked.is_empty() {
+            if !out.fast_marked.is_empty() {
+                self.stats.fast_retransmit_events += 1;
+            }
+            if !early_marked.is_empty() {
+                self.stats.early_retransmit_events += 1;
+            }
+            let mut marked = out.fast_marked.clone();
+            marked.extend_from_slice(&early_marked);
+            self.on_fast_retransmit(now, &marked);
         }
         // §6.3.2 R2, R3, and §6.2.1 D iii.
         for p in &self.paths {
@@ -281,8 +313,10 @@ impl SctpAssociation {
     /// RFC 9260 §7.2.4 steps 2–3 for chunks just marked: reduce the windows of their
     /// destinations (once per Fast Recovery with RFC 9260, at every event with RFC 2960) and
     /// let the first retransmission packet ignore cwnd.
+    ///
+    /// The caller counts the event (`fast_retransmit_events` or, for a threshold that RFC 5827
+    /// lowered, `early_retransmit_events`): the procedure is the same for both.
     fn on_fast_retransmit(&mut self, now: SimTime, marked: &[u64]) {
-        self.stats.fast_retransmit_events += 1;
         let mut last_dests = BTreeSet::new();
         let mut rtx_dests = BTreeSet::new();
         for idx in marked {
@@ -327,6 +361,55 @@ impl SctpAssociation {
                 p.rtt_probe = None;
             }
         }
+    }
+
+    /// After the Ye et al. (2003) rule marked chunk `idx`. No window reduction: the paper's
+    /// assumption (2) puts the loss on the MAC, not on congestion, and the paper reduces
+    /// nothing. The packet carrying it ignores cwnd, like the first packet of a fast
+    /// retransmit (RFC 9260 §7.2.4 3), so that it goes out in the idle period at once; it is a
+    /// retransmission, so the peer's rwnd does not hold it back either (§6.1 A limits new
+    /// data; the chunk is still counted in the outstanding bytes). The T3-rtx timer is
+    /// restarted when it is sent, as for a fast retransmission of the first outstanding chunk
+    /// (§7.2.4 4, §6.3.2 R1; see `fill_data`).
+    fn on_ye2003_retransmit(&mut self, idx: u64) {
+        self.stats.early_retransmit_events += 1;
+        let Some(dest) = self.tx.chunks.get(&idx).and_then(|c| c.rtx).map(|m| m.dest) else {
+            return;
+        };
+        for p in &mut self.paths {
+            if p.addr == dest {
+                p.cwnd_exempt = true;
+            }
+            // Karn: a chunk being retransmitted is no longer a valid RTT probe.
+            if p.rtt_probe.is_some_and(|pr| pr.tsn == idx) {
+                p.rtt_probe = None;
+            }
+        }
+    }
+
+    /// Whether a packet of new data could leave now: data waiting, the peer's rwnd admits its
+    /// first chunk (§6.1 A, with the zero-window probe exception) and the data destination's
+    /// cwnd is open (§6.1 B). RFC 5827 (3.b) names only the receive window because TCP's
+    /// Limited Transmit (RFC 3042) may send beyond cwnd; SCTP has no Limited Transmit, so a
+    /// full cwnd also keeps new data (and the miss indications it would cause) back.
+    fn new_data_can_go_out(&self) -> bool {
+        let first_len = match self.tx.first_unsent() {
+            Some(i) => self.tx.chunks.get(&i).map(|c| c.len),
+            None => self
+                .sendq
+                .peek_len()
+                .map(|l| u32::try_from(l.min(self.max_fragment())).unwrap_or(u32::MAX)),
+        };
+        let Some(len) = first_len else {
+            return false;
+        };
+        if len > self.peer_rwnd && self.tx.outstanding_bytes() > 0 {
+            return false;
+        }
+        // The destination new data would take (without switching to it: that is the
+        // output's decision).
+        let dest = self.choose_data_dest();
+        self.path(dest).is_some_and(window_open)
     }
 
     /// RFC 9260 §6.3.3: the T3-rtx timer of `addr` expired.

@@ -171,6 +171,7 @@ impl SctpAssociation {
         let Some(pi) = self.path_index(dest) else {
             return;
         };
+        self.tx.begin_packet();
         let exempt = self.paths[pi].cwnd_exempt;
         let mut sent_any = false;
 
@@ -225,6 +226,7 @@ impl SctpAssociation {
             match cause {
                 RtxCause::Fast => self.stats.fast_retransmissions += 1,
                 RtxCause::T3 => self.stats.t3_retransmissions += 1,
+                RtxCause::Early => self.stats.early_retransmissions += 1,
             }
             if last_dest != dest {
                 self.stats.retransmissions_to_alternate += 1;
@@ -238,9 +240,10 @@ impl SctpAssociation {
                 },
             );
             // §7.2.4 step 4: restart T3 when "retransmitting the first outstanding DATA chunk
-            // sent to that address"; otherwise R1 (start it if not running).
+            // sent to that address"; otherwise R1 (start it if not running). An early
+            // retransmission is a fast retransmission (RFC 5827) or treated as one (Ye et al.).
             let rto = self.paths[pi].rto.rto();
-            if cause == RtxCause::Fast && idx == self.tx.cum_idx {
+            if matches!(cause, RtxCause::Fast | RtxCause::Early) && idx == self.tx.cum_idx {
                 self.timers.set(Timer::T3Rtx(dest), now + rto);
             } else {
                 self.timers.set_if_idle(Timer::T3Rtx(dest), now + rto);

@@ -23,7 +23,7 @@ impl SctpAssociation {
     }
 
     /// RFC 9260 §6.4 / §8.2: the destination new data should go to now.
-    fn choose_data_dest(&self) -> Ipv4Addr {
+    pub(super) fn choose_data_dest(&self) -> Ipv4Addr {
         let (primary, current) = (self.primary, self.current);
         if self.usable(primary)
             && (self.cfg.return_to_primary || current == primary || !self.usable(current))

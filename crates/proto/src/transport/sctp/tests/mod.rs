@@ -14,6 +14,7 @@ mod abort;
 mod asconf;
 mod collision;
 mod data;
+mod early_retransmit;
 mod endpoint;
 mod fast_retransmit;
 mod handshake;
