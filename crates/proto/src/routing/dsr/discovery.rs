@@ -35,11 +35,19 @@ impl Dsr {
                 propagating,
             },
         );
-        self.send_request(target, ttl);
+        self.send_request(now, target, ttl);
     }
 
-    /// Broadcasts a new Route Request for `target` with IP TTL `ttl`.
-    fn send_request(&mut self, target: Ipv4Addr, ttl: u8) {
+    /// Broadcasts a new Route Request for `target` with IP TTL `ttl`, after a uniform random
+    /// delay in [0, BroadcastJitter). RFC 4728 §8.2.1 jitters only rebroadcasts, but ns-2
+    /// (`dsr/dsragent.cc` `sendOutPacketWithRoute`: "route requests need to be jittered a
+    /// bit", `RREQ_JITTER` 10 ms) jitters every Route Request, originated or forwarded, as RFC
+    /// 5148 §5 recommends for all MANET control broadcasts. Without it, two hidden initiators
+    /// whose link failures coincide (both ends of a two-hop route, after colliding at the
+    /// relay until both reach their retry limit) retransmit their requests on the same
+    /// deterministic backoff schedule (§8.2.1) and collide at the relay every time: the route
+    /// is never found again (the Ye et al. 2003 string, docs/studies/ye2003.md).
+    fn send_request(&mut self, now: SimTime, target: Ipv4Addr, ttl: u8) {
         self.next_request_id = self.next_request_id.wrapping_add(1);
         let id = self.next_request_id;
         self.counters.requests_originated += 1;
@@ -64,7 +72,7 @@ impl Dsr {
             }],
         };
         if let Ok(packet) = dsr_packet(&ip, &dsr, &[]) {
-            self.transmit(Ipv4Addr::BROADCAST, Packet::untagged(packet), Some("rreq"));
+            self.jittered_broadcast(now, packet);
         }
     }
 
@@ -112,7 +120,7 @@ impl Dsr {
                 d.propagating += 1;
                 d.deadline = now + wait;
             }
-            self.send_request(target, self.cfg.discovery_hop_limit);
+            self.send_request(now, target, self.cfg.discovery_hop_limit);
         }
     }
 
@@ -255,6 +263,12 @@ impl Dsr {
         let Ok(packet) = dsr_packet(&fwd_ip, &dsr, &[]) else {
             return;
         };
+        self.jittered_broadcast(now, packet);
+    }
+
+    /// Queues a Route Request for broadcast after a uniform delay in [0, BroadcastJitter)
+    /// (§9 BroadcastJitter), sent from `handle_timeout`.
+    fn jittered_broadcast(&mut self, now: SimTime, packet: Vec<u8>) {
         let jitter = self.cfg.broadcast_jitter.as_nanos();
         let delay = SimDuration(self.rng.below(jitter));
         self.pending.push(Pending {

@@ -58,8 +58,10 @@ pub use cache::MAX_PATH_NODES;
 pub struct DsrConfig {
     /// IP TTL of a propagating Route Request (§9 DiscoveryHopLimit: 255 hops).
     pub discovery_hop_limit: u8,
-    /// Largest random delay before rebroadcasting a Route Request (§9 BroadcastJitter:
-    /// 10 ms); it keeps neighbours that heard the same request from colliding.
+    /// Largest random delay before sending a Route Request, originated or rebroadcast (§9
+    /// BroadcastJitter: 10 ms, which RFC 4728 applies to rebroadcasts; ns-2 `dsragent.cc`
+    /// `RREQ_JITTER` 10 ms to every request); it keeps nodes that send requests at the same
+    /// time from colliding.
     pub broadcast_jitter: SimDuration,
     /// A cached path not learned or used for this long is removed (§9 RouteCacheTimeout:
     /// 300 s).
@@ -140,7 +142,7 @@ struct Discovery {
     propagating: u32,
 }
 
-/// A rebroadcast waiting for its jitter.
+/// A Route Request (originated or rebroadcast) waiting for its jitter.
 #[derive(Clone, Debug)]
 struct Pending {
     due: SimTime,
