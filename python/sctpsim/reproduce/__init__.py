@@ -159,7 +159,7 @@ def reproduce(
             sc = sc.with_(dict(part.sets))
         res = sweep(
             sc, part.vary, part.seeds, jobs=jobs, dask=dask, out=out_dir / "sweeps" / part.name,
-            timeseries=part.timeseries, reporter=Reporter(enabled=progress is not None), progress=progress is not None,
+            timeseries=part.timeseries, reporter=Reporter(enabled=progress is not None), progress=None if progress is not None else False,
         )
         if not res.ok:
             first = res.failures[0] if res.failures else {}
