@@ -270,6 +270,7 @@ def _claims(s: pd.DataFrame, e: pd.DataFrame) -> list[Claim]:
             f"inside the 95 % prediction interval of one run's gain (± {pi:.3g} points)",
             "the paper shows one run per case; a single run's gain varies by this much across seeds",
             ok,
+            note=f"mean of {r.n} seed pairs; the mean's interval is [{gain - ci:.3g}, {gain + ci:.3g}] %, one run's gain varies by ± {pi:.3g} points",
         )
         if not ok:
             off = em[(em["hops"] == h) & (em[P_ER] == "off")]
