@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 
-use sctpsim_kernel::{Packet, SimDuration, SimTime};
+use sctpsim_kernel::{SimDuration, SimTime};
 use sctpsim_wire::dsr::{
     dsr_packet, DsrOption, DsrRepr, MAX_REPLY_ADDRS, MAX_REQUEST_ADDRS, NO_NEXT_HEADER,
 };

@@ -386,9 +386,15 @@ fn send_buffer_overflow_timeout_and_request_backoff() {
         .collect();
     assert_eq!(times.len(), want.len(), "{times:?}");
     for (t, w) in times.iter().zip(&want) {
-        assert!(*t >= *w && *t < *w + SimDuration::from_millis(10), "{t:?} vs {w:?}");
+        assert!(
+            *t >= *w && *t < *w + SimDuration::from_millis(10),
+            "{t:?} vs {w:?}"
+        );
     }
-    assert!(times.iter().zip(&want).any(|(t, w)| t != w), "no jitter: {times:?}");
+    assert!(
+        times.iter().zip(&want).any(|(t, w)| t != w),
+        "no jitter: {times:?}"
+    );
     assert_eq!(c.requests_originated, 8);
     assert_eq!(c.discoveries, 1);
     assert_eq!(c.discoveries_succeeded, 0);
