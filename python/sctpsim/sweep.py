@@ -854,6 +854,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeseries", action="store_true", help="keep each run's time series (runs/<key>.timeseries.parquet)")
 
 
+def check_backend_args(jobs: int | None, dask: str | None) -> str | None:
+    """What is wrong with ``--jobs`` / ``--dask`` (the message for exit 2), or None."""
+    if jobs is not None and jobs < 1:
+        return f"--jobs must be at least 1, got {jobs}"
+    if dask is not None and dask != "local" and jobs is not None:
+        return "--jobs applies to local runs and --dask local; a Dask scheduler decides its own workers"
+    if dask is not None and dask != "local" and "://" not in dask:
+        return f"--dask {dask!r}: expected 'local' or a scheduler address such as tcp://host:8786"
+    return None
+
+
 def cli_main(args: argparse.Namespace) -> int:
     """``sctpsim sweep``: exit 0 if every run succeeded, 1 if any failed, 2 for bad input, 130
     on Ctrl-C (finished runs stay in the store; the same command resumes)."""
@@ -867,12 +878,9 @@ def cli_main(args: argparse.Namespace) -> int:
         return bad(str(e))
     if args.seeds < 1:
         return bad(f"--seeds must be at least 1, got {args.seeds}")
-    if args.jobs is not None and args.jobs < 1:
-        return bad(f"--jobs must be at least 1, got {args.jobs}")
-    if args.dask is not None and args.dask != "local" and args.jobs is not None:
-        return bad("--jobs applies to local runs and --dask local; a Dask scheduler decides its own workers")
-    if args.dask is not None and args.dask != "local" and "://" not in args.dask:
-        return bad(f"--dask {args.dask!r}: expected 'local' or a scheduler address such as tcp://host:8786")
+    backend_error = check_backend_args(args.jobs, args.dask)
+    if backend_error:
+        return bad(backend_error)
     sc = Scenario.load(args.scenario)
     if args.sets:
         sc = sc.with_cli_overrides(args.sets)

@@ -242,17 +242,15 @@ def cli_main(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int
         return EXIT_OK
     if not args.study:
         return bad("name a study (see `sctpsim reproduce --list`)")
-    if args.jobs is not None and args.jobs < 1:
-        return bad(f"--jobs must be at least 1, got {args.jobs}")
-    if args.dask is not None and args.dask != "local" and args.jobs is not None:
-        return bad("--jobs applies to local runs and --dask local; a Dask scheduler decides its own workers")
-    if args.dask is not None and args.dask != "local" and "://" not in args.dask:
-        return bad(f"--dask {args.dask!r}: expected 'local' or a scheduler address such as tcp://host:8786")
+    from sctpsim.sweep import SweepSetupError, check_backend_args
+
+    backend_error = check_backend_args(args.jobs, args.dask)
+    if backend_error:
+        return bad(backend_error)
     try:
         get_study(args.study)
     except ValueError as e:
         return bad(str(e))
-    from sctpsim.sweep import SweepSetupError
 
     t0 = time.monotonic()
     try:

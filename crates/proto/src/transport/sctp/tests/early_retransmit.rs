@@ -39,18 +39,6 @@ fn gap_sack(h: &Harness, k: u16) -> ChunkRepr {
     h.sack(0, &[(2, k + 1)], RWND - u32::from(k) * CHUNK as u32)
 }
 
-fn data_tsns(h: &mut Harness) -> Vec<Tsn> {
-    h.all()
-        .iter()
-        .flat_map(|t| {
-            data_chunks(&t.packet.chunks)
-                .into_iter()
-                .map(|d| d.tsn)
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
 #[test]
 fn off_waits_for_t3() {
     let mut h = small_window(EarlyRetransmit::Off, 4);
@@ -58,11 +46,11 @@ fn off_waits_for_t3() {
     for k in 1..=3 {
         send!(h, at ms(100 * u64::from(k)), [gap_sack(&h, k)]);
     }
-    assert!(data_tsns(&mut h).is_empty());
+    assert!(h.all_data_tsns().is_empty());
     // T3 was started at time 0 and never restarted (no SACK acknowledged the lowest TSN).
     assert_eq!(h.a.poll_timeout(), Some(ms(0) + rto));
     h.at(ms(0) + rto);
-    assert_eq!(data_tsns(&mut h), vec![h.ltsn(0)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
     let s = h.a.stats();
     assert_eq!((s.t3_retransmissions, s.early_retransmissions), (1, 0));
 }
@@ -77,11 +65,11 @@ fn ye2003_retransmits_the_lowest_tsn_once_when_the_highest_is_gap_acked() {
     let rto = h.a.status().paths[0].rto;
     send!(h, at ms(100), [gap_sack(&h, 1)]);
     send!(h, at ms(200), [gap_sack(&h, 2)]);
-    assert!(data_tsns(&mut h).is_empty(), "highest TSN not yet acked");
+    assert!(h.all_data_tsns().is_empty(), "highest TSN not yet acked");
     // The third SACK's Gap Ack Block covers the highest outstanding TSN: TSN 0 goes out at
     // once, although the peer's rwnd (1644 − 1452 outstanding) cannot take a full chunk.
     send!(h, at ms(300), [gap_sack(&h, 3)]);
-    assert_eq!(data_tsns(&mut h), vec![h.ltsn(0)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
     let p = &h.a.status().paths[0];
     assert_eq!(
         (p.cwnd, p.ssthresh),
@@ -92,13 +80,13 @@ fn ye2003_retransmits_the_lowest_tsn_once_when_the_highest_is_gap_acked() {
     assert_eq!(h.a.poll_timeout(), Some(ms(300) + rto));
     // A further SACK with the same blocks does not resend it.
     send!(h, at ms(400), [gap_sack(&h, 3)]);
-    assert!(data_tsns(&mut h).is_empty());
+    assert!(h.all_data_tsns().is_empty());
     let s = h.a.stats();
     assert_eq!((s.early_retransmissions, s.early_retransmit_events), (1, 1));
     assert_eq!((s.fast_retransmissions, s.fast_retransmit_events), (0, 0));
     // If the retransmission is lost too, T3 repairs it as before.
     h.at(ms(300) + rto);
-    assert_eq!(data_tsns(&mut h), vec![h.ltsn(0)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
     assert_eq!(h.a.stats().t3_retransmissions, 1);
 }
 
@@ -108,13 +96,13 @@ fn rfc5827_lowers_the_threshold_to_oseg_minus_one_and_reduces_cwnd() {
     // A fifth message waits: the peer's window (a_rwnd less outstanding: 192 bytes) keeps it
     // back, so (3.b) holds.
     h.send_msg(CHUNK);
-    assert!(data_tsns(&mut h).is_empty());
+    assert!(h.all_data_tsns().is_empty());
     send!(h, at ms(100), [gap_sack(&h, 1)]);
     send!(h, at ms(200), [gap_sack(&h, 2)]);
-    assert!(data_tsns(&mut h).is_empty(), "two misses < ER_thresh 3");
+    assert!(h.all_data_tsns().is_empty(), "two misses < ER_thresh 3");
     send!(h, at ms(300), [gap_sack(&h, 3)]);
     // oseg = 4 < 4 + 1: ER_thresh = 3 misses, reached with 3 packets SACKed.
-    assert_eq!(data_tsns(&mut h), vec![h.ltsn(0)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
     let p = &h.a.status().paths[0];
     // RFC 2960 §7.2.3: ssthresh = max(cwnd/2, 2·MTU) = max(2904, 3000); cwnd = ssthresh.
     assert_eq!((p.ssthresh, p.cwnd), (3000, 3000));
@@ -123,7 +111,7 @@ fn rfc5827_lowers_the_threshold_to_oseg_minus_one_and_reduces_cwnd() {
     assert_eq!((s.fast_retransmissions, s.fast_retransmit_events), (0, 0));
     // Once per TSN, as any fast retransmission (§7.2.4 5).
     send!(h, at ms(400), [gap_sack(&h, 3)]);
-    assert!(data_tsns(&mut h).is_empty());
+    assert!(h.all_data_tsns().is_empty());
 }
 
 #[test]
@@ -133,9 +121,9 @@ fn rfc5827_does_not_apply_with_too_much_outstanding() {
     for k in 1..=3 {
         send!(h, at ms(100 * u64::from(k)), [h.sack(0, &[(2, k + 1)], 65_536)]);
     }
-    assert!(data_tsns(&mut h).is_empty());
+    assert!(h.all_data_tsns().is_empty());
     send!(h, at ms(400), [h.sack(0, &[(2, 5)], 65_536)]);
-    assert_eq!(data_tsns(&mut h), vec![h.ltsn(0)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
     let s = h.a.stats();
     assert_eq!((s.fast_retransmissions, s.early_retransmissions), (1, 0));
 }
@@ -146,10 +134,10 @@ fn rfc5827_does_not_apply_when_new_data_can_be_sent() {
     h.send_msg(CHUNK);
     send!(h, at ms(100), [gap_sack(&h, 1)]);
     send!(h, at ms(200), [gap_sack(&h, 2)]);
-    assert!(data_tsns(&mut h).is_empty());
+    assert!(h.all_data_tsns().is_empty());
     // The peer's window opens with the third SACK: new data can go out, (3.b) fails, and the
     // new chunk is sent instead of an early retransmission.
     send!(h, at ms(300), [h.sack(0, &[(2, 4)], 65_536)]);
-    assert_eq!(data_tsns(&mut h), vec![h.ltsn(4)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(4)]);
     assert_eq!(h.a.stats().early_retransmissions, 0);
 }

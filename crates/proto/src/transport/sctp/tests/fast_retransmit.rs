@@ -21,26 +21,14 @@ fn in_flight(mut c: SctpConfig, n: usize, cwnd: u32) -> Harness {
     h
 }
 
-fn retransmitted(h: &mut Harness) -> Vec<Tsn> {
-    h.all()
-        .iter()
-        .flat_map(|t| {
-            data_chunks(&t.packet.chunks)
-                .into_iter()
-                .map(|d| d.tsn)
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
 #[test]
 fn third_miss_indication_triggers_fast_retransmit() {
     let mut h = in_flight(cfg(), 10, 30_000);
     send!(h, [h.sack(0, &[(2, 2)], 65_536)]);
     send!(h, [h.sack(0, &[(2, 3)], 65_536)]);
-    assert!(retransmitted(&mut h).is_empty());
+    assert!(h.all_data_tsns().is_empty());
     send!(h, [h.sack(0, &[(2, 4)], 65_536)]);
-    assert_eq!(retransmitted(&mut h), vec![h.ltsn(0)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
     let p = &h.a.status().paths[0];
     // ssthresh = max(cwnd/2, 4·MTU) = 15000; cwnd = ssthresh.
     assert_eq!((p.ssthresh, p.cwnd), (15_000, 15_000));
@@ -54,7 +42,7 @@ fn htna_sacks_that_ack_nothing_new_do_not_count() {
     for _ in 0..5 {
         send!(h, [h.sack(0, &[(2, 2)], 65_536)]);
     }
-    assert!(retransmitted(&mut h).is_empty());
+    assert!(h.all_data_tsns().is_empty());
     assert_eq!(h.a.stats().fast_retransmissions, 0);
 }
 
@@ -65,12 +53,12 @@ fn fast_recovery_reduces_cwnd_once_and_exits_at_the_exit_point() {
     send!(h, [h.sack(0, &[(2, 2)], 65_536)]);
     send!(h, [h.sack(0, &[(2, 3)], 65_536)]);
     send!(h, [h.sack(0, &[(2, 4)], 65_536)]);
-    assert_eq!(retransmitted(&mut h), vec![h.ltsn(0)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
     assert_eq!(h.a.status().paths[0].cwnd, 15_000);
     send!(h, [h.sack(0, &[(2, 5), (7, 7)], 65_536)]);
     send!(h, [h.sack(0, &[(2, 5), (7, 8)], 65_536)]);
     send!(h, [h.sack(0, &[(2, 5), (7, 9)], 65_536)]);
-    assert_eq!(retransmitted(&mut h), vec![h.ltsn(5)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(5)]);
     // In Fast Recovery: no second reduction, no growth.
     assert_eq!(h.a.status().paths[0].cwnd, 15_000);
     assert!(h.a.tx.fast_recovery_exit.is_some());
@@ -89,7 +77,7 @@ fn a_tsn_is_fast_retransmitted_once() {
     for k in 2..=9 {
         send!(h, [h.sack(0, &[(2, k)], 65_536)]);
     }
-    assert_eq!(retransmitted(&mut h), vec![h.ltsn(0)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
     assert_eq!(h.a.stats().fast_retransmissions, 1);
 }
 
@@ -104,7 +92,7 @@ fn the_first_fast_retransmission_ignores_cwnd() {
     let p = &h.a.status().paths[0];
     assert_eq!(p.cwnd, 7500);
     assert!(p.flight_size + 1452 > p.cwnd);
-    assert_eq!(retransmitted(&mut h), vec![h.ltsn(0)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
 }
 
 #[test]
@@ -118,9 +106,9 @@ fn rfc2960_retransmits_on_the_fourth_miss_and_counts_every_sack() {
         // Without HTNA even SACKs that acknowledge nothing new count.
         send!(h, [h.sack(0, &[(2, 2)], 65_536)]);
     }
-    assert!(retransmitted(&mut h).is_empty());
+    assert!(h.all_data_tsns().is_empty());
     send!(h, [h.sack(0, &[(2, 2)], 65_536)]);
-    assert_eq!(retransmitted(&mut h), vec![h.ltsn(0)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
     // ssthresh = max(cwnd/2, 2·MTU).
     let p = &h.a.status().paths[0];
     assert_eq!((p.ssthresh, p.cwnd), (15_000, 15_000));

@@ -154,6 +154,19 @@ impl Harness {
         self.out.drain(..).map(|(_, t)| t).collect()
     }
 
+    /// The TSNs of every DATA chunk sent so far, in order.
+    pub fn all_data_tsns(&mut self) -> Vec<Tsn> {
+        self.all()
+            .iter()
+            .flat_map(|t| {
+                data_chunks(&t.packet.chunks)
+                    .into_iter()
+                    .map(|d| d.tsn)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
     /// Every chunk sent so far, with the destination.
     pub fn all_chunks(&mut self) -> Vec<(Ipv4Addr, ChunkRepr)> {
         self.all()
