@@ -49,6 +49,15 @@ DEFAULT_SUMMARY_METRICS = ["network.*", "flows.*", "flows[*"]
 #: summary.json fields that are not metrics (the run's seed is a column of its own).
 _NOT_METRICS = {"name", "seed", "interrupted"}
 
+#: summary.json lists with one item per interface that get a long table of their own
+#: (``<name>.parquet`` in a sweep: one row per run and item) instead of per-item columns in
+#: results.parquet — a 50-node run would otherwise add ~30 columns per interface. In
+#: results.parquet they keep only their totals over items (``macs.<m>.sum``).
+LONG_TABLES = ("macs",)
+
+#: Per-item fields of the long tables that are not additive: their mean over items instead.
+_LONG_NOT_SUMMED = {"collision_probability"}
+
 #: Per-flow metrics that are summed over flows for ``flows.<m>.sum`` (others get only the mean:
 #: a sum of fractions, delays or RTTs means nothing).
 _NOT_SUMMED = {"delivered_fraction", "mean_rtt_s", "mean_delay_s"}
@@ -78,7 +87,9 @@ def flatten_summary(summary: Mapping[str, Any]) -> dict[str, float | int]:
     * list items by their ``id`` (and ``dir``, for links): ``flows[0].goodput_bps``,
       ``links[1].fwd.queue_drops``;
     * aggregates over flows: ``flows.<m>.mean`` for every numeric flow field and
-      ``flows.<m>.sum`` for the additive ones (bytes, packets, rates, counters).
+      ``flows.<m>.sum`` for the additive ones (bytes, packets, rates, counters);
+    * the lists of :data:`LONG_TABLES` (per interface) only as totals over their items,
+      ``macs.<m>.sum`` (``.mean`` for fractions); their items are in :func:`long_table_frame`.
 
     Strings and booleans are left out; ``null`` becomes NaN."""
     out: dict[str, float | int] = {}
@@ -91,10 +102,57 @@ def flatten_summary(summary: Mapping[str, Any]) -> dict[str, float | int]:
         if isinstance(v, dict):
             _walk(k, v, out)
     _flow_aggregates(summary, out)
+    for name in LONG_TABLES:
+        _item_totals(name, summary.get(name), out)
     for k, v in items:
-        if isinstance(v, list):
+        if isinstance(v, list) and k not in LONG_TABLES:
             _walk(k, v, out)
     return out
+
+
+def _item_totals(name: str, items: Any, out: dict[str, float | int]) -> None:
+    if not isinstance(items, list) or not items:
+        return
+    fields: list[str] = []
+    for it in items:
+        if isinstance(it, dict):
+            for k, v in it.items():
+                if k != "id" and _is_metric_value(v) and v is not None and k not in fields:
+                    fields.append(k)
+    for k in fields:
+        nums = [it[k] for it in items if isinstance(it, dict) and _is_metric_value(it.get(k)) and it.get(k) is not None]
+        if k in _LONG_NOT_SUMMED:
+            out[f"{name}.{k}.mean"] = math.fsum(nums) / len(nums) if nums else math.nan
+        elif nums and all(isinstance(v, int) for v in nums):
+            out[f"{name}.{k}.sum"] = sum(nums)
+        else:
+            out[f"{name}.{k}.sum"] = math.fsum(nums) if nums else math.nan
+
+
+def long_table_frame(records: Sequence[Mapping[str, Any]], params: Sequence[str], name: str) -> pd.DataFrame:
+    """The long table ``name`` (one of :data:`LONG_TABLES`) of a sweep: one row per successful
+    run and item, with the run's parameters, ``point``, ``replication``, ``seed`` and ``key``,
+    then the item's fields as summary.json has them (``node``, ``iface``, counters)."""
+    rows: list[dict[str, Any]] = []
+    for rec in records:
+        summary = rec.get("summary")
+        if rec.get("status") != "ok" or not isinstance(summary, Mapping):
+            continue
+        items = summary.get(name)
+        if not isinstance(items, list):
+            continue
+        base: dict[str, Any] = {p: rec.get("params", {}).get(p) for p in params}
+        base.update({"point": rec.get("point"), "replication": rec.get("replication"), "seed": rec.get("seed"), "key": rec.get("key")})
+        for it in items:
+            if isinstance(it, dict):
+                rows.append({**base, **it})
+    df = pd.DataFrame(rows)
+    for p in params:
+        if p in df.columns:
+            df[p] = param_column(df[p].tolist())
+    if "seed" in df.columns:
+        df["seed"] = pd.array(df["seed"].tolist(), dtype="UInt64")
+    return df
 
 
 def _flow_aggregates(summary: Mapping[str, Any], out: dict[str, float | int]) -> None:
@@ -257,6 +315,12 @@ class ResultStore:
 
     def write_results(self, df: pd.DataFrame) -> Path:
         path = self.root / RESULTS
+        atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False, engine="pyarrow"))
+        return path
+
+    def write_table(self, name: str, df: pd.DataFrame) -> Path:
+        """``<name>.parquet`` (a long table) in the sweep directory."""
+        path = self.root / f"{name}.parquet"
         atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False, engine="pyarrow"))
         return path
 

@@ -752,6 +752,10 @@ def sweep(
     summary = store.summary_frame(results, paths, metrics)
     st.write_results(results)
     st.write_summary(summary)
+    for name in store.LONG_TABLES:
+        table = store.long_table_frame(ordered, paths, name)
+        if not table.empty:
+            st.write_table(name, table)
     not_run = len(specs) - len(ordered)
     res = SweepResult(
         out=out_dir,

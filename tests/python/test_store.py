@@ -169,3 +169,24 @@ def test_sweep_directory_layout(tmp_path: Path) -> None:
     assert rec["key"] == store.run_key(sc.hash, {"flows[0].rate": "500kbps"}, rec["seed"], code_version())
     g = res.results["flows[0].goodput_bps"]
     assert 1.6 < g[2:].mean() / g[:2].mean() < 2.4  # twice the rate, about twice the goodput
+
+
+def test_mac_counters_are_totals_in_results_and_rows_in_their_own_long_table(tmp_path) -> None:
+    """A wireless sweep's results.parquet has no per-interface columns; macs.parquet has one row
+    per run and interface, and the totals in results.parquet are their sums."""
+    import pandas as pd
+
+    import sctpsim
+    from sctpsim.scenarios import example
+
+    sc = sctpsim.Scenario.load(example("wifi-hidden-terminal")).with_(**{"simulation.duration": "2s"})
+    res = sctpsim.sweep(sc, seeds=2, jobs=1, out=tmp_path / "sw")
+    assert not [c for c in res.results.columns if c.startswith("macs[")]
+    macs = pd.read_parquet(tmp_path / "sw" / "macs.parquet")
+    n_ifaces = len(res.results) and len(macs) // len(res.results)
+    assert n_ifaces >= 3 and len(macs) == n_ifaces * len(res.results)
+    assert {"node", "iface", "collisions", "seed", "key"} <= set(macs.columns)
+    for key, group in macs.groupby("key"):
+        row = res.results[res.results["key"] == key].iloc[0]
+        assert row["macs.collisions.sum"] == group["collisions"].sum()
+        assert row["macs.tx_success.sum"] == group["tx_success"].sum()

@@ -142,8 +142,7 @@ def _prepare(ctx: Context, part: str) -> pd.DataFrame:
     df["fast_rtx"] = _col(df, "sctp[0].fast_retransmit_events")
     df["early_rtx"] = _col(df, "sctp[0].early_retransmissions").fillna(0)
     df["mac_drops"] = _col(df, "network.mac_drops")
-    macs = [c for c in df.columns if c.startswith("macs[") and c.endswith("].collisions")]
-    df["mac_failed_attempts"] = df[macs].apply(pd.to_numeric, errors="coerce").sum(axis=1) if macs else math.nan
+    df["mac_failed_attempts"] = _col(df, "macs.collisions.sum")
     df["route_errors"] = _col(df, "network.route_errors")
     df["link_breaks"] = _col(df, "network.link_breaks")
     df["flow_lost"] = _flow_drops(df, 0)
