@@ -3,10 +3,62 @@
 
 from __future__ import annotations
 
+import math
+import re
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from sctpsim import _native
+
+
+def scenario_error(path: str, message: str) -> _native.ScenarioError:
+    """A :class:`sctpsim.ScenarioError` for ``path`` raised from Python (the same attributes as
+    the core's: ``path``, ``line`` and ``column``)."""
+    e = _native.ScenarioError(f"{path}: {message}" if path else message)
+    e.path = path
+    e.line = None
+    e.column = None
+    return e
+
+
+def plain_value(value: Any, path: str = "") -> Any:
+    """``value`` as the plain Python types a scenario holds (str, bool, int, float, list, dict):
+    numpy scalars and 0-d arrays become Python scalars, numpy arrays, tuples and ranges become
+    lists, recursively. Anything else raises :class:`sctpsim.ScenarioError` naming ``path``."""
+    if isinstance(value, (bool, int, float, str)):
+        if isinstance(value, str) and type(value) is not str:
+            return str(value)  # numpy.str_
+        if type(value) not in (bool, int, float, str):
+            np = sys.modules.get("numpy")
+            if np is not None and isinstance(value, np.generic):
+                return value.item()  # numpy.float64 subclasses float
+        return value
+    np = sys.modules.get("numpy")
+    if np is not None:
+        if isinstance(value, np.generic):
+            item = value.item()
+            if isinstance(item, (bool, int, float, str)):
+                return item
+            raise scenario_error(path, f"cannot use a value of numpy type {type(value).__name__} in a scenario")
+        if isinstance(value, np.ndarray):
+            if value.ndim == 0:
+                return plain_value(value[()], path)
+            return [plain_value(x, f"{path}[{i}]") for i, x in enumerate(value)]
+    if isinstance(value, (list, tuple, range)):
+        return [plain_value(x, f"{path}[{i}]") for i, x in enumerate(value)]
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise scenario_error(path, f"table keys must be strings, got {type(k).__name__}")
+            out[k] = plain_value(v, f"{path}.{k}" if path else k)
+        return out
+    raise scenario_error(path, f"cannot use a value of Python type {type(value).__name__} in a scenario")
+
+
+#: Core error messages that mean "this path does not exist" (crates/engine/src/scenario).
+_NO_SUCH_PATH = ("unknown field", "index out of range", "is not a table", "is not an array", "malformed field path")
 
 
 class Scenario:
@@ -54,7 +106,7 @@ class Scenario:
     def with_(self, overrides: dict[str, Any] | None = None, /, **fields: Any) -> Scenario:
         """A copy with fields set by path: ``sc.with_(**{"flows[0].rate": "2Mbps"})`` or
         ``sc.with_({"simulation.seed": 4})``. Values are validated like values in the file."""
-        items = list((overrides or {}).items()) + list(fields.items())
+        items = [(str(p), plain_value(v, str(p))) for p, v in list((overrides or {}).items()) + list(fields.items())]
         return Scenario(self._text, self._source, self._overrides + tuple(items))
 
     def with_cli_overrides(self, assignments: list[str]) -> Scenario:
@@ -93,20 +145,38 @@ class Scenario:
         return self._canonical
 
     def get(self, path: str, default: Any = None) -> Any:
-        """The value at a field path such as ``flows[0].rate`` (``default`` if absent)."""
+        """The value at a field path such as ``flows[0].rate``; ``default`` for a field of the
+        schema that the scenario leaves unset (an optional field, or one at its default). A
+        path that names no field of the schema, or an index past the end of an array, raises
+        :class:`sctpsim.ScenarioError` naming it."""
         cur: Any = self._canonical
         for part in path.split("."):
             name, _, rest = part.partition("[")
             if not isinstance(cur, dict) or name not in cur:
+                self._check_path(path)
                 return default
             cur = cur[name]
             while rest:
                 idx, _, rest = rest.partition("]")
                 rest = rest.lstrip("[")
-                if not isinstance(cur, list) or int(idx) >= len(cur):
+                if not isinstance(cur, list) or not idx.isdigit() or int(idx) >= len(cur):
+                    self._check_path(path)
                     return default
                 cur = cur[int(idx)]
         return cur
+
+    def _check_path(self, path: str) -> None:
+        """Raise ScenarioError if ``path`` is no field of the schema. The core has no schema
+        query, so the path is probed: a string is set there and checked. Errors that concern
+        the path itself (unknown field, index out of range, not a table, malformed path) mean
+        it does not exist; any other outcome (accepted, wrong type, a failed semantic check)
+        means the schema has the field."""
+        try:
+            _native.check_scenario(self._text, list(self._overrides) + [(path, "")])
+        except _native.ScenarioError as e:
+            msg = str(e)
+            if any(s in msg for s in _NO_SUCH_PATH):
+                raise scenario_error(path, f"no such field in the scenario schema ({msg})") from None
 
     def __repr__(self) -> str:
         return f"Scenario({self._source!r}, overrides={list(self._overrides)!r})"

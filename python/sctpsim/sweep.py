@@ -51,7 +51,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
 import pandas as pd
 
 from sctpsim import _native, store
-from sctpsim.scenario import Scenario
+from sctpsim.scenario import Scenario, plain_value, scenario_error
 
 #: What a backend runs: task in, outcome out (both plain dicts; see _execute).
 Executor = Callable[[dict[str, Any]], dict[str, Any]]
@@ -605,7 +605,7 @@ def sweep(
     ``executor`` replaces the function that runs one task in a worker (for tests).
     """
     base = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
-    vary = {str(k): list(v) for k, v in (vary or {}).items()}
+    vary = {str(k): _vary_values(str(k), v) for k, v in (vary or {}).items()}
     for path, values in vary.items():
         if not values:
             raise _native.ScenarioError(f"{path}: no values to vary")
@@ -800,6 +800,17 @@ def sweep(
         exc.partial = res  # type: ignore[attr-defined]
         raise exc
     return res
+
+
+def _vary_values(path: str, values: Any) -> list[Any]:
+    """The values of one ``vary`` entry as a list of plain Python values: lists, tuples, ranges
+    and numpy arrays are accepted, numpy scalars become Python scalars."""
+    if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
+        raise scenario_error(path, f"vary needs a list of values, got {type(values).__name__}")
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(values, np.ndarray) and values.ndim == 0:
+        raise scenario_error(path, "vary needs a list of values, got a 0-d array")
+    return [plain_value(v, path) for v in values]
 
 
 def _failure_entry(rec: Mapping[str, Any]) -> dict[str, Any]:

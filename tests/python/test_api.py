@@ -85,3 +85,63 @@ def test_readme_python_example_runs() -> None:
             exec(compile(code, "README.md", "exec"), {})
     finally:
         os.chdir(cwd)
+
+
+SHORT = {"simulation.duration": "3s", "flows[0].stop": "2s"}
+
+
+def test_numpy_values_are_plain_python_values() -> None:
+    import numpy as np
+
+    base = sctpsim.Scenario.load(WIRED)
+    sc = base.with_(**{"simulation.seed": np.int64(5), "link[1].loss.p": np.float32(0.25),
+                       "flows[0].rate": np.str_("2Mbps"), "flows[0].packet_size_bytes": np.array(500)})
+    assert sc.get("simulation.seed") == 5 and type(sc.get("simulation.seed")) is int
+    assert sc.get("link[1].loss.p") == 0.25 and sc.get("flows[0].rate") == "2Mbps"
+    assert sc.get("flows[0].packet_size_bytes") == 500
+    assert sc.hash == base.with_(**{"simulation.seed": 5, "link[1].loss.p": 0.25, "flows[0].rate": "2Mbps",
+                                    "flows[0].packet_size_bytes": 500}).hash
+    assert sc.overrides[0] == ("simulation.seed", 5) and type(sc.overrides[0][1]) is int
+    assert base.with_({"link[0].between": np.array(["r", "src"])}).get("link[0].between") == ["r", "src"]
+    assert sctpsim.scenario.plain_value(np.bool_(True)) is True
+    assert sctpsim.scenario.plain_value((1, range(2))) == [1, [0, 1]]
+    with pytest.raises(sctpsim.ScenarioError) as info:
+        base.with_(**{"flows[0].rate": np.datetime64("2020-01-01")})
+    assert info.value.path == "flows[0].rate"
+    with pytest.raises(sctpsim.ScenarioError) as info:
+        base.with_(**{"flows[0].rate": {1: "x"}})
+    assert info.value.path == "flows[0].rate"
+
+
+def test_sweep_accepts_numpy_arrays_ranges_and_tuples() -> None:
+    import numpy as np
+
+    sc = sctpsim.Scenario.load(WIRED).with_(SHORT)
+    res = sctpsim.sweep(sc, vary={"link[1].loss.p": np.linspace(0.0, 0.2, 2), "flows[0].packet_size_bytes": range(500, 1500, 500)},
+                        seeds=1, jobs=1)
+    assert res.ok and res.total == 4
+    assert sorted(res.results["link[1].loss.p"].unique()) == [0.0, 0.2]
+    assert sorted(res.results["flows[0].packet_size_bytes"].unique()) == [500, 1000]
+    res = sctpsim.sweep(sc, vary={"simulation.seed": np.arange(2, 4)}, jobs=1)
+    assert res.ok and res.total == 2
+    for bad in ("0.1", 0.1, {"a": 1}):
+        with pytest.raises(sctpsim.ScenarioError) as info:
+            sctpsim.sweep(sc, vary={"link[1].loss.p": bad}, jobs=1)
+        assert info.value.path == "link[1].loss.p"
+    with pytest.raises(sctpsim.ScenarioError) as info:
+        sctpsim.sweep(sc, vary={"link[1].loss.p": [object()]}, jobs=1)
+    assert info.value.path == "link[1].loss.p"
+
+
+def test_get_tells_an_unset_field_from_a_path_that_does_not_exist() -> None:
+    sc = sctpsim.Scenario.load(WIRED)
+    assert sc.get("simulation.description") is None
+    assert sc.get("simulation.description", "none") == "none"
+    assert sc.get("flows[0].tcp.mss_bytes", 1460) == 1460  # an absent optional table
+    assert sc.get("link[0].loss", "clean") == "clean"
+    assert sc.get("radio.data_rate", "?") == "?"
+    assert sc.get("link[1].loss") == {"model": "bernoulli", "p": 0.05}
+    for path in ("nosuch", "simulation.nosuch", "flows[0].tcp.nosuch", "flows[3].rate", "flows[0].rate.x", "flows[x]"):
+        with pytest.raises(sctpsim.ScenarioError) as info:
+            sc.get(path, "default")
+        assert info.value.path == path and path in str(info.value)
