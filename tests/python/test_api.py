@@ -145,3 +145,26 @@ def test_get_tells_an_unset_field_from_a_path_that_does_not_exist() -> None:
         with pytest.raises(sctpsim.ScenarioError) as info:
             sc.get(path, "default")
         assert info.value.path == path and path in str(info.value)
+
+
+def test_sweep_without_out_leaves_no_directory_behind() -> None:
+    import tempfile
+    from pathlib import Path
+
+    tmp = Path(tempfile.gettempdir())
+
+    def ours() -> set[Path]:  # other processes may use the temporary directory meanwhile
+        return {p for p in tmp.iterdir() if p.name.startswith("sctpsim-")}
+
+    before = ours()
+    sc = sctpsim.Scenario.load(WIRED).with_(SHORT)
+    res = sctpsim.sweep(sc, vary={"link[1].loss.p": [0.0, 0.1]}, seeds=2, jobs=2, timeseries=True)
+    assert res.ok and res.out is None and len(res.results) == 4
+    assert len(res.timeseries) == 4 and all(isinstance(t, pd.DataFrame) and len(t) for t in res.timeseries.values())
+    with pytest.raises(KeyboardInterrupt) as info:
+        def interrupt(task: dict) -> dict:
+            raise KeyboardInterrupt
+
+        sctpsim.sweep(sc, vary={"link[1].loss.p": [0.0, 0.1]}, jobs=1, executor=interrupt)
+    assert info.value.partial.out is None  # type: ignore[attr-defined]
+    assert ours() - before == set()
