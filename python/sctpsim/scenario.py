@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import sys
@@ -103,6 +104,22 @@ class Scenario:
         """Check scenario text given directly."""
         return cls(text)
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "<dict>") -> Scenario:
+        """A scenario written as a Python dict with the schema of the TOML files (tables are
+        dicts, arrays of tables lists of dicts): ``tomllib.load(f)`` of a scenario file gives
+        one. It is written as TOML text (:meth:`text`) and checked like a file; numpy values
+        are accepted (:func:`plain_value`)."""
+        plain = plain_value(data)
+        if not isinstance(plain, dict):
+            raise scenario_error("", f"a scenario is a dict of tables, got {type(data).__name__}")
+        return cls(dumps_toml(plain), source)
+
+    def to_toml(self) -> str:
+        """The canonical scenario after overrides as TOML text (``Scenario.from_string`` of it
+        is the same scenario, with the same :attr:`hash`)."""
+        return dumps_toml(self._canonical)
+
     def with_(self, overrides: dict[str, Any] | None = None, /, **fields: Any) -> Scenario:
         """A copy with fields set by path: ``sc.with_(**{"flows[0].rate": "2Mbps"})`` or
         ``sc.with_({"simulation.seed": 4})``. Values are validated like values in the file."""
@@ -180,3 +197,70 @@ class Scenario:
 
     def __repr__(self) -> str:
         return f"Scenario({self._source!r}, overrides={list(self._overrides)!r})"
+
+
+# ---------------------------------------------------------------------------------------------
+# A small TOML writer for the value types scenarios use: tables, arrays of tables, strings,
+# integers, floats, booleans and arrays (of those or of inline tables).
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def dumps_toml(data: Mapping[str, Any]) -> str:
+    """``data`` (plain Python values, as from :func:`plain_value`) as TOML text."""
+    lines: list[str] = []
+    _write_table(lines, [], data, header=False)
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _is_table_array(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, Mapping) for x in v)
+
+
+def _write_table(lines: list[str], prefix: list[str], table: Mapping[str, Any], header: bool,
+                 array_item: bool = False) -> None:
+    name = ".".join(_toml_key(k) for k in prefix)
+    if array_item:
+        lines += ["", f"[[{name}]]"]
+    elif header:
+        lines += ["", f"[{name}]"]
+    for k, v in table.items():
+        if not isinstance(v, Mapping) and not _is_table_array(v):
+            lines.append(f"{_toml_key(k)} = {_toml_value(v, [*prefix, k])}")
+    for k, v in table.items():
+        if isinstance(v, Mapping):
+            _write_table(lines, [*prefix, k], v, header=True)
+    for k, v in table.items():
+        if _is_table_array(v):
+            for item in v:
+                _write_table(lines, [*prefix, k], item, header=True, array_item=True)
+
+
+def _toml_key(k: str) -> str:
+    return k if _BARE_KEY.match(k) else _toml_string(k)
+
+
+def _toml_string(s: str) -> str:
+    out = json.dumps(s, ensure_ascii=False)  # JSON escapes are TOML escapes
+    return out.replace("\x7f", "\\u007f")
+
+
+def _toml_value(v: Any, path: list[str]) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        text = repr(v)
+        return text if any(c in text for c in ".en") else f"{text}.0"
+    if isinstance(v, str):
+        return _toml_string(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x, path) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(x, [*path, k])}" for k, x in v.items()) + "}"
+    raise scenario_error(".".join(path), f"cannot write a value of Python type {type(v).__name__} as TOML")
