@@ -196,7 +196,21 @@ class Scenario:
                 raise scenario_error(path, f"no such field in the scenario schema ({msg})") from None
 
     def __repr__(self) -> str:
-        return f"Scenario({self._source!r}, overrides={list(self._overrides)!r})"
+        n = len(self._overrides)
+        return f"Scenario({self._source!r}, {n} override{'s' if n != 1 else ''}, hash={self._hash[:12]})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: name, source, hash, the overrides and the scenario's sections."""
+        from sctpsim import _display as d
+
+        name = self.get("simulation.name") or "(unnamed)"
+        parts = [d.title("Scenario", name),
+                 d.table([("source", self._source), ("hash", self._hash)])]
+        if self._overrides:
+            parts.append("<p>Overrides, in order</p>")
+            parts.append(d.table([(p, d.inline(v)) for p, v in self._overrides], ["path", "value"]))
+        parts.append(d.table(d.sections(self._canonical), ["section", "contents"]))
+        return "".join(parts)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -557,6 +557,25 @@ class SweepResult:
         """Every run of the grid has a successful result."""
         return self.failed == 0 and self.not_run == 0
 
+    def __repr__(self) -> str:
+        where = f", out={str(self.out)!r}" if self.out is not None else ""
+        return (f"SweepResult({self.total} runs: {self.done} done, {self.skipped} skipped, {self.failed} failed"
+                + (f", {self.not_run} not run" if self.not_run else "") + f"{where})")
+
+    def _repr_html_(self, rows: int = 10) -> str:
+        """Jupyter's display: the counts and the first rows of the summary table."""
+        from sctpsim import _display as d
+
+        counts = [("runs", self.total), ("done", self.done), ("skipped (already in store)", self.skipped),
+                  ("failed", self.failed)]
+        if self.not_run:
+            counts.append(("not run (interrupted)", self.not_run))
+        counts.append(("sweep directory", self.out if self.out is not None else "(none: results in memory)"))
+        parts = [d.title("SweepResult", self.line()), d.table(counts)]
+        parts.append(f"<p>Summary ({len(self.summary)} grid points; first {min(rows, len(self.summary))})</p>")
+        parts.append(self.summary.head(rows).to_html(index=False, max_cols=20))
+        return "".join(parts)
+
     def line(self) -> str:
         """``30 runs: 27 done, 3 skipped (already in store), 0 failed``."""
         text = f"{self.total} runs: {self.done} done, {self.skipped} skipped (already in store), {self.failed} failed"

@@ -237,3 +237,28 @@ def test_topology_builder_makes_a_checked_scenario() -> None:
     routed = sctpsim.Topology().node("A").node("B").link("A", "B", bandwidth="1Mbps", delay="1ms")
     assert routed.section("routing", protocol="static").to_dict(duration="1s")["routing"] == {"protocol": "static"}
     assert repr(topo) == "Topology('two-hosts', 2 nodes, 1 links, 1 flows)"
+
+
+def test_reprs_are_one_short_line_and_html_shows_the_main_facts() -> None:
+    sc = sctpsim.Scenario.load(WIRED).with_(SHORT)
+    text = repr(sc)
+    assert "\n" not in text and len(text) < 200 and "2 overrides" in text and sc.hash[:12] in text
+    page = sc._repr_html_()
+    assert "<table" in page and "wired-cbr" in page and sc.hash in page
+    assert "simulation.duration" in page and "flows[0].stop" in page  # the overrides
+    assert page.index("simulation") < page.index("node (3)") < page.index("link (2)") < page.index("flows (1)")
+    named = sctpsim.Scenario.load(WIRED).with_({"simulation.description": "<script>x</script>"})
+    assert "<script>" not in named._repr_html_() and "&lt;script&gt;" in named._repr_html_()
+
+    res = sctpsim.run(sc, seed=3)
+    text = repr(res)
+    assert "\n" not in text and len(text) < 200 and "seed=3" in text and "events=" in text
+    page = res._repr_html_()
+    assert "<table" in page and "events" in page and str(res.summary["events"]) in page
+    assert "goodput_bps" in page and "packets_sent" in page  # the flows table
+
+    sw = sctpsim.sweep(sc, vary={"link[1].loss.p": [0.0, 0.1]}, jobs=1)
+    text = repr(sw)
+    assert "\n" not in text and text.startswith("SweepResult(2 runs: 2 done")
+    page = sw._repr_html_()
+    assert "link[1].loss.p" in page and "network.pdf.mean" in page and "results in memory" in page
