@@ -566,7 +566,7 @@ class SweepResult:
         """Jupyter's display: the counts and the first rows of the summary table."""
         from sctpsim import _display as d
 
-        counts = [("runs", self.total), ("done", self.done), ("skipped (already in store)", self.skipped),
+        counts: list[tuple[str, Any]] = [("runs", self.total), ("done", self.done), ("skipped (already in store)", self.skipped),
                   ("failed", self.failed)]
         if self.not_run:
             counts.append(("not run (interrupted)", self.not_run))
@@ -632,8 +632,8 @@ def sweep(
     ``executor`` replaces the function that runs one task in a worker (for tests).
     """
     base = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
-    vary = {str(k): _vary_values(str(k), v) for k, v in (vary or {}).items()}
-    for path, values in vary.items():
+    grid = {str(k): _vary_values(str(k), v) for k, v in (vary or {}).items()}
+    for path, values in grid.items():
         if not values:
             raise _native.ScenarioError(f"{path}: no values to vary")
     if int(seeds) < 1:
@@ -646,8 +646,8 @@ def sweep(
     version = code_version()
     root = int(root_seed) if root_seed is not None else int(base.get("simulation.seed", 1))
     seed_list = replication_seeds(root, seeds)
-    paths = list(vary)
-    points = expand_grid(vary)
+    paths = list(grid)
+    points = expand_grid(grid)
 
     # Check every grid point before running anything: a rejected value fails that point only.
     point_hash: list[str | None] = []
@@ -667,7 +667,7 @@ def sweep(
     tmp_dir = Path(_mkdtemp()) if out is None else None
     try:
         return _sweep_in(
-            base, vary, seeds, seed_list, root, paths, points, point_hash, point_error, version,
+            base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version,
             Path(out) if out is not None else tmp_dir, tmp_dir is None,  # type: ignore[arg-type]
             n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries, progress=progress,
             reporter=reporter, executor=executor,
