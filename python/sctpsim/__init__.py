@@ -13,6 +13,7 @@ from sctpsim.results import RunResult
 from sctpsim.runner import run
 from sctpsim.scenario import Scenario
 from sctpsim.sweep import SweepResult, sweep
+from sctpsim.topology import Topology
 
 __all__ = [
     "RunResult",
@@ -21,6 +22,7 @@ __all__ = [
     "SctpsimError",
     "SimulationError",
     "SweepResult",
+    "Topology",
     "__version__",
     "run",
     "sweep",

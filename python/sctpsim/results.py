@@ -54,6 +54,32 @@ class RunResult:
     #: Dropped packets per flow and reason (`drops.parquet`; empty when nothing was dropped).
     drops: pd.DataFrame = field(default_factory=pd.DataFrame)
 
+    def __repr__(self) -> str:
+        s = self.summary
+        n = len(self.flows)
+        return (f"RunResult({s.get('name')!r}, seed={s.get('seed')}, sim_time={s.get('sim_time_s')} s, "
+                f"events={s.get('events')}, {n} flow{'s' if n != 1 else ''}"
+                + (", interrupted)" if self.interrupted else ")"))
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: the run's summary and its flows table."""
+        from sctpsim import _display as d
+
+        s = self.summary
+        rows = [("seed", s.get("seed")), ("simulated time", f"{s.get('sim_time_s')} s"),
+                ("events", s.get("events")), ("wall time", f"{float(s.get('wall_time_s') or 0):.3f} s")]
+        if self.interrupted:
+            rows.append(("interrupted", "yes: stopped before its configured duration"))
+        if self.scenario is not None:
+            rows.insert(0, ("scenario", self.scenario.source))
+        network = s.get("network")
+        if isinstance(network, dict):
+            rows += [(f"network.{k}", d.inline(v)) for k, v in network.items() if not isinstance(v, (dict, list))]
+        parts = [d.title("RunResult", str(s.get("name") or "")), d.table(rows)]
+        parts.append(f"<p>Flows ({len(self.flows)})</p>")
+        parts.append(self.flows.to_html(index=False, max_rows=30, max_cols=20))
+        return "".join(parts)
+
     @property
     def interrupted(self) -> bool:
         """Whether the run stopped before its configured duration."""

@@ -3,10 +3,63 @@
 
 from __future__ import annotations
 
+import json
+import math
+import re
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from sctpsim import _native
+
+
+def scenario_error(path: str, message: str) -> _native.ScenarioError:
+    """A :class:`sctpsim.ScenarioError` for ``path`` raised from Python (the same attributes as
+    the core's: ``path``, ``line`` and ``column``)."""
+    e = _native.ScenarioError(f"{path}: {message}" if path else message)
+    e.path = path
+    e.line = None
+    e.column = None
+    return e
+
+
+def plain_value(value: Any, path: str = "") -> Any:
+    """``value`` as the plain Python types a scenario holds (str, bool, int, float, list, dict):
+    numpy scalars and 0-d arrays become Python scalars, numpy arrays, tuples and ranges become
+    lists, recursively. Anything else raises :class:`sctpsim.ScenarioError` naming ``path``."""
+    if isinstance(value, (bool, int, float, str)):
+        if isinstance(value, str) and type(value) is not str:
+            return str(value)  # numpy.str_
+        if type(value) not in (bool, int, float, str):
+            np = sys.modules.get("numpy")
+            if np is not None and isinstance(value, np.generic):
+                return value.item()  # numpy.float64 subclasses float
+        return value
+    np = sys.modules.get("numpy")
+    if np is not None:
+        if isinstance(value, np.generic):
+            item = value.item()
+            if isinstance(item, (bool, int, float, str)):
+                return item
+            raise scenario_error(path, f"cannot use a value of numpy type {type(value).__name__} in a scenario")
+        if isinstance(value, np.ndarray):
+            if value.ndim == 0:
+                return plain_value(value[()], path)
+            return [plain_value(x, f"{path}[{i}]") for i, x in enumerate(value)]
+    if isinstance(value, (list, tuple, range)):
+        return [plain_value(x, f"{path}[{i}]") for i, x in enumerate(value)]
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise scenario_error(path, f"table keys must be strings, got {type(k).__name__}")
+            out[k] = plain_value(v, f"{path}.{k}" if path else k)
+        return out
+    raise scenario_error(path, f"cannot use a value of Python type {type(value).__name__} in a scenario")
+
+
+#: Core error messages that mean "this path does not exist" (crates/engine/src/scenario).
+_NO_SUCH_PATH = ("unknown field", "index out of range", "is not a table", "is not an array", "malformed field path")
 
 
 class Scenario:
@@ -51,10 +104,26 @@ class Scenario:
         """Check scenario text given directly."""
         return cls(text)
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "<dict>") -> Scenario:
+        """A scenario written as a Python dict with the schema of the TOML files (tables are
+        dicts, arrays of tables lists of dicts): ``tomllib.load(f)`` of a scenario file gives
+        one. It is written as TOML text (:meth:`text`) and checked like a file; numpy values
+        are accepted (:func:`plain_value`)."""
+        plain = plain_value(data)
+        if not isinstance(plain, dict):
+            raise scenario_error("", f"a scenario is a dict of tables, got {type(data).__name__}")
+        return cls(dumps_toml(plain), source)
+
+    def to_toml(self) -> str:
+        """The canonical scenario after overrides as TOML text (``Scenario.from_string`` of it
+        is the same scenario, with the same :attr:`hash`)."""
+        return dumps_toml(self._canonical)
+
     def with_(self, overrides: dict[str, Any] | None = None, /, **fields: Any) -> Scenario:
         """A copy with fields set by path: ``sc.with_(**{"flows[0].rate": "2Mbps"})`` or
         ``sc.with_({"simulation.seed": 4})``. Values are validated like values in the file."""
-        items = list((overrides or {}).items()) + list(fields.items())
+        items = [(str(p), plain_value(v, str(p))) for p, v in list((overrides or {}).items()) + list(fields.items())]
         return Scenario(self._text, self._source, self._overrides + tuple(items))
 
     def with_cli_overrides(self, assignments: list[str]) -> Scenario:
@@ -93,20 +162,119 @@ class Scenario:
         return self._canonical
 
     def get(self, path: str, default: Any = None) -> Any:
-        """The value at a field path such as ``flows[0].rate`` (``default`` if absent)."""
+        """The value at a field path such as ``flows[0].rate``; ``default`` for a field of the
+        schema that the scenario leaves unset (an optional field, or one at its default). A
+        path that names no field of the schema, or an index past the end of an array, raises
+        :class:`sctpsim.ScenarioError` naming it."""
         cur: Any = self._canonical
         for part in path.split("."):
             name, _, rest = part.partition("[")
             if not isinstance(cur, dict) or name not in cur:
+                self._check_path(path)
                 return default
             cur = cur[name]
             while rest:
                 idx, _, rest = rest.partition("]")
                 rest = rest.lstrip("[")
-                if not isinstance(cur, list) or int(idx) >= len(cur):
+                if not isinstance(cur, list) or not idx.isdigit() or int(idx) >= len(cur):
+                    self._check_path(path)
                     return default
                 cur = cur[int(idx)]
         return cur
 
+    def _check_path(self, path: str) -> None:
+        """Raise ScenarioError if ``path`` is no field of the schema. The core has no schema
+        query, so the path is probed: a string is set there and checked. Errors that concern
+        the path itself (unknown field, index out of range, not a table, malformed path) mean
+        it does not exist; any other outcome (accepted, wrong type, a failed semantic check)
+        means the schema has the field."""
+        try:
+            _native.check_scenario(self._text, list(self._overrides) + [(path, "")])
+        except _native.ScenarioError as e:
+            msg = str(e)
+            if any(s in msg for s in _NO_SUCH_PATH):
+                raise scenario_error(path, f"no such field in the scenario schema ({msg})") from None
+
     def __repr__(self) -> str:
-        return f"Scenario({self._source!r}, overrides={list(self._overrides)!r})"
+        n = len(self._overrides)
+        return f"Scenario({self._source!r}, {n} override{'s' if n != 1 else ''}, hash={self._hash[:12]})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: name, source, hash, the overrides and the scenario's sections."""
+        from sctpsim import _display as d
+
+        name = self.get("simulation.name") or "(unnamed)"
+        parts = [d.title("Scenario", name),
+                 d.table([("source", self._source), ("hash", self._hash)])]
+        if self._overrides:
+            parts.append("<p>Overrides, in order</p>")
+            parts.append(d.table([(p, d.inline(v)) for p, v in self._overrides], ["path", "value"]))
+        parts.append(d.table(d.sections(self._canonical), ["section", "contents"]))
+        return "".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# A small TOML writer for the value types scenarios use: tables, arrays of tables, strings,
+# integers, floats, booleans and arrays (of those or of inline tables).
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def dumps_toml(data: Mapping[str, Any]) -> str:
+    """``data`` (plain Python values, as from :func:`plain_value`) as TOML text."""
+    lines: list[str] = []
+    _write_table(lines, [], data, header=False)
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _is_table_array(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, Mapping) for x in v)
+
+
+def _write_table(lines: list[str], prefix: list[str], table: Mapping[str, Any], header: bool,
+                 array_item: bool = False) -> None:
+    name = ".".join(_toml_key(k) for k in prefix)
+    if array_item:
+        lines += ["", f"[[{name}]]"]
+    elif header:
+        lines += ["", f"[{name}]"]
+    for k, v in table.items():
+        if not isinstance(v, Mapping) and not _is_table_array(v):
+            lines.append(f"{_toml_key(k)} = {_toml_value(v, [*prefix, k])}")
+    for k, v in table.items():
+        if isinstance(v, Mapping):
+            _write_table(lines, [*prefix, k], v, header=True)
+    for k, v in table.items():
+        if _is_table_array(v):
+            for item in v:
+                _write_table(lines, [*prefix, k], item, header=True, array_item=True)
+
+
+def _toml_key(k: str) -> str:
+    return k if _BARE_KEY.match(k) else _toml_string(k)
+
+
+def _toml_string(s: str) -> str:
+    out = json.dumps(s, ensure_ascii=False)  # JSON escapes are TOML escapes
+    return out.replace("\x7f", "\\u007f")
+
+
+def _toml_value(v: Any, path: list[str]) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        text = repr(v)
+        return text if any(c in text for c in ".en") else f"{text}.0"
+    if isinstance(v, str):
+        return _toml_string(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x, path) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(x, [*path, k])}" for k, x in v.items()) + "}"
+    raise scenario_error(".".join(path), f"cannot write a value of Python type {type(v).__name__} as TOML")

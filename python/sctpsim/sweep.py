@@ -36,6 +36,7 @@ import hashlib
 import itertools
 import math
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -51,7 +52,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
 import pandas as pd
 
 from sctpsim import _native, store
-from sctpsim.scenario import Scenario
+from sctpsim.scenario import Scenario, plain_value, scenario_error
 
 #: What a backend runs: task in, outcome out (both plain dicts; see _execute).
 Executor = Callable[[dict[str, Any]], dict[str, Any]]
@@ -536,7 +537,8 @@ class SweepResult:
     """What a sweep produced. ``results`` and ``summary`` are the DataFrames written to
     ``results.parquet`` and ``summary.csv``."""
 
-    out: Path
+    #: The sweep directory, or None for a sweep run without ``out`` (its store was temporary).
+    out: Path | None
     results: pd.DataFrame
     summary: pd.DataFrame
     total: int
@@ -546,11 +548,33 @@ class SweepResult:
     not_run: int = 0
     failures: list[dict[str, Any]] = field(default_factory=list)
     manifest: dict[str, Any] = field(default_factory=dict)
+    #: Each run's time series by run key, for a sweep with ``timeseries=True`` and no ``out``
+    #: (with ``out`` they are in ``runs/<key>.timeseries.parquet``).
+    timeseries: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         """Every run of the grid has a successful result."""
         return self.failed == 0 and self.not_run == 0
+
+    def __repr__(self) -> str:
+        where = f", out={str(self.out)!r}" if self.out is not None else ""
+        return (f"SweepResult({self.total} runs: {self.done} done, {self.skipped} skipped, {self.failed} failed"
+                + (f", {self.not_run} not run" if self.not_run else "") + f"{where})")
+
+    def _repr_html_(self, rows: int = 10) -> str:
+        """Jupyter's display: the counts and the first rows of the summary table."""
+        from sctpsim import _display as d
+
+        counts: list[tuple[str, Any]] = [("runs", self.total), ("done", self.done), ("skipped (already in store)", self.skipped),
+                  ("failed", self.failed)]
+        if self.not_run:
+            counts.append(("not run (interrupted)", self.not_run))
+        counts.append(("sweep directory", self.out if self.out is not None else "(none: results in memory)"))
+        parts = [d.title("SweepResult", self.line()), d.table(counts)]
+        parts.append(f"<p>Summary ({len(self.summary)} grid points; first {min(rows, len(self.summary))})</p>")
+        parts.append(self.summary.head(rows).to_html(index=False, max_cols=20))
+        return "".join(parts)
 
     def line(self) -> str:
         """``30 runs: 27 done, 3 skipped (already in store), 0 failed``."""
@@ -596,17 +620,20 @@ def sweep(
 
     ``jobs`` worker processes (default: the usable cores; 1 runs in this process), or Dask:
     ``dask="local"`` (a LocalCluster of ``jobs`` workers), ``dask="tcp://host:port"`` or a
-    ``distributed.Client``. Results go to ``out`` (default: a new temporary directory); runs
-    already stored there are not run again. ``metrics`` are name patterns for summary.csv
-    (default: ``network.*``, ``flows.*``, ``flows[*``). ``timeseries=True`` keeps each run's
-    time series next to its record. Ctrl-C raises KeyboardInterrupt whose ``partial`` is the
+    ``distributed.Client``. Results go to the sweep directory ``out``; runs already stored
+    there are not run again, so the same call resumes an interrupted sweep. Without ``out``
+    the per-run store is a temporary directory removed before :func:`sweep` returns: the
+    results are only in the returned SweepResult (``out`` is None; with ``timeseries=True``
+    the time series are in its ``timeseries``), and nothing can be resumed. ``metrics`` are
+    name patterns for summary.csv (default: ``network.*``, ``flows.*``, ``flows[*``).
+    ``timeseries=True`` keeps each run's time series next to its record. Ctrl-C raises KeyboardInterrupt whose ``partial`` is the
     SweepResult of what finished (already written). A grid point whose values the scenario
     rejects fails its runs; if every point is rejected, ScenarioError is raised instead.
     ``executor`` replaces the function that runs one task in a worker (for tests).
     """
     base = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
-    vary = {str(k): list(v) for k, v in (vary or {}).items()}
-    for path, values in vary.items():
+    grid = {str(k): _vary_values(str(k), v) for k, v in (vary or {}).items()}
+    for path, values in grid.items():
         if not values:
             raise _native.ScenarioError(f"{path}: no values to vary")
     if int(seeds) < 1:
@@ -619,8 +646,8 @@ def sweep(
     version = code_version()
     root = int(root_seed) if root_seed is not None else int(base.get("simulation.seed", 1))
     seed_list = replication_seeds(root, seeds)
-    paths = list(vary)
-    points = expand_grid(vary)
+    paths = list(grid)
+    points = expand_grid(grid)
 
     # Check every grid point before running anything: a rejected value fails that point only.
     point_hash: list[str | None] = []
@@ -635,7 +662,31 @@ def sweep(
     if points and all(e is not None for e in point_error):
         raise _native.ScenarioError(str(point_error[0]))
 
-    out_dir = Path(out) if out is not None else Path(_mkdtemp())
+    # Without ``out`` the per-run store lives in a temporary directory that is removed when
+    # the sweep returns (or raises): the results are the DataFrames of the SweepResult.
+    tmp_dir = Path(_mkdtemp()) if out is None else None
+    try:
+        return _sweep_in(
+            base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version,
+            Path(out) if out is not None else tmp_dir, tmp_dir is None,  # type: ignore[arg-type]
+            n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries, progress=progress,
+            reporter=reporter, executor=executor,
+        )
+    finally:
+        if tmp_dir is not None:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
+
+
+def _sweep_in(
+    base: Scenario, vary: dict[str, list[Any]], seeds: int, seed_list: list[int], root: int,
+    paths: list[str], points: list[dict[str, Any]], point_hash: list[str | None],
+    point_error: list[str | None], version: str, out_dir: Path, keep: bool, *, n_jobs: int, dask: Any,
+    metrics: Sequence[str] | None, timeseries: bool, progress: bool | None, reporter: Reporter,
+    executor: Executor | None,
+) -> SweepResult:
+    """The body of :func:`sweep` once its arguments are checked; ``keep`` is False when
+    ``out_dir`` is a temporary directory about to be removed."""
+    kept_timeseries: dict[str, pd.DataFrame] = {}
     st = store.ResultStore(out_dir)
     st.create()
     st.write_text(store.SCENARIO, base.text)
@@ -689,7 +740,9 @@ def sweep(
         spec = task["spec"]
         rec = record_of(spec, outcome)
         ts = outcome.get("timeseries") if rec["status"] == "ok" else None
-        st.put(rec, ts if isinstance(ts, pd.DataFrame) else None)
+        st.put(rec, ts if isinstance(ts, pd.DataFrame) and keep else None)
+        if isinstance(ts, pd.DataFrame) and not keep:
+            kept_timeseries[spec["key"]] = ts
         records[spec["key"]] = rec
         if rec["status"] == "ok":
             counts["done"] += 1
@@ -758,7 +811,7 @@ def sweep(
             st.write_table(name, table)
     not_run = len(specs) - len(ordered)
     res = SweepResult(
-        out=out_dir,
+        out=out_dir if keep else None,
         results=results,
         summary=summary,
         total=len(specs),
@@ -767,6 +820,7 @@ def sweep(
         failed=sum(1 for r in ordered if r["status"] != "ok"),
         not_run=not_run,
         failures=[_failure_entry(r) for r in ordered if r["status"] != "ok"],
+        timeseries=kept_timeseries,
     )
     res.manifest = {
         "kind": "sctpsim-sweep",
@@ -804,6 +858,17 @@ def sweep(
         exc.partial = res  # type: ignore[attr-defined]
         raise exc
     return res
+
+
+def _vary_values(path: str, values: Any) -> list[Any]:
+    """The values of one ``vary`` entry as a list of plain Python values: lists, tuples, ranges
+    and numpy arrays are accepted, numpy scalars become Python scalars."""
+    if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
+        raise scenario_error(path, f"vary needs a list of values, got {type(values).__name__}")
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(values, np.ndarray) and values.ndim == 0:
+        raise scenario_error(path, "vary needs a list of values, got a 0-d array")
+    return [plain_value(v, path) for v in values]
 
 
 def _failure_entry(rec: Mapping[str, Any]) -> dict[str, Any]:

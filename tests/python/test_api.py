@@ -85,3 +85,180 @@ def test_readme_python_example_runs() -> None:
             exec(compile(code, "README.md", "exec"), {})
     finally:
         os.chdir(cwd)
+
+
+SHORT = {"simulation.duration": "3s", "flows[0].stop": "2s"}
+
+
+def test_numpy_values_are_plain_python_values() -> None:
+    import numpy as np
+
+    base = sctpsim.Scenario.load(WIRED)
+    sc = base.with_(**{"simulation.seed": np.int64(5), "link[1].loss.p": np.float32(0.25),
+                       "flows[0].rate": np.str_("2Mbps"), "flows[0].packet_size_bytes": np.array(500)})
+    assert sc.get("simulation.seed") == 5 and type(sc.get("simulation.seed")) is int
+    assert sc.get("link[1].loss.p") == 0.25 and sc.get("flows[0].rate") == "2Mbps"
+    assert sc.get("flows[0].packet_size_bytes") == 500
+    assert sc.hash == base.with_(**{"simulation.seed": 5, "link[1].loss.p": 0.25, "flows[0].rate": "2Mbps",
+                                    "flows[0].packet_size_bytes": 500}).hash
+    assert sc.overrides[0] == ("simulation.seed", 5) and type(sc.overrides[0][1]) is int
+    assert base.with_({"link[0].between": np.array(["r", "src"])}).get("link[0].between") == ["r", "src"]
+    assert sctpsim.scenario.plain_value(np.bool_(True)) is True
+    assert sctpsim.scenario.plain_value((1, range(2))) == [1, [0, 1]]
+    with pytest.raises(sctpsim.ScenarioError) as info:
+        base.with_(**{"flows[0].rate": np.datetime64("2020-01-01")})
+    assert info.value.path == "flows[0].rate"
+    with pytest.raises(sctpsim.ScenarioError) as info:
+        base.with_(**{"flows[0].rate": {1: "x"}})
+    assert info.value.path == "flows[0].rate"
+
+
+def test_sweep_accepts_numpy_arrays_ranges_and_tuples() -> None:
+    import numpy as np
+
+    sc = sctpsim.Scenario.load(WIRED).with_(SHORT)
+    res = sctpsim.sweep(sc, vary={"link[1].loss.p": np.linspace(0.0, 0.2, 2), "flows[0].packet_size_bytes": range(500, 1500, 500)},
+                        seeds=1, jobs=1)
+    assert res.ok and res.total == 4
+    assert sorted(res.results["link[1].loss.p"].unique()) == [0.0, 0.2]
+    assert sorted(res.results["flows[0].packet_size_bytes"].unique()) == [500, 1000]
+    res = sctpsim.sweep(sc, vary={"simulation.seed": np.arange(2, 4)}, jobs=1)
+    assert res.ok and res.total == 2
+    for bad in ("0.1", 0.1, {"a": 1}):
+        with pytest.raises(sctpsim.ScenarioError) as info:
+            sctpsim.sweep(sc, vary={"link[1].loss.p": bad}, jobs=1)
+        assert info.value.path == "link[1].loss.p"
+    with pytest.raises(sctpsim.ScenarioError) as info:
+        sctpsim.sweep(sc, vary={"link[1].loss.p": [object()]}, jobs=1)
+    assert info.value.path == "link[1].loss.p"
+
+
+def test_get_tells_an_unset_field_from_a_path_that_does_not_exist() -> None:
+    sc = sctpsim.Scenario.load(WIRED)
+    assert sc.get("simulation.description") is None
+    assert sc.get("simulation.description", "none") == "none"
+    assert sc.get("flows[0].tcp.mss_bytes", 1460) == 1460  # an absent optional table
+    assert sc.get("link[0].loss", "clean") == "clean"
+    assert sc.get("radio.data_rate", "?") == "?"
+    assert sc.get("link[1].loss") == {"model": "bernoulli", "p": 0.05}
+    for path in ("nosuch", "simulation.nosuch", "flows[0].tcp.nosuch", "flows[3].rate", "flows[0].rate.x", "flows[x]"):
+        with pytest.raises(sctpsim.ScenarioError) as info:
+            sc.get(path, "default")
+        assert info.value.path == path and path in str(info.value)
+
+
+def test_sweep_without_out_leaves_no_directory_behind() -> None:
+    import tempfile
+    from pathlib import Path
+
+    tmp = Path(tempfile.gettempdir())
+
+    def ours() -> set[Path]:  # other processes may use the temporary directory meanwhile
+        return {p for p in tmp.iterdir() if p.name.startswith("sctpsim-")}
+
+    before = ours()
+    sc = sctpsim.Scenario.load(WIRED).with_(SHORT)
+    res = sctpsim.sweep(sc, vary={"link[1].loss.p": [0.0, 0.1]}, seeds=2, jobs=2, timeseries=True)
+    assert res.ok and res.out is None and len(res.results) == 4
+    assert len(res.timeseries) == 4 and all(isinstance(t, pd.DataFrame) and len(t) for t in res.timeseries.values())
+    with pytest.raises(KeyboardInterrupt) as info:
+        def interrupt(task: dict) -> dict:
+            raise KeyboardInterrupt
+
+        sctpsim.sweep(sc, vary={"link[1].loss.p": [0.0, 0.1]}, jobs=1, executor=interrupt)
+    assert info.value.partial.out is None  # type: ignore[attr-defined]
+    assert ours() - before == set()
+
+
+def test_from_dict_round_trips_every_shipped_example() -> None:
+    import tomllib
+
+    from sctpsim.scenarios import EXAMPLES as SHIPPED
+
+    files = sorted(EXAMPLES.glob("*.toml")) + sorted(SHIPPED.rglob("*.toml"))
+    assert len(files) >= 10
+    for f in files:
+        data = tomllib.loads(f.read_text())
+        sc = sctpsim.Scenario.from_dict(data)
+        assert sc.hash == sctpsim.Scenario.load(f).hash, f
+        assert tomllib.loads(sc.text) == data, f
+        assert sctpsim.Scenario.from_string(sc.to_toml()).hash == sc.hash, f
+    short = {"simulation": {**tomllib.loads(WIRED.read_text())["simulation"], "duration": "3s"}}
+    data = {**tomllib.loads(WIRED.read_text()), **short}
+    data["flows"][0]["stop"] = "2s"
+    a = sctpsim.run(sctpsim.Scenario.load(WIRED).with_(SHORT))
+    b = sctpsim.run(sctpsim.Scenario.from_dict(data))
+    drop = ("wall_time_s", "events_per_s")
+    assert {k: v for k, v in a.summary.items() if k not in drop} == {k: v for k, v in b.summary.items() if k not in drop}
+    assert a.flows.equals(b.flows) and a.summary["events"] > 0
+    with pytest.raises(sctpsim.ScenarioError) as info:
+        sctpsim.Scenario.from_dict({**data, "simulation": {**data["simulation"], "seed": "x"}})
+    assert info.value.path == "simulation.seed"
+
+
+def test_toml_writer_handles_the_value_types_of_scenarios() -> None:
+    import math
+    import tomllib
+
+    from sctpsim.scenario import dumps_toml
+
+    data = {"a": {"odd key": 'q"\\\n\x7f', "f": 1e20, "g": 2.0, "e": [], "i": [{"x": 1}, {"y": [1.0, "s"]}],
+                  "inline": [[1, 2], {"k": True}]},
+            "t": [{"u": {"v": -1}, "w": False}], "z": 3}
+    text = dumps_toml(data)
+    assert tomllib.loads(text) == data
+    assert text.startswith("z = 3\n")
+    assert math.isinf(tomllib.loads(dumps_toml({"x": float("-inf")}))["x"])
+    with pytest.raises(sctpsim.ScenarioError) as info:
+        sctpsim.Scenario.from_dict({"simulation": {"name": object()}})
+    assert info.value.path == "simulation.name"
+
+
+def test_topology_builder_makes_a_checked_scenario() -> None:
+    import numpy as np
+
+    topo = (sctpsim.Topology("two-hosts").node("A").node("B")
+            .link("A", "B", bandwidth="10Mbps", delay="5ms", queue_limit_packets=np.int64(20))
+            .flow("A", "B", transport="tcp-newreno", app="ftp"))
+    sc = topo.scenario(duration="3s", seed=4)
+    assert isinstance(sc, sctpsim.Scenario) and "Topology" in sc.source
+    assert sc.get("simulation.name") == "two-hosts" and sc.get("simulation.seed") == 4
+    assert sc.get("link[0].between") == ["A", "B"] and sc.get("link[0].queue_limit_packets") == 20
+    assert sc.get("flows[0].transport") == "tcp-newreno"
+    res = sctpsim.run(sc)
+    assert res.flows.loc[0, "bytes_delivered"] > 0 and res.flows.loc[0, "app"] == "ftp"
+    # The core checks what the builder wrote, naming the field.
+    with pytest.raises(sctpsim.ScenarioError) as info:
+        sctpsim.Topology().node("A").node("B").link("A", "B", bandwidth="fast", delay="5ms").scenario(duration="1s")
+    assert info.value.path == "link[0].bandwidth"
+    with pytest.raises(sctpsim.ScenarioError) as info:
+        sctpsim.Topology().node("A").link("A", "B", bandwidth="1Mbps", delay="5ms").scenario(duration="1s")
+    assert "B" in str(info.value)
+    routed = sctpsim.Topology().node("A").node("B").link("A", "B", bandwidth="1Mbps", delay="1ms")
+    assert routed.section("routing", protocol="static").to_dict(duration="1s")["routing"] == {"protocol": "static"}
+    assert repr(topo) == "Topology('two-hosts', 2 nodes, 1 links, 1 flows)"
+
+
+def test_reprs_are_one_short_line_and_html_shows_the_main_facts() -> None:
+    sc = sctpsim.Scenario.load(WIRED).with_(SHORT)
+    text = repr(sc)
+    assert "\n" not in text and len(text) < 200 and "2 overrides" in text and sc.hash[:12] in text
+    page = sc._repr_html_()
+    assert "<table" in page and "wired-cbr" in page and sc.hash in page
+    assert "simulation.duration" in page and "flows[0].stop" in page  # the overrides
+    assert page.index("simulation") < page.index("node (3)") < page.index("link (2)") < page.index("flows (1)")
+    named = sctpsim.Scenario.load(WIRED).with_({"simulation.description": "<script>x</script>"})
+    assert "<script>" not in named._repr_html_() and "&lt;script&gt;" in named._repr_html_()
+
+    res = sctpsim.run(sc, seed=3)
+    text = repr(res)
+    assert "\n" not in text and len(text) < 200 and "seed=3" in text and "events=" in text
+    page = res._repr_html_()
+    assert "<table" in page and "events" in page and str(res.summary["events"]) in page
+    assert "goodput_bps" in page and "packets_sent" in page  # the flows table
+
+    sw = sctpsim.sweep(sc, vary={"link[1].loss.p": [0.0, 0.1]}, jobs=1)
+    text = repr(sw)
+    assert "\n" not in text and text.startswith("SweepResult(2 runs: 2 done")
+    page = sw._repr_html_()
+    assert "link[1].loss.p" in page and "network.pdf.mean" in page and "results in memory" in page
