@@ -189,3 +189,20 @@ delay = "1ms"
     let r = run_with(&scenario(""), &[("simulation.trace_positions", "false")]);
     assert!(r.timeseries.scope.iter().all(|s| *s != "node"));
 }
+
+#[test]
+fn a_device_or_directory_as_trace_file_is_refused_before_reading() {
+    // `/dev/zero` used to be read with `read_to_string` until memory ran out.
+    #[cfg(target_os = "linux")]
+    {
+        let e = load_err(
+            &scenario("").replace(FIXTURE, "/dev/zero"),
+            &[("simulation.trace_positions", "false")],
+        );
+        assert!(e.starts_with("mobility.file:"), "{e}");
+        assert!(e.contains("not a regular file"), "{e}");
+    }
+    let e = load_err(&scenario("").replace(FIXTURE, "tests/data"), &[]);
+    assert!(e.starts_with("mobility.file:"), "{e}");
+    assert!(e.contains("not a regular file"), "{e}");
+}

@@ -143,9 +143,7 @@ fn trace_text(m: &MobilitySpec) -> Result<String, ScenarioError> {
         (Some(_), Some(_)) => Err(err("text", "give either file or text, not both")),
         (None, None) => Err(err("file", "required (or give the trace inline as text)")),
         (None, Some(t)) => Ok(t.clone()),
-        (Some(f), None) => {
-            std::fs::read_to_string(f).map_err(|e| err("file", format!("cannot read \"{f}\": {e}")))
-        }
+        (Some(f), None) => super::trace_file::read_trace_file(f).map_err(|m| err("file", m)),
     }
 }
 
