@@ -491,7 +491,7 @@ pub fn build_motion(s: &Scenario, seeds: &SeedTree) -> Result<Vec<(usize, Motion
                 3 => Dims::Three,
                 d => return Err(err("dims", format!("must be 2 or 3, got {d}"))),
             };
-            let mut list = parse_bonnmotion(&text, dims).map_err(|e| err(field, e.to_string()))?;
+            let list = parse_bonnmotion(&text, dims).map_err(|e| err(field, e.to_string()))?;
             if list.len() < driven.len() {
                 return Err(err(
                     field,
