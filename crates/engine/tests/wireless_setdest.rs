@@ -264,3 +264,25 @@ fn a_bonnmotion_trace_with_more_nodes_than_the_run_is_refused() {
     assert!(e.starts_with("mobility.text: line 5:"), "{e}");
     assert!(e.contains("4 nodes, the scenario 3"), "{e}");
 }
+
+#[test]
+fn the_sample_budget_counts_position_rows_of_generated_nodes() {
+    // 1 s at 1 µs is 1,000,000 samples. Rows a sample: 2 (flow) + 5 (MAC totals) = 7 M rows,
+    // within the limit; with `trace_positions` 2 more per node of `[nodes]` (3): 13 M, over.
+    let sets = [
+        ("simulation.duration", "1s"),
+        ("simulation.sample_interval", "1us"),
+    ];
+    let e = load_err(&scenario(""), &sets);
+    assert!(e.starts_with("simulation.sample_interval:"), "{e}");
+    assert!(e.contains("at least 13 rows"), "{e}");
+    let text = scenario("").replace("trace_positions = true", "");
+    let sets: Vec<_> = sets
+        .iter()
+        .map(|(p, v)| {
+            let v = sctpsim_engine::scenario::overrides::value_from_cli(v);
+            (p.to_string(), v)
+        })
+        .collect();
+    sctpsim_engine::load(&text, &sets).unwrap();
+}
