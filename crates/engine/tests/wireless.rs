@@ -330,7 +330,7 @@ model = "{model}"
         head("gauss-markov")
             + "area_m = [150, 150]\nalpha = 0.75\nmean_speed_mps = 5\nspeed_std_mps = 1\ndirection_std_deg = 20\nupdate_interval = \"500ms\"\nedge_margin_m = 10\n",
         head("setdest")
-            + "text = '''\n$node_(0) set X_ 10.0\n$node_(0) set Y_ 10.0\n$node_(1) set X_ 60.0\n$node_(1) set Y_ 10.0\n$ns_ at 1.0 \"$node_(1) setdest 120.0 10.0 5.0\"\n'''\n",
+            + "text = '''\n$node_(0) set X_ 10.0\n$node_(0) set Y_ 10.0\n$node_(1) set X_ 60.0\n$node_(1) set Y_ 10.0\n$node_(2) set X_ 0.0\n$node_(3) set X_ 0.0\n$ns_ at 1.0 \"$node_(1) setdest 120.0 10.0 5.0\"\n'''\n",
         head("bonnmotion")
             + "text = '''\n0 10 10\n0 60 10 2 80 10\n0 10 60\n0 60 60\n'''\n",
         head("waypoints")

@@ -189,3 +189,100 @@ delay = "1ms"
     let r = run_with(&scenario(""), &[("simulation.trace_positions", "false")]);
     assert!(r.timeseries.scope.iter().all(|s| *s != "node"));
 }
+
+#[test]
+fn a_device_or_directory_as_trace_file_is_refused_before_reading() {
+    // `/dev/zero` used to be read with `read_to_string` until memory ran out.
+    #[cfg(target_os = "linux")]
+    {
+        let e = load_err(
+            &scenario("").replace(FIXTURE, "/dev/zero"),
+            &[("simulation.trace_positions", "false")],
+        );
+        assert!(e.starts_with("mobility.file:"), "{e}");
+        assert!(e.contains("not a regular file"), "{e}");
+    }
+    let e = load_err(&scenario("").replace(FIXTURE, "tests/data"), &[]);
+    assert!(e.starts_with("mobility.file:"), "{e}");
+    assert!(e.contains("not a regular file"), "{e}");
+}
+
+/// `scenario()` with the trace `text` in a file of its own (removed afterwards).
+fn load_err_with_trace_file(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("sctpsim-{}-{name}.tcl", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let e = load_err(&scenario("").replace(FIXTURE, path.to_str().unwrap()), &[]);
+    let _ = std::fs::remove_file(&path);
+    e
+}
+
+#[test]
+fn a_trace_naming_a_node_outside_the_run_is_refused_with_its_line() {
+    // The run has 3 nodes; this trace drove none of them (all stood at (0, 0)).
+    let e = load_err_with_trace_file(
+        "node99",
+        "# one node\n$node_(99) set X_ 10.0\n$node_(99) set Y_ 20.0\n",
+    );
+    assert!(e.starts_with("mobility.file: line 2:"), "{e}");
+    assert!(
+        e.contains("`$node_(99)`") && e.contains("3 mobile nodes"),
+        "{e}"
+    );
+    let e = load_err_with_trace_file(
+        "node3",
+        "$node_(0) set X_ 1\n$node_(1) set X_ 2\n$node_(2) set X_ 3\n\
+         $ns_ at 1.0 \"$node_(3) setdest 1 2 3\"\n",
+    );
+    assert!(e.starts_with("mobility.file: line 4:"), "{e}");
+}
+
+#[test]
+fn a_node_of_the_run_the_trace_never_names_is_refused() {
+    let e = load_err_with_trace_file(
+        "missing",
+        "$node_(0) set X_ 1\n$ns_ at 1.0 \"$node_(2) setdest 1 2 3\"\n",
+    );
+    assert!(e.starts_with("mobility.file:"), "{e}");
+    assert!(e.contains("never names `$node_(1)`"), "{e}");
+    // Named only by a `setdest` line is enough (it starts at (0, 0, 0), as in ns-2).
+    let ok = scenario("").replace(
+        &format!("file = \"{FIXTURE}\""),
+        "text = '''\n$node_(0) set X_ 1\n$node_(1) set X_ 2\n$ns_ at 1.0 \"$node_(2) setdest 1 2 3\"\n'''",
+    );
+    run_with(&ok, &[("simulation.duration", "2s")]);
+}
+
+#[test]
+fn a_bonnmotion_trace_with_more_nodes_than_the_run_is_refused() {
+    let text = scenario("")
+        .replace("model = \"setdest\"", "model = \"bonnmotion\"")
+        .replace(
+            &format!("file = \"{FIXTURE}\""),
+            "text = '''\n# header\n0 1 1\n0 2 2\n0 3 3\n0 4 4\n'''",
+        );
+    let e = load_err(&text, &[]);
+    assert!(e.starts_with("mobility.text: line 5:"), "{e}");
+    assert!(e.contains("4 nodes, the scenario 3"), "{e}");
+}
+
+#[test]
+fn the_sample_budget_counts_position_rows_of_generated_nodes() {
+    // 1 s at 1 µs is 1,000,000 samples. Rows a sample: 2 (flow) + 5 (MAC totals) = 7 M rows,
+    // within the limit; with `trace_positions` 2 more per node of `[nodes]` (3): 13 M, over.
+    let sets = [
+        ("simulation.duration", "1s"),
+        ("simulation.sample_interval", "1us"),
+    ];
+    let e = load_err(&scenario(""), &sets);
+    assert!(e.starts_with("simulation.sample_interval:"), "{e}");
+    assert!(e.contains("at least 13 rows"), "{e}");
+    let text = scenario("").replace("trace_positions = true", "");
+    let sets: Vec<_> = sets
+        .iter()
+        .map(|(p, v)| {
+            let v = sctpsim_engine::scenario::overrides::value_from_cli(v);
+            (p.to_string(), v)
+        })
+        .collect();
+    sctpsim_engine::load(&text, &sets).unwrap();
+}

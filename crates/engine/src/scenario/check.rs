@@ -30,6 +30,78 @@ fn unused(path: String, v: Option<f64>, model: &str) -> Result<(), ScenarioError
     }
 }
 
+/// Shortest `simulation.sample_interval` accepted, ns (1 µs).
+///
+/// Why a floor on top of [`MAX_SERIES_ROWS`]: a sample is an event that walks every flow,
+/// link and MAC, so sub-microsecond sampling makes sampling, not packets, the bulk of the
+/// run's work; and it measures nothing — a 1500-byte frame takes 1.2 µs on the wire even at
+/// 10 Gb/s, so goodput over a shorter interval is 0 or one packet's worth. The row bound alone
+/// would still admit `"1ns"` for a run of a few milliseconds; the floor gives that mistake a
+/// clearer message.
+pub const MIN_SAMPLE_INTERVAL_NS: u64 = 1_000;
+
+/// Most time-series rows a run may be expected to produce (10 million).
+///
+/// The series is held in memory until the run ends (`results::TimeSeries`, one row per
+/// (time, scope, id, dir, metric), one column `Vec` per field). A row takes 8 bytes of time,
+/// 16 of scope (`&str`), 4 of id, 24 of dir (`Cow<str>`), 16 of metric (`&str`) and 8 of
+/// value: 76 bytes, and up to twice that while a column `Vec` doubles. 10 million rows is
+/// therefore 0.8–1.5 GiB — the most a run on a laptop should ask for without being told.
+/// The shipped examples take at most 800 samples (40 s at 50 ms; `manet-cbr`, 900 s at 10 s,
+/// takes 90), so they would need over 12,000 rows a sample to reach it.
+pub const MAX_SERIES_ROWS: u64 = 10_000_000;
+
+/// Time-series rows every sample is sure to add (a lower bound: TCP and SCTP flows add
+/// per-path and per-stream rows on top), from the counts in `Simulation::sample`: 2 per flow
+/// (`goodput_bps`, `bytes_delivered`), 4 per link (two directions × `queue_packets`,
+/// `throughput_bps`), 5 network MAC totals with wireless nodes, 2 beacon counts with
+/// `[beacons]`, and 2 per wireless node with `trace_positions`. At least 1, so a run with
+/// nothing sampled still pays for its sample count.
+fn rows_per_sample(s: &Scenario) -> u64 {
+    let wireless = s.node.iter().filter(|n| n.wireless).count() as u64;
+    let mut rows = 2 * s.flows.len() as u64 + 4 * s.link.len() as u64;
+    if wireless > 0 {
+        rows += 5;
+        if s.beacons.is_some() {
+            rows += 2;
+        }
+        if s.simulation.trace_positions {
+            rows += 2 * wireless;
+        }
+    }
+    rows.max(1)
+}
+
+/// Refuses, before anything runs, a sampling that would hold more than [`MAX_SERIES_ROWS`]
+/// rows in memory (`"1ns"` for minutes grew past 4 GiB in seconds), and intervals below
+/// [`MIN_SAMPLE_INTERVAL_NS`].
+fn check_sample_budget(s: &Scenario) -> Result<(), ScenarioError> {
+    let path = "simulation.sample_interval";
+    let interval = s.simulation.sample_interval.0;
+    if interval.as_nanos() < MIN_SAMPLE_INTERVAL_NS {
+        return Err(ScenarioError::at(
+            path,
+            format!("{interval} is below the shortest accepted interval, 1us"),
+        ));
+    }
+    let duration = s.simulation.duration.0;
+    // One sample every interval, the last at the end of the run.
+    let samples = duration.as_nanos().div_ceil(interval.as_nanos());
+    let per = rows_per_sample(s);
+    let rows = samples.saturating_mul(per);
+    if rows > MAX_SERIES_ROWS {
+        return Err(ScenarioError::at(
+            path,
+            format!(
+                "{interval} over a duration of {duration} is {samples} samples × at least {per} \
+                 rows = {rows} time-series rows, above the limit of {MAX_SERIES_ROWS}; \
+                 use a longer interval"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Run every check; the first failure is returned.
 pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
     if s.simulation.duration.0.is_zero() {
@@ -41,6 +113,7 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
             "must be positive",
         ));
     }
+    check_sample_budget(s)?;
 
     let mut names: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, n) in s.node.iter().enumerate() {

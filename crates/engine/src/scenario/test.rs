@@ -132,3 +132,64 @@ fn errors_are_one_line() {
         assert!(!e.to_string().contains('\n'), "{e}");
     }
 }
+
+#[test]
+fn sample_interval_below_one_microsecond_is_refused() {
+    for v in ["\"1ns\"", "\"999ns\""] {
+        let e = err_with("simulation.sample_interval", v);
+        assert_eq!(e.path, "simulation.sample_interval", "{e}");
+        assert!(e.message.contains("1us"), "{e}");
+    }
+    // The floor itself is accepted (10 s × 1 µs × 6 rows is 60 M rows, so shorten the run).
+    let ov = vec![
+        (
+            "simulation.sample_interval".to_string(),
+            overrides::value_from_cli("\"1us\""),
+        ),
+        (
+            "simulation.duration".to_string(),
+            overrides::value_from_cli("\"1s\""),
+        ),
+    ];
+    load(GOOD, &ov).unwrap();
+}
+
+#[test]
+fn time_series_larger_than_the_row_limit_is_refused() {
+    // GOOD samples 1 flow (2 rows) and 1 link (4 rows): 6 rows a sample. 10 s at 5 µs is
+    // 2 M samples, 12 M rows.
+    let e = err_with("simulation.sample_interval", "\"5us\"");
+    assert_eq!(e.path, "simulation.sample_interval", "{e}");
+    let m = e.to_string();
+    for part in ["10s", "2000000 samples", "12000000", "10000000"] {
+        assert!(m.contains(part), "{part} missing: {m}");
+    }
+    // 10 s at 6 µs: 1,666,667 samples, 10,000,002 rows — one sample over.
+    err_with("simulation.sample_interval", "\"6us\"");
+    // 10 s at 7 µs is below the limit.
+    let ov = vec![(
+        "simulation.sample_interval".to_string(),
+        overrides::value_from_cli("\"7us\""),
+    )];
+    load(GOOD, &ov).unwrap();
+    // A huge duration with the default interval is refused too, without overflow.
+    let e = err_with("simulation.duration", "\"50000000min\"");
+    assert_eq!(e.path, "simulation.sample_interval", "{e}");
+}
+
+#[test]
+fn every_shipped_scenario_is_within_the_sample_budget() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut n = 0;
+    for dir in ["examples", "ye2003"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                load(&text, &[]).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                n += 1;
+            }
+        }
+    }
+    assert!(n >= 11, "found only {n} scenarios");
+}

@@ -13,7 +13,7 @@ use crate::scenario::{MobilityKind, MobilitySpec, PlacementKind, Scenario, Scena
 use crate::wireless::channel::Motion;
 use sctpsim_kernel::{SeedTree, SimDuration, SimTime, StreamKey};
 use sctpsim_world::mobility::{
-    parse_bonnmotion, parse_setdest, ChangeTrigger, Dims, DurationDist, GaussMarkov,
+    parse_bonnmotion, parse_setdest_for, ChangeTrigger, Dims, DurationDist, GaussMarkov,
     GaussMarkovParams, RandomWalk, RandomWalkParams, RandomWaypoint, RandomWaypointParams, Turn,
     Waypoint,
 };
@@ -143,10 +143,18 @@ fn trace_text(m: &MobilitySpec) -> Result<String, ScenarioError> {
         (Some(_), Some(_)) => Err(err("text", "give either file or text, not both")),
         (None, None) => Err(err("file", "required (or give the trace inline as text)")),
         (None, Some(t)) => Ok(t.clone()),
-        (Some(f), None) => {
-            std::fs::read_to_string(f).map_err(|e| err("file", format!("cannot read \"{f}\": {e}")))
-        }
+        (Some(f), None) => super::trace_file::read_trace_file(f).map_err(|m| err("file", m)),
     }
+}
+
+/// 1-based line number of node `k`'s line in a BonnMotion trace: `#` lines do not count as
+/// nodes, and blank lines between nodes are an error of the parser, so the k-th other line.
+fn node_line(text: &str, k: usize) -> usize {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().starts_with('#') && !l.trim().is_empty())
+        .nth(k)
+        .map_or(0, |(i, _)| i + 1)
 }
 
 /// Initial positions of the `n` mobility-driven nodes (`nodes[i]` = index in the node list),
@@ -456,11 +464,21 @@ pub fn build_motion(s: &Scenario, seeds: &SeedTree) -> Result<Vec<(usize, Motion
         MobilityKind::Setdest => {
             let text = trace_text(m)?;
             let field = if m.file.is_some() { "file" } else { "text" };
-            let mut map = parse_setdest(&text).map_err(|e| err(field, e.to_string()))?;
+            let count = u32::try_from(driven.len()).unwrap_or(u32::MAX);
+            let mut map = parse_setdest_for(&text, count).map_err(|e| err(field, e.to_string()))?;
+            // A node the trace never names would stand at ns-2's default (0, 0, 0); that is
+            // almost always a trace written for another node count, so it is refused rather
+            // than run silently. A node named only by `setdest` lines starts at (0, 0, 0),
+            // as in ns-2.
             for (j, &k) in driven.iter().enumerate() {
-                let t = match map.remove(&(j as u32)) {
-                    Some(t) => t,
-                    None => Trajectory::stationary(Position::default()).map_err(param)?,
+                let Some(t) = map.remove(&(j as u32)) else {
+                    return Err(err(
+                        field,
+                        format!(
+                            "the trace never names `$node_({j})` (mobile node {j} of {count}); \
+                             give it a `$node_({j}) set X_` line or run fewer nodes"
+                        ),
+                    ));
                 };
                 out.push((k, moving(MobilityModel::Trajectory(t))));
             }
@@ -473,7 +491,7 @@ pub fn build_motion(s: &Scenario, seeds: &SeedTree) -> Result<Vec<(usize, Motion
                 3 => Dims::Three,
                 d => return Err(err("dims", format!("must be 2 or 3, got {d}"))),
             };
-            let mut list = parse_bonnmotion(&text, dims).map_err(|e| err(field, e.to_string()))?;
+            let list = parse_bonnmotion(&text, dims).map_err(|e| err(field, e.to_string()))?;
             if list.len() < driven.len() {
                 return Err(err(
                     field,
@@ -484,7 +502,19 @@ pub fn build_motion(s: &Scenario, seeds: &SeedTree) -> Result<Vec<(usize, Motion
                     ),
                 ));
             }
-            list.truncate(driven.len());
+            if list.len() > driven.len() {
+                let line = node_line(&text, driven.len());
+                return Err(err(
+                    field,
+                    format!(
+                        "line {line}: the trace has {} nodes, the scenario {} mobile nodes; \
+                         the line of node {} has no node of the run to drive",
+                        list.len(),
+                        driven.len(),
+                        driven.len()
+                    ),
+                ));
+            }
             for (&k, t) in driven.iter().zip(list) {
                 out.push((k, moving(MobilityModel::Trajectory(t))));
             }

@@ -28,6 +28,7 @@ pub mod mobility;
 pub mod profiles;
 pub mod radio;
 pub mod routing;
+pub mod trace_file;
 
 use crate::scenario::{check_wireless::has_wireless, Scenario, ScenarioError};
 use crate::topology::{Iface, Topology};

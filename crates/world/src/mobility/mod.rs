@@ -41,7 +41,7 @@ pub use gauss_markov::{GaussMarkov, GaussMarkovParams};
 pub use leg::Leg;
 pub use random_walk::{ChangeTrigger, RandomWalk, RandomWalkParams, Turn};
 pub use random_waypoint::{mean_leg_length_m, RandomWaypoint, RandomWaypointParams};
-pub use setdest::parse_setdest;
+pub use setdest::{parse_setdest, parse_setdest_for};
 pub use trajectory::Trajectory;
 pub use waypoint::Waypoint;
 

@@ -57,6 +57,33 @@ const EXPECTED: &str = "expected `$node_(i) set X_|Y_|Z_ value`, `$ns_ at T \"$n
 
 /// Parses an ns-2 movement file into one trajectory per node, keyed by node index.
 pub fn parse_setdest(text: &str) -> Result<BTreeMap<u32, Trajectory>, ImportError> {
+    parse(text, None)
+}
+
+/// [`parse_setdest`] for a run of `count` nodes: a line naming `$node_(i)` with `i >= count`
+/// is an error at that line. ns-2 would fail on it too (the Tcl variable does not exist), and
+/// accepting it silently leaves the run's nodes where the file never put them. Nodes below
+/// `count` that the file never names are absent from the map (the caller decides).
+pub fn parse_setdest_for(text: &str, count: u32) -> Result<BTreeMap<u32, Trajectory>, ImportError> {
+    parse(text, Some(count))
+}
+
+fn parse(text: &str, count: Option<u32>) -> Result<BTreeMap<u32, Trajectory>, ImportError> {
+    let in_run = |n: u32| -> Result<u32, String> {
+        match count {
+            Some(c) if n >= c => Err(format!(
+                "`$node_({n})` is not a node of the run, which has {c} mobile node{} \
+                 (`$node_(0)`{})",
+                if c == 1 { "" } else { "s" },
+                if c > 1 {
+                    format!(" to `$node_({})`", c - 1)
+                } else {
+                    String::new()
+                }
+            )),
+            _ => Ok(n),
+        }
+    };
     let mut nodes: BTreeMap<u32, NodeScript> = BTreeMap::new();
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -71,7 +98,7 @@ pub fn parse_setdest(text: &str) -> Result<BTreeMap<u32, Trajectory>, ImportErro
             if toks.len() != 4 || toks[1] != "set" {
                 return Err(err(format!("malformed position line; {EXPECTED}")));
             }
-            let n = node_index(toks[0]).map_err(err)?;
+            let n = node_index(toks[0]).and_then(in_run).map_err(err)?;
             let v = parse_number(toks[3]).map_err(err)?;
             let node = nodes.entry(n).or_default();
             match toks[2] {
@@ -112,7 +139,7 @@ pub fn parse_setdest(text: &str) -> Result<BTreeMap<u32, Trajectory>, ImportErro
             if cmd.len() != 5 {
                 return Err(err("`setdest` takes exactly X Y SPEED".into()));
             }
-            let n = node_index(cmd[0]).map_err(err)?;
+            let n = node_index(cmd[0]).and_then(in_run).map_err(err)?;
             let x = parse_number(cmd[2]).map_err(err)?;
             let y = parse_number(cmd[3]).map_err(err)?;
             let speed = parse_number(cmd[4]).map_err(err)?;
@@ -242,5 +269,27 @@ $node_(1) set X_ 1.0
 ";
         let m = parse_setdest(text).unwrap();
         assert_eq!(m.keys().copied().collect::<Vec<_>>(), vec![1]);
+    }
+
+    #[test]
+    fn a_node_outside_the_run_is_an_error_at_its_line() {
+        let text = "\
+$node_(0) set X_ 1.0
+$node_(2) set Y_ 2.0
+$node_(99) set X_ 5.0
+";
+        let e = parse_setdest_for(text, 3).unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        assert!(e.message.contains("`$node_(99)`"), "{e}");
+        assert!(e.message.contains("3 mobile nodes"), "{e}");
+        let text = "$node_(0) set X_ 1.0\n$ns_ at 1 \"$node_(1) setdest 1 2 3\"\n";
+        let e = parse_setdest_for(text, 1).unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        assert!(e.message.contains("1 mobile node "), "{e}");
+        // Within the run: accepted, and nodes the file never names are simply absent.
+        let m = parse_setdest_for("$node_(2) set X_ 1.0\n", 3).unwrap();
+        assert_eq!(m.keys().copied().collect::<Vec<_>>(), vec![2]);
+        // Without a node count any index is accepted.
+        assert!(parse_setdest("$node_(99) set X_ 5.0\n").is_ok());
     }
 }
