@@ -1,4 +1,5 @@
-"""The standard figures of a run or a sweep, as PNG (matplotlib, Agg backend; docs/sweeps.md).
+"""The standard figures of a run or a sweep, as PNG, PDF and SVG (matplotlib, Agg backend;
+docs/sweeps.md).
 
 ``sctpsim plot DIR`` looks at ``DIR``:
 
@@ -216,14 +217,27 @@ def _pyplot() -> Any:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
+    matplotlib.rcParams["svg.hashsalt"] = "sctpsim"  # stable element ids: reproducible SVG
+    matplotlib.rcParams["pdf.fonttype"] = 42  # TrueType in PDF (editable text, accepted by publishers)
+
     return plt
 
 
-def _save(fig: Any, path: Path) -> Path:
-    def w(tmp: str) -> None:
-        fig.savefig(tmp, format="png", dpi=150)
+#: Formats written for every figure, beside each other with the same stem: the PNG for the
+#: report, PDF and SVG (vector) for papers.
+FORMATS = ("png", "pdf", "svg")
 
-    store.atomic_write(path, w)
+
+def _save(fig: Any, path: Path) -> Path:
+    """Write ``path`` (a ``.png``) and the same figure as ``.pdf`` and ``.svg``; returns the PNG."""
+    for fmt in FORMATS:
+        def w(tmp: str, fmt: str = fmt) -> None:
+            # No embedded date or creator version: the same run plots to the same bytes.
+            meta = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Creator": None, "Producer": None},
+                    "svg": {"Date": None, "Creator": None}}[fmt]
+            fig.savefig(tmp, format=fmt, dpi=150, metadata=meta)
+
+        store.atomic_write(path.with_suffix(f".{fmt}"), w)
     _pyplot().close(fig)
     return path
 

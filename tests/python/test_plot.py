@@ -46,6 +46,10 @@ def _check_png(path: Path) -> None:
     assert path.read_bytes()[:8] == PNG
     img = matplotlib.image.imread(path)
     assert img.shape[0] > 300 and img.shape[1] > 500
+    # Vector copies for papers, same stem.
+    assert path.with_suffix(".pdf").read_bytes()[:5] == b"%PDF-"
+    svg = path.with_suffix(".svg").read_text(encoding="utf-8")
+    assert "<svg" in svg and svg.rstrip().endswith("</svg>")
 
 
 @pytest.fixture(scope="module")
