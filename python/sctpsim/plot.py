@@ -130,6 +130,10 @@ def base_unit(name: str) -> str:
     return "count"
 
 
+#: Units of things counted: such axes get integer ticks.
+COUNT_UNITS = ("packets", "count", "TSN")
+
+
 def display_unit(base: str, values: Sequence[float]) -> Unit:
     """A readable scale for ``values`` given in ``base`` units (Mbit/s for megabit rates...)."""
     finite = [abs(v) for v in values if v is not None and math.isfinite(v)]
@@ -408,7 +412,7 @@ def _is_cwnd(m: str) -> bool:
 
 
 def _is_seq(m: str) -> bool:
-    return m.startswith(("tsn", "seq", "cum_tsn", "highest_tsn", "snd_nxt", "snd_una", "dropped_seq"))
+    return m.startswith(("tsn", "seq", "cum_tsn", "highest_tsn", "snd_nxt", "snd_una", "dropped_seq", "dropped_tsn"))
 
 
 def _is_event(m: str) -> bool:
@@ -416,10 +420,98 @@ def _is_event(m: str) -> bool:
     return "rtx" in m or m.startswith(("dropped", "fast_retransmit", "timeout"))
 
 
+def _is_sent(m: str) -> bool:
+    """Series with a row per transmission (not a state held between changes): a pause in sending
+    is a gap in the data, and the line is broken there (:func:`break_gaps`)."""
+    return m in ("tsn_sent", "seq_sent")
+
+
+#: A transmission series is broken where nothing was sent for this many sample intervals (or this
+#: many of the series' own median spacing, for senders slower than the sampling).
+GAP_INTERVALS = 5.0
+
+#: Markers of event series, the same in every figure and panel (other events: coloured crosses).
+EVENT_STYLES: dict[str, dict[str, Any]] = {
+    "dropped": {"marker": "x", "color": "black"},
+    "tsn_fast_rtx": {"marker": "+", "color": "C3", "markeredgewidth": 1.5},
+    "tsn_t3_rtx": {"marker": "+", "color": "C1", "markeredgewidth": 1.5},
+    "tsn_early_rtx": {"marker": "+", "color": "C4", "markeredgewidth": 1.5},
+}
+
+#: Legend names of the sequence/TSN series.
+SEQ_NAMES = {
+    "tsn_sent": "TSN sent (first transmission)",
+    "tsn_fast_rtx": "fast retransmission",
+    "tsn_t3_rtx": "T3-rtx retransmission",
+    "tsn_early_rtx": "early retransmission",
+    "tsn_acked": "cumulative TSN ack",
+    "dropped_tsn": "dropped",
+}
+
+
+def break_gaps(t: Sequence[float], y: Sequence[float], max_gap: float) -> tuple[list[float], list[float]]:
+    """``t, y`` with a NaN point inserted after every sample followed by a pause longer than
+    ``max_gap``, so a plotted line stops there instead of joining the points on either side. The
+    NaN takes the time of the sample before the pause (a ``steps-post`` line then ends at that
+    sample, too). ``t`` must be sorted."""
+    ts_out: list[float] = []
+    ys_out: list[float] = []
+    for k, (tk, yk) in enumerate(zip(t, y)):
+        if k and tk - t[k - 1] > max_gap:
+            ts_out.append(float(t[k - 1]))
+            ys_out.append(math.nan)
+        ts_out.append(float(tk))
+        ys_out.append(float(yk))
+    return ts_out, ys_out
+
+
+def sample_interval(ts: pd.DataFrame) -> float | None:
+    """The run's sample interval (``simulation.sample_interval``), from the spacing of the sampled
+    series; ``None`` if it has none."""
+    sampled = ts[ts["metric"].isin(["goodput_bps", "throughput_bps", "queue_packets"])]
+    if sampled.empty:
+        return None
+    diffs = pd.Series(sorted(sampled["time_s"].unique())).diff().dropna()
+    diffs = diffs[diffs > 0]
+    return float(diffs.median()) if not diffs.empty else None
+
+
+def _gap_limit(t: Sequence[float], interval: float | None) -> float:
+    diffs = pd.Series(list(t)).diff().dropna()
+    diffs = diffs[diffs > 0]
+    own = float(diffs.median()) if not diffs.empty else 0.0
+    return GAP_INTERVALS * max(interval or 0.0, own) if (interval or own) else math.inf
+
+
+def _integer_ticks(axis: Any) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _is_path_row(metric: str, dr: str) -> bool:
+    """SCTP per-path rows carry the destination address in ``dir`` (docs/metrics.md)."""
+    return bool(dr) and not metric.startswith(("dropped", "net_event", "message_delay")) and not dr.startswith("stream")
+
+
+def _drop_paths(rows: pd.DataFrame) -> pd.Series:
+    """The destination each ``dropped_tsn`` row's chunk was sent to: that of the latest
+    transmission (``tsn_sent``, ``tsn_*_rtx``) of the same TSN at or before the drop."""
+    drops = rows[rows["metric"] == "dropped_tsn"]
+    if drops.empty:
+        return pd.Series(dtype="object")
+    tx = rows[rows["metric"].str.startswith("tsn_") & (rows["metric"] != "tsn_acked") & (rows["dir"] != "")]
+    left = drops[["time_s", "scope", "id", "value"]].reset_index().sort_values("time_s")
+    right = tx[["time_s", "scope", "id", "value", "dir"]].rename(columns={"dir": "path"}).sort_values("time_s")
+    merged = pd.merge_asof(left, right, on="time_s", by=["scope", "id", "value"], direction="backward")
+    return merged.set_index("index")["path"].fillna("").astype(str)
+
+
 def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[list[Figure], list[str]]:
     """The figures of a run directory, and notes on figures left out (no such time series)."""
     d = Path(run_dir)
     ts = pd.read_parquet(d / "timeseries.parquet")
+    ts["dir"] = ts["dir"].fillna("").astype(str)
     try:
         summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -432,11 +524,74 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
         (int(link["id"]), str(link["dir"])): f"link {link['id']} {link['dir']}: {link.get('from', '?')}→{link.get('to', '?')}"
         for link in summary.get("links", [])
     }
+    primaries = {
+        (int(p["flow"]), str(p["addr"])) for p in summary.get("paths", []) if p.get("side") == "sender" and p.get("primary")
+    }
+    interval = sample_interval(ts)
     figdir = Path(out_dir) if out_dir is not None else d / FIGURES
     figdir.mkdir(parents=True, exist_ok=True)
     figures: list[Figure] = []
     notes: list[str] = []
     metrics = set(ts["metric"].unique())
+
+    def path_name(i: int, addr: str) -> str:
+        return f"path {addr}" + (" (primary)" if (i, addr) in primaries else "")
+
+    def draw(ax: Any, sel: pd.DataFrame, unit: Unit, label_of: Any, panel: bool = False) -> int:
+        """One line (or marker series) per (scope, id, dir, metric) group; returns how many."""
+        styles = ["-", "--", "-.", ":"]  # overlapping lines (equal links) stay visible
+        groups = 0
+        for k, ((sc, i, dr, m), g) in enumerate(sel.groupby(["scope", "id", "dir", "metric"], sort=True)):
+            label = label_of(sc, int(i), str(dr), str(m))
+            g = g.sort_values("time_s")
+            t, y = g["time_s"].tolist(), (g["value"] / unit.scale).tolist()
+            groups += 1
+            if _is_event(m):
+                style = EVENT_STYLES.get("dropped" if m.startswith("dropped") else m, {"marker": "x"})
+                ax.plot(t, y, label=label, linestyle="none", markersize=6, **style)
+                continue
+            step = "steps-post" if m.startswith(("cwnd", "tsn", "seq", "cum_tsn", "snd_")) else "default"
+            if m in ("tsn_acked", "cum_tsn"):
+                # The reference the transmissions are read against: thin, grey, underneath.
+                ax.plot(t, y, label=label, drawstyle=step, color="0.45", linewidth=1.0, zorder=1.5)
+                continue
+            if _is_sent(m):
+                t, y = break_gaps(t, y, _gap_limit(t, interval))
+            color = {"color": "C0"} if m == "tsn_sent" and panel else {}
+            line = ax.plot(t, y, label=label, drawstyle=step, linestyle="-" if panel else styles[k % len(styles)],
+                           linewidth=1.8, **color)[0]
+            if _is_sent(m):
+                # A lone transmission between two pauses has no line segment: a dot instead.
+                lone = [(a, b) for n, (a, b) in enumerate(zip(t, y)) if math.isfinite(b)
+                        and (n == 0 or not math.isfinite(y[n - 1])) and (n == len(y) - 1 or not math.isfinite(y[n + 1]))]
+                if lone:
+                    ax.plot([a for a, _ in lone], [b for _, b in lone], linestyle="none", marker="o", markersize=3,
+                            color=line.get_color())
+        return groups
+
+    def default_label(several: bool) -> Any:
+        def label_of(sc: str, i: int, dr: str, m: str) -> str:
+            if sc == "flow":
+                label = flow_names.get(i, f"flow {i}")
+                if _is_path_row(m, dr):
+                    label += f", {path_name(i, dr)}"
+            else:
+                label = link_names.get((i, dr), f"{sc} {i} {dr}".strip())
+            if m.startswith("dropped") and dr:
+                return label + f" [{m}: {dr}]"
+            return label + (f" [{m}]" if several else "")
+
+        return label_of
+
+    def finish(ax: Any, sel: pd.DataFrame, base: str, ylabel: str, groups: int, xlabel: bool = True) -> None:
+        if xlabel:
+            ax.set_xlabel("Time (s)")
+        if (sel["value"] >= 0).all():
+            ax.set_ylim(bottom=0)
+        if base in COUNT_UNITS:
+            _integer_ticks(ax.yaxis)
+        ax.set_ylabel(ylabel)
+        _legend(ax, groups)
 
     def series(scope: str, select: Any, title: str, fname: str, caption: str, ylabel: str | None = None,
                base: str | None = None, frame: pd.DataFrame | None = None) -> None:
@@ -445,36 +600,70 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
         if sel.empty:
             return
         names = sorted(sel["metric"].unique())
-        unit = display_unit(base or base_unit(names[0]), sel["value"].tolist())
+        base = base or base_unit(names[0])
+        unit = display_unit(base, sel["value"].tolist())
         fig, ax = _new_axes(title)
-        styles = ["-", "--", "-.", ":"]  # overlapping lines (equal links) stay visible
-        for k, ((sc, i, dr, m), g) in enumerate(sel.groupby(["scope", "id", "dir", "metric"], sort=True)):
-            if sc == "flow":
-                label = flow_names.get(int(i), f"flow {i}")
-            else:
-                label = link_names.get((int(i), str(dr)), f"{sc} {i} {dr}".strip())
-            if len(names) > 1:
-                label += f" [{m}]"
-            g = g.sort_values("time_s")
-            if _is_event(m):
-                ax.plot(g["time_s"], g["value"] / unit.scale, label=label, linestyle="none", marker="x", markersize=6)
-                continue
-            step = "steps-post" if m.startswith(("cwnd", "tsn", "seq", "cum_tsn", "snd_")) else "default"
-            ax.plot(g["time_s"], g["value"] / unit.scale, label=label, drawstyle=step, linestyle=styles[k % len(styles)])
-        ax.set_xlabel("Time (s)")
-        if (sel["value"] >= 0).all():
-            ax.set_ylim(bottom=0)
+        groups = draw(ax, sel, unit, default_label(len(names) > 1))
         leaf = names[0]
-        ax.set_ylabel(ylabel.format(unit=unit.label) if ylabel else f"{METRIC_NAMES.get(leaf, leaf.replace('_', ' ').capitalize())} ({unit.label})")
-        _legend(ax, sel.groupby(["scope", "id", "dir", "metric"]).ngroups)
+        finish(ax, sel, base, ylabel.format(unit=unit.label) if ylabel else f"{METRIC_NAMES.get(leaf, leaf.replace('_', ' ').capitalize())} ({unit.label})", groups)
         figures.append(Figure(_save(fig, figdir / fname), caption))
+
+    def path_panels(frame: pd.DataFrame, ylabel: str, base: str) -> bool:
+        """Multi-path SCTP: the sequence/TSN figure with one panel per destination address of
+        each multi-path flow (and one for all other flows). False if no flow is multi-path."""
+        tx = frame[(frame["scope"] == "flow") & frame["metric"].str.startswith("tsn_") & (frame["metric"] != "tsn_acked")
+                   & (frame["dir"] != "")]
+        paths_of = tx.groupby("id")["dir"].unique()
+        multi = {int(i): sorted(map(str, v), key=lambda a: ((int(i), a) not in primaries, a)) for i, v in paths_of.items() if len(v) > 1}
+        if not multi:
+            return False
+        frame = frame.copy()
+        frame["path"] = frame["dir"].where([_is_path_row(m, dr) for m, dr in zip(frame["metric"], frame["dir"])], "")
+        frame.loc[frame["metric"] == "dropped_tsn", "path"] = _drop_paths(frame)
+        panels: list[tuple[str, pd.DataFrame]] = []
+        for i, addrs in sorted(multi.items()):
+            mine = frame[(frame["scope"] == "flow") & (frame["id"] == i)]
+            for addr in addrs:
+                # The association-wide cumulative ack in every panel of the flow, as the reference.
+                panels.append((f"{flow_names.get(i, f'flow {i}')}: {path_name(i, addr)}",
+                               mine[(mine["path"] == addr) | (mine["metric"] == "tsn_acked")]))
+        rest = frame[~((frame["scope"] == "flow") & frame["id"].isin(list(multi)))]
+        if not rest.empty:
+            panels.append(("other flows", rest))
+        unit = display_unit(base, frame["value"].tolist())
+        plt = _pyplot()
+        fig, axes = plt.subplots(len(panels), 1, figsize=(9.0, 1.0 + 2.6 * len(panels)), sharex=True, sharey=True,
+                                 layout="constrained", squeeze=False)
+        fig.suptitle("Sequence number / TSN vs time, per path")
+        fig.supylabel(ylabel.format(unit=unit.label), fontsize="medium")
+
+        def label_of(sc: str, i: int, dr: str, m: str) -> str:
+            if i in multi and sc == "flow":
+                text = SEQ_NAMES.get(m, m)
+                return f"{text} ({dr})" if m.startswith("dropped") and dr else text
+            return default_label(True)(sc, i, dr, m)
+
+        for n, (ax, (title, sel)) in enumerate(zip(axes[:, 0], panels)):
+            ax.set_title(title, fontsize="medium")
+            ax.grid(True, alpha=0.3)
+            groups = draw(ax, sel.drop(columns="path"), unit, label_of, panel=True)
+            finish(ax, sel, base, "", groups, xlabel=n == len(panels) - 1)
+            if groups > 4:
+                fig.set_size_inches(12.0, fig.get_size_inches()[1])
+        addrs = ", ".join(a for i in sorted(multi) for a in multi[i])
+        figures.append(Figure(_save(fig, figdir / "sequence.png"),
+                              f"TSNs against time, one panel per path ({addrs}): first transmissions (the line breaks "
+                              "where the path sent nothing), retransmissions and drops (crosses; drops with their reason), "
+                              "and the association's cumulative TSN ack."))
+        return True
 
     series("flow", lambda m: m == "goodput_bps", "Throughput vs time (goodput per flow)", "throughput.png",
            "Goodput of each flow against time, per sample interval.")
     series("flow", lambda m: m == "bytes_delivered", "Data delivered vs time", "delivered.png",
            "Cumulative payload delivered to each flow's sink against time.")
     if any(_is_cwnd(m) for m in metrics):
-        series("", _is_cwnd, "Congestion window vs time", "cwnd.png", "Congestion window against time.")
+        series("", _is_cwnd, "Congestion window vs time", "cwnd.png",
+               "Congestion window against time (per path for SCTP: the destination address).")
     else:
         notes.append("no cwnd figure: the run has no cwnd time series (no window-based transport).")
     primary = {m for m in metrics if _is_seq(m) and not m.startswith("dropped")}
@@ -484,19 +673,19 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
         seq_rows = ts[ts["metric"].isin(primary)]
         owners = set(zip(seq_rows["scope"], seq_rows["id"]))
         is_drop = ts["metric"].str.startswith("dropped")
-        keep = ~is_drop | pd.Series([k in owners for k in zip(ts["scope"], ts["id"])], index=ts.index)
+        keep = ts["metric"].map(_is_seq) & (~is_drop | pd.Series([k in owners for k in zip(ts["scope"], ts["id"])], index=ts.index))
         seq_frame = ts[keep]
-        seq_names = sorted(set(seq_frame["metric"]) & {m for m in metrics if _is_seq(m)})
-        named = [m for m in seq_names if not m.startswith("dropped")]
+        named = [m for m in sorted(set(seq_frame["metric"])) if not m.startswith("dropped")]
         if all("tsn" in m for m in named):
             label, base = "TSN (chunks, relative to the initial TSN)", "TSN"
         elif not any("tsn" in m for m in named):
             label, base = "Sequence number ({unit})", "bytes"
         else:
             label, base = "Sequence number (bytes) / TSN (chunks)", "count"
-        series("", _is_seq, "Sequence number / TSN vs time", "sequence.png",
-               "Sequence numbers (TCP) or TSNs (SCTP) against time; crosses mark drops and retransmissions.",
-               ylabel=label, base=base, frame=seq_frame)
+        if not path_panels(seq_frame, label, base):
+            series("", _is_seq, "Sequence number / TSN vs time", "sequence.png",
+                   "Sequence numbers (TCP) or TSNs (SCTP) against time; crosses mark drops and retransmissions.",
+                   ylabel=label, base=base, frame=seq_frame)
     else:
         notes.append("no sequence/TSN figure: the run has no seq or tsn time series (no TCP or SCTP flow).")
     series("link", lambda m: m == "throughput_bps", "Link throughput vs time", "link-throughput.png",

@@ -166,3 +166,54 @@ def test_report_pieces(tmp_path: Path) -> None:
     path = rep.write()
     assert path == tmp_path / "report.md"
     assert path.read_text().startswith("# T\n\np\n\n| a |") and "![cap](figures/f.png)" in path.read_text()
+
+
+def test_break_gaps_inserts_nan_at_pauses() -> None:
+    t, y = plot.break_gaps([0.0, 0.1, 0.2, 2.0, 2.1], [1, 2, 3, 4, 5], max_gap=0.5)
+    assert t == [0.0, 0.1, 0.2, 0.2, 2.0, 2.1]  # the break sits at the last sample before the pause
+    assert y[:3] == [1.0, 2.0, 3.0] and y[3] != y[3] and y[4:] == [4.0, 5.0]
+    assert plot.break_gaps([0.0, 0.1], [1, 2], max_gap=0.5) == ([0.0, 0.1], [1.0, 2.0])
+    assert plot.break_gaps([], [], max_gap=0.5) == ([], [])
+
+
+def test_multipath_sctp_figures_per_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two destinations, the primary silent from 10 s to 30 s: one TSN panel per path titled with
+    its address, the primary's line broken over the outage, drops as markers on the path they
+    were sent to, cwnd lines labelled with the addresses."""
+    rows = []
+    tsn = 0
+    for k in range(400):
+        t = k * 0.1
+        rows.append((t, "flow", 0, "", "goodput_bps", 1e6))
+        tsn += 1
+        rows.append((t, "flow", 0, "10.0.1.2" if not 100 <= k < 300 else "10.0.3.2", "tsn_sent", float(tsn)))
+        rows.append((t, "flow", 0, "", "tsn_acked", float(tsn - 1)))
+    rows += [(9.95, "flow", 0, "outage", "dropped_tsn", 100.0), (11.0, "flow", 0, "10.0.3.2", "tsn_t3_rtx", 100.0),
+             (0.0, "flow", 0, "10.0.1.2", "cwnd_bytes", 4380.0), (10.0, "flow", 0, "10.0.3.2", "cwnd_bytes", 4380.0)]
+    pd.DataFrame(rows, columns=["time_s", "scope", "id", "dir", "metric", "value"]).to_parquet(tmp_path / "timeseries.parquet")
+    (tmp_path / "summary.json").write_text(json.dumps({
+        "flows": [{"id": 0, "src": "A", "dst": "B", "transport": "sctp"}],
+        "paths": [{"flow": 0, "side": "sender", "addr": "10.0.1.2", "primary": True},
+                  {"flow": 0, "side": "sender", "addr": "10.0.3.2", "primary": False}]}))
+    seen: dict[str, list[Any]] = {}
+    real = plot._save
+
+    def save(fig: Any, path: Path) -> Path:
+        seen[path.name] = [(ax.get_title(), ax.get_legend(), [ln.get_ydata() for ln in ax.get_lines()],
+                            [ln.get_label() for ln in ax.get_lines()]) for ax in fig.axes]
+        return real(fig, path)
+
+    monkeypatch.setattr(plot, "_save", save)
+    figures, _ = plot.plot_run(tmp_path)
+    for f in figures:
+        _check_png(f.path)
+    seq = seen["sequence.png"]
+    assert [title for title, *_ in seq] == ["flow 0: A→B (sctp): path 10.0.1.2 (primary)", "flow 0: A→B (sctp): path 10.0.3.2"]
+    primary_labels = seq[0][3]
+    assert "dropped (outage)" in primary_labels and "T3-rtx retransmission" in seq[1][3]
+    sent = seq[0][2][primary_labels.index("TSN sent (first transmission)")]
+    assert sum(1 for v in sent if v != v) == 1  # one break: the 20 s the primary sent nothing
+    backup = seq[1][2][seq[1][3].index("TSN sent (first transmission)")]
+    assert all(v == v for v in backup)
+    cwnd_labels = [t.get_text() for t in seen["cwnd.png"][0][1].get_texts()]
+    assert cwnd_labels == ["flow 0: A→B (sctp), path 10.0.1.2 (primary)", "flow 0: A→B (sctp), path 10.0.3.2"]
