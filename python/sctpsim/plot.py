@@ -82,7 +82,66 @@ METRIC_NAMES = {
     "cwnd": "Congestion window",
     "cwnd_bytes": "Congestion window",
     "cwnd_packets": "Congestion window",
+    "outage_drops": "Outage drops",
+    "normalized_routing_load": "Normalized routing load",
+    "route_discoveries": "Route discoveries",
+    "route_errors": "Route errors",
+    "link_breaks": "Link breaks",
+    "mean_discovery_latency_s": "Mean route discovery latency",
+    "path_switches": "Path switches",
+    "t3_timeouts": "T3-rtx timeouts",
+    "sacks_sent": "SACKs sent",
+    "message_delay_s": "Message delay",
+    "rtt_s": "RTT",
+    "srtt_s": "Smoothed RTT",
+    "rto_s": "RTO",
+    "ssthresh_bytes": "Slow-start threshold",
 }
+
+#: Readable names of swept parameters (docs/scenario.md), by pattern of the field path; ``{0}``
+#: is the link or flow index. Other paths are shown as they are.
+PARAM_NAMES: list[tuple[str, str]] = [
+    (r"link\[(\d+)\]\.loss\.p", "Loss probability, link {0}"),
+    (r"link\[(\d+)\]\.loss\.p_good_to_bad", "P(good → bad), link {0}"),
+    (r"link\[(\d+)\]\.loss\.p_bad_to_good", "P(bad → good), link {0}"),
+    (r"link\[(\d+)\]\.bandwidth", "Bandwidth, link {0}"),
+    (r"link\[(\d+)\]\.delay", "One-way delay, link {0}"),
+    (r"link\[(\d+)\]\.queue_limit_packets", "Queue limit, link {0}"),
+    (r"link\[(\d+)\]\.mtu_bytes", "MTU, link {0}"),
+    (r"flows\[(\d+)\]\.rate", "Sending rate, flow {0}"),
+    (r"flows\[(\d+)\]\.packet_size_bytes", "Packet size, flow {0}"),
+    (r"flows\[(\d+)\]\.size_bytes", "File size, flow {0}"),
+    (r"flows\[(\d+)\]\.transport", "Transport, flow {0}"),
+    (r"flows\[(\d+)\]\.pairs", "Number of flows"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.mss_bytes", "MSS, flow {0}"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.recv_buffer_bytes", "Receive buffer, flow {0}"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.initial_window_segments", "Initial window, flow {0}"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.initial_rto", "Initial RTO, flow {0}"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.min_rto", "Minimum RTO, flow {0}"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.max_rto", "Maximum RTO, flow {0}"),
+    (r"flows\[(\d+)\]\.tcp\.dupthresh", "Duplicate-ACK threshold, flow {0}"),
+    (r"flows\[(\d+)\]\.sctp\.fast_rtx_threshold", "Fast-retransmit threshold, flow {0}"),
+    (r"flows\[(\d+)\]\.sctp\.path_max_retrans", "Path.Max.Retrans, flow {0}"),
+    (r"flows\[(\d+)\]\.sctp\.max_burst", "Max.Burst, flow {0}"),
+    (r"flows\[(\d+)\]\.sctp\.hb_interval", "Heartbeat interval, flow {0}"),
+    (r"nodes\.count", "Number of wireless nodes"),
+    (r"mobility\.pause", "Pause time"),
+    (r"mobility\.model", "Mobility model"),
+    (r"mobility\.max_speed_mps", "Maximum speed"),
+    (r"mobility\.min_speed_mps", "Minimum speed"),
+    (r"routing\.protocol", "Routing protocol"),
+    (r"radio\.data_rate", "802.11 data rate"),
+    (r"simulation\.duration", "Simulated duration"),
+]
+
+
+def parameter_name(path: str) -> str:
+    """``Loss probability, link 1`` for ``link[1].loss.p``; the path itself if it has no name."""
+    for pattern, name in PARAM_NAMES:
+        m = re.fullmatch(pattern, path)
+        if m:
+            return name.format(*m.groups())
+    return path
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,27 +239,29 @@ _UNIT_SCALE = {
 def parameter_axis(path: str, values: Sequence[Any]) -> tuple[list[float] | None, str]:
     """Numeric x positions and an axis label for a swept parameter's values. Quantities with
     units (``"2Mbps"``, ``"200ms"``) are converted to a common unit; plain numbers take the
-    unit of the field name; anything else is categorical (``None``)."""
+    unit of the field name; anything else is categorical (``None``). The label is the
+    parameter's readable name (:func:`parameter_name`)."""
+    name = parameter_name(path)
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         nums = [float(v) for v in values]
         base = base_unit(path)
         if base == "count":
-            return nums, path
+            return nums, name
         unit = display_unit(base, nums) if base in _SCALED else Unit("fraction, 0–1" if base == "fraction" else base)
-        return [x / unit.scale for x in nums], f"{path} ({unit.label})"
+        return [x / unit.scale for x in nums], f"{name} ({unit.label})"
     parsed = []
     for v in values:
         m = _QUANTITY.match(str(v)) if isinstance(v, str) else None
         if not m or m.group(2) not in _UNIT_SCALE:
-            return None, path
+            return None, name
         parsed.append((float(m.group(1)), *_UNIT_SCALE[m.group(2)]))
     bases = {b for _, b, _ in parsed}
     if len(bases) != 1:
-        return None, path
+        return None, name
     base = bases.pop()
     nums = [x * s for x, _, s in parsed]
     unit = display_unit(base, nums)
-    return [x / unit.scale for x in nums], f"{path} ({unit.label})"
+    return [x / unit.scale for x in nums], f"{name} ({unit.label})"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,7 +395,7 @@ def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, f
     values = pd.to_numeric(ok[metric], errors="coerce").astype("float64")
     unit = display_unit(base_unit(metric), values.tolist())
     ylabel = metric_label(metric, unit)
-    fig, ax = _new_axes(f"{ylabel.rsplit(' (', 1)[0]} vs {x}")
+    fig, ax = _new_axes(f"{ylabel.rsplit(' (', 1)[0]} vs {xlabel.rsplit(' (', 1)[0] if not categorical else xlabel}")
     ns: set[int] = set()
     drawn = 0
     for skey in series_keys:
@@ -364,10 +425,14 @@ def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, f
         ax.set_xticks(list(pos.values()), [str(v) for v in pos])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    if base_unit(metric) in COUNT_UNITS:
+        _integer_ticks(ax.yaxis)
+    if not categorical and base_unit(x) in COUNT_UNITS and all(float(v).is_integer() for v in pos.values()):
+        _integer_ticks(ax.xaxis)
     n_text = f"n = {min(ns)}" if len(ns) == 1 else f"n = {min(ns)}–{max(ns)}"
     _legend(ax, drawn, title=f"{n_text} runs per point; bars: 95 % CI" if others else f"{n_text} runs per point")
     path = _save(fig, figdir / f"{_slug(metric)}-vs-{_slug(x)}.png")
-    return Figure(path, f"{ylabel} against {x}: mean over replications with 95 % Student-t confidence bars ({n_text}).")
+    return Figure(path, f"{ylabel} against {xlabel} (`{x}`): mean over replications with 95 % Student-t confidence bars ({n_text}).")
 
 
 def _sweep_timeseries(d: Path, ok: pd.DataFrame, params: list[str], figdir: Path) -> list[Figure]:

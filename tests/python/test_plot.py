@@ -33,6 +33,7 @@ def captured(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
         seen[path.name] = {
             "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(), "title": ax.get_title(),
             "legend": ax.get_legend(), "errorbars": [c for c in ax.containers if getattr(c, "has_yerr", False)],
+            "integer_y": getattr(ax.yaxis.get_major_locator(), "_integer", False),
         }
         return real(fig, path)
 
@@ -75,11 +76,14 @@ def test_sweep_figures_are_labelled_with_ci_bars(sweep_dir: Path, captured: dict
         assert UNIT.search(info["ylabel"]), info["ylabel"]
         assert info["legend"] is not None and info["legend"].get_texts(), f.path.name
     rate = captured["flows-goodput-bps-sum-vs-flows-0-rate.png"]
-    assert rate["xlabel"] == "flows[0].rate (Mbit/s)"
+    assert rate["xlabel"] == "Sending rate, flow 0 (Mbit/s)"
     assert rate["ylabel"] == "Goodput, sum over flows (Mbit/s)"
     assert len(rate["errorbars"]) == 2  # one line per valid loss value; the invalid one failed
     assert "95 % CI" in rate["legend"].get_title().get_text()
-    assert captured["network-pdf-vs-link-1-loss-p.png"]["xlabel"] == "link[1].loss.p (fraction, 0–1)"
+    pdf = captured["network-pdf-vs-link-1-loss-p.png"]
+    assert pdf["xlabel"] == "Loss probability, link 1 (fraction, 0–1)"
+    assert pdf["ylabel"] == "Packet delivery fraction (fraction, 0–1)"
+    assert pdf["title"] == "Packet delivery fraction vs Loss probability, link 1"
     assert captured["throughput-vs-time.png"]["xlabel"] == "Time (s)"
 
 
@@ -94,6 +98,9 @@ def test_run_figures(tmp_path: Path, captured: dict[str, Any]) -> None:
         assert UNIT.search(captured[f.path.name]["ylabel"])
         assert captured[f.path.name]["legend"] is not None
     assert captured["throughput.png"]["ylabel"] == "Goodput (kbit/s)"
+    # Counts get integer ticks, rates do not.
+    assert captured["queue.png"]["ylabel"] == "Queue occupancy (packets)" and captured["queue.png"]["integer_y"]
+    assert not captured["throughput.png"]["integer_y"]
     assert "flow 0: src→dst (udp)" in [t.get_text() for t in captured["throughput.png"]["legend"].get_texts()]
     assert any("cwnd" in n for n in notes) and any("sequence" in n for n in notes)
 
@@ -144,12 +151,17 @@ def test_plot_command_writes_figures_and_report(sweep_dir: Path) -> None:
 
 
 def test_units_and_labels() -> None:
-    assert plot.parameter_axis("flows[0].rate", ["500kbps", "1Mbps", "1.5Mbps"]) == ([0.5, 1.0, 1.5], "flows[0].rate (Mbit/s)")
-    assert plot.parameter_axis("mobility.pause", ["0s", "30s", "1min"]) == ([0.0, 30.0, 60.0], "mobility.pause (s)")
-    assert plot.parameter_axis("link[0].delay", ["5ms", "20ms"]) == ([5.0, 20.0], "link[0].delay (ms)")
+    assert plot.parameter_axis("flows[0].rate", ["500kbps", "1Mbps", "1.5Mbps"]) == ([0.5, 1.0, 1.5], "Sending rate, flow 0 (Mbit/s)")
+    assert plot.parameter_axis("mobility.pause", ["0s", "30s", "1min"]) == ([0.0, 30.0, 60.0], "Pause time (s)")
+    assert plot.parameter_axis("link[0].delay", ["5ms", "20ms"]) == ([5.0, 20.0], "One-way delay, link 0 (ms)")
     assert plot.parameter_axis("nodes.area_m", [600, 800]) == ([600.0, 800.0], "nodes.area_m (m)")
-    assert plot.parameter_axis("routing.protocol", ["dsr", "aodv"]) == (None, "routing.protocol")
+    assert plot.parameter_axis("routing.protocol", ["dsr", "aodv"]) == (None, "Routing protocol")
     assert plot.parameter_axis("x", ["1Mbps", "5ms"]) == (None, "x")
+    assert plot.parameter_axis("nodes.count", [20, 50]) == ([20.0, 50.0], "Number of wireless nodes")
+    assert plot.parameter_axis("flows[3].tcp.mss_bytes", [536, 1460]) == ([0.536, 1.46], "MSS, flow 3 (kB)")
+    assert plot.parameter_name("flows[0].sctp.some_new_knob") == "flows[0].sctp.some_new_knob"  # no name: the path
+    assert plot.metric_label("flows.goodput_bps.sum", plot.display_unit("bit/s", [2e4])) == "Goodput, sum over flows (kbit/s)"
+    assert plot.metric_label("flows.retransmissions.sum", plot.display_unit("packets", [3])) == "Retransmissions, sum over flows (packets)"
     u = plot.display_unit("bit/s", [2.5e6])
     assert (u.label, u.scale) == ("Mbit/s", 1e6)
     assert plot.metric_label("flows[2].mean_delay_s", plot.display_unit("s", [0.03])) == "Mean one-way delay, flow 2 (ms)"
