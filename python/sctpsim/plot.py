@@ -549,9 +549,16 @@ def _gap_limit(t: Sequence[float], interval: float | None) -> float:
 
 
 def _integer_ticks(axis: Any) -> None:
+    """Integer ticks on a count axis; an axis spanning less than one unit (all zero) is widened
+    to 0–1, where integer ticks exist."""
     from matplotlib.ticker import MaxNLocator
 
     axis.set_major_locator(MaxNLocator(integer=True))
+    lo, hi = axis.get_view_interval()
+    if hi - lo < 1.0:
+        lo2 = float(math.floor(lo))
+        hi2 = lo2 + 1.0 if hi <= lo2 + 1.0 else lo2 + 2.0
+        (axis.axes.set_ylim if axis.axis_name == "y" else axis.axes.set_xlim)(lo2, hi2)
 
 
 def _is_path_row(metric: str, dr: str) -> bool:
