@@ -395,7 +395,10 @@ def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, f
     values = pd.to_numeric(ok[metric], errors="coerce").astype("float64")
     unit = display_unit(base_unit(metric), values.tolist())
     ylabel = metric_label(metric, unit)
-    fig, ax = _new_axes(f"{ylabel.rsplit(' (', 1)[0]} vs {xlabel.rsplit(' (', 1)[0] if not categorical else xlabel}")
+    xname = xlabel.rsplit(" (", 1)[0] if not categorical else xlabel
+    if len(xname) > 1 and xname[0].isupper() and xname[1].islower():
+        xname = xname[0].lower() + xname[1:]  # "… vs loss probability", but "… vs MSS"
+    fig, ax = _new_axes(f"{ylabel.rsplit(' (', 1)[0]} vs {xname}")
     ns: set[int] = set()
     drawn = 0
     for skey in series_keys:
@@ -432,7 +435,7 @@ def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, f
     n_text = f"n = {min(ns)}" if len(ns) == 1 else f"n = {min(ns)}–{max(ns)}"
     _legend(ax, drawn, title=f"{n_text} runs per point; bars: 95 % CI" if others else f"{n_text} runs per point")
     path = _save(fig, figdir / f"{_slug(metric)}-vs-{_slug(x)}.png")
-    return Figure(path, f"{ylabel} against {xlabel} (`{x}`): mean over replications with 95 % Student-t confidence bars ({n_text}).")
+    return Figure(path, f"{ylabel.rsplit(' (', 1)[0]} against {xname} (`{x}`): mean over replications with 95 % Student-t confidence bars ({n_text}).")
 
 
 def _sweep_timeseries(d: Path, ok: pd.DataFrame, params: list[str], figdir: Path) -> list[Figure]:
@@ -706,7 +709,7 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
         plt = _pyplot()
         fig, axes = plt.subplots(len(panels), 1, figsize=(9.0, 1.0 + 2.6 * len(panels)), sharex=True, sharey=True,
                                  layout="constrained", squeeze=False)
-        fig.suptitle("Sequence number / TSN vs time, per path")
+        fig.suptitle("TSN vs time, per path")
         fig.supylabel(ylabel.format(unit=unit.label), fontsize="medium")
 
         def label_of(sc: str, i: int, dr: str, m: str) -> str:
@@ -749,13 +752,13 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
         seq_frame = ts[keep]
         named = [m for m in sorted(set(seq_frame["metric"])) if not m.startswith("dropped")]
         if all("tsn" in m for m in named):
-            label, base = "TSN (chunks, relative to the initial TSN)", "TSN"
+            label, base, title = "TSN (chunks, relative to the initial TSN)", "TSN", "TSN vs time"
         elif not any("tsn" in m for m in named):
-            label, base = "Sequence number ({unit})", "bytes"
+            label, base, title = "Sequence number ({unit})", "bytes", "Sequence number vs time"
         else:
-            label, base = "Sequence number (bytes) / TSN (chunks)", "count"
+            label, base, title = "Sequence number (bytes) / TSN (chunks)", "count", "Sequence number / TSN vs time"
         if not path_panels(seq_frame, label, base):
-            series("", _is_seq, "Sequence number / TSN vs time", "sequence.png",
+            series("", _is_seq, title, "sequence.png",
                    "Sequence numbers (TCP) or TSNs (SCTP) against time; crosses mark drops and retransmissions.",
                    ylabel=label, base=base, frame=seq_frame)
     else:

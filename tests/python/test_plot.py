@@ -83,7 +83,7 @@ def test_sweep_figures_are_labelled_with_ci_bars(sweep_dir: Path, captured: dict
     pdf = captured["network-pdf-vs-link-1-loss-p.png"]
     assert pdf["xlabel"] == "Loss probability, link 1 (fraction, 0–1)"
     assert pdf["ylabel"] == "Packet delivery fraction (fraction, 0–1)"
-    assert pdf["title"] == "Packet delivery fraction vs Loss probability, link 1"
+    assert pdf["title"] == "Packet delivery fraction vs loss probability, link 1"
     assert captured["throughput-vs-time.png"]["xlabel"] == "Time (s)"
 
 
@@ -143,6 +143,7 @@ def test_plot_command_writes_figures_and_report(sweep_dir: Path) -> None:
     assert "| flows[0].rate | link[1].loss.p | runs ok |" in report
     assert "0/3" in report and "must be a probability" in report  # the failed point and its error
     assert re.search(r"\d ± \d", report)
+    assert "PDF and SVG" in report
 
     bad = cli("plot", str(sweep_dir / "nope"))
     assert bad.returncode == 2 and bad.stderr.startswith("sctpsim: error:")
