@@ -8,10 +8,14 @@ docs/sweeps.md).
   of the other parameters (``<metric>-vs-<param>.png``); with ``--timeseries`` sweeps also the
   throughput against time per grid point, mean over replications with a 95 % band;
 * a run directory (``timeseries.parquet``): throughput, delivered data, cwnd and sequence/TSN
-  against time, link throughput and queue occupancy, one line per flow or link direction.
+  against time, link throughput and queue occupancy, one line per flow, SCTP path or link
+  direction; a multi-homed SCTP flow's TSN figure has one panel per destination address, its
+  transmission lines broken where the path sent nothing (:func:`break_gaps`) and drops marked.
 
-Figures go to ``DIR/figures/``; :mod:`sctpsim.report` then writes ``DIR/report.md``. Axis labels
-carry units; rates, times and sizes are scaled to a readable unit (kbit/s, Mbit/s, ms, kB).
+Figures go to ``DIR/figures/`` as ``.png``, ``.pdf`` and ``.svg`` with the same stem;
+:mod:`sctpsim.report` then writes ``DIR/report.md``. Axis labels are readable names
+(:data:`METRIC_NAMES`, :data:`PARAM_NAMES`, else the field path) with units; rates, times and sizes
+are scaled to a readable unit (kbit/s, Mbit/s, ms, kB); counts get integer ticks.
 Time series metrics named ``cwnd*`` and ``tsn*``/``seq*``/``cum_tsn*`` are plotted when a
 transport reports them; a run without them gets no cwnd or sequence figure (the report says so).
 """
@@ -819,10 +823,14 @@ def cli_main(args: argparse.Namespace) -> int:
 __all__ = [
     "Figure",
     "HEADLINE_METRICS",
+    "METRIC_NAMES",
+    "PARAM_NAMES",
     "base_unit",
+    "break_gaps",
     "display_unit",
     "metric_label",
     "parameter_axis",
+    "parameter_name",
     "plot_run",
     "plot_sweep",
     "read_sweep",
