@@ -729,9 +729,9 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
             finish(ax, sel, base, "", groups, xlabel=n == len(panels) - 1)
             if groups > 4:
                 fig.set_size_inches(12.0, fig.get_size_inches()[1])
-        addrs = ", ".join(a for i in sorted(multi) for a in multi[i])
+        listed = ", ".join(a for i in sorted(multi) for a in multi[i])
         figures.append(Figure(_save(fig, figdir / "sequence.png"),
-                              f"TSNs against time, one panel per path ({addrs}): first transmissions (the line breaks "
+                              f"TSNs against time, one panel per path ({listed}): first transmissions (the line breaks "
                               "where the path sent nothing), retransmissions and drops (crosses; drops with their reason), "
                               "and the association's cumulative TSN ack."))
         return True
