@@ -76,7 +76,7 @@ def _build_parser() -> argparse.ArgumentParser:
     sw = sub.add_parser("sweep", help="a parameter grid × seeds, resumable, on a process pool or Dask")
     add_sweep_arguments(sw)
 
-    pl = sub.add_parser("plot", help="the standard figures (PNG) and report.md of a run or sweep directory")
+    pl = sub.add_parser("plot", help="the standard figures (PNG, PDF, SVG) and report.md of a run or sweep directory")
     pl.add_argument("dir", help="a sweep directory (results.parquet) or a run directory (timeseries.parquet)")
     pl.add_argument("--metric", dest="metrics", action="append", default=[], metavar="NAME",
                     help="sweep metric to plot against the swept parameter (repeatable; default: the headline metrics)")

@@ -1,4 +1,5 @@
-"""The standard figures of a run or a sweep, as PNG (matplotlib, Agg backend; docs/sweeps.md).
+"""The standard figures of a run or a sweep, as PNG, PDF and SVG (matplotlib, Agg backend;
+docs/sweeps.md).
 
 ``sctpsim plot DIR`` looks at ``DIR``:
 
@@ -7,10 +8,14 @@
   of the other parameters (``<metric>-vs-<param>.png``); with ``--timeseries`` sweeps also the
   throughput against time per grid point, mean over replications with a 95 % band;
 * a run directory (``timeseries.parquet``): throughput, delivered data, cwnd and sequence/TSN
-  against time, link throughput and queue occupancy, one line per flow or link direction.
+  against time, link throughput and queue occupancy, one line per flow, SCTP path or link
+  direction; a multi-homed SCTP flow's TSN figure has one panel per destination address, its
+  transmission lines broken where the path sent nothing (:func:`break_gaps`) and drops marked.
 
-Figures go to ``DIR/figures/``; :mod:`sctpsim.report` then writes ``DIR/report.md``. Axis labels
-carry units; rates, times and sizes are scaled to a readable unit (kbit/s, Mbit/s, ms, kB).
+Figures go to ``DIR/figures/`` as ``.png``, ``.pdf`` and ``.svg`` with the same stem;
+:mod:`sctpsim.report` then writes ``DIR/report.md``. Axis labels are readable names
+(:data:`METRIC_NAMES`, :data:`PARAM_NAMES`, else the field path) with units; rates, times and sizes
+are scaled to a readable unit (kbit/s, Mbit/s, ms, kB); counts get integer ticks.
 Time series metrics named ``cwnd*`` and ``tsn*``/``seq*``/``cum_tsn*`` are plotted when a
 transport reports them; a run without them gets no cwnd or sequence figure (the report says so).
 """
@@ -81,7 +86,66 @@ METRIC_NAMES = {
     "cwnd": "Congestion window",
     "cwnd_bytes": "Congestion window",
     "cwnd_packets": "Congestion window",
+    "outage_drops": "Outage drops",
+    "normalized_routing_load": "Normalized routing load",
+    "route_discoveries": "Route discoveries",
+    "route_errors": "Route errors",
+    "link_breaks": "Link breaks",
+    "mean_discovery_latency_s": "Mean route discovery latency",
+    "path_switches": "Path switches",
+    "t3_timeouts": "T3-rtx timeouts",
+    "sacks_sent": "SACKs sent",
+    "message_delay_s": "Message delay",
+    "rtt_s": "RTT",
+    "srtt_s": "Smoothed RTT",
+    "rto_s": "RTO",
+    "ssthresh_bytes": "Slow-start threshold",
 }
+
+#: Readable names of swept parameters (docs/scenario.md), by pattern of the field path; ``{0}``
+#: is the link or flow index. Other paths are shown as they are.
+PARAM_NAMES: list[tuple[str, str]] = [
+    (r"link\[(\d+)\]\.loss\.p", "Loss probability, link {0}"),
+    (r"link\[(\d+)\]\.loss\.p_good_to_bad", "P(good → bad), link {0}"),
+    (r"link\[(\d+)\]\.loss\.p_bad_to_good", "P(bad → good), link {0}"),
+    (r"link\[(\d+)\]\.bandwidth", "Bandwidth, link {0}"),
+    (r"link\[(\d+)\]\.delay", "One-way delay, link {0}"),
+    (r"link\[(\d+)\]\.queue_limit_packets", "Queue limit, link {0}"),
+    (r"link\[(\d+)\]\.mtu_bytes", "MTU, link {0}"),
+    (r"flows\[(\d+)\]\.rate", "Sending rate, flow {0}"),
+    (r"flows\[(\d+)\]\.packet_size_bytes", "Packet size, flow {0}"),
+    (r"flows\[(\d+)\]\.size_bytes", "File size, flow {0}"),
+    (r"flows\[(\d+)\]\.transport", "Transport, flow {0}"),
+    (r"flows\[(\d+)\]\.pairs", "Number of flows"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.mss_bytes", "MSS, flow {0}"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.recv_buffer_bytes", "Receive buffer, flow {0}"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.initial_window_segments", "Initial window, flow {0}"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.initial_rto", "Initial RTO, flow {0}"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.min_rto", "Minimum RTO, flow {0}"),
+    (r"flows\[(\d+)\]\.(?:tcp|sctp)\.max_rto", "Maximum RTO, flow {0}"),
+    (r"flows\[(\d+)\]\.tcp\.dupthresh", "Duplicate-ACK threshold, flow {0}"),
+    (r"flows\[(\d+)\]\.sctp\.fast_rtx_threshold", "Fast-retransmit threshold, flow {0}"),
+    (r"flows\[(\d+)\]\.sctp\.path_max_retrans", "Path.Max.Retrans, flow {0}"),
+    (r"flows\[(\d+)\]\.sctp\.max_burst", "Max.Burst, flow {0}"),
+    (r"flows\[(\d+)\]\.sctp\.hb_interval", "Heartbeat interval, flow {0}"),
+    (r"nodes\.count", "Number of wireless nodes"),
+    (r"mobility\.pause", "Pause time"),
+    (r"mobility\.model", "Mobility model"),
+    (r"mobility\.max_speed_mps", "Maximum speed"),
+    (r"mobility\.min_speed_mps", "Minimum speed"),
+    (r"routing\.protocol", "Routing protocol"),
+    (r"radio\.data_rate", "802.11 data rate"),
+    (r"simulation\.duration", "Simulated duration"),
+]
+
+
+def parameter_name(path: str) -> str:
+    """``Loss probability, link 1`` for ``link[1].loss.p``; the path itself if it has no name."""
+    for pattern, name in PARAM_NAMES:
+        m = re.fullmatch(pattern, path)
+        if m:
+            return name.format(*m.groups())
+    return path
 
 
 # ---------------------------------------------------------------------------------------------
@@ -127,6 +191,10 @@ def base_unit(name: str) -> str:
     if leaf in ("tsn", "cum_tsn") or leaf.startswith("tsn"):
         return "TSN"
     return "count"
+
+
+#: Units of things counted: such axes get integer ticks.
+COUNT_UNITS = ("packets", "count", "TSN")
 
 
 def display_unit(base: str, values: Sequence[float]) -> Unit:
@@ -175,27 +243,29 @@ _UNIT_SCALE = {
 def parameter_axis(path: str, values: Sequence[Any]) -> tuple[list[float] | None, str]:
     """Numeric x positions and an axis label for a swept parameter's values. Quantities with
     units (``"2Mbps"``, ``"200ms"``) are converted to a common unit; plain numbers take the
-    unit of the field name; anything else is categorical (``None``)."""
+    unit of the field name; anything else is categorical (``None``). The label is the
+    parameter's readable name (:func:`parameter_name`)."""
+    name = parameter_name(path)
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         nums = [float(v) for v in values]
         base = base_unit(path)
         if base == "count":
-            return nums, path
+            return nums, name
         unit = display_unit(base, nums) if base in _SCALED else Unit("fraction, 0–1" if base == "fraction" else base)
-        return [x / unit.scale for x in nums], f"{path} ({unit.label})"
+        return [x / unit.scale for x in nums], f"{name} ({unit.label})"
     parsed = []
     for v in values:
         m = _QUANTITY.match(str(v)) if isinstance(v, str) else None
         if not m or m.group(2) not in _UNIT_SCALE:
-            return None, path
+            return None, name
         parsed.append((float(m.group(1)), *_UNIT_SCALE[m.group(2)]))
     bases = {b for _, b, _ in parsed}
     if len(bases) != 1:
-        return None, path
+        return None, name
     base = bases.pop()
     nums = [x * s for x, _, s in parsed]
     unit = display_unit(base, nums)
-    return [x / unit.scale for x in nums], f"{path} ({unit.label})"
+    return [x / unit.scale for x in nums], f"{name} ({unit.label})"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,14 +286,27 @@ def _pyplot() -> Any:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
+    matplotlib.rcParams["svg.hashsalt"] = "sctpsim"  # stable element ids: reproducible SVG
+    matplotlib.rcParams["pdf.fonttype"] = 42  # TrueType in PDF (editable text, accepted by publishers)
+
     return plt
 
 
-def _save(fig: Any, path: Path) -> Path:
-    def w(tmp: str) -> None:
-        fig.savefig(tmp, format="png", dpi=150)
+#: Formats written for every figure, beside each other with the same stem: the PNG for the
+#: report, PDF and SVG (vector) for papers.
+FORMATS = ("png", "pdf", "svg")
 
-    store.atomic_write(path, w)
+
+def _save(fig: Any, path: Path) -> Path:
+    """Write ``path`` (a ``.png``) and the same figure as ``.pdf`` and ``.svg``; returns the PNG."""
+    for fmt in FORMATS:
+        def w(tmp: str, fmt: str = fmt) -> None:
+            # No embedded date or creator version: the same run plots to the same bytes.
+            meta = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Creator": None, "Producer": None},
+                    "svg": {"Date": None, "Creator": None}}[fmt]
+            fig.savefig(tmp, format=fmt, dpi=150, metadata=meta)
+
+        store.atomic_write(path.with_suffix(f".{fmt}"), w)
     _pyplot().close(fig)
     return path
 
@@ -316,7 +399,10 @@ def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, f
     values = pd.to_numeric(ok[metric], errors="coerce").astype("float64")
     unit = display_unit(base_unit(metric), values.tolist())
     ylabel = metric_label(metric, unit)
-    fig, ax = _new_axes(f"{ylabel.rsplit(' (', 1)[0]} vs {x}")
+    xname = xlabel.rsplit(" (", 1)[0] if not categorical else xlabel
+    if len(xname) > 1 and xname[0].isupper() and xname[1].islower():
+        xname = xname[0].lower() + xname[1:]  # "… vs loss probability", but "… vs MSS"
+    fig, ax = _new_axes(f"{ylabel.rsplit(' (', 1)[0]} vs {xname}")
     ns: set[int] = set()
     drawn = 0
     for skey in series_keys:
@@ -346,10 +432,14 @@ def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, f
         ax.set_xticks(list(pos.values()), [str(v) for v in pos])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    if base_unit(metric) in COUNT_UNITS:
+        _integer_ticks(ax.yaxis)
+    if not categorical and base_unit(x) in COUNT_UNITS and all(float(v).is_integer() for v in pos.values()):
+        _integer_ticks(ax.xaxis)
     n_text = f"n = {min(ns)}" if len(ns) == 1 else f"n = {min(ns)}–{max(ns)}"
     _legend(ax, drawn, title=f"{n_text} runs per point; bars: 95 % CI" if others else f"{n_text} runs per point")
     path = _save(fig, figdir / f"{_slug(metric)}-vs-{_slug(x)}.png")
-    return Figure(path, f"{ylabel} against {x}: mean over replications with 95 % Student-t confidence bars ({n_text}).")
+    return Figure(path, f"{ylabel.rsplit(' (', 1)[0]} against {xname} (`{x}`): mean over replications with 95 % Student-t confidence bars ({n_text}).")
 
 
 def _sweep_timeseries(d: Path, ok: pd.DataFrame, params: list[str], figdir: Path) -> list[Figure]:
@@ -394,7 +484,7 @@ def _is_cwnd(m: str) -> bool:
 
 
 def _is_seq(m: str) -> bool:
-    return m.startswith(("tsn", "seq", "cum_tsn", "highest_tsn", "snd_nxt", "snd_una", "dropped_seq"))
+    return m.startswith(("tsn", "seq", "cum_tsn", "highest_tsn", "snd_nxt", "snd_una", "dropped_seq", "dropped_tsn"))
 
 
 def _is_event(m: str) -> bool:
@@ -402,10 +492,105 @@ def _is_event(m: str) -> bool:
     return "rtx" in m or m.startswith(("dropped", "fast_retransmit", "timeout"))
 
 
+def _is_sent(m: str) -> bool:
+    """Series with a row per transmission (not a state held between changes): a pause in sending
+    is a gap in the data, and the line is broken there (:func:`break_gaps`)."""
+    return m in ("tsn_sent", "seq_sent")
+
+
+#: A transmission series is broken where nothing was sent for this many sample intervals (or this
+#: many of the series' own median spacing, for senders slower than the sampling).
+GAP_INTERVALS = 5.0
+
+#: Markers of event series, the same in every figure and panel (other events: coloured crosses).
+EVENT_STYLES: dict[str, dict[str, Any]] = {
+    "dropped": {"marker": "x", "color": "black"},
+    "tsn_fast_rtx": {"marker": "+", "color": "C3", "markeredgewidth": 1.5},
+    "tsn_t3_rtx": {"marker": "+", "color": "C1", "markeredgewidth": 1.5},
+    "tsn_early_rtx": {"marker": "+", "color": "C4", "markeredgewidth": 1.5},
+}
+
+#: Legend names of the sequence/TSN series.
+SEQ_NAMES = {
+    "tsn_sent": "TSN sent (first transmission)",
+    "tsn_fast_rtx": "fast retransmission",
+    "tsn_t3_rtx": "T3-rtx retransmission",
+    "tsn_early_rtx": "early retransmission",
+    "tsn_acked": "cumulative TSN ack",
+    "dropped_tsn": "dropped",
+}
+
+
+def break_gaps(t: Sequence[float], y: Sequence[float], max_gap: float) -> tuple[list[float], list[float]]:
+    """``t, y`` with a NaN point inserted after every sample followed by a pause longer than
+    ``max_gap``, so a plotted line stops there instead of joining the points on either side. The
+    NaN takes the time of the sample before the pause (a ``steps-post`` line then ends at that
+    sample, too). ``t`` must be sorted."""
+    ts_out: list[float] = []
+    ys_out: list[float] = []
+    for k, (tk, yk) in enumerate(zip(t, y)):
+        if k and tk - t[k - 1] > max_gap:
+            ts_out.append(float(t[k - 1]))
+            ys_out.append(math.nan)
+        ts_out.append(float(tk))
+        ys_out.append(float(yk))
+    return ts_out, ys_out
+
+
+def sample_interval(ts: pd.DataFrame) -> float | None:
+    """The run's sample interval (``simulation.sample_interval``), from the spacing of the sampled
+    series; ``None`` if it has none."""
+    sampled = ts[ts["metric"].isin(["goodput_bps", "throughput_bps", "queue_packets"])]
+    if sampled.empty:
+        return None
+    diffs = pd.Series(sorted(sampled["time_s"].unique())).diff().dropna()
+    diffs = diffs[diffs > 0]
+    return float(diffs.median()) if not diffs.empty else None
+
+
+def _gap_limit(t: Sequence[float], interval: float | None) -> float:
+    diffs = pd.Series(list(t)).diff().dropna()
+    diffs = diffs[diffs > 0]
+    own = float(diffs.median()) if not diffs.empty else 0.0
+    return GAP_INTERVALS * max(interval or 0.0, own) if (interval or own) else math.inf
+
+
+def _integer_ticks(axis: Any) -> None:
+    """Integer ticks on a count axis; an axis spanning less than one unit (all zero) is widened
+    to 0–1, where integer ticks exist."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+    lo, hi = axis.get_view_interval()
+    if hi - lo < 1.0:
+        lo2 = float(math.floor(lo))
+        hi2 = lo2 + 1.0 if hi <= lo2 + 1.0 else lo2 + 2.0
+        (axis.axes.set_ylim if axis.axis_name == "y" else axis.axes.set_xlim)(lo2, hi2)
+
+
+def _is_path_row(metric: str, dr: str) -> bool:
+    """SCTP per-path rows carry the destination address in ``dir`` (docs/metrics.md)."""
+    return bool(dr) and not metric.startswith(("dropped", "net_event", "message_delay")) and not dr.startswith("stream")
+
+
+def _drop_paths(rows: pd.DataFrame) -> pd.Series:
+    """The destination each ``dropped_tsn`` row's chunk was sent to: that of the latest
+    transmission (``tsn_sent``, ``tsn_*_rtx``) of the same TSN at or before the drop."""
+    drops = rows[rows["metric"] == "dropped_tsn"]
+    if drops.empty:
+        return pd.Series(dtype="object")
+    tx = rows[rows["metric"].str.startswith("tsn_") & (rows["metric"] != "tsn_acked") & (rows["dir"] != "")]
+    left = drops[["time_s", "scope", "id", "value"]].reset_index().sort_values("time_s")
+    right = tx[["time_s", "scope", "id", "value", "dir"]].rename(columns={"dir": "path"}).sort_values("time_s")
+    merged = pd.merge_asof(left, right, on="time_s", by=["scope", "id", "value"], direction="backward")
+    return merged.set_index("index")["path"].fillna("").astype(str)
+
+
 def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[list[Figure], list[str]]:
     """The figures of a run directory, and notes on figures left out (no such time series)."""
     d = Path(run_dir)
     ts = pd.read_parquet(d / "timeseries.parquet")
+    ts["dir"] = ts["dir"].fillna("").astype(str)
     try:
         summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -418,11 +603,74 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
         (int(link["id"]), str(link["dir"])): f"link {link['id']} {link['dir']}: {link.get('from', '?')}→{link.get('to', '?')}"
         for link in summary.get("links", [])
     }
+    primaries = {
+        (int(p["flow"]), str(p["addr"])) for p in summary.get("paths", []) if p.get("side") == "sender" and p.get("primary")
+    }
+    interval = sample_interval(ts)
     figdir = Path(out_dir) if out_dir is not None else d / FIGURES
     figdir.mkdir(parents=True, exist_ok=True)
     figures: list[Figure] = []
     notes: list[str] = []
     metrics = set(ts["metric"].unique())
+
+    def path_name(i: int, addr: str) -> str:
+        return f"path {addr}" + (" (primary)" if (i, addr) in primaries else "")
+
+    def draw(ax: Any, sel: pd.DataFrame, unit: Unit, label_of: Any, panel: bool = False) -> int:
+        """One line (or marker series) per (scope, id, dir, metric) group; returns how many."""
+        styles = ["-", "--", "-.", ":"]  # overlapping lines (equal links) stay visible
+        groups = 0
+        for k, ((sc, i, dr, m), g) in enumerate(sel.groupby(["scope", "id", "dir", "metric"], sort=True)):
+            label = label_of(sc, int(i), str(dr), str(m))
+            g = g.sort_values("time_s")
+            t, y = g["time_s"].tolist(), (g["value"] / unit.scale).tolist()
+            groups += 1
+            if _is_event(m):
+                style = EVENT_STYLES.get("dropped" if m.startswith("dropped") else m, {"marker": "x"})
+                ax.plot(t, y, label=label, linestyle="none", markersize=6, **style)
+                continue
+            step = "steps-post" if m.startswith(("cwnd", "tsn", "seq", "cum_tsn", "snd_")) else "default"
+            if m in ("tsn_acked", "cum_tsn"):
+                # The reference the transmissions are read against: thin, grey, underneath.
+                ax.plot(t, y, label=label, drawstyle=step, color="0.45", linewidth=1.0, zorder=1.5)
+                continue
+            if _is_sent(m):
+                t, y = break_gaps(t, y, _gap_limit(t, interval))
+            color = {"color": "C0"} if m == "tsn_sent" and panel else {}
+            line = ax.plot(t, y, label=label, drawstyle=step, linestyle="-" if panel else styles[k % len(styles)],
+                           linewidth=1.8, **color)[0]
+            if _is_sent(m):
+                # A lone transmission between two pauses has no line segment: a dot instead.
+                lone = [(a, b) for n, (a, b) in enumerate(zip(t, y)) if math.isfinite(b)
+                        and (n == 0 or not math.isfinite(y[n - 1])) and (n == len(y) - 1 or not math.isfinite(y[n + 1]))]
+                if lone:
+                    ax.plot([a for a, _ in lone], [b for _, b in lone], linestyle="none", marker="o", markersize=3,
+                            color=line.get_color())
+        return groups
+
+    def default_label(several: bool) -> Any:
+        def label_of(sc: str, i: int, dr: str, m: str) -> str:
+            if sc == "flow":
+                label = flow_names.get(i, f"flow {i}")
+                if _is_path_row(m, dr):
+                    label += f", {path_name(i, dr)}"
+            else:
+                label = link_names.get((i, dr), f"{sc} {i} {dr}".strip())
+            if m.startswith("dropped") and dr:
+                return label + f" [{m}: {dr}]"
+            return label + (f" [{m}]" if several else "")
+
+        return label_of
+
+    def finish(ax: Any, sel: pd.DataFrame, base: str, ylabel: str, groups: int, xlabel: bool = True) -> None:
+        if xlabel:
+            ax.set_xlabel("Time (s)")
+        if (sel["value"] >= 0).all():
+            ax.set_ylim(bottom=0)
+        if base in COUNT_UNITS:
+            _integer_ticks(ax.yaxis)
+        ax.set_ylabel(ylabel)
+        _legend(ax, groups)
 
     def series(scope: str, select: Any, title: str, fname: str, caption: str, ylabel: str | None = None,
                base: str | None = None, frame: pd.DataFrame | None = None) -> None:
@@ -431,36 +679,70 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
         if sel.empty:
             return
         names = sorted(sel["metric"].unique())
-        unit = display_unit(base or base_unit(names[0]), sel["value"].tolist())
+        base = base or base_unit(names[0])
+        unit = display_unit(base, sel["value"].tolist())
         fig, ax = _new_axes(title)
-        styles = ["-", "--", "-.", ":"]  # overlapping lines (equal links) stay visible
-        for k, ((sc, i, dr, m), g) in enumerate(sel.groupby(["scope", "id", "dir", "metric"], sort=True)):
-            if sc == "flow":
-                label = flow_names.get(int(i), f"flow {i}")
-            else:
-                label = link_names.get((int(i), str(dr)), f"{sc} {i} {dr}".strip())
-            if len(names) > 1:
-                label += f" [{m}]"
-            g = g.sort_values("time_s")
-            if _is_event(m):
-                ax.plot(g["time_s"], g["value"] / unit.scale, label=label, linestyle="none", marker="x", markersize=6)
-                continue
-            step = "steps-post" if m.startswith(("cwnd", "tsn", "seq", "cum_tsn", "snd_")) else "default"
-            ax.plot(g["time_s"], g["value"] / unit.scale, label=label, drawstyle=step, linestyle=styles[k % len(styles)])
-        ax.set_xlabel("Time (s)")
-        if (sel["value"] >= 0).all():
-            ax.set_ylim(bottom=0)
+        groups = draw(ax, sel, unit, default_label(len(names) > 1))
         leaf = names[0]
-        ax.set_ylabel(ylabel.format(unit=unit.label) if ylabel else f"{METRIC_NAMES.get(leaf, leaf.replace('_', ' ').capitalize())} ({unit.label})")
-        _legend(ax, sel.groupby(["scope", "id", "dir", "metric"]).ngroups)
+        finish(ax, sel, base, ylabel.format(unit=unit.label) if ylabel else f"{METRIC_NAMES.get(leaf, leaf.replace('_', ' ').capitalize())} ({unit.label})", groups)
         figures.append(Figure(_save(fig, figdir / fname), caption))
+
+    def path_panels(frame: pd.DataFrame, ylabel: str, base: str) -> bool:
+        """Multi-path SCTP: the sequence/TSN figure with one panel per destination address of
+        each multi-path flow (and one for all other flows). False if no flow is multi-path."""
+        tx = frame[(frame["scope"] == "flow") & frame["metric"].str.startswith("tsn_") & (frame["metric"] != "tsn_acked")
+                   & (frame["dir"] != "")]
+        paths_of = tx.groupby("id")["dir"].unique()
+        multi = {int(i): sorted(map(str, v), key=lambda a: ((int(i), a) not in primaries, a)) for i, v in paths_of.items() if len(v) > 1}
+        if not multi:
+            return False
+        frame = frame.copy()
+        frame["path"] = frame["dir"].where([_is_path_row(m, dr) for m, dr in zip(frame["metric"], frame["dir"])], "")
+        frame.loc[frame["metric"] == "dropped_tsn", "path"] = _drop_paths(frame)
+        panels: list[tuple[str, pd.DataFrame]] = []
+        for i, addrs in sorted(multi.items()):
+            mine = frame[(frame["scope"] == "flow") & (frame["id"] == i)]
+            for addr in addrs:
+                # The association-wide cumulative ack in every panel of the flow, as the reference.
+                panels.append((f"{flow_names.get(i, f'flow {i}')}: {path_name(i, addr)}",
+                               mine[(mine["path"] == addr) | (mine["metric"] == "tsn_acked")]))
+        rest = frame[~((frame["scope"] == "flow") & frame["id"].isin(list(multi)))]
+        if not rest.empty:
+            panels.append(("other flows", rest))
+        unit = display_unit(base, frame["value"].tolist())
+        plt = _pyplot()
+        fig, axes = plt.subplots(len(panels), 1, figsize=(9.0, 1.0 + 2.6 * len(panels)), sharex=True, sharey=True,
+                                 layout="constrained", squeeze=False)
+        fig.suptitle("TSN vs time, per path")
+        fig.supylabel(ylabel.format(unit=unit.label), fontsize="medium")
+
+        def label_of(sc: str, i: int, dr: str, m: str) -> str:
+            if i in multi and sc == "flow":
+                text = SEQ_NAMES.get(m, m)
+                return f"{text} ({dr})" if m.startswith("dropped") and dr else text
+            return default_label(True)(sc, i, dr, m)
+
+        for n, (ax, (title, sel)) in enumerate(zip(axes[:, 0], panels)):
+            ax.set_title(title, fontsize="medium")
+            ax.grid(True, alpha=0.3)
+            groups = draw(ax, sel.drop(columns="path"), unit, label_of, panel=True)
+            finish(ax, sel, base, "", groups, xlabel=n == len(panels) - 1)
+            if groups > 4:
+                fig.set_size_inches(12.0, fig.get_size_inches()[1])
+        listed = ", ".join(a for i in sorted(multi) for a in multi[i])
+        figures.append(Figure(_save(fig, figdir / "sequence.png"),
+                              f"TSNs against time, one panel per path ({listed}): first transmissions (the line breaks "
+                              "where the path sent nothing), retransmissions and drops (crosses; drops with their reason), "
+                              "and the association's cumulative TSN ack."))
+        return True
 
     series("flow", lambda m: m == "goodput_bps", "Throughput vs time (goodput per flow)", "throughput.png",
            "Goodput of each flow against time, per sample interval.")
     series("flow", lambda m: m == "bytes_delivered", "Data delivered vs time", "delivered.png",
            "Cumulative payload delivered to each flow's sink against time.")
     if any(_is_cwnd(m) for m in metrics):
-        series("", _is_cwnd, "Congestion window vs time", "cwnd.png", "Congestion window against time.")
+        series("", _is_cwnd, "Congestion window vs time", "cwnd.png",
+               "Congestion window against time (per path for SCTP: the destination address).")
     else:
         notes.append("no cwnd figure: the run has no cwnd time series (no window-based transport).")
     primary = {m for m in metrics if _is_seq(m) and not m.startswith("dropped")}
@@ -470,19 +752,19 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
         seq_rows = ts[ts["metric"].isin(primary)]
         owners = set(zip(seq_rows["scope"], seq_rows["id"]))
         is_drop = ts["metric"].str.startswith("dropped")
-        keep = ~is_drop | pd.Series([k in owners for k in zip(ts["scope"], ts["id"])], index=ts.index)
+        keep = ts["metric"].map(_is_seq) & (~is_drop | pd.Series([k in owners for k in zip(ts["scope"], ts["id"])], index=ts.index))
         seq_frame = ts[keep]
-        seq_names = sorted(set(seq_frame["metric"]) & {m for m in metrics if _is_seq(m)})
-        named = [m for m in seq_names if not m.startswith("dropped")]
+        named = [m for m in sorted(set(seq_frame["metric"])) if not m.startswith("dropped")]
         if all("tsn" in m for m in named):
-            label, base = "TSN (chunks, relative to the initial TSN)", "TSN"
+            label, base, title = "TSN (chunks, relative to the initial TSN)", "TSN", "TSN vs time"
         elif not any("tsn" in m for m in named):
-            label, base = "Sequence number ({unit})", "bytes"
+            label, base, title = "Sequence number ({unit})", "bytes", "Sequence number vs time"
         else:
-            label, base = "Sequence number (bytes) / TSN (chunks)", "count"
-        series("", _is_seq, "Sequence number / TSN vs time", "sequence.png",
-               "Sequence numbers (TCP) or TSNs (SCTP) against time; crosses mark drops and retransmissions.",
-               ylabel=label, base=base, frame=seq_frame)
+            label, base, title = "Sequence number (bytes) / TSN (chunks)", "count", "Sequence number / TSN vs time"
+        if not path_panels(seq_frame, label, base):
+            series("", _is_seq, title, "sequence.png",
+                   "Sequence numbers (TCP) or TSNs (SCTP) against time; crosses mark drops and retransmissions.",
+                   ylabel=label, base=base, frame=seq_frame)
     else:
         notes.append("no sequence/TSN figure: the run has no seq or tsn time series (no TCP or SCTP flow).")
     series("link", lambda m: m == "throughput_bps", "Link throughput vs time", "link-throughput.png",
@@ -541,10 +823,14 @@ def cli_main(args: argparse.Namespace) -> int:
 __all__ = [
     "Figure",
     "HEADLINE_METRICS",
+    "METRIC_NAMES",
+    "PARAM_NAMES",
     "base_unit",
+    "break_gaps",
     "display_unit",
     "metric_label",
     "parameter_axis",
+    "parameter_name",
     "plot_run",
     "plot_sweep",
     "read_sweep",

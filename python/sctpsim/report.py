@@ -201,9 +201,14 @@ def sweep_report(sweep_dir: str | Path, figures: Sequence[Figure] = (), metrics:
         rep.table([*params, "runs", "error"], frows)
     if figures:
         rep.heading("Figures")
+        rep.paragraph(VECTOR_NOTE)
         for f in figures:
             rep.figure(f)
     return rep
+
+
+#: Said once above the figures: the PNGs shown have vector copies for papers.
+VECTOR_NOTE = "Each figure is also in `figures/` as PDF and SVG, with the same name."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -252,6 +257,8 @@ def run_report(run_dir: str | Path, figures: Sequence[Figure] = (), notes: Seque
         rep.table(["metric", "value"], [[k, v] for k, v in net.items()])
     if figures or notes:
         rep.heading("Figures")
+        if figures:
+            rep.paragraph(VECTOR_NOTE)
         for f in figures:
             rep.figure(f)
         rep.bullets(list(notes))

@@ -33,6 +33,7 @@ def captured(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
         seen[path.name] = {
             "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(), "title": ax.get_title(),
             "legend": ax.get_legend(), "errorbars": [c for c in ax.containers if getattr(c, "has_yerr", False)],
+            "integer_y": getattr(ax.yaxis.get_major_locator(), "_integer", False),
         }
         return real(fig, path)
 
@@ -46,6 +47,10 @@ def _check_png(path: Path) -> None:
     assert path.read_bytes()[:8] == PNG
     img = matplotlib.image.imread(path)
     assert img.shape[0] > 300 and img.shape[1] > 500
+    # Vector copies for papers, same stem.
+    assert path.with_suffix(".pdf").read_bytes()[:5] == b"%PDF-"
+    svg = path.with_suffix(".svg").read_text(encoding="utf-8")
+    assert "<svg" in svg and svg.rstrip().endswith("</svg>")
 
 
 @pytest.fixture(scope="module")
@@ -71,11 +76,14 @@ def test_sweep_figures_are_labelled_with_ci_bars(sweep_dir: Path, captured: dict
         assert UNIT.search(info["ylabel"]), info["ylabel"]
         assert info["legend"] is not None and info["legend"].get_texts(), f.path.name
     rate = captured["flows-goodput-bps-sum-vs-flows-0-rate.png"]
-    assert rate["xlabel"] == "flows[0].rate (Mbit/s)"
+    assert rate["xlabel"] == "Sending rate, flow 0 (Mbit/s)"
     assert rate["ylabel"] == "Goodput, sum over flows (Mbit/s)"
     assert len(rate["errorbars"]) == 2  # one line per valid loss value; the invalid one failed
     assert "95 % CI" in rate["legend"].get_title().get_text()
-    assert captured["network-pdf-vs-link-1-loss-p.png"]["xlabel"] == "link[1].loss.p (fraction, 0–1)"
+    pdf = captured["network-pdf-vs-link-1-loss-p.png"]
+    assert pdf["xlabel"] == "Loss probability, link 1 (fraction, 0–1)"
+    assert pdf["ylabel"] == "Packet delivery fraction (fraction, 0–1)"
+    assert pdf["title"] == "Packet delivery fraction vs loss probability, link 1"
     assert captured["throughput-vs-time.png"]["xlabel"] == "Time (s)"
 
 
@@ -90,6 +98,9 @@ def test_run_figures(tmp_path: Path, captured: dict[str, Any]) -> None:
         assert UNIT.search(captured[f.path.name]["ylabel"])
         assert captured[f.path.name]["legend"] is not None
     assert captured["throughput.png"]["ylabel"] == "Goodput (kbit/s)"
+    # Counts get integer ticks, rates do not.
+    assert captured["queue.png"]["ylabel"] == "Queue occupancy (packets)" and captured["queue.png"]["integer_y"]
+    assert not captured["throughput.png"]["integer_y"]
     assert "flow 0: src→dst (udp)" in [t.get_text() for t in captured["throughput.png"]["legend"].get_texts()]
     assert any("cwnd" in n for n in notes) and any("sequence" in n for n in notes)
 
@@ -132,6 +143,7 @@ def test_plot_command_writes_figures_and_report(sweep_dir: Path) -> None:
     assert "| flows[0].rate | link[1].loss.p | runs ok |" in report
     assert "0/3" in report and "must be a probability" in report  # the failed point and its error
     assert re.search(r"\d ± \d", report)
+    assert "PDF and SVG" in report
 
     bad = cli("plot", str(sweep_dir / "nope"))
     assert bad.returncode == 2 and bad.stderr.startswith("sctpsim: error:")
@@ -140,12 +152,17 @@ def test_plot_command_writes_figures_and_report(sweep_dir: Path) -> None:
 
 
 def test_units_and_labels() -> None:
-    assert plot.parameter_axis("flows[0].rate", ["500kbps", "1Mbps", "1.5Mbps"]) == ([0.5, 1.0, 1.5], "flows[0].rate (Mbit/s)")
-    assert plot.parameter_axis("mobility.pause", ["0s", "30s", "1min"]) == ([0.0, 30.0, 60.0], "mobility.pause (s)")
-    assert plot.parameter_axis("link[0].delay", ["5ms", "20ms"]) == ([5.0, 20.0], "link[0].delay (ms)")
+    assert plot.parameter_axis("flows[0].rate", ["500kbps", "1Mbps", "1.5Mbps"]) == ([0.5, 1.0, 1.5], "Sending rate, flow 0 (Mbit/s)")
+    assert plot.parameter_axis("mobility.pause", ["0s", "30s", "1min"]) == ([0.0, 30.0, 60.0], "Pause time (s)")
+    assert plot.parameter_axis("link[0].delay", ["5ms", "20ms"]) == ([5.0, 20.0], "One-way delay, link 0 (ms)")
     assert plot.parameter_axis("nodes.area_m", [600, 800]) == ([600.0, 800.0], "nodes.area_m (m)")
-    assert plot.parameter_axis("routing.protocol", ["dsr", "aodv"]) == (None, "routing.protocol")
+    assert plot.parameter_axis("routing.protocol", ["dsr", "aodv"]) == (None, "Routing protocol")
     assert plot.parameter_axis("x", ["1Mbps", "5ms"]) == (None, "x")
+    assert plot.parameter_axis("nodes.count", [20, 50]) == ([20.0, 50.0], "Number of wireless nodes")
+    assert plot.parameter_axis("flows[3].tcp.mss_bytes", [536, 1460]) == ([0.536, 1.46], "MSS, flow 3 (kB)")
+    assert plot.parameter_name("flows[0].sctp.some_new_knob") == "flows[0].sctp.some_new_knob"  # no name: the path
+    assert plot.metric_label("flows.goodput_bps.sum", plot.display_unit("bit/s", [2e4])) == "Goodput, sum over flows (kbit/s)"
+    assert plot.metric_label("flows.retransmissions.sum", plot.display_unit("packets", [3])) == "Retransmissions, sum over flows (packets)"
     u = plot.display_unit("bit/s", [2.5e6])
     assert (u.label, u.scale) == ("Mbit/s", 1e6)
     assert plot.metric_label("flows[2].mean_delay_s", plot.display_unit("s", [0.03])) == "Mean one-way delay, flow 2 (ms)"
@@ -162,3 +179,54 @@ def test_report_pieces(tmp_path: Path) -> None:
     path = rep.write()
     assert path == tmp_path / "report.md"
     assert path.read_text().startswith("# T\n\np\n\n| a |") and "![cap](figures/f.png)" in path.read_text()
+
+
+def test_break_gaps_inserts_nan_at_pauses() -> None:
+    t, y = plot.break_gaps([0.0, 0.1, 0.2, 2.0, 2.1], [1, 2, 3, 4, 5], max_gap=0.5)
+    assert t == [0.0, 0.1, 0.2, 0.2, 2.0, 2.1]  # the break sits at the last sample before the pause
+    assert y[:3] == [1.0, 2.0, 3.0] and y[3] != y[3] and y[4:] == [4.0, 5.0]
+    assert plot.break_gaps([0.0, 0.1], [1, 2], max_gap=0.5) == ([0.0, 0.1], [1.0, 2.0])
+    assert plot.break_gaps([], [], max_gap=0.5) == ([], [])
+
+
+def test_multipath_sctp_figures_per_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two destinations, the primary silent from 10 s to 30 s: one TSN panel per path titled with
+    its address, the primary's line broken over the outage, drops as markers on the path they
+    were sent to, cwnd lines labelled with the addresses."""
+    rows = []
+    tsn = 0
+    for k in range(400):
+        t = k * 0.1
+        rows.append((t, "flow", 0, "", "goodput_bps", 1e6))
+        tsn += 1
+        rows.append((t, "flow", 0, "10.0.1.2" if not 100 <= k < 300 else "10.0.3.2", "tsn_sent", float(tsn)))
+        rows.append((t, "flow", 0, "", "tsn_acked", float(tsn - 1)))
+    rows += [(9.95, "flow", 0, "outage", "dropped_tsn", 100.0), (11.0, "flow", 0, "10.0.3.2", "tsn_t3_rtx", 100.0),
+             (0.0, "flow", 0, "10.0.1.2", "cwnd_bytes", 4380.0), (10.0, "flow", 0, "10.0.3.2", "cwnd_bytes", 4380.0)]
+    pd.DataFrame(rows, columns=["time_s", "scope", "id", "dir", "metric", "value"]).to_parquet(tmp_path / "timeseries.parquet")
+    (tmp_path / "summary.json").write_text(json.dumps({
+        "flows": [{"id": 0, "src": "A", "dst": "B", "transport": "sctp"}],
+        "paths": [{"flow": 0, "side": "sender", "addr": "10.0.1.2", "primary": True},
+                  {"flow": 0, "side": "sender", "addr": "10.0.3.2", "primary": False}]}))
+    seen: dict[str, list[Any]] = {}
+    real = plot._save
+
+    def save(fig: Any, path: Path) -> Path:
+        seen[path.name] = [(ax.get_title(), ax.get_legend(), [ln.get_ydata() for ln in ax.get_lines()],
+                            [ln.get_label() for ln in ax.get_lines()]) for ax in fig.axes]
+        return real(fig, path)
+
+    monkeypatch.setattr(plot, "_save", save)
+    figures, _ = plot.plot_run(tmp_path)
+    for f in figures:
+        _check_png(f.path)
+    seq = seen["sequence.png"]
+    assert [title for title, *_ in seq] == ["flow 0: A→B (sctp): path 10.0.1.2 (primary)", "flow 0: A→B (sctp): path 10.0.3.2"]
+    primary_labels = seq[0][3]
+    assert "dropped (outage)" in primary_labels and "T3-rtx retransmission" in seq[1][3]
+    sent = seq[0][2][primary_labels.index("TSN sent (first transmission)")]
+    assert sum(1 for v in sent if v != v) == 1  # one break: the 20 s the primary sent nothing
+    backup = seq[1][2][seq[1][3].index("TSN sent (first transmission)")]
+    assert all(v == v for v in backup)
+    cwnd_labels = [t.get_text() for t in seen["cwnd.png"][0][1].get_texts()]
+    assert cwnd_labels == ["flow 0: A→B (sctp), path 10.0.1.2 (primary)", "flow 0: A→B (sctp), path 10.0.3.2"]
