@@ -100,6 +100,7 @@ def test_quick_reproduction_writes_claims_report_figures_and_results(quick: tupl
     for name in ("throughput-vs-time-1hop", "throughput-vs-hops", "early-retransmit-gain", "early-retransmit-vs-time"):
         assert (out / "figures" / f"{name}.png").stat().st_size > 10_000
         assert (out / "figures" / f"{name}.pdf").stat().st_size > 1_000
+        assert (out / "figures" / f"{name}.svg").read_text().rstrip().endswith("</svg>")
         assert f"figures/{name}.png" in report
     res = pd.read_parquet(out / "results.parquet")
     assert set(res["part"]) == {"string", "early-retransmit"}

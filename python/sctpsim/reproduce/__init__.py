@@ -8,7 +8,7 @@ step that turns their results into claims, figures and the report. Every study w
     OUT/report.md          set-up, every choice the paper leaves open, claims, figures, causes
     OUT/claims.csv         one row per published claim (sctpsim.reproduce.claims)
     OUT/results.parquet    every run of every part, one row each (column ``part``)
-    OUT/figures/*.png|pdf  the figures
+    OUT/figures/*.png|pdf|svg  the figures
     OUT/reproduce.json     study, mode, code version, command, parts, start and end times
 
 ``--quick`` runs a reduced grid with fewer seeds; the report says which.

@@ -1,12 +1,13 @@
-"""Figures of a reproduction: each written as PNG (for report.md) and PDF (for papers)."""
+"""Figures of a reproduction: each written as PNG (for report.md), PDF and SVG (for papers) by
+the same writer as `sctpsim plot` (:func:`sctpsim.plot._save`: no embedded dates, so the same
+results give the same bytes)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from sctpsim import store
-from sctpsim.plot import Figure, _pyplot
+from sctpsim.plot import Figure, _pyplot, _save
 
 
 def new_figure(ncols: int = 1, nrows: int = 1, width_in: float = 7.0, height_in: float = 4.4, **kw: Any) -> tuple[Any, Any]:
@@ -19,9 +20,5 @@ def new_figure(ncols: int = 1, nrows: int = 1, width_in: float = 7.0, height_in:
 
 
 def save_figure(fig: Any, stem: Path, caption: str) -> Figure:
-    """``stem.png`` and ``stem.pdf``, written atomically; returns the PNG as a Figure."""
-    png, pdf = stem.with_suffix(".png"), stem.with_suffix(".pdf")
-    store.atomic_write(png, lambda tmp: fig.savefig(tmp, format="png", dpi=150))
-    store.atomic_write(pdf, lambda tmp: fig.savefig(tmp, format="pdf"))
-    _pyplot().close(fig)
-    return Figure(png, caption)
+    """``stem.png``, ``stem.pdf`` and ``stem.svg``, written atomically; returns the PNG."""
+    return Figure(_save(fig, stem.with_suffix(".png")), caption)
