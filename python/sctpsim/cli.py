@@ -27,7 +27,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line and exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"sctpsim: error: {message} (see `sctpsim {self.prog.split()[-1]} --help`)\n")
+        # `prog` is already the full command ("sctpsim" or "sctpsim run"), so the hint names the
+        # help of the (sub)command whose arguments were wrong.
+        sys.stderr.write(f"sctpsim: error: {message} (see `{self.prog} --help`)\n")
         raise SystemExit(EXIT_BAD_INPUT)
 
 
