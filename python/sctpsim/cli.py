@@ -16,6 +16,7 @@ from typing import Sequence
 
 from sctpsim import _native
 from sctpsim.progress import ProgressBar
+from sctpsim.seeds import seed_arg
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -41,7 +42,7 @@ def _build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="run one simulation")
     r.add_argument("scenario", help="scenario TOML file")
     r.add_argument("--out", help="output directory (default: results/<scenario name>)")
-    r.add_argument("--seed", type=int, help="root seed (overrides simulation.seed)")
+    r.add_argument("--seed", type=seed_arg, help="root seed, 0 to 2**64-1 (overrides simulation.seed)")
     r.add_argument("--set", dest="sets", action="append", default=[], metavar="PATH=VALUE",
                    help="override a field, e.g. --set flows[0].rate=2Mbps (repeatable)")
     r.add_argument("--pcap", action="store_true", help="write IP-level captures to OUT/pcap/<node>-<iface>.pcap")

@@ -8,6 +8,7 @@ from typing import Callable
 from sctpsim import _native
 from sctpsim.results import RunResult
 from sctpsim.scenario import Scenario
+from sctpsim.seeds import check_seed
 
 ProgressCallback = Callable[[float, float, int, float], object]
 
@@ -26,6 +27,8 @@ def run(
     Ctrl-C stops the run and raises :class:`KeyboardInterrupt` whose ``partial`` attribute
     holds the results measured so far.
     """
+    if seed is not None:
+        seed = check_seed(seed)
     sc = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
     raw = _native.run(
         sc.text,

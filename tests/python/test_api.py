@@ -85,3 +85,16 @@ def test_readme_python_example_runs() -> None:
             exec(compile(code, "README.md", "exec"), {})
     finally:
         os.chdir(cwd)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_run_rejects_a_seed_outside_u64_naming_it(seed: int) -> None:
+    with pytest.raises(ValueError, match="seed"):
+        sctpsim.run(WIRED, seed=seed)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_sweep_rejects_a_root_seed_outside_u64_naming_it(tmp_path, seed: int) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match="root_seed"):
+        sctpsim.sweep(WIRED, seeds=1, root_seed=seed, out=tmp_path / "sw", jobs=1)
+    assert not (tmp_path / "sw").exists()

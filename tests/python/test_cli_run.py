@@ -154,3 +154,21 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_measured(tmp_path: Path) -> Non
     assert s["interrupted"] is True
     assert 0 < s["sim_time_s"] < 200000
     assert s["flows"][0]["packets_sent"] > 0
+
+
+@pytest.mark.parametrize("seed", ["-5", "18446744073709551616", "1.5"])
+def test_seed_out_of_range_exits_2_naming_seed_before_creating_anything(tmp_path: Path, seed: str) -> None:
+    out = tmp_path / "out"
+    r = sctpsim("run", WIRED, "--out", str(out), "--seed", seed)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--seed" in lines[0], r.stderr
+    assert "Traceback" not in r.stderr
+    assert not out.exists()
+
+
+def test_largest_seed_is_accepted(tmp_path: Path) -> None:
+    r = sctpsim("run", WIRED, "--out", str(tmp_path), "--quiet", "--seed", str(2**64 - 1),
+                "--set", "simulation.duration=2s")
+    assert r.returncode == 0, r.stderr
+    assert _summary(tmp_path)["seed"] == 2**64 - 1
