@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 from typing import Sequence
@@ -168,7 +169,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     sc = _load(args)
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
-    out.mkdir(parents=True, exist_ok=True)
+    problem = _writable_dir(out)
+    if problem:
+        sys.stderr.write(f"sctpsim: error: --out {out}: {problem}\n")
+        return EXIT_BAD_INPUT
     bar = ProgressBar()
     raw = _native.run(
         sc.text,
@@ -187,6 +191,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sctpsim: interrupted at t={res.summary['sim_time_s']:.3f}s; partial results written\n")
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _writable_dir(out: Path) -> str | None:
+    """Create ``out`` if needed and check that files can be created in it; what is wrong, or None.
+
+    Checked before the simulation starts: otherwise a long run ends in a PermissionError and
+    its results are lost. Creating (and removing) a file is the real test; ``os.access`` is not
+    (root, ACLs, read-only mounts)."""
+    if out.exists() and not out.is_dir():
+        return "exists and is not a directory"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(prefix=".sctpsim-probe.", dir=out):
+            pass
+    except OSError as e:
+        return f"not a writable directory ({e.strerror or type(e).__name__})"
+    return None
 
 
 def _print_summary(res) -> None:  # type: ignore[no-untyped-def]

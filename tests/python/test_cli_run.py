@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import signal
 import subprocess
 import sys
@@ -172,3 +173,29 @@ def test_largest_seed_is_accepted(tmp_path: Path) -> None:
                 "--set", "simulation.duration=2s")
     assert r.returncode == 0, r.stderr
     assert _summary(tmp_path)["seed"] == 2**64 - 1
+
+
+def _one_line_naming_out(r: subprocess.CompletedProcess[str]) -> None:
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--out" in lines[0], r.stderr
+    assert "results written" not in r.stdout
+
+
+def test_out_naming_a_file_or_a_path_under_a_file_exits_2_before_running(tmp_path: Path) -> None:
+    f = tmp_path / "somefile"
+    f.write_text("mine\n")
+    _one_line_naming_out(sctpsim("run", WIRED, "--out", str(f), "--quiet"))
+    _one_line_naming_out(sctpsim("run", WIRED, "--out", str(f / "sub"), "--quiet"))
+    assert f.read_text() == "mine\n"
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root ignores directory permissions")
+def test_unwritable_out_exits_2_before_running(tmp_path: Path) -> None:
+    d = tmp_path / "ro"
+    d.mkdir(mode=0o500)
+    try:
+        _one_line_naming_out(sctpsim("run", WIRED, "--out", str(d), "--quiet"))
+        _one_line_naming_out(sctpsim("run", WIRED, "--out", str(d / "sub"), "--quiet"))
+    finally:
+        d.chmod(0o700)
