@@ -199,3 +199,28 @@ def test_unwritable_out_exits_2_before_running(tmp_path: Path) -> None:
         _one_line_naming_out(sctpsim("run", WIRED, "--out", str(d / "sub"), "--quiet"))
     finally:
         d.chmod(0o700)
+
+
+def test_reused_out_holds_only_the_new_runs_outputs(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    short = ["--quiet", "--set", "simulation.duration=2s"]
+    r = sctpsim("run", str(EXAMPLES / "wifi-hidden-terminal.toml"), "--out", str(out), "--pcap", *short)
+    assert r.returncode == 0, r.stderr
+    assert (out / "macs.parquet").exists() and any((out / "pcap").glob("*.pcap"))
+    (out / "notes.txt").write_text("mine\n")
+    (out / "pcap" / "mine.txt").write_text("mine too\n")
+    r = sctpsim("run", WIRED, "--out", str(out), *short)
+    assert r.returncode == 0, r.stderr
+    assert not (out / "macs.parquet").exists()
+    assert not list((out / "pcap").glob("*.pcap")), "captures of the previous run are left"
+    # Files sctpsim did not write are not its to remove.
+    assert (out / "notes.txt").read_text() == "mine\n"
+    assert (out / "pcap" / "mine.txt").exists()
+    (out / "pcap" / "mine.txt").unlink()
+    r = sctpsim("run", WIRED, "--out", str(out), "--pcap", *short)
+    assert r.returncode == 0, r.stderr
+    r = sctpsim("run", WIRED, "--out", str(out), *short)
+    assert r.returncode == 0, r.stderr
+    assert not (out / "pcap").exists()
+    assert {p.name for p in out.iterdir()} >= {"summary.json", "run.json", "flows.parquet", "links.parquet",
+                                               "timeseries.parquet", "notes.txt"}
