@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+from sctpsim.store import new_temp_file
 
 if TYPE_CHECKING:
     from sctpsim.scenario import Scenario
@@ -134,8 +135,7 @@ def _remove_stale(out: Path, written: set[str], pcap_files: list[str]) -> None:
 
 
 def _atomic_write(path: Path, write: Any) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(fd)
+    tmp = new_temp_file(path)  # not mkstemp: the result gets the umask's mode, not 0600
     try:
         write(tmp)
         os.replace(tmp, path)

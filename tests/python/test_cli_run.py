@@ -7,6 +7,7 @@ import json
 import math
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -224,3 +225,14 @@ def test_reused_out_holds_only_the_new_runs_outputs(tmp_path: Path) -> None:
     assert not (out / "pcap").exists()
     assert {p.name for p in out.iterdir()} >= {"summary.json", "run.json", "flows.parquet", "links.parquet",
                                                "timeseries.parquet", "notes.txt"}
+
+
+def test_result_files_get_the_mode_the_umask_gives_a_new_file(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    r = sctpsim("run", WIRED, "--out", str(out), "--quiet", "--set", "simulation.duration=2s",
+                preexec_fn=lambda: os.umask(0o022))
+    assert r.returncode == 0, r.stderr
+    files = [p for p in out.iterdir() if p.is_file()]
+    assert files
+    for p in files:
+        assert stat.S_IMODE(p.stat().st_mode) == 0o644, p.name

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -169,3 +171,15 @@ def test_sweep_directory_layout(tmp_path: Path) -> None:
     assert rec["key"] == store.run_key(sc.hash, {"flows[0].rate": "500kbps"}, rec["seed"], code_version())
     g = res.results["flows[0].goodput_bps"]
     assert 1.6 < g[2:].mean() / g[:2].mean() < 2.4  # twice the rate, about twice the goodput
+
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o077, 0o600)])
+def test_atomic_write_gives_the_mode_of_a_new_file_under_the_umask(tmp_path: Path, umask: int, mode: int) -> None:
+    old = os.umask(umask)
+    try:
+        store.atomic_write_bytes(tmp_path / "a.json", b"{}\n")
+        store.atomic_write(tmp_path / "b.csv", lambda tmp: Path(tmp).write_text("x\n"))
+    finally:
+        os.umask(old)
+    for name in ("a.json", "b.csv"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name
