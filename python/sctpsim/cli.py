@@ -1,7 +1,8 @@
 """The `sctpsim` command line (contract: DESIGN.md §5, docs/cli.md).
 
 Exit codes: 0 success, 2 bad input (scenario or arguments; one line naming the field, no
-traceback), 1 internal error, 130 interrupted (Ctrl-C; what was measured is still written).
+traceback), 1 internal error, 130 interrupted (Ctrl-C, or SIGTERM during `run`; what was measured is
+still written).
 Set SCTPSIM_DEBUG=1 to see tracebacks of internal errors.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 import traceback
@@ -165,6 +167,33 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    # SIGTERM (kill, a batch scheduler's time limit, `timeout`) stops the run as Ctrl-C does,
+    # so what was measured is still written instead of the process dying with an empty --out.
+    previous = _on_sigterm(_raise_interrupt)
+    try:
+        return _run(args)
+    finally:
+        _on_sigterm(previous)
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    # The core polls Python's signal handlers about five times a second; a KeyboardInterrupt
+    # raised there ends the simulation with `interrupted: true` and returns what it measured.
+    raise KeyboardInterrupt
+
+
+def _on_sigterm(handler):  # type: ignore[no-untyped-def]
+    """Install ``handler`` for SIGTERM; returns the previous one (None where it cannot be set:
+    not the main thread, or no SIGTERM on the platform)."""
+    if handler is None:
+        return None
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except (ValueError, AttributeError):
+        return None
+
+
+def _run(args: argparse.Namespace) -> int:
     from sctpsim.results import RunResult
 
     sc = _load(args)
@@ -182,6 +211,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         progress=bar,
     )
     bar.close()
+    # A SIGTERM from here on must not abort the writing of what was measured: note it and
+    # report the run as interrupted once the files are in place.
+    terminated: list[int] = []
+    _on_sigterm(lambda signum, frame: terminated.append(signum))
     res = RunResult.from_native(raw, scenario=sc)
     res.write(out)
     if not args.quiet:
@@ -189,6 +222,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     print(f"results written to {out}/")
     if res.interrupted:
         sys.stderr.write(f"sctpsim: interrupted at t={res.summary['sim_time_s']:.3f}s; partial results written\n")
+        return EXIT_INTERRUPTED
+    if terminated:
+        sys.stderr.write("sctpsim: terminated after the run ended; results written\n")
         return EXIT_INTERRUPTED
     return EXIT_OK
 

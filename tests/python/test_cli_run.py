@@ -236,3 +236,24 @@ def test_result_files_get_the_mode_the_umask_gives_a_new_file(tmp_path: Path) ->
     assert files
     for p in files:
         assert stat.S_IMODE(p.stat().st_mode) == 0o644, p.name
+
+
+def test_sigterm_stops_like_ctrl_c_and_keeps_what_was_measured(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sctpsim", "run", str(EXAMPLES / "manet-cbr.toml"), "--out", str(out), "--quiet",
+         "--set", "simulation.duration=900s"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not out.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(2.0)
+    assert proc.poll() is None, "the run ended before the signal; make it longer"
+    proc.send_signal(signal.SIGTERM)
+    stdout, err = proc.communicate(timeout=120)
+    assert proc.returncode in (130, 143), (proc.returncode, stdout, err)
+    assert "Traceback" not in err
+    s = _summary(out)
+    assert s["interrupted"] is True
+    assert 0 < s["sim_time_s"] < 900
