@@ -92,7 +92,8 @@ class RunResult:
                    **sctp)
 
     def write(self, out_dir: str | Path) -> Path:
-        """Write the run directory; returns its path."""
+        """Write the run directory; returns its path. An earlier run's files in it that this run
+        does not write (`RUN_FILES`, captures in ``pcap/``) are removed; other files stay."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         _atomic_json(out / "summary.json", self.summary)

@@ -22,7 +22,8 @@ def run(
 ) -> RunResult:
     """Run one simulation and return its results as pandas DataFrames.
 
-    ``seed`` overrides ``simulation.seed``. The GIL is released while the core runs.
+    ``seed`` overrides ``simulation.seed``; an integer in ``[0, 2**64 - 1]`` (ValueError
+    otherwise, before anything runs). The GIL is released while the core runs.
     ``progress(sim_time_s, end_s, events, wall_s)`` is called about five times a second.
     Ctrl-C stops the run and raises :class:`KeyboardInterrupt` whose ``partial`` attribute
     holds the results measured so far.

@@ -599,7 +599,8 @@ def sweep(
     ``dask="local"`` (a LocalCluster of ``jobs`` workers), ``dask="tcp://host:port"`` or a
     ``distributed.Client``. Results go to ``out`` (default: a new temporary directory); runs
     already stored there are not run again. ``metrics`` are name patterns for summary.csv
-    (default: ``network.*``, ``flows.*``, ``flows[*``). ``timeseries=True`` keeps each run's
+    (default: ``network.*``, ``flows.*``, ``flows[*``). ``root_seed`` is an integer in
+    ``[0, 2**64 - 1]`` (ValueError otherwise). ``timeseries=True`` keeps each run's
     time series next to its record. Ctrl-C raises KeyboardInterrupt whose ``partial`` is the
     SweepResult of what finished (already written). A grid point whose values the scenario
     rejects fails its runs; if every point is rejected, ScenarioError is raised instead.
