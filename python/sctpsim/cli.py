@@ -1,7 +1,8 @@
 """The `sctpsim` command line (contract: DESIGN.md §5, docs/cli.md).
 
 Exit codes: 0 success, 2 bad input (scenario or arguments; one line naming the field, no
-traceback), 1 internal error, 130 interrupted (Ctrl-C; what was measured is still written).
+traceback), 1 internal error, 130 interrupted (Ctrl-C, or SIGTERM during `run`; what was measured is
+still written).
 Set SCTPSIM_DEBUG=1 to see tracebacks of internal errors.
 """
 
@@ -9,13 +10,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 from typing import Sequence
 
 from sctpsim import _native
 from sctpsim.progress import ProgressBar
+from sctpsim.seeds import seed_arg
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -27,7 +31,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line and exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"sctpsim: error: {message} (see `sctpsim {self.prog.split()[-1]} --help`)\n")
+        # `prog` is already the full command ("sctpsim" or "sctpsim run"), so the hint names the
+        # help of the (sub)command whose arguments were wrong.
+        sys.stderr.write(f"sctpsim: error: {message} (see `{self.prog} --help`)\n")
         raise SystemExit(EXIT_BAD_INPUT)
 
 
@@ -39,7 +45,7 @@ def _build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="run one simulation")
     r.add_argument("scenario", help="scenario TOML file")
     r.add_argument("--out", help="output directory (default: results/<scenario name>)")
-    r.add_argument("--seed", type=int, help="root seed (overrides simulation.seed)")
+    r.add_argument("--seed", type=seed_arg, help="root seed, 0 to 2**64-1 (overrides simulation.seed)")
     r.add_argument("--set", dest="sets", action="append", default=[], metavar="PATH=VALUE",
                    help="override a field, e.g. --set flows[0].rate=2Mbps (repeatable)")
     r.add_argument("--pcap", action="store_true", help="write IP-level captures to OUT/pcap/<node>-<iface>.pcap")
@@ -161,11 +167,41 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    # SIGTERM (kill, a batch scheduler's time limit, `timeout`) stops the run as Ctrl-C does,
+    # so what was measured is still written instead of the process dying with an empty --out.
+    previous = _on_sigterm(_raise_interrupt)
+    try:
+        return _run(args)
+    finally:
+        _on_sigterm(previous)
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    # The core polls Python's signal handlers about five times a second; a KeyboardInterrupt
+    # raised there ends the simulation with `interrupted: true` and returns what it measured.
+    raise KeyboardInterrupt
+
+
+def _on_sigterm(handler):  # type: ignore[no-untyped-def]
+    """Install ``handler`` for SIGTERM; returns the previous one (None where it cannot be set:
+    not the main thread, or no SIGTERM on the platform)."""
+    if handler is None:
+        return None
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except (ValueError, AttributeError):
+        return None
+
+
+def _run(args: argparse.Namespace) -> int:
     from sctpsim.results import RunResult
 
     sc = _load(args)
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
-    out.mkdir(parents=True, exist_ok=True)
+    problem = _writable_dir(out)
+    if problem:
+        sys.stderr.write(f"sctpsim: error: --out {out}: {problem}\n")
+        return EXIT_BAD_INPUT
     bar = ProgressBar()
     raw = _native.run(
         sc.text,
@@ -175,6 +211,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         progress=bar,
     )
     bar.close()
+    # A SIGTERM from here on must not abort the writing of what was measured: note it and
+    # report the run as interrupted once the files are in place.
+    terminated: list[int] = []
+    _on_sigterm(lambda signum, frame: terminated.append(signum))
     res = RunResult.from_native(raw, scenario=sc)
     res.write(out)
     if not args.quiet:
@@ -183,7 +223,27 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if res.interrupted:
         sys.stderr.write(f"sctpsim: interrupted at t={res.summary['sim_time_s']:.3f}s; partial results written\n")
         return EXIT_INTERRUPTED
+    if terminated:
+        sys.stderr.write("sctpsim: terminated after the run ended; results written\n")
+        return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _writable_dir(out: Path) -> str | None:
+    """Create ``out`` if needed and check that files can be created in it; what is wrong, or None.
+
+    Checked before the simulation starts: otherwise a long run ends in a PermissionError and
+    its results are lost. Creating (and removing) a file is the real test; ``os.access`` is not
+    (root, ACLs, read-only mounts)."""
+    if out.exists() and not out.is_dir():
+        return "exists and is not a directory"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(prefix=".sctpsim-probe.", dir=out):
+            pass
+    except OSError as e:
+        return f"not a writable directory ({e.strerror or type(e).__name__})"
+    return None
 
 
 def _print_summary(res) -> None:  # type: ignore[no-untyped-def]

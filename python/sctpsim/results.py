@@ -1,18 +1,21 @@
 """Results of one run: summary, flows, links and time series as pandas DataFrames, and the
 writer of the run directory (`summary.json`, `flows.parquet`, `links.parquet`,
-`timeseries.parquet`, `run.json`). Every file is written to a temporary name and renamed, so an
-interrupted write never leaves a truncated file."""
+`timeseries.parquet`, `run.json`, the tables of `OPTIONAL_TABLES` when not empty, and the
+captures in `pcap/`). Every file is written to a temporary name and renamed, so an interrupted
+write never leaves a truncated file. A run directory holds one run: writing into a directory of
+an earlier run removes that run's files the new run does not write, and nothing else."""
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+from sctpsim.store import new_temp_file
 
 if TYPE_CHECKING:
     from sctpsim.scenario import Scenario
@@ -26,6 +29,19 @@ FLOW_COLUMNS = [
 
 #: Column order of timeseries.parquet.
 TIMESERIES_COLUMNS = ["time_s", "scope", "id", "dir", "metric", "value"]
+
+#: Tables written only when they have rows (a wired run has no `macs.parquet`).
+OPTIONAL_TABLES = ("macs", "sctp", "paths", "streams", "routing", "drops")
+
+#: Every file a run writes at the top of its directory. `RunResult.write` removes the ones the
+#: new run does not write, so a reused `--out` never shows an earlier run's table as if it were
+#: this run's; files not on this list (the user's) are left alone.
+RUN_FILES = ("summary.json", "run.json", "flows.parquet", "links.parquet", "timeseries.parquet") + tuple(
+    f"{name}.parquet" for name in OPTIONAL_TABLES
+)
+
+#: Subdirectory of the captures (`--pcap`), `<node>-<iface>.pcap`.
+PCAP_DIR = "pcap"
 
 
 @dataclass
@@ -102,7 +118,8 @@ class RunResult:
                    **sctp)
 
     def write(self, out_dir: str | Path) -> Path:
-        """Write the run directory; returns its path."""
+        """Write the run directory; returns its path. An earlier run's files in it that this run
+        does not write (`RUN_FILES`, captures in ``pcap/``) are removed; other files stay."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         _atomic_json(out / "summary.json", self.summary)
@@ -113,19 +130,39 @@ class RunResult:
         _atomic_json(out / "run.json", manifest)
         _atomic_parquet(out / "flows.parquet", self.flows)
         _atomic_parquet(out / "links.parquet", self.links)
-        if not self.macs.empty:
-            _atomic_parquet(out / "macs.parquet", self.macs)
-        for name in ("sctp", "paths", "streams", "routing", "drops"):
+        written = {"summary.json", "run.json", "flows.parquet", "links.parquet", "timeseries.parquet"}
+        for name in OPTIONAL_TABLES:
             table = getattr(self, name)
             if not table.empty:
                 _atomic_parquet(out / f"{name}.parquet", table)
+                written.add(f"{name}.parquet")
         _atomic_parquet(out / "timeseries.parquet", self.timeseries)
+        _remove_stale(out, written, self.pcap_files)
         return out
 
 
+def _remove_stale(out: Path, written: set[str], pcap_files: list[str]) -> None:
+    """Remove what an earlier run left in ``out`` that this run did not write: the files of
+    `RUN_FILES` not in ``written`` and the captures in ``out/pcap`` not in ``pcap_files`` (and
+    ``pcap/`` itself once empty). Done after the new files are in place, so an interrupted
+    write leaves the old run's files rather than none."""
+    for name in RUN_FILES:
+        if name not in written:
+            (out / name).unlink(missing_ok=True)
+    pcap = out / PCAP_DIR
+    if pcap.is_dir():
+        keep = {Path(p).resolve() for p in pcap_files}
+        for f in pcap.glob("*.pcap"):
+            if f.resolve() not in keep:
+                f.unlink(missing_ok=True)
+        try:
+            pcap.rmdir()
+        except OSError:  # not empty: this run's captures or the user's files
+            pass
+
+
 def _atomic_write(path: Path, write: Any) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(fd)
+    tmp = new_temp_file(path)  # not mkstemp: the result gets the umask's mode, not 0600
     try:
         write(tmp)
         os.replace(tmp, path)

@@ -24,7 +24,7 @@ import hashlib
 import json
 import math
 import os
-import tempfile
+import secrets
 import time
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -209,11 +209,28 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     atomic_write(path, lambda tmp: Path(tmp).write_bytes(data))
 
 
+def new_temp_file(path: Path, suffix: str = "") -> str:
+    """Create an empty, uniquely named file next to ``path`` (``.<name>.<random><suffix>``) and
+    return its name.
+
+    Unlike ``tempfile.mkstemp`` (always mode 0600) the file is created with 0666 and the umask
+    applies, so the file that replaces ``path`` gets the mode any new file gets (0644 under
+    umask 022): results stay readable by the group and others, as the user's umask says."""
+    for _ in range(100):
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}{suffix}"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return str(tmp)
+    raise FileExistsError(f"no free temporary name next to {path}")
+
+
 def atomic_write(path: Path, write: Callable[[str], object]) -> None:
     """Call ``write(tmp)`` on a temporary name in the same directory, fsync, then rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    tmp = new_temp_file(path, suffix=".tmp")
     try:
         write(tmp)
         with open(tmp, "rb+") as f:

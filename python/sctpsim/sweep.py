@@ -53,6 +53,7 @@ import pandas as pd
 
 from sctpsim import _native, store
 from sctpsim.scenario import Scenario, plain_value, scenario_error
+from sctpsim.seeds import check_seed, seed_arg
 
 #: What a backend runs: task in, outcome out (both plain dicts; see _execute).
 Executor = Callable[[dict[str, Any]], dict[str, Any]]
@@ -626,6 +627,7 @@ def sweep(
     results are only in the returned SweepResult (``out`` is None; with ``timeseries=True``
     the time series are in its ``timeseries``), and nothing can be resumed. ``metrics`` are
     name patterns for summary.csv (default: ``network.*``, ``flows.*``, ``flows[*``).
+    ``root_seed`` is an integer in ``[0, 2**64 - 1]`` (ValueError otherwise).
     ``timeseries=True`` keeps each run's time series next to its record. Ctrl-C raises KeyboardInterrupt whose ``partial`` is the
     SweepResult of what finished (already written). A grid point whose values the scenario
     rejects fails its runs; if every point is rejected, ScenarioError is raised instead.
@@ -644,7 +646,8 @@ def sweep(
     n_jobs = int(jobs) if jobs is not None else _usable_cores()
     reporter = reporter or Reporter(enabled=False)
     version = code_version()
-    root = int(root_seed) if root_seed is not None else int(base.get("simulation.seed", 1))
+    # The same range as `run --seed`: a root seed `sctpsim run` could not take is a mistake.
+    root = check_seed(root_seed, "root_seed") if root_seed is not None else int(base.get("simulation.seed", 1))
     seed_list = replication_seeds(root, seeds)
     paths = list(grid)
     points = expand_grid(grid)
@@ -911,8 +914,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a swept field and its values (TOML syntax, else strings; commas inside [] and {} "
                         "do not split); repeat for a grid")
     p.add_argument("--seeds", type=int, default=1, metavar="N", help="replications per grid point (default 1)")
-    p.add_argument("--seed", type=int, metavar="ROOT",
-                   help="root seed the replication seeds derive from (default: simulation.seed)")
+    p.add_argument("--seed", type=seed_arg, metavar="ROOT",
+                   help="root seed the replication seeds derive from, 0 to 2**64-1 (default: simulation.seed)")
     p.add_argument("--jobs", "-j", type=int, metavar="J", help="worker processes (default: the usable cores)")
     p.add_argument("--dask", metavar="ADDR", help="run on Dask: 'local' (LocalCluster of --jobs workers) or tcp://host:port")
     p.add_argument("--out", help="sweep directory (default: results/<scenario file stem>-sweep)")

@@ -262,3 +262,16 @@ def test_reprs_are_one_short_line_and_html_shows_the_main_facts() -> None:
     assert "\n" not in text and text.startswith("SweepResult(2 runs: 2 done")
     page = sw._repr_html_()
     assert "link[1].loss.p" in page and "network.pdf.mean" in page and "results in memory" in page
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_run_rejects_a_seed_outside_u64_naming_it(seed: int) -> None:
+    with pytest.raises(ValueError, match="seed"):
+        sctpsim.run(WIRED, seed=seed)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_sweep_rejects_a_root_seed_outside_u64_naming_it(tmp_path, seed: int) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match="root_seed"):
+        sctpsim.sweep(WIRED, seeds=1, root_seed=seed, out=tmp_path / "sw", jobs=1)
+    assert not (tmp_path / "sw").exists()

@@ -41,3 +41,12 @@ def test_verify_unknown_check_exits_2() -> None:
 def test_native_stub_matches_the_extension() -> None:
     r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "sctpsim._native"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_usage_errors_point_at_the_help_of_the_command_that_failed() -> None:
+    r = sctpsim("--no-such-option")
+    assert r.returncode == 2
+    assert "(see `sctpsim --help`)" in r.stderr and "sctpsim sctpsim" not in r.stderr, r.stderr
+    r = sctpsim("run")
+    assert r.returncode == 2
+    assert "(see `sctpsim run --help`)" in r.stderr, r.stderr

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -154,3 +156,104 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_measured(tmp_path: Path) -> Non
     assert s["interrupted"] is True
     assert 0 < s["sim_time_s"] < 200000
     assert s["flows"][0]["packets_sent"] > 0
+
+
+@pytest.mark.parametrize("seed", ["-5", "18446744073709551616", "1.5"])
+def test_seed_out_of_range_exits_2_naming_seed_before_creating_anything(tmp_path: Path, seed: str) -> None:
+    out = tmp_path / "out"
+    r = sctpsim("run", WIRED, "--out", str(out), "--seed", seed)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--seed" in lines[0], r.stderr
+    assert "Traceback" not in r.stderr
+    assert not out.exists()
+
+
+def test_largest_seed_is_accepted(tmp_path: Path) -> None:
+    r = sctpsim("run", WIRED, "--out", str(tmp_path), "--quiet", "--seed", str(2**64 - 1),
+                "--set", "simulation.duration=2s")
+    assert r.returncode == 0, r.stderr
+    assert _summary(tmp_path)["seed"] == 2**64 - 1
+
+
+def _one_line_naming_out(r: subprocess.CompletedProcess[str]) -> None:
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--out" in lines[0], r.stderr
+    assert "results written" not in r.stdout
+
+
+def test_out_naming_a_file_or_a_path_under_a_file_exits_2_before_running(tmp_path: Path) -> None:
+    f = tmp_path / "somefile"
+    f.write_text("mine\n")
+    _one_line_naming_out(sctpsim("run", WIRED, "--out", str(f), "--quiet"))
+    _one_line_naming_out(sctpsim("run", WIRED, "--out", str(f / "sub"), "--quiet"))
+    assert f.read_text() == "mine\n"
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root ignores directory permissions")
+def test_unwritable_out_exits_2_before_running(tmp_path: Path) -> None:
+    d = tmp_path / "ro"
+    d.mkdir(mode=0o500)
+    try:
+        _one_line_naming_out(sctpsim("run", WIRED, "--out", str(d), "--quiet"))
+        _one_line_naming_out(sctpsim("run", WIRED, "--out", str(d / "sub"), "--quiet"))
+    finally:
+        d.chmod(0o700)
+
+
+def test_reused_out_holds_only_the_new_runs_outputs(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    short = ["--quiet", "--set", "simulation.duration=2s"]
+    r = sctpsim("run", str(EXAMPLES / "wifi-hidden-terminal.toml"), "--out", str(out), "--pcap", *short)
+    assert r.returncode == 0, r.stderr
+    assert (out / "macs.parquet").exists() and any((out / "pcap").glob("*.pcap"))
+    (out / "notes.txt").write_text("mine\n")
+    (out / "pcap" / "mine.txt").write_text("mine too\n")
+    r = sctpsim("run", WIRED, "--out", str(out), *short)
+    assert r.returncode == 0, r.stderr
+    assert not (out / "macs.parquet").exists()
+    assert not list((out / "pcap").glob("*.pcap")), "captures of the previous run are left"
+    # Files sctpsim did not write are not its to remove.
+    assert (out / "notes.txt").read_text() == "mine\n"
+    assert (out / "pcap" / "mine.txt").exists()
+    (out / "pcap" / "mine.txt").unlink()
+    r = sctpsim("run", WIRED, "--out", str(out), "--pcap", *short)
+    assert r.returncode == 0, r.stderr
+    r = sctpsim("run", WIRED, "--out", str(out), *short)
+    assert r.returncode == 0, r.stderr
+    assert not (out / "pcap").exists()
+    assert {p.name for p in out.iterdir()} >= {"summary.json", "run.json", "flows.parquet", "links.parquet",
+                                               "timeseries.parquet", "notes.txt"}
+
+
+def test_result_files_get_the_mode_the_umask_gives_a_new_file(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    r = sctpsim("run", WIRED, "--out", str(out), "--quiet", "--set", "simulation.duration=2s",
+                preexec_fn=lambda: os.umask(0o022))
+    assert r.returncode == 0, r.stderr
+    files = [p for p in out.iterdir() if p.is_file()]
+    assert files
+    for p in files:
+        assert stat.S_IMODE(p.stat().st_mode) == 0o644, p.name
+
+
+def test_sigterm_stops_like_ctrl_c_and_keeps_what_was_measured(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sctpsim", "run", str(EXAMPLES / "manet-cbr.toml"), "--out", str(out), "--quiet",
+         "--set", "simulation.duration=900s"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not out.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(2.0)
+    assert proc.poll() is None, "the run ended before the signal; make it longer"
+    proc.send_signal(signal.SIGTERM)
+    stdout, err = proc.communicate(timeout=120)
+    assert proc.returncode in (130, 143), (proc.returncode, stdout, err)
+    assert "Traceback" not in err
+    s = _summary(out)
+    assert s["interrupted"] is True
+    assert 0 < s["sim_time_s"] < 900

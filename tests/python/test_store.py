@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -190,3 +192,15 @@ def test_mac_counters_are_totals_in_results_and_rows_in_their_own_long_table(tmp
         row = res.results[res.results["key"] == key].iloc[0]
         assert row["macs.collisions.sum"] == group["collisions"].sum()
         assert row["macs.tx_success.sum"] == group["tx_success"].sum()
+
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o077, 0o600)])
+def test_atomic_write_gives_the_mode_of_a_new_file_under_the_umask(tmp_path: Path, umask: int, mode: int) -> None:
+    old = os.umask(umask)
+    try:
+        store.atomic_write_bytes(tmp_path / "a.json", b"{}\n")
+        store.atomic_write(tmp_path / "b.csv", lambda tmp: Path(tmp).write_text("x\n"))
+    finally:
+        os.umask(old)
+    for name in ("a.json", "b.csv"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name

@@ -345,3 +345,13 @@ def test_dask_unreachable_scheduler_is_bad_input(tmp_path: Path) -> None:
     r = cli("sweep", WIRED, "--dask", f"tcp://127.0.0.1:{_free_port()}", "--out", str(tmp_path), *SHORT, timeout=120)
     assert r.returncode == 2, r.stderr
     assert "cannot connect" in r.stderr
+
+
+@pytest.mark.parametrize("seed", ["-1", "18446744073709551616"])
+def test_cli_sweep_rejects_a_root_seed_outside_u64(tmp_path: Path, seed: str) -> None:
+    out = tmp_path / "sw"
+    r = cli("sweep", WIRED, "--seeds", "1", "--seed", seed, "--out", str(out), "--jobs", "1")
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--seed" in lines[0], r.stderr
+    assert not out.exists()
