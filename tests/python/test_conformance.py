@@ -55,14 +55,35 @@ def test_a_failure_names_line_and_reason_and_exits_1(tmp_path: Path) -> None:
     assert case.get("line") == str(line)
 
 
-def test_unexpected_pass_counts_as_failed(tmp_path: Path) -> None:
+def test_pass_of_a_script_expected_to_fail_upstream_counts_as_passed(tmp_path: Path) -> None:
     shutil.copy(SCRIPTS / "server-handshake.pkt", tmp_path / "x.pkt")
     (tmp_path / "x.exfail").write_text("https://example.invalid/issue/1\n")
-    r = sctpsim("conformance", str(tmp_path), "--quiet")
-    assert r.returncode == 1
+    junit = tmp_path / "j.xml"
+    r = sctpsim("conformance", str(tmp_path), "--quiet", "--junit", str(junit))
+    assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.strip().splitlines()
-    assert lines[0].startswith("XPASS ") and "https://example.invalid/issue/1" in lines[0]
-    assert lines[-1] == "0 passed, 1 failed"
+    # Printed distinctly, even with --quiet.
+    assert lines[0].startswith("XPASS ") and "x.pkt" in lines[0]
+    assert "(expected to fail upstream; passes here)" in lines[0]
+    assert "https://example.invalid/issue/1" in lines[0]
+    assert lines[-1] == "1 passed, 0 failed"
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("1", "0", "0")
+
+
+def test_an_empty_script_fails_and_the_directory_run_completes(tmp_path: Path) -> None:
+    shutil.copy(SCRIPTS / "server-handshake.pkt", tmp_path / "b-good.pkt")
+    (tmp_path / "a-empty.pkt").write_text("")
+    (tmp_path / "c-comments.pkt").write_text("// nothing but a comment\n\n")
+    r = sctpsim("conformance", str(tmp_path))
+    assert r.returncode == 1, r.stdout + r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert lines[0] == f"FAIL  {tmp_path / 'a-empty.pkt'}: empty script: nothing to test"
+    assert lines[1].startswith("PASS  ") and lines[1].endswith("b-good.pkt")
+    assert lines[2] == f"FAIL  {tmp_path / 'c-comments.pkt'}: empty script: nothing to test"
+    assert lines[-1] == "1 passed, 2 failed"
+    assert _native.run_conformance("", "e.pkt")[:3] == (False, "empty script: nothing to test", None)
 
 
 def test_quiet_prints_only_the_summary_when_all_pass() -> None:

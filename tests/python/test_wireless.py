@@ -93,8 +93,8 @@ def test_mac_captures_dissect_cleanly_in_tshark(tmp_path: Path) -> None:
     for name in pcaps:
         path = tmp_path / "pcap" / name
         mac = name.endswith("-mac.pcap")
-        # MAC level: LINKTYPE_IEEE802_11 (105); IP level stays LINKTYPE_RAW (101).
-        assert _linktype(path) == (105 if mac else 101)
+        # MAC level: LINKTYPE_IEEE802_11_RADIOTAP (127); IP level stays LINKTYPE_RAW (101).
+        assert _linktype(path) == (127 if mac else 101)
         prefs = ["-o", "wlan.check_fcs:TRUE", "-o", "wlan.check_checksum:TRUE",
                  "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"]
         base = [tshark, "-r", str(path), *prefs]

@@ -102,6 +102,9 @@ impl Default for RunOptions {
     }
 }
 
+/// The reason a script without statements fails.
+pub const EMPTY_SCRIPT: &str = "empty script: nothing to test";
+
 /// The result of one script.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
@@ -150,6 +153,16 @@ fn run_inner(text: &str, opts: &RunOptions) -> Outcome {
             }
         }
     };
+    // A script without a statement (empty, only comments, or everything #ifdef'd out) would
+    // otherwise pass without testing anything.
+    if script.events.is_empty() {
+        return Outcome {
+            passed: false,
+            reason: EMPTY_SCRIPT.to_string(),
+            line: None,
+            trace: Vec::new(),
+        };
+    }
     let mut ex = match Executor::new(&script, opts) {
         Ok(ex) => ex,
         Err(f) => {

@@ -338,3 +338,19 @@ fn mutated_scripts_never_panic() {
         );
     }
 }
+
+#[test]
+fn a_script_without_statements_fails() {
+    for text in [
+        "",
+        "\n  \n",
+        "// only a comment\n/* and another */\n",
+        "--tolerance_usecs=10000\n",
+        "#ifdef Linux\n 0.0 socket(..., SOCK_STREAM, IPPROTO_SCTP) = 3\n#endif\n",
+    ] {
+        let out = run(text);
+        assert!(!out.passed, "{text:?} passed");
+        assert_eq!(out.reason, sctpsim_conformance::EMPTY_SCRIPT, "{text:?}");
+        assert_eq!(out.line, None);
+    }
+}

@@ -1,12 +1,13 @@
 //! IP-level packet captures: one pcap file per node interface (`<node>-<iface>.pcap`,
 //! LINKTYPE_RAW, nanosecond timestamps), holding what the interface sent and received — the
 //! layout of ns-3's per-device pcap traces. Wireless interfaces also get a MAC-level capture
-//! (`<node>-<iface>-mac.pcap`, LINKTYPE_IEEE802_11: every 802.11 frame the interface sent and
-//! every frame it received without error, with its FCS).
+//! (`<node>-<iface>-mac.pcap`, LINKTYPE_IEEE802_11_RADIOTAP: every 802.11 frame the interface
+//! sent and every frame it received without error, with its FCS, behind a radiotap header whose
+//! Flags declare the FCS and which records the rate and, for received frames, the signal power).
 
 use crate::topology::Topology;
 use sctpsim_kernel::{NodeId, SimTime};
-use sctpsim_wire::pcap::{PcapWriter, LINKTYPE_IEEE802_11, LINKTYPE_RAW};
+use sctpsim_wire::pcap::{PcapWriter, Radiotap, LINKTYPE_IEEE802_11_RADIOTAP, LINKTYPE_RAW};
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
@@ -18,6 +19,8 @@ pub struct Capture {
     mac_writers: Vec<Vec<Option<PcapWriter<BufWriter<File>>>>>,
     files: Vec<PathBuf>,
     error: Option<io::Error>,
+    /// Scratch buffer for a radiotap header and its frame.
+    scratch: Vec<u8>,
 }
 
 impl Capture {
@@ -41,7 +44,7 @@ impl Capture {
                             dir.join(format!("{}-{}-mac.pcap", sanitize(&node.name), iface.name));
                         let f = BufWriter::new(File::create(&path)?);
                         files.push(path);
-                        Some(PcapWriter::new(f, LINKTYPE_IEEE802_11)?)
+                        Some(PcapWriter::new(f, LINKTYPE_IEEE802_11_RADIOTAP)?)
                     }
                     None => None,
                 });
@@ -54,6 +57,7 @@ impl Capture {
             mac_writers,
             files,
             error: None,
+            scratch: Vec::new(),
         })
     }
 
@@ -74,9 +78,17 @@ impl Capture {
         }
     }
 
-    /// Record an 802.11 frame (MPDU with FCS) on the MAC-level capture of wireless interface
-    /// (node, iface) at `now`. Errors as for [`Capture::record`].
-    pub fn record_mac(&mut self, node: NodeId, iface: u32, now: SimTime, frame: &[u8]) {
+    /// Record an 802.11 frame (MPDU with FCS) behind the radiotap header `radio` on the
+    /// MAC-level capture of wireless interface (node, iface) at `now`. Errors as for
+    /// [`Capture::record`].
+    pub fn record_mac(
+        &mut self,
+        node: NodeId,
+        iface: u32,
+        now: SimTime,
+        radio: Radiotap,
+        frame: &[u8],
+    ) {
         if self.error.is_some() {
             return;
         }
@@ -85,7 +97,10 @@ impl Capture {
             .get_mut(node.index())
             .and_then(|v| v.get_mut(iface as usize))
         {
-            if let Err(e) = w.write_packet(now.0, frame) {
+            self.scratch.clear();
+            radio.emit(&mut self.scratch);
+            self.scratch.extend_from_slice(frame);
+            if let Err(e) = w.write_packet(now.0, &self.scratch) {
                 self.error = Some(e);
             }
         }

@@ -34,6 +34,70 @@ pub const LINKTYPE_RAW: u32 = 101;
 /// types: LINKTYPE_IEEE802_11 = 105).
 pub const LINKTYPE_IEEE802_11: u32 = 105;
 
+/// Link type for IEEE 802.11 frames preceded by a radiotap header (tcpdump.org link-layer
+/// header types: LINKTYPE_IEEE802_11_RADIOTAP = 127). The MAC-level captures use it, because
+/// only the radiotap Flags field can tell a reader that the frames end in their FCS.
+pub const LINKTYPE_IEEE802_11_RADIOTAP: u32 = 127;
+
+/// Radiotap Flags bit: short (DSSS/HR-DSSS) preamble (radiotap.org, "Flags").
+pub const RADIOTAP_FLAG_SHORT_PREAMBLE: u8 = 0x02;
+
+/// Radiotap Flags bit: the frame includes its FCS (radiotap.org, "Flags").
+pub const RADIOTAP_FLAG_FCS: u8 = 0x10;
+
+/// Radiotap `it_present` bits of the fields [`Radiotap`] writes (radiotap.org, defined
+/// fields): Flags (1), Rate (2), dBm antenna signal (5).
+const RADIOTAP_PRESENT_FLAGS: u32 = 1 << 1;
+const RADIOTAP_PRESENT_RATE: u32 = 1 << 2;
+const RADIOTAP_PRESENT_DBM_ANTSIGNAL: u32 = 1 << 5;
+
+/// Length of the radiotap header proper (version, pad, length, `it_present`).
+const RADIOTAP_FIXED_LEN: usize = 8;
+
+/// A minimal radiotap header (radiotap.org): the Flags field, always present (it carries
+/// [`RADIOTAP_FLAG_FCS`] when the frame ends in its FCS), the data rate, and the received
+/// signal power for received frames.
+///
+/// All three fields are one byte wide, so none needs alignment padding:
+///
+/// ```text
+/// version 0 | pad 0 | it_len (u16 LE) | it_present (u32 LE) | flags | rate | [dBm signal]
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Radiotap {
+    /// Radiotap Flags ([`RADIOTAP_FLAG_FCS`], [`RADIOTAP_FLAG_SHORT_PREAMBLE`]).
+    pub flags: u8,
+    /// TX/RX data rate in units of 500 kbit/s.
+    pub rate_500kbps: u8,
+    /// Received signal power at the antenna, dBm (received frames only).
+    pub antenna_signal_dbm: Option<i8>,
+}
+
+impl Radiotap {
+    /// Length of the header as [`Radiotap::emit`] writes it.
+    pub fn header_len(&self) -> usize {
+        RADIOTAP_FIXED_LEN + 2 + usize::from(self.antenna_signal_dbm.is_some())
+    }
+
+    /// Appends the header to `buf`.
+    pub fn emit(&self, buf: &mut Vec<u8>) {
+        let len = self.header_len() as u16;
+        let mut present = RADIOTAP_PRESENT_FLAGS | RADIOTAP_PRESENT_RATE;
+        if self.antenna_signal_dbm.is_some() {
+            present |= RADIOTAP_PRESENT_DBM_ANTSIGNAL;
+        }
+        buf.push(0); // it_version
+        buf.push(0); // it_pad
+        buf.extend_from_slice(&len.to_le_bytes());
+        buf.extend_from_slice(&present.to_le_bytes());
+        buf.push(self.flags);
+        buf.push(self.rate_500kbps);
+        if let Some(dbm) = self.antenna_signal_dbm {
+            buf.extend_from_slice(&dbm.to_le_bytes());
+        }
+    }
+}
+
 const NANOS_PER_SEC: u64 = 1_000_000_000;
 
 /// Writes a pcap file: the global header on creation, then one record per packet.
@@ -146,6 +210,47 @@ mod test {
                 3, 0, 0, 0, // incl_len
                 3, 0, 0, 0, // orig_len
                 1, 2, 3,
+            ]
+        );
+    }
+
+    #[test]
+    fn radiotap_header_bytes() {
+        let mut buf = Vec::new();
+        Radiotap {
+            flags: RADIOTAP_FLAG_FCS,
+            rate_500kbps: 108,
+            antenna_signal_dbm: None,
+        }
+        .emit(&mut buf);
+        assert_eq!(
+            buf,
+            [
+                0x00, 0x00, // version 0, pad
+                0x0a, 0x00, // it_len 10
+                0x06, 0x00, 0x00, 0x00, // it_present: Flags, Rate
+                0x10, // Flags: frame includes FCS
+                0x6c, // Rate: 54 Mbit/s
+            ]
+        );
+        let rx = Radiotap {
+            flags: RADIOTAP_FLAG_FCS | RADIOTAP_FLAG_SHORT_PREAMBLE,
+            rate_500kbps: 11,
+            antenna_signal_dbm: Some(-67),
+        };
+        let mut buf = vec![0xee]; // emit appends
+        rx.emit(&mut buf);
+        assert_eq!(rx.header_len(), 11);
+        assert_eq!(
+            buf,
+            [
+                0xee, // what was there
+                0x00, 0x00, // version 0, pad
+                0x0b, 0x00, // it_len 11
+                0x26, 0x00, 0x00, 0x00, // it_present: Flags, Rate, dBm antenna signal
+                0x12, // Flags: FCS, short preamble
+                0x0b, // Rate: 5.5 Mbit/s
+                0xbd, // -67 dBm
             ]
         );
     }

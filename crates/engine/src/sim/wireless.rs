@@ -19,8 +19,11 @@ use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{MacResult, NetworkResult};
 use crate::wireless::channel::AirFrame;
-use sctpsim_proto::mac::{FrameKind, MacAddr, MacEvent, RxInfo, TxRequest};
+use sctpsim_proto::mac::{
+    FrameKind, MacAddr, MacEvent, PhyFamily, PhyMode, Preamble, RxInfo, TxRequest,
+};
 use sctpsim_wire::ieee80211::{DATA_OVERHEAD, FCS_LEN};
+use sctpsim_wire::pcap::{Radiotap, RADIOTAP_FLAG_FCS, RADIOTAP_FLAG_SHORT_PREAMBLE};
 use sctpsim_world::power::w_to_dbm;
 
 /// Octets of an ad hoc data frame before the IP packet: 24-octet header + 8-octet LLC/SNAP.
@@ -96,7 +99,13 @@ impl Simulation {
             }
         }
         if let Some(c) = &mut self.capture {
-            c.record_mac(node, index, now, &req.frame);
+            c.record_mac(
+                node,
+                index,
+                now,
+                radiotap(req.mode, req.preamble, None),
+                &req.frame,
+            );
             // The IP-level capture sees a packet when its first transmission starts, as for
             // links.
             let first = req.frame.get(1).is_some_and(|b| b & RETRY_BIT == 0);
@@ -187,7 +196,8 @@ impl Simulation {
             f.dcf.handle_rx_frame(now, &frame.bytes, info);
             if r.ok {
                 if let Some(c) = &mut self.capture {
-                    c.record_mac(f.node, f.iface, now, &frame.bytes);
+                    let radio = radiotap(frame.mode, frame.preamble, Some(w_to_dbm(r.power_w)));
+                    c.record_mac(f.node, f.iface, now, radio, &frame.bytes);
                 }
             }
         }
@@ -335,5 +345,21 @@ impl Simulation {
                 }
             })
             .collect()
+    }
+}
+
+/// The radiotap header of a frame in a MAC-level capture: the FCS is always there; the rate;
+/// the short preamble for the DSSS/HR-DSSS frames that use it; the signal power of a received
+/// frame, rounded to a whole dBm.
+fn radiotap(mode: PhyMode, preamble: Preamble, signal_dbm: Option<f64>) -> Radiotap {
+    let mut flags = RADIOTAP_FLAG_FCS;
+    if preamble == Preamble::Short && mode.family() == PhyFamily::Dsss && mode != PhyMode::Dsss1 {
+        flags |= RADIOTAP_FLAG_SHORT_PREAMBLE;
+    }
+    Radiotap {
+        flags,
+        rate_500kbps: mode.rate_500kbps(),
+        // `as` saturates; NaN (no signal) becomes 0, which never happens for a decoded frame.
+        antenna_signal_dbm: signal_dbm.map(|d| d.round() as i8),
     }
 }
