@@ -216,7 +216,7 @@ def _run(args: argparse.Namespace) -> int:
     terminated: list[int] = []
     _on_sigterm(lambda signum, frame: terminated.append(signum))
     res = RunResult.from_native(raw, scenario=sc)
-    res.write(out)
+    res.write(out, command=["sctpsim", *sys.argv[1:]])
     if not args.quiet:
         _print_summary(res)
     print(f"results written to {out}/")

@@ -8,10 +8,11 @@ an earlier run removes that run's files the new run does not write, and nothing 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import pandas as pd
 
@@ -117,16 +118,29 @@ class RunResult:
         return cls(summary, manifest, flows, links, timeseries, list(raw["pcap_files"]), scenario, macs=macs,
                    **sctp)
 
-    def write(self, out_dir: str | Path) -> Path:
+    def write(self, out_dir: str | Path, command: Sequence[str] | None = None) -> Path:
         """Write the run directory; returns its path. An earlier run's files in it that this run
-        does not write (`RUN_FILES`, captures in ``pcap/``) are removed; other files stay."""
+        does not write (`RUN_FILES`, captures in ``pcap/``) are removed; other files stay.
+
+        ``run.json`` is the core's manifest (version, scenario hash, seed, events, times) plus
+        what reproduces the run without this directory's surroundings: ``code_version`` (the
+        package version and a hash of the compiled core, as sweep keys use it), the scenario's
+        ``scenario_source``, full ``scenario_text`` and ``overrides``, the ``command`` line when
+        given, and ``written_at`` (UTC)."""
+        from sctpsim.sweep import code_version
+
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         _atomic_json(out / "summary.json", self.summary)
         manifest = dict(self.manifest)
+        manifest["code_version"] = code_version()
         if self.scenario is not None:
             manifest["scenario_source"] = self.scenario.source
             manifest["overrides"] = [[p, v] for p, v in self.scenario.overrides]
+            manifest["scenario_text"] = self.scenario.text
+        if command is not None:
+            manifest["command"] = list(command)
+        manifest["written_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         _atomic_json(out / "run.json", manifest)
         _atomic_parquet(out / "flows.parquet", self.flows)
         _atomic_parquet(out / "links.parquet", self.links)

@@ -257,3 +257,19 @@ def test_sigterm_stops_like_ctrl_c_and_keeps_what_was_measured(tmp_path: Path) -
     s = _summary(out)
     assert s["interrupted"] is True
     assert 0 < s["sim_time_s"] < 900
+
+
+def test_run_json_records_the_build_the_scenario_the_command_and_the_time(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import sctpsim as api
+    from sctpsim.sweep import code_version
+
+    out = tmp_path / "r"
+    r = sctpsim("run", "wired-cbr", "--out", str(out), "--set", "simulation.duration=3s", "--set", "flows[0].stop=2s", "--quiet")
+    assert r.returncode == 0, r.stderr
+    m = json.loads((out / "run.json").read_text())
+    assert m["code_version"] == code_version()
+    assert m["command"][:3] == ["sctpsim", "run", "wired-cbr"]
+    assert "written_at" in m and m["written_at"].endswith("+00:00")
+    # The directory reproduces the run on its own: same scenario hash from the stored text.
+    sc = api.Scenario.from_string(m["scenario_text"]).with_(dict(m["overrides"]))
+    assert sc.hash == m["scenario_hash"]
