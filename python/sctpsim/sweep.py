@@ -616,6 +616,7 @@ def sweep(
     progress: bool | None = None,
     reporter: Reporter | None = None,
     executor: Executor | None = None,
+    exclude: Sequence[Mapping[str, Any]] | None = None,
 ) -> SweepResult:
     """Run ``scenario`` at every point of the ``vary`` grid, ``seeds`` times each.
 
@@ -632,6 +633,8 @@ def sweep(
     SweepResult of what finished (already written). A grid point whose values the scenario
     rejects fails its runs; if every point is rejected, ScenarioError is raised instead.
     ``executor`` replaces the function that runs one task in a worker (for tests).
+    ``exclude`` is a list of partial points (``{path: value}``, paths of ``vary``): a grid point
+    matching every entry of one of them is left out (constraints, as in a grid file).
     """
     base = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
     grid = {str(k): _vary_values(str(k), v) for k, v in (vary or {}).items()}
@@ -651,6 +654,17 @@ def sweep(
     seed_list = replication_seeds(root, seeds)
     paths = list(grid)
     points = expand_grid(grid)
+    if exclude:
+        from sctpsim.grid_file import excluded
+
+        rules = [{str(k): plain_value(v, str(k)) for k, v in e.items()} for e in exclude]
+        for i, e in enumerate(rules):
+            for path in e:
+                if path not in grid:
+                    raise _native.ScenarioError(f"exclude[{i}].{path}: not a varied path")
+        points = [pt for pt in points if not excluded(pt, rules)]
+        if not points:
+            raise _native.ScenarioError("exclude: every point of the grid is excluded")
 
     # Check every grid point before running anything: a rejected value fails that point only.
     point_hash: list[str | None] = []
@@ -673,7 +687,7 @@ def sweep(
             base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version,
             Path(out) if out is not None else tmp_dir, tmp_dir is None,  # type: ignore[arg-type]
             n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries, progress=progress,
-            reporter=reporter, executor=executor,
+            reporter=reporter, executor=executor, exclude=[dict(e) for e in exclude] if exclude else [],
         )
     finally:
         if tmp_dir is not None:
@@ -685,7 +699,7 @@ def _sweep_in(
     paths: list[str], points: list[dict[str, Any]], point_hash: list[str | None],
     point_error: list[str | None], version: str, out_dir: Path, keep: bool, *, n_jobs: int, dask: Any,
     metrics: Sequence[str] | None, timeseries: bool, progress: bool | None, reporter: Reporter,
-    executor: Executor | None,
+    executor: Executor | None, exclude: list[dict[str, Any]],
 ) -> SweepResult:
     """The body of :func:`sweep` once its arguments are checked; ``keep`` is False when
     ``out_dir`` is a temporary directory about to be removed."""
@@ -832,6 +846,7 @@ def _sweep_in(
         "scenario_hash": base.hash,
         "overrides": [list(o) for o in base.overrides],
         "vary": vary,
+        "exclude": exclude,
         "params": paths,
         "seeds": seeds,
         "root_seed": root,
@@ -913,7 +928,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vary", action="append", default=[], metavar="PATH=V1,V2,...",
                    help="a swept field and its values (TOML syntax, else strings; commas inside [] and {} "
                         "do not split); repeat for a grid")
-    p.add_argument("--seeds", type=int, default=1, metavar="N", help="replications per grid point (default 1)")
+    p.add_argument("--grid", metavar="FILE",
+                   help="sweep definition in a TOML file: seeds, seed, [set], [vary], [[exclude]] constraints "
+                        "(docs/sweeps.md); --seeds, --seed, --set and --vary given as well win")
+    p.add_argument("--seeds", type=int, default=None, metavar="N", help="replications per grid point (default: the grid file's, else 1)")
     p.add_argument("--seed", type=seed_arg, metavar="ROOT",
                    help="root seed the replication seeds derive from, 0 to 2**64-1 (default: simulation.seed)")
     p.add_argument("--jobs", "-j", type=int, metavar="J", help="worker processes (default: the usable cores)")
@@ -944,24 +962,34 @@ def cli_main(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sctpsim: error: {msg}\n")
         return 2
 
+    from sctpsim.grid_file import GridSpec, load_grid
+
     try:
-        vary = parse_vary_args(args.vary)
+        spec = load_grid(args.grid) if args.grid else GridSpec()
+        vary = {**spec.vary, **parse_vary_args(args.vary)}
     except ValueError as e:
         return bad(str(e))
-    if args.seeds < 1:
-        return bad(f"--seeds must be at least 1, got {args.seeds}")
+    if not vary and spec.exclude:
+        return bad("--grid: [[exclude]] without [vary]")
+    seeds = args.seeds if args.seeds is not None else (spec.seeds or 1)
+    if seeds < 1:
+        return bad(f"--seeds must be at least 1, got {seeds}")
+    root_seed = args.seed if args.seed is not None else spec.seed
     backend_error = check_backend_args(args.jobs, args.dask)
     if backend_error:
         return bad(backend_error)
     sc = Scenario.load(args.scenario)
+    if spec.sets:
+        sc = sc.with_(spec.sets)
     if args.sets:
         sc = sc.with_cli_overrides(args.sets)
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-sweep"
     reporter = Reporter()
     try:
         res = sweep(
-            sc, vary, args.seeds, root_seed=args.seed, jobs=args.jobs, dask=args.dask, out=out,
+            sc, vary, seeds, root_seed=root_seed, jobs=args.jobs, dask=args.dask, out=out,
             metrics=args.metrics or None, timeseries=args.timeseries, reporter=reporter,
+            exclude=spec.exclude or None,
         )
     except SweepSetupError as e:
         return bad(str(e))

@@ -355,3 +355,50 @@ def test_cli_sweep_rejects_a_root_seed_outside_u64(tmp_path: Path, seed: str) ->
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "--seed" in lines[0], r.stderr
     assert not out.exists()
+
+
+def test_a_grid_file_defines_the_grid_its_constraints_seeds_and_fixed_values(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`sweep --grid FILE`: [vary] × seeds minus the [[exclude]] points, [set] on every run."""
+    grid = tmp_path / "grid.toml"
+    grid.write_text(
+        'seeds = 2\n'
+        '[set]\n"simulation.duration" = "3s"\n"flows[0].stop" = "2s"\n'
+        '[vary]\n"link[1].loss.p" = [0.0, 0.05, 0.1]\n"link[1].delay" = ["10ms", "50ms"]\n'
+        '[[exclude]]\n"link[1].loss.p" = 0.1\n"link[1].delay" = "50ms"\n'
+    )
+    out = tmp_path / "sw"
+    r = cli("sweep", "wired-cbr", "--grid", str(grid), "--jobs", "1", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    res = pd.read_parquet(out / "results.parquet")
+    points = {(p, d) for p, d in zip(res["link[1].loss.p"], res["link[1].delay"])}
+    assert len(points) == 5 and (0.1, "50ms") not in points
+    assert len(res) == 10
+    assert (res["sim_time_s"] == 3.0).all()
+    manifest = json.loads((out / "sweep.json").read_text())
+    assert manifest["exclude"] == [{"link[1].loss.p": 0.1, "link[1].delay": "50ms"}]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("seeds = 0\n", "seeds must be an integer"),
+        ("[vary]\nx = 1\n", "must be a non-empty list"),
+        ('[vary]\n"link[1].loss.p" = [0.1]\n[[exclude]]\n"link[1].delay" = "5ms"\n', "is not a varied path"),
+        ("bogus = 1\n", "unknown key 'bogus'"),
+        ("seeds = [\n", "not valid TOML"),
+    ],
+)
+def test_a_bad_grid_file_exits_2_naming_the_key(tmp_path, text: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    grid = tmp_path / "grid.toml"
+    grid.write_text(text)
+    r = cli("sweep", "wired-cbr", "--grid", str(grid), "--jobs", "1", "--out", str(tmp_path / "sw"))
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_exclude_in_the_python_api_leaves_points_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    sc = sctpsim.Scenario.load(EXAMPLES / "wired-cbr.toml").with_(**{"simulation.duration": "3s", "flows[0].stop": "2s"})
+    res = sctpsim.sweep(sc, vary={"link[1].loss.p": [0.0, 0.1]}, exclude=[{"link[1].loss.p": 0.1}], jobs=1)
+    assert list(res.results["link[1].loss.p"]) == [0.0]
+    with pytest.raises(sctpsim.ScenarioError, match="every point"):
+        sctpsim.sweep(sc, vary={"link[1].loss.p": [0.1]}, exclude=[{"link[1].loss.p": 0.1}], jobs=1)
