@@ -1,8 +1,8 @@
 """The `sctpsim` command line (contract: DESIGN.md §5, docs/cli.md).
 
 Exit codes: 0 success, 2 bad input (scenario or arguments; one line naming the field, no
-traceback), 1 internal error, 130 interrupted (Ctrl-C, or SIGTERM during `run`; what was measured is
-still written).
+traceback), 1 internal error, 130 interrupted (Ctrl-C, or SIGTERM during `run`, `sweep` or
+`reproduce`; what was measured is still written).
 Set SCTPSIM_DEBUG=1 to see tracebacks of internal errors.
 """
 
@@ -116,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "sweep":
             from sctpsim.sweep import cli_main as sweep_main
 
-            return sweep_main(args)
+            return _stopped_by_sigterm(lambda: sweep_main(args))
         if args.command == "plot":
             from sctpsim.plot import cli_main as plot_main
 
@@ -124,7 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "reproduce":
             from sctpsim.reproduce import cli_main as reproduce_main
 
-            return reproduce_main(args, argv=list(argv) if argv is not None else sys.argv[1:])
+            return _stopped_by_sigterm(
+                lambda: reproduce_main(args, argv=list(argv) if argv is not None else sys.argv[1:])
+            )
         if args.command == "conformance":
             from sctpsim.conformance import cli_main as conformance_main
 
@@ -167,11 +169,17 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    # SIGTERM (kill, a batch scheduler's time limit, `timeout`) stops the run as Ctrl-C does,
-    # so what was measured is still written instead of the process dying with an empty --out.
+    return _stopped_by_sigterm(lambda: _run(args))
+
+
+def _stopped_by_sigterm(body):  # type: ignore[no-untyped-def]
+    """Runs ``body`` with SIGTERM (kill, a batch scheduler's time limit, `timeout`) turned into
+    the Ctrl-C path: a run still writes what it measured, a sweep or a reproduction keeps every
+    finished run in its store and writes its tables (exit 130, the same command resumes),
+    instead of the process dying with nothing written."""
     previous = _on_sigterm(_raise_interrupt)
     try:
-        return _run(args)
+        return body()
     finally:
         _on_sigterm(previous)
 

@@ -402,3 +402,28 @@ def test_exclude_in_the_python_api_leaves_points_out(tmp_path) -> None:  # type:
     assert list(res.results["link[1].loss.p"]) == [0.0]
     with pytest.raises(sctpsim.ScenarioError, match="every point"):
         sctpsim.sweep(sc, vary={"link[1].loss.p": [0.1]}, exclude=[{"link[1].loss.p": 0.1}], jobs=1)
+
+
+def test_sigterm_stops_a_sweep_like_ctrl_c_keeping_finished_runs(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """SIGTERM to `sctpsim sweep` (a batch scheduler's time limit): exit 130, the finished runs
+    in the store and in results.parquet, resumable."""
+    out = tmp_path / "sw"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sctpsim", "sweep", str(EXAMPLES / "wired-cbr.toml"), "--seeds", "40", "--jobs", "2",
+         "--out", str(out), "--set", "simulation.duration=10000s", "--set", "flows[0].stop=10000s"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 300
+    runs = out / "runs"
+    while time.monotonic() < deadline and proc.poll() is None:
+        if runs.exists() and any(p.suffix == ".json" for p in runs.iterdir()):
+            break
+        time.sleep(0.1)
+    assert proc.poll() is None, "the sweep ended before the signal; make it longer"
+    proc.send_signal(signal.SIGTERM)
+    stdout, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, (proc.returncode, stdout, err)
+    assert "Traceback" not in err
+    assert "run the same command to resume" in stdout
+    res = pd.read_parquet(out / "results.parquet")
+    assert 1 <= (res["status"] == "ok").sum() < 40
