@@ -12,7 +12,6 @@ import argparse
 import os
 import signal
 import sys
-import tempfile
 import traceback
 from pathlib import Path
 from typing import Sequence
@@ -206,7 +205,9 @@ def _run(args: argparse.Namespace) -> int:
 
     sc = _load(args)
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
-    problem = _writable_dir(out)
+    from sctpsim.store import writable_dir_problem
+
+    problem = writable_dir_problem(out)
     if problem:
         sys.stderr.write(f"sctpsim: error: --out {out}: {problem}\n")
         return EXIT_BAD_INPUT
@@ -235,23 +236,6 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.write("sctpsim: terminated after the run ended; results written\n")
         return EXIT_INTERRUPTED
     return EXIT_OK
-
-
-def _writable_dir(out: Path) -> str | None:
-    """Create ``out`` if needed and check that files can be created in it; what is wrong, or None.
-
-    Checked before the simulation starts: otherwise a long run ends in a PermissionError and
-    its results are lost. Creating (and removing) a file is the real test; ``os.access`` is not
-    (root, ACLs, read-only mounts)."""
-    if out.exists() and not out.is_dir():
-        return "exists and is not a directory"
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(prefix=".sctpsim-probe.", dir=out):
-            pass
-    except OSError as e:
-        return f"not a writable directory ({e.strerror or type(e).__name__})"
-    return None
 
 
 def _print_summary(res) -> None:  # type: ignore[no-untyped-def]

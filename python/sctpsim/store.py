@@ -25,6 +25,7 @@ import json
 import math
 import os
 import secrets
+import tempfile
 import time
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -202,6 +203,23 @@ def _walk(prefix: str, v: Any, out: dict[str, float | int]) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Atomic files
+
+
+def writable_dir_problem(out: Path) -> str | None:
+    """Create ``out`` if needed and check that files can be created in it; what is wrong, or None.
+
+    Checked before anything runs (`run`, `reproduce`): otherwise a long run ends in a
+    PermissionError and its results are lost. Creating (and removing) a file is the real test;
+    ``os.access`` is not (root, ACLs, read-only mounts)."""
+    if out.exists() and not out.is_dir():
+        return "exists and is not a directory"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(prefix=".sctpsim-probe.", dir=out):
+            pass
+    except OSError as e:
+        return f"not a writable directory ({e.strerror or type(e).__name__})"
+    return None
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

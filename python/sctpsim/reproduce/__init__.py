@@ -21,7 +21,6 @@ import json
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -29,7 +28,8 @@ import pandas as pd
 
 from sctpsim import store
 from sctpsim.reproduce.claims import Claim, write_claims
-from sctpsim.scenario import Scenario
+from sctpsim.scenario import Scenario, plain_value
+from sctpsim.sweep import _now
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -172,8 +172,8 @@ def reproduce(
         results[part.name] = df
         manifest["parts"][part.name] = {
             "scenario": str(part.scenario.name),
-            "sets": {k: _plain(v) for k, v in part.sets.items()},
-            "vary": {k: [_plain(x) for x in v] for k, v in part.vary.items()},
+            "sets": {k: plain_value(v, k) for k, v in part.sets.items()},
+            "vary": {k: plain_value(list(v), k) for k, v in part.vary.items()},
             "seeds": part.seeds,
             "runs": res.total,
             "ran": res.done,
@@ -197,25 +197,9 @@ def reproduce(
 
 def _prepare_out(out_dir: Path) -> None:
     """The output directory must be a writable directory (checked before anything runs)."""
-    if out_dir.exists() and not out_dir.is_dir():
-        raise ValueError(f"--out {out_dir}: exists and is not a directory")
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        probe = out_dir / ".write-test"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as e:
-        raise ValueError(f"--out {out_dir}: cannot write there ({e.strerror or e})") from None
-
-
-def _plain(v: Any) -> Any:
-    if hasattr(v, "item") and not isinstance(v, (str, bytes)):
-        return v.item()
-    return v
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    problem = store.writable_dir_problem(out_dir)
+    if problem:
+        raise ValueError(f"--out {out_dir}: {problem}")
 
 
 # ---------------------------------------------------------------------------------------------

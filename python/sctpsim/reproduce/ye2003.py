@@ -200,6 +200,13 @@ def _ratio_over_seeds(df: pd.DataFrame, base: dict[str, Any], alt: dict[str, Any
     return paired_ratio(x.loc[common].tolist(), y.loc[common].tolist())
 
 
+def _extreme_ratio(df: pd.DataFrame, cases: list[tuple[dict[str, Any], dict[str, Any], str]], score: Any) -> Any:
+    """Of the paired ratios alt/base of ``cases`` (base, alt, label), the one with the largest
+    ``score(ratio)`` (the first on ties), with its label; None for no cases."""
+    ratios = [(_ratio_over_seeds(df, base, alt), label) for base, alt, label in cases]
+    return max(ratios, key=lambda rl: score(rl[0]), default=None)
+
+
 # ---------------------------------------------------------------------------------------------
 # Analysis
 
@@ -228,13 +235,11 @@ def _claims(s: pd.DataFrame, e: pd.DataFrame) -> list[Claim]:
             relative_tolerance(m, PAPER_CEILING_KBPS, 0.10),
         ))
     # 2. Throughput falls with the hop count (§4, §6).
-    worst = None
-    for rwnd in RWND_MTU:
-        for rts in RTS:
-            for h in (1, 2):
-                r = _ratio_over_seeds(main, {"hops": h, "rwnd_mtu": rwnd, P_RTS: rts}, {"hops": h + 1, "rwnd_mtu": rwnd, P_RTS: rts})
-                if worst is None or r.value + r.ci95 > worst[0].value + worst[0].ci95:
-                    worst = (r, f"{h}→{h + 1} hops, rwnd {rwnd}·MTU, RTS {rts} B")
+    worst = _extreme_ratio(main, [
+        ({"hops": h, "rwnd_mtu": rwnd, P_RTS: rts}, {"hops": h + 1, "rwnd_mtu": rwnd, P_RTS: rts},
+         f"{h}→{h + 1} hops, rwnd {rwnd}·MTU, RTS {rts} B")
+        for rwnd in RWND_MTU for rts in RTS for h in (1, 2)
+    ], lambda r: r.value + r.ci95)
     if worst is not None:
         r, case = worst
         out.append(Claim(
@@ -244,12 +249,11 @@ def _claims(s: pd.DataFrame, e: pd.DataFrame) -> list[Claim]:
         ))
     # 3. A larger window does not raise throughput at 2-3 hops (§4, §6).
     for h in (2, 3):
-        best = None
-        for rwnd in (4, 8):
-            for rts in RTS:
-                r = _ratio_over_seeds(main, {"hops": h, "rwnd_mtu": 2, P_RTS: rts}, {"hops": h, "rwnd_mtu": rwnd, P_RTS: rts})
-                if best is None or r.value - r.ci95 > best[0].value - best[0].ci95:
-                    best = (r, f"{h} hops: rwnd {rwnd} vs 2·MTU, RTS {rts} B")
+        best = _extreme_ratio(main, [
+            ({"hops": h, "rwnd_mtu": 2, P_RTS: rts}, {"hops": h, "rwnd_mtu": rwnd, P_RTS: rts},
+             f"{h} hops: rwnd {rwnd} vs 2·MTU, RTS {rts} B")
+            for rwnd in (4, 8) for rts in RTS
+        ], lambda r: r.value - r.ci95)
         if best is not None:
             r, case = best
             out.append(Claim(
