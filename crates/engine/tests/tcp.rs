@@ -34,7 +34,7 @@ size_bytes = 1000000
 
 #[test]
 fn a_file_arrives_exactly_under_random_loss_for_every_variant() {
-    for transport in ["tcp-reno", "tcp-newreno", "tcp-sack"] {
+    for transport in ["tcp-tahoe", "tcp-reno", "tcp-newreno", "tcp-sack"] {
         for seed in 1..=5u64 {
             let r = run_with(
                 PATH,
@@ -104,6 +104,45 @@ fn six_losses_reno_times_out_newreno_and_sack_do_not() {
     assert!(reno_to >= 1);
     assert_eq!((newreno_to, sack_to), (0, 0));
     assert!(reno > newreno && newreno >= sack, "{reno} {newreno} {sack}");
+}
+
+#[test]
+fn six_losses_tahoe_recovers_in_slow_start_resending_what_arrived() {
+    // Tahoe's go-back-N from one segment repairs all six holes in slow start: no timeout
+    // (unlike Reno, whose second fast retransmit is blocked) and, with six holes, sooner than
+    // NewReno's one hole per round trip (Fall & Floyd 1996, §4) — at the price of resending
+    // segments that had arrived.
+    let (tahoe, tahoe_to) = six_losses("tcp-tahoe");
+    let (newreno, _) = six_losses("tcp-newreno");
+    assert_eq!(tahoe_to, 0);
+    assert!(tahoe < newreno, "{tahoe} {newreno}");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/examples/tcp-six-losses.toml"
+    ))
+    .unwrap();
+    let rtx =
+        |t: &str| run_with(&text, &[("flows[0].transport", t)]).summary.flows[0].retransmissions;
+    let (tahoe_rtx, newreno_rtx) = (rtx("tcp-tahoe"), rtx("tcp-newreno"));
+    assert_eq!(newreno_rtx, 6);
+    assert!(tahoe_rtx > newreno_rtx, "{tahoe_rtx} {newreno_rtx}");
+}
+
+#[test]
+fn the_2003_ns2_profile_sets_the_timers_of_its_time() {
+    let r = run_with(
+        PATH,
+        &[
+            ("flows[0].transport", "tcp-tahoe"),
+            ("flows[0].tcp", "{ profile = \"ns2-2003\" }"),
+        ],
+    );
+    let f = &r.summary.flows[0];
+    assert_eq!(f.bytes_delivered, 1_000_000);
+    // ns-2.26: minrto_ 1 — the RTO of a 60 ms path is held at 1 s.
+    let rto = series(&r, "rto_s");
+    assert!(!rto.is_empty());
+    assert!(rto.iter().all(|(_, v)| *v >= 1.0), "{rto:?}");
 }
 
 #[test]

@@ -424,7 +424,7 @@ fn check_udp_flow(
     if f.app == AppKind::Ftp {
         return Err(ScenarioError::at(
             format!("{p}.app"),
-            "\"ftp\" needs a reliable transport (tcp-reno, tcp-newreno, tcp-sack, sctp); use \"cbr\" or \"file\" over UDP",
+            "\"ftp\" needs a reliable transport (tcp-tahoe, tcp-reno, tcp-newreno, tcp-sack, sctp); use \"cbr\" or \"file\" over UDP",
         ));
     }
     if f.tcp.is_some() {
@@ -498,7 +498,7 @@ fn check_tcp_flow(
     let tp = format!("{p}.tcp");
     let mss = tcp.mss_bytes.map(u32::from).unwrap_or(match tcp.profile {
         TcpProfileKind::Rfc => 1460,
-        TcpProfileKind::Ns2 => 1000,
+        TcpProfileKind::Ns2 | TcpProfileKind::Ns2_2003 => 1000,
     });
     if mss < 64 {
         return Err(ScenarioError::at(

@@ -191,6 +191,8 @@ pub struct DropSpec {
 pub enum TransportKind {
     /// UDP (RFC 768).
     Udp,
+    /// TCP Tahoe: fast retransmit, no fast recovery (ns-2's base `Agent/TCP`).
+    TcpTahoe,
     /// TCP with Reno loss recovery (RFC 5681).
     TcpReno,
     /// TCP with NewReno loss recovery (RFC 6582).
@@ -206,7 +208,10 @@ impl TransportKind {
     pub fn is_tcp(self) -> bool {
         matches!(
             self,
-            TransportKind::TcpReno | TransportKind::TcpNewreno | TransportKind::TcpSack
+            TransportKind::TcpTahoe
+                | TransportKind::TcpReno
+                | TransportKind::TcpNewreno
+                | TransportKind::TcpSack
         )
     }
 
@@ -214,6 +219,7 @@ impl TransportKind {
     pub fn name(self) -> &'static str {
         match self {
             TransportKind::Udp => "udp",
+            TransportKind::TcpTahoe => "tcp-tahoe",
             TransportKind::TcpReno => "tcp-reno",
             TransportKind::TcpNewreno => "tcp-newreno",
             TransportKind::TcpSack => "tcp-sack",
@@ -257,6 +263,10 @@ pub enum TcpProfileKind {
     Rfc,
     /// ns-2's `Agent/TCP` defaults as the studies used them.
     Ns2,
+    /// ns-2's `Agent/TCP` defaults of early 2003 (ns-2.26): the timers before ns-2 changed
+    /// them (minimum RTO 1 s, maximum 100,000 s, initial 6 s).
+    #[serde(rename = "ns2-2003")]
+    Ns2_2003,
 }
 
 /// RFC 6582 §4 timer behaviour on NewReno partial ACKs.

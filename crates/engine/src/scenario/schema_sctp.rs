@@ -20,6 +20,8 @@ pub enum SctpProfileKind {
     Rfc9260,
     /// RFC 2960 (2000), as the studies' simulators (ns-2, OMNeT++ of the time) implemented it.
     Rfc2960,
+    /// ns-2.35's SCTP module defaults (`Agent/SCTP`).
+    Ns2,
 }
 
 impl SctpProfileKind {
@@ -28,6 +30,7 @@ impl SctpProfileKind {
         match self {
             SctpProfileKind::Rfc9260 => "rfc9260",
             SctpProfileKind::Rfc2960 => "rfc2960",
+            SctpProfileKind::Ns2 => "ns2",
         }
     }
 }

@@ -38,8 +38,10 @@ pub(super) fn tcp_config(f: &FlowSpec) -> TcpConfig {
     let base = match spec.profile {
         TcpProfileKind::Rfc => TcpConfig::rfc(),
         TcpProfileKind::Ns2 => TcpConfig::ns2(),
+        TcpProfileKind::Ns2_2003 => TcpConfig::ns2_2003(),
     };
     let variant = match f.transport {
+        TransportKind::TcpTahoe => TcpVariant::Tahoe,
         TransportKind::TcpReno => TcpVariant::Reno,
         TransportKind::TcpSack => TcpVariant::Sack,
         _ => TcpVariant::NewReno,

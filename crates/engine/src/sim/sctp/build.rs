@@ -19,6 +19,7 @@ fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
     let mut c = match spec.profile {
         SctpProfileKind::Rfc9260 => SctpConfig::rfc9260(),
         SctpProfileKind::Rfc2960 => SctpConfig::rfc2960(),
+        SctpProfileKind::Ns2 => SctpConfig::ns2(),
     };
     if let Some(v) = spec.initial_rto {
         c.rto_initial = v.0;

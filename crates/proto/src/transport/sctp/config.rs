@@ -77,6 +77,11 @@ pub enum Profile {
     /// time) implemented it: fast retransmit on the fourth miss indication, no HTNA, no Fast
     /// Recovery, initial cwnd 2·MTU, RTO.Initial 3 s, ssthresh floor 2·MTU.
     Rfc2960,
+    /// The defaults of ns-2.35's SCTP module (`Agent/SCTP` in `tcl/lib/ns-default.tcl`,
+    /// `sctp/sctp.cc`, University of Delaware): RFC 2960 timers and initial window with the
+    /// later loss recovery (fast retransmit on the third miss indication, HTNA, Fast Recovery),
+    /// one outbound stream, retransmissions to an alternate destination.
+    Ns2,
 }
 
 impl Profile {
@@ -85,6 +90,7 @@ impl Profile {
         match self {
             Profile::Rfc9260 => "rfc9260",
             Profile::Rfc2960 => "rfc2960",
+            Profile::Ns2 => "ns2",
         }
     }
 }
@@ -371,11 +377,39 @@ impl SctpConfig {
         }
     }
 
-    /// The configuration of a named profile (`rfc9260`, `rfc2960`).
+    /// ns-2.35's SCTP module: `Agent/SCTP` defaults (`tcl/lib/ns-default.tcl`) and the rules of
+    /// `sctp/sctp.cc`. Fields ns-2 does not set differently keep [`SctpConfig::rfc2960`]'s values
+    /// (`docs/models/sctp.md`, "The ns2 profile", lists which were checked against the source).
+    pub fn ns2() -> Self {
+        SctpConfig {
+            profile: Profile::Ns2,
+            // `Agent/SCTP set fastRtxTrigger_ 3`; `ProcessGapAckBlocks` counts a miss only for
+            // TSNs below the highest TSN newly acked (HTNA) and keeps `uiRecover` (Fast
+            // Recovery: one cwnd reduction per window).
+            fast_rtx_threshold: 3,
+            htna: true,
+            fast_recovery: true,
+            // `Agent/SCTP set initialSsthresh_ 65536`.
+            initial_ssthresh: Some(65_536),
+            // `Agent/SCTP set numOutStreams_ 1`.
+            outbound_streams: 1,
+            // `Agent/SCTP set rtxToAlt_ 1`: every retransmission to an alternate destination.
+            fast_rtx_to_alternate: true,
+            t3_rtx_to_alternate: true,
+            // `initialRto_ 3.0`, `minRto_ 1.0`, `maxRto_ 60.0`, `initialCwnd_ 2` (MTUs),
+            // `initialRwnd_ 65536`, `mtu_ 1500`, `useDelayedSacks_ 1`, `sackDelay_ 0.200`,
+            // `useMaxBurst_ 1` (4 packets), `heartbeatInterval_ 30`, `pathMaxRetrans_ 5`,
+            // `associationMaxRetrans_ 10`, `reliability_ 0` (no PR-SCTP), no ASCONF: as RFC 2960.
+            ..Self::rfc2960()
+        }
+    }
+
+    /// The configuration of a named profile (`rfc9260`, `rfc2960`, `ns2`).
     pub fn profile(name: &str) -> Option<Self> {
         match name {
             "rfc9260" => Some(Self::rfc9260()),
             "rfc2960" => Some(Self::rfc2960()),
+            "ns2" => Some(Self::ns2()),
             _ => None,
         }
     }
@@ -482,6 +516,13 @@ mod test {
             "rfc2960"
         );
         assert!(SctpConfig::profile("rfc4960").is_none());
+        // ns-2.35: RFC 2960 timers and initial window, third-miss fast retransmit with HTNA.
+        let ns2 = SctpConfig::profile("ns2").unwrap();
+        assert_eq!(ns2.profile.name(), "ns2");
+        assert_eq!((ns2.fast_rtx_threshold, ns2.htna), (3, true));
+        assert_eq!(ns2.rto_initial, SctpConfig::rfc2960().rto_initial);
+        assert_eq!(ns2.initial_cwnd(1500), 3000);
+        assert_eq!(ns2.outbound_streams, 1);
         for e in [
             EarlyRetransmit::Off,
             EarlyRetransmit::Ye2003,

@@ -8,6 +8,12 @@ use sctpsim_kernel::SimDuration;
 /// what happens after a loss is detected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TcpVariant {
+    /// Tahoe (Jacobson 1988; ns-2's base `Agent/TCP`): fast retransmit without fast
+    /// recovery. At the duplicate-ACK threshold ssthresh halves, cwnd drops to one segment and
+    /// the sender goes back to the first unacknowledged segment in slow start, as after a
+    /// timeout but without backing the timer off (ns-2 `TcpAgent::dupack_action`, label
+    /// `tahoe_action`: `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_ONE)`, `reset_rtx_timer(0,0)`).
+    Tahoe,
     /// RFC 5681 §3.2 fast retransmit / fast recovery: the first ACK of new data ends recovery.
     Reno,
     /// RFC 6582: partial ACKs keep the sender in fast recovery and retransmit the next hole.
@@ -18,9 +24,10 @@ pub enum TcpVariant {
 }
 
 impl TcpVariant {
-    /// A short stable name: `reno`, `newreno`, `sack`.
+    /// A short stable name: `tahoe`, `reno`, `newreno`, `sack`.
     pub fn name(self) -> &'static str {
         match self {
+            TcpVariant::Tahoe => "tahoe",
             TcpVariant::Reno => "reno",
             TcpVariant::NewReno => "newreno",
             TcpVariant::Sack => "sack",
@@ -242,6 +249,34 @@ impl TcpConfig {
         }
     }
 
+    /// The `Agent/TCP` defaults of ns-2 as released in early 2003 (ns-2.26: `tcl/lib/
+    /// ns-default.tcl` whose newest change note is dated 2002/12/28), the simulator of the
+    /// MANET studies of 2003–2004 (Argyriou & Madisetti ran ns-2 in 2004). It differs from
+    /// [`TcpConfig::ns2`] in the timers, which ns-2 changed later: RTO bounds 1 s to 100,000 s
+    /// and an initial RTO of 6 s. Tahoe is ns-2's base `Agent/TCP`.
+    pub fn ns2_2003() -> Self {
+        TcpConfig {
+            // `Agent/TCP` (no suffix) is Tahoe.
+            variant: TcpVariant::Tahoe,
+            // `Agent/TCP set windowInit_ 2 ;# default changed on 2001/5/26.`
+            initial_window: Some(2),
+            // `Agent/TCP set minrto_ 1 ;# Default set to 1 on 2001/05/14.` (0.2 from
+            // 2004/10/14).
+            min_rto: SimDuration::from_secs(1),
+            // `Agent/TCP set maxrto_ 100000` (60 from 2007).
+            max_rto: SimDuration::from_secs(100_000),
+            // `Agent/TCP set rtxcur_init_ 6.0` (3.0 from 2006/01/21).
+            initial_rto: SimDuration::from_secs(6),
+            // `Agent/TCP set tcpTick_ 0.01 ;# default changed on 2002/03/07`. ns-2 also
+            // rounds RTT samples to ticks; we do not (`docs/models/tcp.md`).
+            clock_granularity: SimDuration::from_millis(10),
+            // Everything else as in `ns2()`: window_ 20, packetSize_ 1000, numdupacks_ 3,
+            // singledup_ 1, bugFix_ true, timestamps_ false, `Agent/TCPSink` without delayed
+            // ACKs, maxSackBlocks_ 3 — all unchanged between 2003 and 2.35.
+            ..TcpConfig::ns2()
+        }
+    }
+
     /// This configuration with another loss-recovery variant.
     pub fn with_variant(mut self, variant: TcpVariant) -> Self {
         self.variant = variant;
@@ -267,5 +302,10 @@ mod test {
             TcpVariant::Sack
         );
         assert_eq!(TcpVariant::NewReno.name(), "newreno");
+        let old = TcpConfig::ns2_2003();
+        assert_eq!(old.variant, TcpVariant::Tahoe);
+        assert_eq!((old.mss, old.max_send_window), (1000, Some(20_000)));
+        assert_eq!(old.min_rto, SimDuration::from_secs(1));
+        assert_eq!(old.initial_rto, SimDuration::from_secs(6));
     }
 }

@@ -211,7 +211,11 @@ impl TcpConnection {
         let smss = u32::from(cfg.mss.max(1));
         let iw = initial_window(&cfg, smss);
         let cc = match cfg.variant {
-            TcpVariant::Reno => Controller::Reno(Reno::new(iw, cfg.initial_ssthresh)),
+            // Tahoe's window arithmetic is Reno's slow start and congestion avoidance; it never
+            // enters fast recovery (see `input::fast_retransmit_tahoe`).
+            TcpVariant::Tahoe | TcpVariant::Reno => {
+                Controller::Reno(Reno::new(iw, cfg.initial_ssthresh))
+            }
             TcpVariant::NewReno | TcpVariant::Sack => {
                 Controller::NewReno(NewReno::new(iw, cfg.initial_ssthresh))
             }
@@ -803,6 +807,8 @@ impl TcpConnection {
         match self.recovery_style() {
             RecoveryStyle::Pipe => self.snd_una >= self.recover,
             RecoveryStyle::Inflation => {
+                // Tahoe keeps ns-2's `recover_` check (`bugFix_`) like NewReno: the duplicate
+                // ACKs its own go-back-N retransmissions cause must not trigger another one.
                 let guarded = self.cfg.variant != TcpVariant::Reno || self.cfg.reno_recover_guard;
                 !guarded || self.snd_una > self.recover
             }

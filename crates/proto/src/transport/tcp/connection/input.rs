@@ -606,10 +606,38 @@ impl TcpConnection {
             self.scoreboard.is_lost(0)
         };
         if (self.dup_acks >= self.cfg.dupthresh || lost_front) && self.recover_guard_allows() {
-            self.enter_recovery(now, style);
+            if self.cfg.variant == TcpVariant::Tahoe {
+                self.fast_retransmit_tahoe(now);
+            } else {
+                self.enter_recovery(now, style);
+            }
         }
         // Otherwise RFC 3042 limited transmit may send new data (see `send_window`), and
         // RFC 6582 §3.2 step 1: below `recover` no fast retransmit happens.
+    }
+
+    /// Tahoe's fast retransmit (ns-2 `TcpAgent::dupack_action`, `tahoe_action`): ssthresh =
+    /// half the flight (at least two segments), cwnd = one segment, `recover` = the highest
+    /// sequence sent, and go back to SND.UNA in slow start. The retransmission timer restarts
+    /// without back-off (`reset_rtx_timer(0, 0)`), and no recovery state is kept: the next
+    /// new ACK grows the window as in slow start.
+    fn fast_retransmit_tahoe(&mut self, now: SimTime) {
+        let outstanding = self.snd_max - self.snd_una;
+        let flight = clamp_u32(outstanding.saturating_sub(self.limited_bytes));
+        // The same arithmetic as a first timeout: RFC 5681 §3.1 equation (4) and LW = 1 SMSS.
+        self.cc
+            .on_retransmission_timeout(now, flight, self.smss, true);
+        self.recover = self.snd_max;
+        self.dup_acks = 0;
+        self.limited_bytes = 0;
+        self.snd_nxt = self.snd_una;
+        // Karn (RFC 6298 §3): what is in flight was sent before the go-back.
+        self.timed = None;
+        self.restart_rtx_timer(now);
+        self.stats.fast_retransmits += 1;
+        self.push_metric(TcpMetric::FastRetransmit {
+            snd_una: self.snd_una,
+        });
     }
 
     /// RFC 5681 §3.2 steps 2–3 / RFC 6582 §3.2 step 2 / RFC 6675 §5 step (4).

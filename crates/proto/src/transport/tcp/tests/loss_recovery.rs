@@ -334,3 +334,32 @@ fn rtt_samples_follow_karn() {
     assert_eq!(conn.stats().rtt_samples, 2);
     assert_eq!(conn.stats().rtt_min, Some(SimDuration::from_millis(50)));
 }
+
+#[test]
+fn tahoe_goes_back_to_snd_una_in_slow_start_on_the_third_duplicate() {
+    let mut conn = flight(TcpVariant::Tahoe);
+    let rto_before = conn.rto();
+    dup_acks(&mut conn, ms(200), 1, 3);
+    // ns-2 `tahoe_action`: ssthresh = half the flight, cwnd = one segment, no fast recovery.
+    assert!(!conn.in_recovery());
+    assert_eq!(conn.ssthresh(), 5000);
+    assert_eq!(conn.cwnd(), 1000);
+    assert_eq!(conn.stats().fast_retransmits, 1);
+    assert_eq!(conn.stats().timeouts, 0);
+    // The timer restarts without back-off.
+    assert_eq!(conn.rto(), rto_before);
+    let out = output(&mut conn, ms(200));
+    assert_eq!(data_offsets(&out), vec![off(0)]);
+    // Further duplicates (below `recover`) neither retransmit nor inflate.
+    dup_acks(&mut conn, ms(201), 1, 5);
+    assert!(data_offsets(&output(&mut conn, ms(201))).is_empty());
+    assert_eq!(conn.stats().fast_retransmits, 1);
+    // The retransmission fills the hole up to 5: slow start sends the next two segments
+    // from 5 (go-back-N resends segments the receiver may already hold).
+    input(&mut conn, ms(300), &seg(1, Some(off(5))), &[]);
+    assert_eq!(conn.cwnd(), 2000);
+    assert_eq!(
+        data_offsets(&output(&mut conn, ms(300))),
+        vec![off(5), off(6)]
+    );
+}
