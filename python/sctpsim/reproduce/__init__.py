@@ -90,11 +90,11 @@ class Study:
 
 def _studies() -> dict[str, Study | None]:
     """Every study DESIGN.md §6 names; ``None`` for those not built yet."""
-    from sctpsim.reproduce import ye2003
+    from sctpsim.reproduce import argyriou2004, ye2003
 
     return {
         "ye2003": ye2003.STUDY,
-        "argyriou2004": None,
+        "argyriou2004": argyriou2004.STUDY,
         "atiquzzaman2003": None,
         "aydin2004": None,
         "omnetpp-olsr": None,

@@ -1,0 +1,95 @@
+"""The Argyriou & Madisetti reproduction (`sctpsim reproduce argyriou2004`): the route-break
+attribution of docs/metrics.md, and a shrunken reproduction end to end (every part, claim and
+figure; 20 nodes, 5 pairs, 20 s runs, 2 seeds)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sctpsim.reproduce import Part, argyriou2004, reproduce
+
+
+def _rows(*rows: tuple[str, float, str]) -> pd.DataFrame:
+    return pd.DataFrame([{"scope": "flow", "id": fid, "time_s": t, "metric": m, "value": 1.0} for fid, t, m in rows])
+
+
+def test_a_break_leads_to_a_timeout_only_before_ack_progress_and_the_next_break() -> None:
+    ts = _rows(
+        # flow 0: break at 10, T3 at 12 before any progress → counted.
+        ("0", 10.0, "route_broken"), ("0", 12.0, "tsn_t3_rtx"), ("0", 13.0, "tsn_acked"),
+        # flow 0: break at 20, progress at 20.5, then a timeout at 25 → not this break's.
+        ("0", 20.0, "route_broken"), ("0", 20.5, "tsn_acked"), ("0", 25.0, "tsn_t3_rtx"),
+        # flow 1 (TCP): break at 5, another break at 6, RTO at 7 → only the second counts.
+        ("1", 5.0, "route_broken"), ("1", 6.0, "route_broken"), ("1", 7.0, "timeout"),
+        # flow 2: a timeout without a break is nobody's.
+        ("2", 3.0, "timeout"),
+    )
+    assert argyriou2004.attribute_breaks(ts) == (4.0, 2.0)
+
+
+def test_a_timeout_at_the_same_instant_as_the_break_does_not_count() -> None:
+    ts = _rows(("0", 10.0, "tsn_t3_rtx"), ("0", 10.0, "route_broken"))
+    assert argyriou2004.attribute_breaks(ts) == (1.0, 0.0)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    real = argyriou2004._parts
+
+    def small(quick: bool) -> list[Part]:
+        out = []
+        for p in real(True):
+            sets = {**p.sets, "simulation.duration": "20s", "nodes.count": 20, "flows[0].pairs": 5, "flows[0].start_spread": "2s"}
+            out.append(Part(p.name, p.scenario, p.vary, 2, sets, p.timeseries, p.what))
+        return out
+
+    mp = pytest.MonkeyPatch()
+    try:
+        study = argyriou2004.Study(argyriou2004.STUDY.name, argyriou2004.STUDY.title, small, argyriou2004.STUDY.analyse)
+        mp.setattr("sctpsim.reproduce.get_study", lambda name: study)
+        out, _claims = reproduce("argyriou2004", quick=True, out=tmp_path_factory.mktemp("arg") / "tiny", jobs=2)
+    finally:
+        mp.undo()
+    return out
+
+
+def test_tiny_reproduction_writes_every_claim_figure_and_part(tiny: Path) -> None:
+    with open(tiny / "claims.csv", newline="") as f:
+        claims = list(csv.DictReader(f))
+    names = {c["claim"] for c in claims}
+    assert names == {
+        "sctp_over_tcp_throughput", "delivery_fraction", "per_flow_throughput", "sctp_over_tcp_vs_pause",
+        "tcp_pdf_above_sctp", "breaks_to_timeout_sctp_over_tcp", "larger_area_lower_throughput",
+    }
+    assert all(c["verdict"] in ("pass", "fail", "explained") for c in claims)
+    # 3 speeds × 2 routings for the ratio; × 2 protocols for PDF and throughput.
+    assert sum(c["claim"] == "delivery_fraction" for c in claims) == 12
+    for stem in ("fig1-vs-pause", "fig2-vs-speed", "fig3cd-area"):
+        for ext in ("png", "pdf", "svg"):
+            assert (tiny / "figures" / f"{stem}.{ext}").stat().st_size > 0
+    report = (tiny / "report.md").read_text()
+    assert "Route breaks that ended in a timeout" in report and "A-SCTP" in report
+    df = pd.read_parquet(tiny / "results.parquet")
+    assert set(df["part"]) == {f"{k}-{p}" for k in ("speed", "pause", "area800") for p in ("sctp", "tcp")}
+
+
+def test_tcp_runs_are_tahoe_and_sctp_runs_deliver_exactly(tiny: Path) -> None:
+    manifest = json.loads((tiny / "reproduce.json").read_text())
+    for name, part in manifest["parts"].items():
+        if name.endswith("-tcp"):
+            assert part["sets"]["flows[0].transport"] == "tcp-tahoe"
+            assert part["sets"]["flows[0].tcp.profile"] == "ns2-2003"
+        else:
+            assert part["sets"]["flows[0].sctp.profile"] == "ns2"
+    df = pd.read_parquet(tiny / "results.parquet")
+    # Only the SCTP parts have association rows.
+    assert df[df["part"].str.endswith("-tcp")].filter(like="sctp[").isna().all().all()
+    sctp = df[df["part"].str.endswith("-sctp")]
+    cols = [c for c in df.columns if c.startswith("sctp[") and c.endswith((".delivery_errors", ".messages_missing"))]
+    assert cols
+    assert sctp[cols].fillna(0).to_numpy().sum() == 0
