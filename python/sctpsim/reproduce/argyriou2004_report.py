@@ -81,7 +81,8 @@ def figures(ctx: Context, sp: pd.DataFrame, pa: pd.DataFrame, a8: pd.DataFrame) 
 
 
 def _tsn_figure(ctx: Context, pa: pd.DataFrame) -> Figure | None:
-    """The first SCTP flow (DSR, pause 0, lowest seed) whose route break led to a T3 timeout:
+    """The first SCTP flow (DSR, lowest pause, then seed) that was delivering when its route
+    broke and whose break led to a T3 timeout:
     TSNs sent, retransmitted and acked against time, the break and the timeout marked."""
     runs = pa[(pa["protocol"] == "sctp") & (pa[a.P_ROUTING] == "dsr")].sort_values(["pause_s", "seed"])
     for _, run in runs.iterrows():
@@ -94,6 +95,10 @@ def _tsn_figure(ctx: Context, pa: pd.DataFrame) -> Figure | None:
             t3 = sorted(g.loc[g["metric"] == "tsn_t3_rtx", "time_s"])
             acked = sorted(g.loc[g["metric"] == "tsn_acked", "time_s"])
             for b in breaks:
+                # A flow that was moving when its route broke: its ack point advanced in the
+                # second before the break.
+                if not any(b - 1.0 <= t <= b for t in acked):
+                    continue
                 nxt = next((t for t in acked if t > b), math.inf)
                 hit = next((t for t in t3 if b < t <= nxt), None)
                 if hit is None:
