@@ -14,6 +14,7 @@ from sctpsim.runner import run
 from sctpsim.scenario import Scenario
 from sctpsim.sweep import SweepResult, sweep
 from sctpsim.topology import Topology
+from sctpsim.trace import Trace
 
 __all__ = [
     "RunResult",
@@ -23,6 +24,7 @@ __all__ = [
     "SimulationError",
     "SweepResult",
     "Topology",
+    "Trace",
     "__version__",
     "run",
     "sweep",

@@ -41,6 +41,7 @@ def run(
     pcap_dir: str | PathLike[str] | None = None,
     progress: Callable[[float, float, int, float], object] | None = None,
     progress_interval_s: float = 0.2,
+    trace: dict[str, Any] | None = None,
 ) -> dict[str, Any]: ...
 def bench_kernel(
     pending: list[int], events: int, mean_ns: float = 100.0, seed: int = 1

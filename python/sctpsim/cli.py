@@ -48,6 +48,16 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("--set", dest="sets", action="append", default=[], metavar="PATH=VALUE",
                    help="override a field, e.g. --set flows[0].rate=2Mbps (repeatable)")
     r.add_argument("--pcap", action="store_true", help="write IP-level captures to OUT/pcap/<node>-<iface>.pcap")
+    r.add_argument("--trace", action="store_true",
+                   help="record a per-packet trace (enqueue, dequeue, tx, rx, forward, drop) to OUT/trace.parquet")
+    r.add_argument("--trace-node", dest="trace_nodes", action="append", default=[], metavar="NAME",
+                   help="trace only at this node (repeatable; implies --trace)")
+    r.add_argument("--trace-flow", dest="trace_flows", action="append", type=int, default=[], metavar="ID",
+                   help="trace only this flow's packets, id as in flows.parquet (repeatable; implies --trace)")
+    r.add_argument("--trace-layer", dest="trace_layers", action="append", default=[], metavar="LAYER",
+                   help="trace only this layer: link, mac or ip (repeatable; implies --trace)")
+    r.add_argument("--trace-max-rows", type=int, metavar="N",
+                   help="stop tracing after N rows (default 10000000, at most 50000000; implies --trace)")
     r.add_argument("--quiet", action="store_true", help="no summary table")
 
     v = sub.add_parser("validate", help="check a scenario without running it")
@@ -202,6 +212,7 @@ def _on_sigterm(handler):  # type: ignore[no-untyped-def]
 
 def _run(args: argparse.Namespace) -> int:
     from sctpsim.results import RunResult
+    from sctpsim.trace import truncation_warning
 
     sc = _load(args)
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
@@ -212,13 +223,23 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sctpsim: error: --out {out}: {problem}\n")
         return EXIT_BAD_INPUT
     bar = ProgressBar()
-    raw = _native.run(
-        sc.text,
-        list(sc.overrides),
-        seed=args.seed,
-        pcap_dir=str(out / "pcap") if args.pcap else None,
-        progress=bar,
-    )
+    try:
+        raw = _native.run(
+            sc.text,
+            list(sc.overrides),
+            seed=args.seed,
+            pcap_dir=str(out / "pcap") if args.pcap else None,
+            progress=bar,
+            trace=_trace_options(args),
+        )
+    except _native.ScenarioError as e:
+        # The trace options are checked against the scenario before the run; name them as
+        # they were typed.
+        flag = _TRACE_FLAGS.get(e.path.split("[")[0]) if e.path else None
+        if flag is None:
+            raise
+        sys.stderr.write(f"sctpsim: error: {flag}: {str(e)[len(e.path) + 2:]}\n")
+        return EXIT_BAD_INPUT
     bar.close()
     # A SIGTERM from here on must not abort the writing of what was measured: note it and
     # report the run as interrupted once the files are in place.
@@ -229,6 +250,9 @@ def _run(args: argparse.Namespace) -> int:
     if not args.quiet:
         _print_summary(res)
     print(f"results written to {out}/")
+    warning = truncation_warning(res.summary)
+    if warning:
+        sys.stderr.write(f"sctpsim: warning: {warning} (--trace-max-rows)\n")
     if res.interrupted:
         sys.stderr.write(f"sctpsim: interrupted at t={res.summary['sim_time_s']:.3f}s; partial results written\n")
         return EXIT_INTERRUPTED
@@ -236,6 +260,21 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.write("sctpsim: terminated after the run ended; results written\n")
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+#: The command-line option of each trace option, for errors about them.
+_TRACE_FLAGS = {"trace.nodes": "--trace-node", "trace.flows": "--trace-flow", "trace.layers": "--trace-layer",
+                "trace.max_rows": "--trace-max-rows"}
+
+
+def _trace_options(args: argparse.Namespace) -> dict[str, object] | None:
+    """The trace options of `sctpsim run` for `_native.run` (None: no trace). Any --trace-*
+    option turns the trace on."""
+    on = args.trace or args.trace_nodes or args.trace_flows or args.trace_layers or args.trace_max_rows is not None
+    if not on:
+        return None
+    return {"nodes": args.trace_nodes, "flows": args.trace_flows, "layers": args.trace_layers,
+            "max_rows": args.trace_max_rows}
 
 
 def _print_summary(res) -> None:  # type: ignore[no-untyped-def]

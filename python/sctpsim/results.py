@@ -1,7 +1,7 @@
 """Results of one run: summary, flows, links and time series as pandas DataFrames, and the
 writer of the run directory (`summary.json`, `flows.parquet`, `links.parquet`,
-`timeseries.parquet`, `run.json`, the tables of `OPTIONAL_TABLES` when not empty, and the
-captures in `pcap/`). Every file is written to a temporary name and renamed, so an interrupted
+`timeseries.parquet`, `run.json`, the tables of `OPTIONAL_TABLES` when not empty,
+`trace.parquet` when the run was traced, and the captures in `pcap/`). Every file is written to a temporary name and renamed, so an interrupted
 write never leaves a truncated file. A run directory holds one run: writing into a directory of
 an earlier run removes that run's files the new run does not write, and nothing else."""
 
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import pandas as pd
 
 from sctpsim.store import new_temp_file
+from sctpsim.trace import trace_frame
 
 if TYPE_CHECKING:
     from sctpsim.scenario import Scenario
@@ -39,7 +40,7 @@ OPTIONAL_TABLES = ("macs", "sctp", "paths", "streams", "routing", "drops")
 #: this run's; files not on this list (the user's) are left alone.
 RUN_FILES = ("summary.json", "run.json", "flows.parquet", "links.parquet", "timeseries.parquet") + tuple(
     f"{name}.parquet" for name in OPTIONAL_TABLES
-)
+) + ("trace.parquet",)
 
 #: Subdirectory of the captures (`--pcap`), `<node>-<iface>.pcap`.
 PCAP_DIR = "pcap"
@@ -70,6 +71,9 @@ class RunResult:
     routing: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: Dropped packets per flow and reason (`drops.parquet`; empty when nothing was dropped).
     drops: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: The per-packet trace (`trace.parquet`, columns `sctpsim.trace.TRACE_COLUMNS`); None when
+    #: the run was not traced.
+    trace: pd.DataFrame | None = None
 
     def __repr__(self) -> str:
         s = self.summary
@@ -115,8 +119,9 @@ class RunResult:
         timeseries = timeseries.astype({"time_s": "float64", "id": "int64", "value": "float64"})
         macs = pd.DataFrame(summary.get("macs", []))
         sctp = {k: pd.DataFrame(summary.get(k, [])) for k in ("sctp", "paths", "streams", "routing", "drops")}
+        trace = trace_frame(raw["trace"]) if raw.get("trace") is not None else None
         return cls(summary, manifest, flows, links, timeseries, list(raw["pcap_files"]), scenario, macs=macs,
-                   **sctp)
+                   trace=trace, **sctp)
 
     def write(self, out_dir: str | Path, command: Sequence[str] | None = None) -> Path:
         """Write the run directory; returns its path. An earlier run's files in it that this run
@@ -150,6 +155,9 @@ class RunResult:
             if not table.empty:
                 _atomic_parquet(out / f"{name}.parquet", table)
                 written.add(f"{name}.parquet")
+        if self.trace is not None:
+            _atomic_parquet(out / "trace.parquet", self.trace)
+            written.add("trace.parquet")
         _atomic_parquet(out / "timeseries.parquet", self.timeseries)
         _remove_stale(out, written, self.pcap_files)
         return out

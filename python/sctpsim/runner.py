@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from sctpsim import _native
 from sctpsim.results import RunResult
 from sctpsim.scenario import Scenario
 from sctpsim.seeds import check_seed
+from sctpsim.trace import Trace, native_options, truncation_warning
 
 ProgressCallback = Callable[[float, float, int, float], object]
 
@@ -19,6 +21,7 @@ def run(
     *,
     pcap_dir: str | Path | None = None,
     progress: ProgressCallback | None = None,
+    trace: Trace | bool | dict[str, Any] | None = None,
 ) -> RunResult:
     """Run one simulation and return its results as pandas DataFrames.
 
@@ -27,6 +30,11 @@ def run(
     ``progress(sim_time_s, end_s, events, wall_s)`` is called about five times a second.
     Ctrl-C stops the run and raises :class:`KeyboardInterrupt` whose ``partial`` attribute
     holds the results measured so far.
+
+    ``trace=True`` records a per-packet trace into ``result.trace`` (a DataFrame; written as
+    ``trace.parquet``); a :class:`sctpsim.Trace` (or a dict of its fields) filters it by node,
+    flow or layer and bounds its rows. A trace that reaches its bound stops there, with a
+    RuntimeWarning and ``result.summary["trace"]["truncated"]`` true.
     """
     if seed is not None:
         seed = check_seed(seed)
@@ -37,8 +45,12 @@ def run(
         seed=seed,
         pcap_dir=str(pcap_dir) if pcap_dir is not None else None,
         progress=progress,
+        trace=native_options(trace),
     )
     result = RunResult.from_native(raw, scenario=sc)
+    warning = truncation_warning(result.summary)
+    if warning:
+        warnings.warn(warning, RuntimeWarning, stacklevel=2)
     if result.interrupted:
         exc = KeyboardInterrupt("simulation interrupted")
         exc.partial = result  # type: ignore[attr-defined]

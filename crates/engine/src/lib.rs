@@ -12,6 +12,7 @@ pub mod results_sctp;
 pub mod scenario;
 pub mod sim;
 pub mod topology;
+pub mod trace;
 pub mod wireless;
 
 pub use results::{RunResult, Summary, TimeSeries};

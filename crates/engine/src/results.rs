@@ -298,6 +298,9 @@ pub struct Summary {
     pub drops: Vec<DropResult>,
     /// Network-wide results.
     pub network: NetworkResult,
+    /// The per-packet trace's size and whether it was cut at its bound (only when traced).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<crate::trace::TraceSummary>,
 }
 
 /// The time series in long ("tidy") form: one row per (time, scope, id, dir, metric).
@@ -377,4 +380,6 @@ pub struct RunResult {
     pub manifest: RunManifest,
     /// Capture files written.
     pub pcap_files: Vec<std::path::PathBuf>,
+    /// The per-packet trace (`trace.parquet`), when one was asked for.
+    pub trace: Option<crate::trace::PacketTrace>,
 }

@@ -217,6 +217,7 @@ fn observer_can_stop_a_run_and_the_result_says_so() {
     let opts = RunOptions {
         pcap_dir: None,
         progress_interval_s: Some(0.0),
+        trace: None,
     };
     let mut calls = 0;
     let r = run_scenario(sc, None, &opts, &mut |_| {

@@ -6,9 +6,10 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use sctpsim_engine::scenario::{self, overrides, ScenarioError as CoreScenarioError};
-use sctpsim_engine::{run_scenario, Progress, RunOptions};
+use sctpsim_engine::trace::{Layer, PacketTrace, TraceEvent, TraceOptions, PROTOCOL_NAMES};
+use sctpsim_engine::{run_scenario, Progress, RunOptions, SimError};
 use sctpsim_kernel::{EventQueue, Rng, SimDuration, SimTime};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -152,10 +153,104 @@ fn check_scenario(
     Ok((from_toml(py, &toml::Value::Table(loaded.table))?, hash))
 }
 
+/// The trace options of `run(trace=...)`: a dict with any of `nodes` (names), `flows` (ids),
+/// `layers` (names) and `max_rows`; errors name the key (`trace.flows`).
+fn trace_options(d: &Bound<'_, PyDict>) -> Result<TraceOptions, CoreScenarioError> {
+    let mut opts = TraceOptions::default();
+    for (k, v) in d.iter() {
+        let key: String = k
+            .extract()
+            .map_err(|_| CoreScenarioError::at("trace", "option names must be strings"))?;
+        let path = format!("trace.{key}");
+        let bad = |what: &str| CoreScenarioError::at(path.as_str(), format!("expected {what}"));
+        match key.as_str() {
+            "nodes" => opts.nodes = v.extract().map_err(|_| bad("a list of node names"))?,
+            "flows" => opts.flows = v.extract().map_err(|_| bad("a list of flow ids"))?,
+            "layers" => opts.layers = v.extract().map_err(|_| bad("a list of layer names"))?,
+            "max_rows" => opts.max_rows = v.extract().map_err(|_| bad("an integer or None"))?,
+            _ => {
+                return Err(CoreScenarioError::at(
+                    path.as_str(),
+                    "unknown trace option; expected nodes, flows, layers or max_rows",
+                ))
+            }
+        }
+    }
+    Ok(opts)
+}
+
+/// A column as the bytes of its values in native byte order (`numpy.frombuffer` reads it
+/// without a copy); one Python object per column, not per row.
+fn column<'py, T: Copy, const N: usize>(
+    py: Python<'py>,
+    values: Vec<T>,
+    to_bytes: fn(T) -> [u8; N],
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, values.len() * N, |buf| {
+        for (b, v) in buf.chunks_exact_mut(N).zip(values) {
+            b.copy_from_slice(&to_bytes(v));
+        }
+        Ok(())
+    })
+}
+
+/// The trace for Python: `columns` (name → bytes, dtypes in `docs/metrics.md`'s order) and
+/// the names the integer codes stand for. Each column's memory in the core is freed as soon
+/// as its bytes exist, so the trace is never held twice over.
+fn trace_dict<'py>(py: Python<'py>, t: PacketTrace) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let cols = PyDict::new(py);
+    let PacketTrace {
+        time_ns,
+        node,
+        iface,
+        layer,
+        event,
+        reason,
+        flow,
+        protocol,
+        src,
+        dst,
+        size_bytes,
+        uid,
+        node_names,
+        iface_names,
+        max_rows,
+        truncated,
+    } = t;
+    let rows = time_ns.len();
+    cols.set_item("time_ns", column(py, time_ns, u64::to_ne_bytes)?)?;
+    cols.set_item("node", column(py, node, u32::to_ne_bytes)?)?;
+    cols.set_item("iface", column(py, iface, i32::to_ne_bytes)?)?;
+    cols.set_item("layer", column(py, layer, u8::to_ne_bytes)?)?;
+    cols.set_item("event", column(py, event, u8::to_ne_bytes)?)?;
+    cols.set_item("reason", column(py, reason, u8::to_ne_bytes)?)?;
+    cols.set_item("flow", column(py, flow, i32::to_ne_bytes)?)?;
+    cols.set_item("protocol", column(py, protocol, u8::to_ne_bytes)?)?;
+    cols.set_item("src", column(py, src, u32::to_ne_bytes)?)?;
+    cols.set_item("dst", column(py, dst, u32::to_ne_bytes)?)?;
+    cols.set_item("size_bytes", column(py, size_bytes, u32::to_ne_bytes)?)?;
+    cols.set_item("uid", column(py, uid, u64::to_ne_bytes)?)?;
+    d.set_item("columns", cols)?;
+    d.set_item("rows", rows)?;
+    d.set_item("node_names", node_names)?;
+    d.set_item("iface_names", iface_names)?;
+    d.set_item("layers", Layer::ALL.map(Layer::name).to_vec())?;
+    d.set_item("events", TraceEvent::ALL.map(TraceEvent::name).to_vec())?;
+    d.set_item("reasons", PacketTrace::reason_names())?;
+    d.set_item("protocols", PROTOCOL_NAMES.to_vec())?;
+    d.set_item("max_rows", max_rows)?;
+    d.set_item("truncated", truncated)?;
+    Ok(d)
+}
+
 /// Run one simulation. Returns a dict: `summary` (JSON text), `manifest` (JSON text),
-/// `timeseries` (dict of columns), `pcap_files` (list of paths), `interrupted` (bool).
+/// `timeseries` (dict of columns), `pcap_files` (list of paths), `interrupted` (bool),
+/// `trace` (`None`, or the per-packet trace's columns when `trace` was given: a dict of
+/// options, `{}` for everything).
 #[pyfunction]
-#[pyo3(signature = (text, overrides, seed=None, pcap_dir=None, progress=None, progress_interval_s=0.2))]
+#[pyo3(signature = (text, overrides, seed=None, pcap_dir=None, progress=None, progress_interval_s=0.2, trace=None))]
+#[allow(clippy::too_many_arguments)]
 fn run(
     py: Python<'_>,
     text: &str,
@@ -164,11 +259,17 @@ fn run(
     pcap_dir: Option<PathBuf>,
     progress: Option<Py<PyAny>>,
     progress_interval_s: f64,
+    trace: Option<Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
     let loaded = load(py, text, overrides)?;
+    let trace = match trace {
+        Some(d) => Some(trace_options(&d).map_err(|e| scenario_err(py, &e))?),
+        None => None,
+    };
     let opts = RunOptions {
         pcap_dir,
         progress_interval_s: Some(progress_interval_s),
+        trace,
     };
     let mut pending_err: Option<PyErr> = None;
     let outcome = py.detach(|| {
@@ -192,8 +293,9 @@ fn run(
             run_scenario(loaded, seed, &opts, &mut observer)
         }))
     });
-    let result = match outcome {
+    let mut result = match outcome {
         Ok(Ok(r)) => r,
+        Ok(Err(SimError::Options(e))) => return Err(scenario_err(py, &e)),
         Ok(Err(e)) => return Err(SimulationError::new_err(e.to_string())),
         Err(panic) => {
             let msg = panic
@@ -234,6 +336,10 @@ fn run(
         .collect();
     out.set_item("pcap_files", files)?;
     out.set_item("interrupted", result.summary.interrupted)?;
+    match result.trace.take() {
+        Some(t) => out.set_item("trace", trace_dict(py, t)?)?,
+        None => out.set_item("trace", py.None())?,
+    }
     Ok(out.into_any().unbind())
 }
 

@@ -10,7 +10,7 @@ use super::{Event, Simulation};
 use crate::packet::Packet;
 use crate::results::NetworkResult;
 use sctpsim_kernel::NodeId;
-use sctpsim_proto::mac::{MacAddr, MacSdu};
+use sctpsim_proto::mac::MacAddr;
 use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
 use sctpsim_wire::udp::{udp_datagram, UdpPacket, UdpRepr};
 use std::net::Ipv4Addr;
@@ -62,19 +62,8 @@ impl Simulation {
             *d = s;
         }
         let bytes = udp_datagram(addr, Ipv4Addr::BROADCAST, BEACON_TTL, ident, &udp, &payload);
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
-        wifi.ifaces[w as usize].dcf.enqueue(
-            now,
-            MacSdu {
-                dst: MacAddr::BROADCAST,
-                bytes,
-                is_control: false,
-                tag: Default::default(),
-            },
-        );
-        self.wifi_pump(w);
+        let pkt = self.originate(node, bytes, None);
+        self.wifi_output(w, MacAddr::BROADCAST, pkt, false);
     }
 
     /// IP input of a datagram to 255.255.255.255 at `node`: a beacon goes to the beacon

@@ -25,6 +25,7 @@ use super::Simulation;
 use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::scenario::schema::WifiRoleKind;
+use crate::trace::TraceAt;
 use sctpsim_kernel::NodeId;
 use sctpsim_proto::mac::{MacAddr, MacSdu};
 use std::net::Ipv4Addr;
@@ -165,7 +166,7 @@ impl Simulation {
         match why {
             NoHop::NoRoute => {
                 self.topo.nodes[node.index()].ip.no_route_drops += 1;
-                self.drop_packet(pkt, DropReason::NoRoute);
+                self.drop_packet(TraceAt::ip(node), pkt, DropReason::NoRoute);
             }
             NoHop::Unassociated(w) => {
                 if let Some(i) = self.wifi.as_mut().and_then(|x| x.infra.as_mut()) {
@@ -173,7 +174,7 @@ impl Simulation {
                         c.unassociated_drops += 1;
                     }
                 }
-                self.drop_packet(pkt, DropReason::Unassociated);
+                self.drop_packet(TraceAt::ip(node), pkt, DropReason::Unassociated);
             }
         }
     }
@@ -182,6 +183,9 @@ impl Simulation {
     /// data).
     pub(super) fn wifi_output(&mut self, w: u32, da: MacAddr, pkt: Packet, control: bool) {
         let now = self.now;
+        if self.tracing() {
+            self.trace_mac_enqueue(w, &pkt, control);
+        }
         let Some(wifi) = self.wifi.as_mut() else {
             return;
         };

@@ -186,6 +186,7 @@ impl Simulation {
             routing,
             drops: self.drop_results(),
             network: net,
+            trace: self.trace.as_ref().map(|t| t.summary()),
         };
         let manifest = RunManifest {
             version: env!("CARGO_PKG_VERSION").to_string(),
@@ -205,6 +206,7 @@ impl Simulation {
             timeseries: self.series,
             manifest,
             pcap_files,
+            trace: self.trace.map(|t| t.finish()),
         })
     }
 }

@@ -122,7 +122,8 @@ impl Simulation {
             c.unassociated_drops += sdus.len() as u64;
         }
         for sdu in sdus {
-            self.drop_packet(&sdu.into_packet(), DropReason::Unassociated);
+            let at = self.mac_at(w);
+            self.drop_packet(at, &sdu.into_packet(), DropReason::Unassociated);
         }
     }
 

@@ -5,6 +5,7 @@ use super::{Event, Simulation, DEFAULT_TTL};
 use crate::drop::DropReason;
 use crate::link::Offer;
 use crate::packet::Packet;
+use crate::trace::{Layer, TraceAt, TraceEvent};
 use sctpsim_kernel::{FlowId, LinkId, NodeId};
 use sctpsim_wire::icmp::{icmp_error_datagram, IcmpError, Icmpv4Packet};
 use sctpsim_wire::ipv4::{decrement_ttl_in_place, IpProtocol, Ipv4Packet};
@@ -23,16 +24,29 @@ impl Simulation {
     pub(super) fn link_output(&mut self, node: NodeId, iface: u32, pkt: Packet) {
         let i = &self.topo.nodes[node.index()].ifaces[iface as usize];
         let (link, d) = (i.link, i.tx_dir as u8);
+        let at = TraceAt::iface(node, Layer::Link, iface);
         match self.topo.links[link.index()].dirs[d as usize].offer(self.now, pkt) {
-            Offer::StartNow(p) => self.start_tx(link, d, p),
-            Offer::Queued => {}
-            Offer::Dropped(p, why) => self.drop_packet(&p, why),
+            Offer::StartNow(p) => {
+                self.trace(at, TraceEvent::Enqueue, &p);
+                self.start_tx(link, d, p);
+            }
+            Offer::Queued => self.trace_link_queued(at, link, d),
+            Offer::Dropped(p, why) => self.drop_packet(at, &p, why),
         }
     }
 
     pub(super) fn start_tx(&mut self, link: LinkId, d: u8, pkt: Packet) {
+        // The sending interface is searched for only when tracing (drops ignore `at` else).
+        let at = if self.tracing() {
+            self.link_tx_at(link, d)
+        } else {
+            TraceAt::ip(NodeId(0))
+        };
+        self.trace(at, TraceEvent::Dequeue, &pkt);
         let dir = &mut self.topo.links[link.index()].dirs[d as usize];
+        let sent_before = dir.counters.tx_packets;
         let (tx, lost) = dir.start_tx(self.now, &pkt);
+        let sent = dir.counters.tx_packets != sent_before;
         let from = dir.from;
         let delay = dir.delay;
         self.link_busy_ns[link.index()][d as usize] += tx.0;
@@ -48,20 +62,35 @@ impl Simulation {
             }
         }
         self.queue.push(self.now + tx, Event::TxDone(link, d));
+        if sent {
+            // Not when an outage dropped it at the head of the queue without sending.
+            self.trace(at, TraceEvent::Tx, &pkt);
+        }
         match lost {
             None => self
                 .queue
                 .push(self.now + tx + delay, Event::Arrive(link, d, pkt)),
-            Some(why) => self.drop_packet(&pkt, why),
+            Some(why) => self.drop_packet(at, &pkt, why),
         }
     }
 
-    /// A packet ends here without being delivered: count it for its flow (from its tag) and
-    /// reason, and write the flow's drop rows (`dropped_seq`: for TCP the stream offset just
-    /// past the segment's payload, comparable with `snd_una`, for UDP the application sequence
-    /// number; `dropped_tsn`: one row per SCTP DATA chunk), with the reason as `dir`. Pure ACKs,
-    /// control chunks and packets of no flow are counted but write no row.
-    pub(super) fn drop_packet(&mut self, pkt: &Packet, reason: DropReason) {
+    /// A packet ends at `at` without being delivered: trace it, count it for its flow (from its
+    /// tag) and reason, and write the flow's drop rows (`dropped_seq`: for TCP the stream
+    /// offset just past the segment's payload, comparable with `snd_una`, for UDP the
+    /// application sequence number; `dropped_tsn`: one row per SCTP DATA chunk), with the
+    /// reason as `dir`. Pure ACKs, control chunks and packets of no flow are counted but write
+    /// no row.
+    pub(super) fn drop_packet(&mut self, at: TraceAt, pkt: &Packet, reason: DropReason) {
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.record(
+                self.now,
+                at,
+                TraceEvent::Drop,
+                Some(reason),
+                &pkt.bytes,
+                pkt.tag,
+            );
+        }
         let slot = pkt.tag.flow.map_or(0, |f| f.index() + 1);
         let Some(counts) = self.drops.get_mut(slot) else {
             return;
@@ -95,7 +124,7 @@ impl Simulation {
         n.next_ip_id = n.next_ip_id.wrapping_add(1);
         n.ip.icmp_sent += 1;
         let dst = Ipv4Packet::new_unchecked(&bytes[..]).dst_addr();
-        let pkt = self.new_packet(bytes, None);
+        let pkt = self.originate(node, bytes, None);
         self.ip_output(node, dst, pkt);
     }
 
@@ -110,6 +139,7 @@ impl Simulation {
         };
         if dst.is_broadcast() {
             // RFC 1812 §5.3.5.1: a limited broadcast is never forwarded.
+            self.trace(TraceAt::ip(node), TraceEvent::Rx, &pkt);
             self.broadcast_receive(node, pkt);
             return;
         }
@@ -122,12 +152,13 @@ impl Simulation {
         match decrement_ttl_in_place(&mut pkt.bytes) {
             Ok(0) => {
                 self.topo.nodes[node.index()].ip.ttl_drops += 1;
-                self.drop_packet(&pkt, DropReason::TtlExpired);
+                self.drop_packet(TraceAt::ip(node), &pkt, DropReason::TtlExpired);
                 self.send_icmp_error(node, IcmpError::TtlExceeded, &pkt.bytes);
             }
             Ok(_) => match self.fib(node, dst) {
                 Ok(hop) => {
                     self.topo.nodes[node.index()].ip.forwarded += 1;
+                    self.trace(TraceAt::ip(node), TraceEvent::Forward, &pkt);
                     self.send_via(node, hop, pkt);
                 }
                 Err(why) => {
@@ -143,6 +174,7 @@ impl Simulation {
 
     /// Local delivery of a verified packet: transports through the socket table, ICMP counted.
     pub(super) fn deliver(&mut self, node: NodeId, proto: IpProtocol, pkt: Packet) {
+        self.trace(TraceAt::ip(node), TraceEvent::Rx, &pkt);
         let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
             return;
         };

@@ -10,6 +10,7 @@
 //! * `wireless.rs` — driving the wireless channel, radios and 802.11 MACs.
 //! * `routing.rs` — driving the ad hoc routing protocols (DSR, AODV, OLSR).
 //! * `beacon.rs` — `[beacons]`: broadcast beacons and IP input of limited broadcasts.
+//! * `trace.rs` — the per-packet trace's hooks (`crate::trace`).
 
 mod beacon;
 mod fib;
@@ -21,6 +22,7 @@ mod net_events;
 mod routing;
 mod sctp;
 mod tcp;
+mod trace;
 mod transport;
 mod udp;
 mod wireless;
@@ -31,6 +33,7 @@ use crate::packet::Packet;
 use crate::results::{RunResult, TimeSeries};
 use crate::scenario::LoadedScenario;
 use crate::topology::Topology;
+use crate::trace::{TraceAt, TraceEvent, TraceOptions, Tracer};
 use flows::build_flow;
 use sctpsim_kernel::{EventQueue, FlowId, LinkId, NodeId, SeedTree, SimTime, WakeSlot};
 use std::net::Ipv4Addr;
@@ -90,6 +93,8 @@ pub struct RunOptions {
     pub pcap_dir: Option<PathBuf>,
     /// Minimum wall-clock interval between progress reports, s (default 0.2 s).
     pub progress_interval_s: Option<f64>,
+    /// Record a per-packet trace (`None`: no trace, and no cost).
+    pub trace: Option<TraceOptions>,
 }
 
 /// Why a run failed (not a scenario problem: those are caught before building).
@@ -99,6 +104,9 @@ pub enum SimError {
     Io(std::io::Error),
     /// The scenario could not be built (a trace file vanished after the checks).
     Build(crate::scenario::ScenarioError),
+    /// A run option does not fit the scenario (`trace.nodes[0]: no node named ...`); found
+    /// before anything runs, and as much bad input as a scenario error.
+    Options(crate::scenario::ScenarioError),
 }
 
 impl core::fmt::Display for SimError {
@@ -106,6 +114,7 @@ impl core::fmt::Display for SimError {
         match self {
             SimError::Io(e) => write!(f, "writing captures: {e}"),
             SimError::Build(e) => write!(f, "building the scenario: {e}"),
+            SimError::Options(e) => write!(f, "{e}"),
         }
     }
 }
@@ -141,6 +150,8 @@ pub struct Simulation {
     flow_wake: Vec<[WakeSlot; transport::SLOTS]>,
     /// What a flow's poll gives to send (`transport.rs`), kept to reuse its allocation.
     flow_out: Vec<transport::Transmit>,
+    /// The per-packet trace, if one was asked for (`trace.rs`).
+    trace: Option<Box<Tracer>>,
 }
 
 /// The drops of one flow's packets (or of packets of no flow), by [`DropReason`] index.
@@ -207,6 +218,15 @@ impl Simulation {
             }
             flows.push(flow);
         }
+        let trace = match &opts.trace {
+            Some(t) => {
+                let ids = flows.iter().map(|f| f.ep().spec_index as u32).collect();
+                Some(Box::new(
+                    Tracer::new(t, &topo, ids).map_err(SimError::Options)?,
+                ))
+            }
+            None => None,
+        };
         let capture = match &opts.pcap_dir {
             Some(dir) => Some(Capture::open(dir, &topo).map_err(SimError::Io)?),
             None => None,
@@ -234,6 +254,7 @@ impl Simulation {
             flows_at: Vec::new(),
             flow_wake: vec![[WakeSlot::default(); transport::SLOTS]; nflows],
             flow_out: Vec::new(),
+            trace,
         };
         sim.flows_at = net_events::flows_at(
             sim.topo.nodes.len(),
@@ -313,6 +334,8 @@ impl Simulation {
                 if let Some(c) = &mut self.capture {
                     c.record(node, iface, self.now, &pkt.bytes);
                 }
+                let at = TraceAt::iface(node, crate::trace::Layer::Link, iface);
+                self.trace(at, TraceEvent::Rx, &pkt);
                 self.ip_receive(node, pkt);
             }
             Event::Sample => self.sample(),
@@ -326,12 +349,27 @@ impl Simulation {
     }
 
     fn new_packet(&mut self, bytes: Vec<u8>, flow: Option<FlowId>) -> Packet {
+        Packet {
+            bytes,
+            tag: crate::packet::PacketTag {
+                flow,
+                uid: self.next_uid(),
+            },
+        }
+    }
+
+    /// A packet the IP layer of `node` originates (a flow's, an ICMP error, a beacon): tagged,
+    /// and traced as sent by IP.
+    fn originate(&mut self, node: NodeId, bytes: Vec<u8>, flow: Option<FlowId>) -> Packet {
+        let pkt = self.new_packet(bytes, flow);
+        self.trace(TraceAt::ip(node), TraceEvent::Tx, &pkt);
+        pkt
+    }
+
+    /// The next packet uid (unique per run, from 1; 0 is never given).
+    fn next_uid(&mut self) -> u64 {
         self.next_uid += 1;
-        let tag = crate::packet::PacketTag {
-            flow,
-            uid: self.next_uid,
-        };
-        Packet { bytes, tag }
+        self.next_uid
     }
 
     /// The IPv4 Identification for the next packet `node` originates.

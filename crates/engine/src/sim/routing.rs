@@ -24,6 +24,7 @@ use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
 use crate::scenario::{Duration, RoutingKind, RoutingSpec, Scenario};
 use crate::topology::Topology;
+use crate::trace::TraceAt;
 use sctpsim_kernel::{NodeId, SeedTree, SimDuration, SimTime, StreamKey, WakeSlot};
 use sctpsim_proto::mac::{MacAddr, MacSdu};
 use sctpsim_proto::routing::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
@@ -212,7 +213,8 @@ impl Simulation {
         let failed = sdu.into_packet();
         // Resolve first: packets taken out of the queue must reach the router.
         let Some(ip) = wifi.addrs.ip_of(next_hop) else {
-            self.drop_packet(&failed, DropReason::MacRetryLimit);
+            let at = self.mac_at(w);
+            self.drop_packet(at, &failed, DropReason::MacRetryLimit);
             return;
         };
         let f = &mut wifi.ifaces[w as usize];
@@ -283,12 +285,15 @@ impl Simulation {
                 match o {
                     RoutingOutput::Transmit {
                         next_hop,
-                        packet,
+                        mut packet,
                         control,
-                    } => self.routing_transmit(node, next_hop, packet, control),
+                    } => {
+                        self.routing_out(node, &mut packet);
+                        self.routing_transmit(node, next_hop, packet, control);
+                    }
                     RoutingOutput::Deliver { packet } => self.routing_deliver(node, packet),
                     RoutingOutput::Drop { packet, reason } => {
-                        self.drop_packet(&packet, reason.into());
+                        self.drop_packet(TraceAt::ip(node), &packet, reason.into());
                     }
                 }
             }
@@ -341,7 +346,7 @@ impl Simulation {
         };
         let Some(mac) = wifi.addrs.resolve(next_hop) else {
             self.topo.nodes[node.index()].ip.no_route_drops += 1;
-            self.drop_packet(&pkt, DropReason::NoRoute);
+            self.drop_packet(TraceAt::ip(node), &pkt, DropReason::NoRoute);
             return;
         };
         self.wifi_output(w, mac, pkt, control);

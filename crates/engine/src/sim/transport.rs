@@ -251,7 +251,7 @@ impl Simulation {
         let mut ident = Idents(&mut self.topo.nodes);
         d.poll(now, slot, &mut ident, &mut out, &mut self.series);
         for tx in out.drain(..) {
-            let pkt = self.new_packet(tx.bytes, Some(f));
+            let pkt = self.originate(tx.node, tx.bytes, Some(f));
             match tx.route {
                 Some(route) => self.send_on_route(tx.node, pkt, &route),
                 None => self.ip_output(tx.node, tx.dst, pkt),

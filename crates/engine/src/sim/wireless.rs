@@ -18,6 +18,7 @@ use super::{Event, Simulation};
 use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{MacResult, NetworkResult};
+use crate::trace::TraceEvent;
 use crate::wireless::channel::AirFrame;
 use sctpsim_proto::mac::{
     FrameKind, MacAddr, MacEvent, PhyFamily, PhyMode, Preamble, RxInfo, TxRequest,
@@ -27,7 +28,7 @@ use sctpsim_wire::pcap::{Radiotap, RADIOTAP_FLAG_FCS, RADIOTAP_FLAG_SHORT_PREAMB
 use sctpsim_world::power::w_to_dbm;
 
 /// Octets of an ad hoc data frame before the IP packet: 24-octet header + 8-octet LLC/SNAP.
-const DATA_PREFIX: usize = 32;
+pub(super) const DATA_PREFIX: usize = 32;
 /// The Retry bit of the Frame Control field's second octet (§9.2.4.1.6).
 const RETRY_BIT: u8 = 0x08;
 
@@ -35,6 +36,9 @@ impl Simulation {
     /// Puts everything MAC `w` has to do now into effect: transmissions, events, its timer.
     pub(super) fn wifi_pump(&mut self, w: u32) {
         let now = self.now;
+        if self.tracing() {
+            self.trace_mac_dequeue(w);
+        }
         loop {
             let Some(wifi) = self.wifi.as_mut() else {
                 return;
@@ -62,10 +66,12 @@ impl Simulation {
                     self.routing_tx_success(w, dst);
                 }
                 MacEvent::TxFailed { sdu, .. } => {
-                    self.drop_packet(&sdu.into_packet(), DropReason::MacRetryLimit);
+                    let at = self.mac_at(w);
+                    self.drop_packet(at, &sdu.into_packet(), DropReason::MacRetryLimit);
                 }
                 MacEvent::QueueDrop { sdu } => {
-                    self.drop_packet(&sdu.into_packet(), DropReason::Queue);
+                    let at = self.mac_at(w);
+                    self.drop_packet(at, &sdu.into_packet(), DropReason::Queue);
                 }
                 ev => self.infra_event(w, ev),
             }
@@ -112,6 +118,11 @@ impl Simulation {
             if req.kind == FrameKind::Data && first && req.frame.len() >= DATA_OVERHEAD {
                 let ip = &req.frame[DATA_PREFIX..req.frame.len() - FCS_LEN];
                 c.record(node, index, now, ip);
+            }
+        }
+        if req.kind == FrameKind::Data {
+            if let Some(t) = self.trace.as_deref_mut() {
+                super::trace::mac_tx(t, now, node, index, &req.frame, req.tag);
             }
         }
         let deliveries = wifi.channel.transmit(now, w);
@@ -242,6 +253,8 @@ impl Simulation {
         if let Some(c) = &mut self.capture {
             c.record(node, index, self.now, &pkt.bytes);
         }
+        let at = crate::trace::TraceAt::iface(node, crate::trace::Layer::Mac, index);
+        self.trace(at, TraceEvent::Rx, &pkt);
         if self.routed(node) {
             self.routing_receive(node, src, pkt);
             return;

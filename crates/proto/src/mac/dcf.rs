@@ -230,6 +230,21 @@ impl Dcf {
         self.current.is_some()
     }
 
+    /// The packet in service, if it is one from IP, and the 802.11 sequence number it was
+    /// given when it left the interface queue. A packet trace reads it after each input to see
+    /// when a packet was dequeued (its tag's uid and this number differ from the last pair
+    /// seen), so the MAC need not report an event for every packet when nobody traces.
+    pub fn in_service(&self) -> Option<(&MacSdu, u16)> {
+        match &self.current {
+            Some(Outgoing {
+                payload: Payload::Sdu(sdu),
+                seq,
+                ..
+            }) => Some((sdu, seq.seq)),
+            _ => None,
+        }
+    }
+
     /// The current contention window CW (a backoff is drawn uniformly from [0, CW]).
     pub fn contention_window(&self) -> u32 {
         self.backoff.cw
