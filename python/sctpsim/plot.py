@@ -778,6 +778,46 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
 # Command line
 
 
+#: What ``sctpsim plot`` last wrote into a directory (``{"figures": [stems], "report": bool}``),
+#: so that the next plot, or a new run written there, removes exactly those files and never
+#: figures of another origin (a reproduction's, the user's).
+PLOT_MANIFEST = ".sctpsim-plot.json"
+
+
+def remove_plot_outputs(d: Path, keep: Sequence[Figure] = (), keep_report: bool = False) -> None:
+    """Remove what the last ``sctpsim plot`` of ``d`` wrote (:data:`PLOT_MANIFEST`) except the
+    figures in ``keep`` (and ``report.md`` when ``keep_report``): figures of an earlier run,
+    or of flows and metrics the run now plotted does not have, would otherwise pass for its
+    own. A run directory plotted before the manifest existed (``run.json`` and no manifest)
+    has all its figures and ``report.md`` treated as the plot's. Other files stay."""
+    from sctpsim.report import REPORT
+
+    figdir = d / FIGURES
+    try:
+        doc = json.loads((d / PLOT_MANIFEST).read_text(encoding="utf-8"))
+        stems = [str(x) for x in doc.get("figures", [])]
+        report = bool(doc.get("report"))
+    except (OSError, ValueError, AttributeError):
+        legacy_run = (d / "run.json").is_file() and figdir.is_dir()
+        stems = sorted({p.stem for p in figdir.iterdir()}) if legacy_run else []
+        report = legacy_run
+    kept = {Path(f.path).stem for f in keep}
+    for stem in stems:
+        if stem not in kept and "/" not in stem and stem not in ("", ".", ".."):
+            for fmt in FORMATS:
+                (figdir / f"{stem}.{fmt}").unlink(missing_ok=True)
+    if report and not keep_report:
+        (d / REPORT).unlink(missing_ok=True)
+    if figdir.is_dir() and not any(figdir.iterdir()):
+        figdir.rmdir()
+
+
+def record_plot_outputs(d: Path, figures: Sequence[Figure], report: bool) -> None:
+    """Write :data:`PLOT_MANIFEST`: the figures (stems) and whether ``report.md`` was written."""
+    doc = {"figures": [Path(f.path).stem for f in figures], "report": report}
+    store.atomic_write_bytes(d / PLOT_MANIFEST, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
+
+
 def cli_main(args: argparse.Namespace) -> int:
     """``sctpsim plot DIR``: figures into DIR/figures/ and DIR/report.md."""
     d = Path(args.dir)
@@ -808,6 +848,7 @@ def cli_main(args: argparse.Namespace) -> int:
     else:
         sys.stderr.write(f"sctpsim: error: {d}: neither a sweep directory (results.parquet) nor a run directory (timeseries.parquet)\n")
         return 2
+    remove_plot_outputs(d, keep=figures, keep_report=not args.no_report)
     for f in figures:
         print(f.path)
     for n in notes:
@@ -816,6 +857,7 @@ def cli_main(args: argparse.Namespace) -> int:
         from sctpsim.report import write_report
 
         print(write_report(d, figures, notes=notes))
+    record_plot_outputs(d, figures, report=not args.no_report)
     print(f"{len(figures)} figure{'s' if len(figures) != 1 else ''} of the {kind} written to {d / FIGURES}/")
     return 0
 
@@ -834,4 +876,6 @@ __all__ = [
     "plot_run",
     "plot_sweep",
     "read_sweep",
+    "record_plot_outputs",
+    "remove_plot_outputs",
 ]
