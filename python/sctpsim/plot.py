@@ -778,6 +778,22 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
 # Command line
 
 
+def table_problem(path: Path, columns: Sequence[str]) -> str | None:
+    """What makes ``path`` unusable as an sctpsim table with ``columns``: not Parquet (a
+    corrupt or foreign file), or columns missing (a table of another program or version);
+    None if it is fine. Only the schema is read, so the check is cheap even for a big table."""
+    import pyarrow.parquet as pq
+
+    try:
+        names = pq.read_schema(path).names
+    except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        return f"cannot read it as a Parquet table ({e})"
+    missing = [c for c in columns if c not in names]
+    if missing:
+        return f"not a table sctpsim wrote: no column {', '.join(repr(c) for c in missing)}"
+    return None
+
+
 #: What ``sctpsim plot`` last wrote into a directory (``{"figures": [stems], "report": bool}``),
 #: so that the next plot, or a new run written there, removes exactly those files and never
 #: figures of another origin (a reproduction's, the user's).
@@ -831,9 +847,13 @@ def cli_main(args: argparse.Namespace) -> int:
         return 2
     notes: list[str] = []
     if (d / store.RESULTS).is_file():
+        problem = table_problem(d / store.RESULTS, ["point", "replication", "seed", "status"])
+        if problem:
+            sys.stderr.write(f"sctpsim: error: {d / store.RESULTS}: {problem}\n")
+            return 2
         try:
             figures = plot_sweep(d, args.metrics or None)
-        except ValueError as e:
+        except (OSError, ValueError) as e:
             sys.stderr.write(f"sctpsim: error: {e}\n")
             return 2
         if not read_sweep(d)[2]:
@@ -843,7 +863,18 @@ def cli_main(args: argparse.Namespace) -> int:
         if args.metrics:
             sys.stderr.write("sctpsim: error: --metric applies to sweep directories\n")
             return 2
-        figures, notes = plot_run(d)
+        from sctpsim.results import TIMESERIES_COLUMNS
+
+        ts_path = d / "timeseries.parquet"
+        problem = table_problem(ts_path, TIMESERIES_COLUMNS)
+        if problem:
+            sys.stderr.write(f"sctpsim: error: {ts_path}: {problem}\n")
+            return 2
+        try:
+            figures, notes = plot_run(d)
+        except (OSError, ValueError) as e:  # a table whose schema reads but whose data does not
+            sys.stderr.write(f"sctpsim: error: {d}: cannot read the run's tables ({e})\n")
+            return 2
         kind = "run"
     else:
         sys.stderr.write(f"sctpsim: error: {d}: neither a sweep directory (results.parquet) nor a run directory (timeseries.parquet)\n")
@@ -878,4 +909,5 @@ __all__ = [
     "read_sweep",
     "record_plot_outputs",
     "remove_plot_outputs",
+    "table_problem",
 ]

@@ -5,12 +5,44 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 import sys
 from pathlib import Path
 from typing import Any, Mapping
 
 from sctpsim import _native
+
+
+#: Largest scenario file read, bytes: room for the largest inline mobility trace
+#: (``mobility.text``, bounded like ``mobility.file`` at 1 GiB by the core,
+#: crates/engine/src/wireless/trace_file.rs) and 1 MiB of everything else.
+MAX_SCENARIO_BYTES = (1 << 30) + (1 << 20)
+
+
+def read_text_file(path: str | Path, limit: int = MAX_SCENARIO_BYTES) -> str:
+    """The UTF-8 text of ``path``, which must be a regular file of at most ``limit`` bytes.
+
+    Input files (scenarios, grid files) are checked before they are read: ``read_text`` on
+    ``/dev/zero`` grows without end, and on a FIFO without a writer it blocks forever, in C,
+    where not even Ctrl-C reaches it. OSError (no such file, permissions) and ValueError (not
+    a regular file, too large, not UTF-8) carry the reason, without the path."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a device, FIFO or socket"
+        raise ValueError(f"not a regular file ({kind})")
+    too_big = f"larger than the limit of {limit} bytes"
+    if st.st_size > limit:
+        raise ValueError(too_big)
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)  # a file that grew meanwhile (or /proc, size 0) is bounded too
+    if len(data) > limit:
+        raise ValueError(too_big)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"not UTF-8 text (byte {e.start})") from None
 
 
 def scenario_error(path: str, message: str) -> _native.ScenarioError:
@@ -106,7 +138,9 @@ class Scenario:
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
         """Read and check a scenario file. A bare name without a folder that is not a file
-        (``"wired-cbr"``) names one of the shipped examples."""
+        (``"wired-cbr"``) names one of the shipped examples. The file must be a regular UTF-8
+        file of at most :data:`MAX_SCENARIO_BYTES` (:func:`read_text_file`); otherwise, as
+        for every invalid scenario, :class:`sctpsim.ScenarioError`."""
         p = Path(path)
         if not p.exists() and p.parent == Path(".") and p.suffix in ("", ".toml"):
             # A bare name such as "wired-cbr" names a shipped example.
@@ -116,10 +150,12 @@ class Scenario:
             if candidate.is_file():
                 p = candidate
         try:
-            text = p.read_text(encoding="utf-8")
+            text = read_text_file(p)
         except FileNotFoundError:
             raise _native.ScenarioError(f"{p}: no such scenario file") from None
-        except (OSError, UnicodeDecodeError) as e:
+        except OSError as e:
+            raise _native.ScenarioError(f"{p}: cannot read: {e.strerror or e}") from None
+        except ValueError as e:
             raise _native.ScenarioError(f"{p}: cannot read: {e}") from None
         return cls(text, str(p))
 

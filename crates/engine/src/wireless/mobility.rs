@@ -150,7 +150,10 @@ fn trace_text(m: &MobilitySpec) -> Result<String, ScenarioError> {
     match (&m.file, &m.text) {
         (Some(_), Some(_)) => Err(err("text", "give either file or text, not both")),
         (None, None) => Err(err("file", "required (or give the trace inline as text)")),
-        (None, Some(t)) => Ok(t.clone()),
+        (None, Some(t)) => {
+            super::trace_file::check_trace_text(t).map_err(|m| err("text", m))?;
+            Ok(t.clone())
+        }
         (Some(f), None) => super::trace_file::read_trace_file(f).map_err(|m| err("file", m)),
     }
 }
