@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import pandas as pd
 
-from sctpsim.store import new_temp_file
+from sctpsim.store import clean_nan, new_temp_file
 
 if TYPE_CHECKING:
     from sctpsim.scenario import Scenario
@@ -162,14 +162,14 @@ class RunResult:
         final.mkdir(parents=True, exist_ok=True)
         out = Path(staging) if staging is not None else new_staging_dir(final)
         try:
-            self._write_files(out, command)
-            self.pcap_files = _commit(out, final, self.pcap_files)
+            written = self._write_files(out, command)
+            self.pcap_files = _commit(out, final, written, self.pcap_files)
         finally:
             shutil.rmtree(out, ignore_errors=True)
         return final
 
-    def _write_files(self, out: Path, command: Sequence[str] | None) -> None:
-        """Every file of the run into the (staging) directory ``out``."""
+    def _write_files(self, out: Path, command: Sequence[str] | None) -> set[str]:
+        """Every file of the run into the (staging) directory ``out``; returns their names."""
         from sctpsim.sweep import code_version
 
         _atomic_json(out / "summary.json", self.summary)
@@ -188,11 +188,14 @@ class RunResult:
         _atomic_json(out / "run.json", manifest)
         _atomic_parquet(out / "flows.parquet", self.flows)
         _atomic_parquet(out / "links.parquet", self.links)
+        written = {"summary.json", "run.json", "flows.parquet", "links.parquet", "timeseries.parquet"}
         for name in OPTIONAL_TABLES:
             table = getattr(self, name)
             if not table.empty:
                 _atomic_parquet(out / f"{name}.parquet", table)
+                written.add(f"{name}.parquet")
         _atomic_parquet(out / "timeseries.parquet", self.timeseries)
+        return written
 
     def _parameters(self) -> list[dict[str, Any]] | None:
         """`parameters`, or resolved from the scenario now (with the run's seed marked
@@ -250,19 +253,19 @@ def _process_exists(pid: int) -> bool:
     return True
 
 
-def _commit(staging: Path, out: Path, pcap_files: list[str]) -> list[str]:
+def _commit(staging: Path, out: Path, written: set[str], pcap_files: list[str]) -> list[str]:
     """Move the complete run in ``staging`` into ``out``: first remove the figures and report of
     ``sctpsim plot``, ``run.json`` (so that until the end the directory is no complete run) and
     what else an earlier run left that this one does not write — the files of `RUN_FILES` not
-    in ``staging``, the captures in ``out/pcap`` not among this run's — then move the tables,
-    the captures (``staging/pcap``), and ``run.json`` last. SIGINT and SIGTERM wait until it is
-    done. Returns ``pcap_files`` with the captures' new paths."""
+    ``written``, the captures in ``out/pcap`` not among this run's — then move every file in
+    ``staging``, the captures (``staging/pcap``), and ``run.json`` last. SIGINT and SIGTERM
+    wait until it is done. Returns ``pcap_files`` with the captures' new paths."""
     with _signals_deferred():
         _remove_plot_outputs(out)  # before run.json goes: it tells a run directory
         (out / "run.json").unlink(missing_ok=True)
         new_files = sorted(p.name for p in staging.iterdir() if p.is_file() and p.name != _OWNER)
         for name in RUN_FILES:
-            if name not in new_files:
+            if name not in written and name not in new_files:
                 (out / name).unlink(missing_ok=True)
         moved = {Path(p).resolve(): out / PCAP_DIR / Path(p).name for p in pcap_files
                  if Path(p).resolve().parent == (staging / PCAP_DIR).resolve()}
@@ -345,7 +348,9 @@ def _atomic_write(path: Path, write: Any) -> None:
 def _atomic_json(path: Path, obj: Any) -> None:
     def w(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(obj, f, indent=2, allow_nan=False, default=_nan_to_none)
+            # JSON has no NaN or infinity: an accepted `--set mobility.max_speed_mps=inf` (no
+            # cap) in `overrides` would otherwise fail the whole write.
+            json.dump(clean_nan(obj), f, indent=2, allow_nan=False, default=_nan_to_none)
             f.write("\n")
 
     _atomic_write(path, w)

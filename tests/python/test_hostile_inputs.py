@@ -44,6 +44,10 @@ rate = "64kbps"
 """
 TRACE = '$node_(0) set X_ 0.0\n$node_(1) set X_ 50.0\n'
 
+#: Gauss–Markov mobility, whose `max_speed_mps` accepts infinity ("no cap").
+GAUSS_MARKOV = WIRELESS.replace('model = "setdest"\n{mobility}',
+                                'model = "gauss-markov"\narea_m = [100, 100]\nalpha = 0.5\nmean_speed_mps = 1.0')
+
 
 def _variant(old: str, new: str) -> str:
     assert old in GOOD, old
@@ -94,6 +98,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Files:
         "file_fifo.toml": WIRELESS.format(mobility=f'file = "{d / "fifo"}"'),
         "file_dir.toml": WIRELESS.format(mobility=f'file = "{d / "adir"}"'),
         "file_missing.toml": WIRELESS.format(mobility=f'file = "{d / "no-such-trace.tcl"}"'),
+        "gauss_markov.toml": GAUSS_MARKOV,
         "grid_garbage.toml": "seeds = \n",
         "grid_types.toml": 'seeds = "ten"\n',
         "grid_unknown.toml": "sedes = 3\n",
@@ -174,6 +179,9 @@ case("run-mobility-file-directory", lambda f: ["run", f("file_dir.toml"), *R], n
 case("run-mobility-file-missing", lambda f: ["run", f("file_missing.toml"), *R], names="mobility.file")
 # --- run: names that are not file names succeed, captures stay inside the run directory
 case("run-unicode-names-pcap", lambda f: ["run", f("names.toml"), "--pcap", *R], code=0)
+# An infinite value the schema accepts must not break the JSON of run.json or `show --json`.
+case("run-set-infinite-speed-cap", lambda f: ["run", f("gauss_markov.toml"), "--set", "mobility.max_speed_mps=inf", *R],
+     code=0)
 # --- validate
 case("validate-directory", lambda f: ["validate", f("adir")], names="not a regular file")
 case("validate-dev-zero", lambda f: ["validate", "/dev/zero"], names="not a regular file")
@@ -188,6 +196,8 @@ case("show-seed-negative", lambda f: ["show", f("good.toml"), "--seed", "-5"], n
 case("show-set-radio-on-wired", lambda f: ["show", f("good.toml"), "--set", "radio.data_rate=1Mbps"], names="radio")
 case("show-set-bad-value", lambda f: ["show", f("good.toml"), "--json", "--set", "link[0].mtu_bytes=-1"], names="link[0].mtu_bytes")
 case("show-unicode-names", lambda f: ["show", f("names.toml"), "--json"], code=0)
+case("show-set-infinite-speed-cap", lambda f: ["show", f("gauss_markov.toml"), "--json", "--set",
+                                               "mobility.max_speed_mps=inf"], code=0)
 # --- sweep
 S = ["-j", "1", "--out", "{out}"]
 case("sweep-vary-no-equals", lambda f: ["sweep", f("good.toml"), "--vary", "x", *S], names="--vary")
@@ -282,8 +292,12 @@ def test_hostile_input(cid: str, argv: Callable[[Files], list[str]], code: int, 
             summary = json.loads((out / "summary.json").read_text())
             assert summary["sim_time_s"] == 1.0 and not summary["interrupted"]
             assert json.loads((out / "run.json").read_text())["parameters"]
-            for p in (out / "pcap").iterdir():
-                assert p.parent == out / "pcap" and p.suffix == ".pcap", p
+            if "--pcap" in args:  # names are made file-name safe: every capture is in pcap/
+                captures = [p for p in out.rglob("*") if p.suffix == ".pcap"]
+                assert captures and all(p.parent == out / "pcap" for p in captures), captures
         if args[0] == "show":
-            rows = json.loads(captured.out)["parameters"]
-            assert any(r["path"] == "node[0].name" and "\U0001F4A5" in r["value"] for r in rows)
+            rows = {r["path"]: r for r in json.loads(captured.out)["parameters"]}
+            if "unicode" in cid:
+                assert "\U0001F4A5" in rows["node[0].name"]["value"]
+            else:  # no JSON NaN or Infinity: the cap of "inf" is null, "none"
+                assert rows["mobility.max_speed_mps"]["value"] is None
