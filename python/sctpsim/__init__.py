@@ -11,7 +11,7 @@ from sctpsim._native import ScenarioError, SctpsimError, SimulationError
 from sctpsim._native import __version__
 from sctpsim.results import RunResult
 from sctpsim.runner import run
-from sctpsim.scenario import Scenario
+from sctpsim.scenario import Scenario, UnknownFieldError
 from sctpsim.sweep import SweepResult, sweep
 from sctpsim.topology import Topology
 from sctpsim.trace import Trace
@@ -25,6 +25,7 @@ __all__ = [
     "SweepResult",
     "Topology",
     "Trace",
+    "UnknownFieldError",
     "__version__",
     "run",
     "sweep",

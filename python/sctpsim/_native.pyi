@@ -11,6 +11,7 @@ __all__ = [
     "__version__",
     "cli_value",
     "check_scenario",
+    "resolved_parameters",
     "run",
     "bench_kernel",
     "run_conformance",
@@ -34,6 +35,9 @@ class SimulationError(SctpsimError):
 
 def cli_value(text: str) -> Any: ...
 def check_scenario(text: str, overrides: list[tuple[str, Any]]) -> tuple[dict[str, Any], str]: ...
+def resolved_parameters(
+    text: str, overrides: list[tuple[str, Any]], seed: int | None = None
+) -> list[dict[str, Any]]: ...
 def run(
     text: str,
     overrides: list[tuple[str, Any]],

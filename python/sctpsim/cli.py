@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import sys
 import traceback
@@ -59,6 +60,13 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("--trace-max-rows", type=int, metavar="N",
                    help="stop tracing after N rows (default 10000000, at most 50000000; implies --trace)")
     r.add_argument("--quiet", action="store_true", help="no summary table")
+
+    sh = sub.add_parser("show", help="every parameter a run uses, with its default, unit and source")
+    sh.add_argument("scenario", help="scenario TOML file")
+    sh.add_argument("--set", dest="sets", action="append", default=[], metavar="PATH=VALUE",
+                    help="override a field, as for run (repeatable)")
+    sh.add_argument("--seed", type=seed_arg, help="the run's root seed, 0 to 2**64-1 (overrides simulation.seed)")
+    sh.add_argument("--json", action="store_true", help="machine-readable output (one JSON object)")
 
     v = sub.add_parser("validate", help="check a scenario without running it")
     v.add_argument("scenario")
@@ -116,6 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_run(args)
         if args.command == "validate":
             return _cmd_validate(args)
+        if args.command == "show":
+            from sctpsim.show import cli_main as show_main
+
+            return show_main(_load(args), args)
         if args.command == "verify":
             from sctpsim.verify import main as verify_main
 
@@ -211,8 +223,7 @@ def _on_sigterm(handler):  # type: ignore[no-untyped-def]
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sctpsim.results import RunResult
-    from sctpsim.trace import truncation_warning
+    from sctpsim.results import new_staging_dir
 
     sc = _load(args)
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
@@ -222,13 +233,27 @@ def _run(args: argparse.Namespace) -> int:
     if problem:
         sys.stderr.write(f"sctpsim: error: --out {out}: {problem}\n")
         return EXIT_BAD_INPUT
+    parameters = sc.parameter_rows(args.seed)
+    # The run is written into a staging directory in `out` (captures during the run) and moved
+    # into place once complete: the previous run there stays whole until then.
+    staging = new_staging_dir(out)
+    try:
+        return _run_into(args, sc, out, staging, parameters)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _run_into(args: argparse.Namespace, sc, out: Path, staging: Path, parameters) -> int:  # type: ignore[no-untyped-def]
+    from sctpsim.results import PCAP_DIR, RunResult
+    from sctpsim.trace import truncation_warning
+
     bar = ProgressBar()
     try:
         raw = _native.run(
             sc.text,
             list(sc.overrides),
             seed=args.seed,
-            pcap_dir=str(out / "pcap") if args.pcap else None,
+            pcap_dir=str(staging / PCAP_DIR) if args.pcap else None,
             progress=bar,
             trace=_trace_options(args),
         )
@@ -246,7 +271,8 @@ def _run(args: argparse.Namespace) -> int:
     terminated: list[int] = []
     _on_sigterm(lambda signum, frame: terminated.append(signum))
     res = RunResult.from_native(raw, scenario=sc)
-    res.write(out, command=["sctpsim", *sys.argv[1:]])
+    res.parameters = parameters
+    res.write(out, command=["sctpsim", *sys.argv[1:]], staging=staging)
     if not args.quiet:
         _print_summary(res)
     print(f"results written to {out}/")

@@ -30,6 +30,9 @@ from sctpsim.seeds import check_seed
 
 _KEYS = {"seeds", "seed", "set", "vary", "exclude"}
 
+#: Largest grid file read (a grid file is a few lines; 16 MiB leaves room for long value lists).
+_MAX_GRID_BYTES = 16 << 20
+
 
 @dataclass
 class GridSpec:
@@ -42,13 +45,17 @@ class GridSpec:
 
 def load_grid(path: str | Path) -> GridSpec:
     """The grid file at ``path``; ValueError naming the file and the key otherwise."""
+    from sctpsim.scenario import read_text_file
+
     p = Path(path)
     try:
-        doc = tomllib.loads(p.read_text(encoding="utf-8"))
+        doc = tomllib.loads(read_text_file(p, limit=_MAX_GRID_BYTES))
     except OSError as e:
         raise ValueError(f"--grid {p}: cannot read it ({e.strerror or e})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+    except tomllib.TOMLDecodeError as e:
         raise ValueError(f"--grid {p}: not valid TOML ({e})") from None
+    except ValueError as e:
+        raise ValueError(f"--grid {p}: cannot read it ({e})") from None
     return grid_from_dict(doc, str(p))
 
 

@@ -778,6 +778,62 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
 # Command line
 
 
+def table_problem(path: Path, columns: Sequence[str]) -> str | None:
+    """What makes ``path`` unusable as an sctpsim table with ``columns``: not Parquet (a
+    corrupt or foreign file), or columns missing (a table of another program or version);
+    None if it is fine. Only the schema is read, so the check is cheap even for a big table."""
+    import pyarrow.parquet as pq
+
+    try:
+        names = pq.read_schema(path).names
+    except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        return f"cannot read it as a Parquet table ({e})"
+    missing = [c for c in columns if c not in names]
+    if missing:
+        return f"not a table sctpsim wrote: no column {', '.join(repr(c) for c in missing)}"
+    return None
+
+
+#: What ``sctpsim plot`` last wrote into a directory (``{"figures": [stems], "report": bool}``),
+#: so that the next plot, or a new run written there, removes exactly those files and never
+#: figures of another origin (a reproduction's, the user's).
+PLOT_MANIFEST = ".sctpsim-plot.json"
+
+
+def remove_plot_outputs(d: Path, keep: Sequence[Figure] = (), keep_report: bool = False) -> None:
+    """Remove what the last ``sctpsim plot`` of ``d`` wrote (:data:`PLOT_MANIFEST`) except the
+    figures in ``keep`` (and ``report.md`` when ``keep_report``): figures of an earlier run,
+    or of flows and metrics the run now plotted does not have, would otherwise pass for its
+    own. A run directory plotted before the manifest existed (``run.json`` and no manifest)
+    has all its figures and ``report.md`` treated as the plot's. Other files stay."""
+    from sctpsim.report import REPORT
+
+    figdir = d / FIGURES
+    try:
+        doc = json.loads((d / PLOT_MANIFEST).read_text(encoding="utf-8"))
+        stems = [str(x) for x in doc.get("figures", [])]
+        report = bool(doc.get("report"))
+    except (OSError, ValueError, AttributeError):
+        legacy_run = (d / "run.json").is_file() and figdir.is_dir()
+        stems = sorted({p.stem for p in figdir.iterdir()}) if legacy_run else []
+        report = legacy_run
+    kept = {Path(f.path).stem for f in keep}
+    for stem in stems:
+        if stem not in kept and "/" not in stem and stem not in ("", ".", ".."):
+            for fmt in FORMATS:
+                (figdir / f"{stem}.{fmt}").unlink(missing_ok=True)
+    if report and not keep_report:
+        (d / REPORT).unlink(missing_ok=True)
+    if figdir.is_dir() and not any(figdir.iterdir()):
+        figdir.rmdir()
+
+
+def record_plot_outputs(d: Path, figures: Sequence[Figure], report: bool) -> None:
+    """Write :data:`PLOT_MANIFEST`: the figures (stems) and whether ``report.md`` was written."""
+    doc = {"figures": [Path(f.path).stem for f in figures], "report": report}
+    store.atomic_write_bytes(d / PLOT_MANIFEST, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
+
+
 def cli_main(args: argparse.Namespace) -> int:
     """``sctpsim plot DIR``: figures into DIR/figures/ and DIR/report.md."""
     d = Path(args.dir)
@@ -791,9 +847,13 @@ def cli_main(args: argparse.Namespace) -> int:
         return 2
     notes: list[str] = []
     if (d / store.RESULTS).is_file():
+        problem = table_problem(d / store.RESULTS, ["point", "replication", "seed", "status"])
+        if problem:
+            sys.stderr.write(f"sctpsim: error: {d / store.RESULTS}: {problem}\n")
+            return 2
         try:
             figures = plot_sweep(d, args.metrics or None)
-        except ValueError as e:
+        except (OSError, ValueError) as e:
             sys.stderr.write(f"sctpsim: error: {e}\n")
             return 2
         if not read_sweep(d)[2]:
@@ -803,11 +863,23 @@ def cli_main(args: argparse.Namespace) -> int:
         if args.metrics:
             sys.stderr.write("sctpsim: error: --metric applies to sweep directories\n")
             return 2
-        figures, notes = plot_run(d)
+        from sctpsim.results import TIMESERIES_COLUMNS
+
+        ts_path = d / "timeseries.parquet"
+        problem = table_problem(ts_path, TIMESERIES_COLUMNS)
+        if problem:
+            sys.stderr.write(f"sctpsim: error: {ts_path}: {problem}\n")
+            return 2
+        try:
+            figures, notes = plot_run(d)
+        except (OSError, ValueError) as e:  # a table whose schema reads but whose data does not
+            sys.stderr.write(f"sctpsim: error: {d}: cannot read the run's tables ({e})\n")
+            return 2
         kind = "run"
     else:
         sys.stderr.write(f"sctpsim: error: {d}: neither a sweep directory (results.parquet) nor a run directory (timeseries.parquet)\n")
         return 2
+    remove_plot_outputs(d, keep=figures, keep_report=not args.no_report)
     for f in figures:
         print(f.path)
     for n in notes:
@@ -816,6 +888,7 @@ def cli_main(args: argparse.Namespace) -> int:
         from sctpsim.report import write_report
 
         print(write_report(d, figures, notes=notes))
+    record_plot_outputs(d, figures, report=not args.no_report)
     print(f"{len(figures)} figure{'s' if len(figures) != 1 else ''} of the {kind} written to {d / FIGURES}/")
     return 0
 
@@ -834,4 +907,7 @@ __all__ = [
     "plot_run",
     "plot_sweep",
     "read_sweep",
+    "record_plot_outputs",
+    "remove_plot_outputs",
+    "table_problem",
 ]

@@ -1,22 +1,36 @@
 """Results of one run: summary, flows, links and time series as pandas DataFrames, and the
 writer of the run directory (`summary.json`, `flows.parquet`, `links.parquet`,
 `timeseries.parquet`, `run.json`, the tables of `OPTIONAL_TABLES` when not empty,
-`trace.parquet` when the run was traced, and the captures in `pcap/`). Every file is written to a temporary name and renamed, so an interrupted
-write never leaves a truncated file. A run directory holds one run: writing into a directory of
-an earlier run removes that run's files the new run does not write, and nothing else."""
+`trace.parquet` when the run was traced, and the captures in `pcap/`).
+
+A run directory holds one run, and is never half-written: the new run's files are written into
+a staging directory inside it (`.sctpsim-incomplete-*`, see :func:`new_staging_dir`) and moved
+into place only once all are complete, with SIGINT and SIGTERM held back for those few renames
+(`_commit`). Interrupting the write (Ctrl-C, an exception) leaves the previous run as it was
+and removes the staging directory; a process killed outright leaves the previous run (or
+nothing) plus the staging directory, the marker of a write that did not finish, which the next
+write into the directory removes. Writing a run removes what an earlier run left that this one
+does not write — its tables, captures, and the figures and report of `sctpsim plot` — and
+nothing else."""
 
 from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
 import os
+import shutil
+import signal
+import socket
+import tempfile
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import pandas as pd
 
-from sctpsim.store import new_temp_file
+from sctpsim.store import clean_nan, new_temp_file
 from sctpsim.trace import trace_frame
 
 if TYPE_CHECKING:
@@ -44,6 +58,14 @@ RUN_FILES = ("summary.json", "run.json", "flows.parquet", "links.parquet", "time
 
 #: Subdirectory of the captures (`--pcap`), `<node>-<iface>.pcap`.
 PCAP_DIR = "pcap"
+
+#: Name prefix of the staging directory a run is written into before it replaces the previous
+#: run. One left in a run directory marks a write that was killed before it finished.
+STAGING_PREFIX = ".sctpsim-incomplete-"
+
+#: File in a staging directory naming its writer (`<host> <pid>`), so that a later write removes
+#: only staging directories whose writer is gone.
+_OWNER = "writer"
 
 
 @dataclass
@@ -74,6 +96,9 @@ class RunResult:
     #: The per-packet trace (`trace.parquet`, columns `sctpsim.trace.TRACE_COLUMNS`); None when
     #: the run was not traced.
     trace: pd.DataFrame | None = None
+    #: The run's effective parameters (`Scenario.parameter_rows`, `sctpsim show`), written to
+    #: run.json as ``parameters``. ``None``: resolved from ``scenario`` when the run is written.
+    parameters: list[dict[str, Any]] | None = None
 
     def __repr__(self) -> str:
         s = self.summary
@@ -123,19 +148,35 @@ class RunResult:
         return cls(summary, manifest, flows, links, timeseries, list(raw["pcap_files"]), scenario, macs=macs,
                    trace=trace, **sctp)
 
-    def write(self, out_dir: str | Path, command: Sequence[str] | None = None) -> Path:
+    def write(self, out_dir: str | Path, command: Sequence[str] | None = None, *,
+              staging: str | Path | None = None) -> Path:
         """Write the run directory; returns its path. An earlier run's files in it that this run
-        does not write (`RUN_FILES`, captures in ``pcap/``) are removed; other files stay.
+        does not write (`RUN_FILES`, captures in ``pcap/``, the figures and ``report.md`` of
+        ``sctpsim plot``) are removed; other files stay. The files are written into a staging
+        directory and moved into place together (module documentation): ``staging`` is one
+        from :func:`new_staging_dir` that already holds this run's captures in ``pcap/`` (the
+        command line has the core write them there), else a new one is made.
 
         ``run.json`` is the core's manifest (version, scenario hash, seed, events, times) plus
         what reproduces the run without this directory's surroundings: ``code_version`` (the
         package version and a hash of the compiled core, as sweep keys use it), the scenario's
         ``scenario_source``, full ``scenario_text`` and ``overrides``, the ``command`` line when
-        given, and ``written_at`` (UTC)."""
+        given, ``written_at`` (UTC), and ``parameters``: every effective parameter as
+        ``sctpsim show`` lists it."""
+        final = Path(out_dir)
+        final.mkdir(parents=True, exist_ok=True)
+        out = Path(staging) if staging is not None else new_staging_dir(final)
+        try:
+            written = self._write_files(out, command)
+            self.pcap_files = _commit(out, final, written, self.pcap_files)
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+        return final
+
+    def _write_files(self, out: Path, command: Sequence[str] | None) -> set[str]:
+        """Every file of the run into the (staging) directory ``out``; returns their names."""
         from sctpsim.sweep import code_version
 
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
         _atomic_json(out / "summary.json", self.summary)
         manifest = dict(self.manifest)
         manifest["code_version"] = code_version()
@@ -143,6 +184,9 @@ class RunResult:
             manifest["scenario_source"] = self.scenario.source
             manifest["overrides"] = [[p, v] for p, v in self.scenario.overrides]
             manifest["scenario_text"] = self.scenario.text
+        parameters = self._parameters()
+        if parameters is not None:
+            manifest["parameters"] = parameters
         if command is not None:
             manifest["command"] = list(command)
         manifest["written_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -159,28 +203,144 @@ class RunResult:
             _atomic_parquet(out / "trace.parquet", self.trace)
             written.add("trace.parquet")
         _atomic_parquet(out / "timeseries.parquet", self.timeseries)
-        _remove_stale(out, written, self.pcap_files)
-        return out
+        return written
 
-
-def _remove_stale(out: Path, written: set[str], pcap_files: list[str]) -> None:
-    """Remove what an earlier run left in ``out`` that this run did not write: the files of
-    `RUN_FILES` not in ``written`` and the captures in ``out/pcap`` not in ``pcap_files`` (and
-    ``pcap/`` itself once empty). Done after the new files are in place, so an interrupted
-    write leaves the old run's files rather than none."""
-    for name in RUN_FILES:
-        if name not in written:
-            (out / name).unlink(missing_ok=True)
-    pcap = out / PCAP_DIR
-    if pcap.is_dir():
-        keep = {Path(p).resolve() for p in pcap_files}
-        for f in pcap.glob("*.pcap"):
-            if f.resolve() not in keep:
-                f.unlink(missing_ok=True)
+    def _parameters(self) -> list[dict[str, Any]] | None:
+        """`parameters`, or resolved from the scenario now (with the run's seed marked
+        ``--seed`` where it is not the scenario's). None without a scenario; a scenario that no
+        longer resolves (its mobility file deleted during the run) does not stop the write."""
+        if self.parameters is not None or self.scenario is None:
+            return self.parameters
+        seed = self.summary.get("seed")
+        own = self.scenario.to_dict().get("simulation", {}).get("seed", 1)
         try:
-            pcap.rmdir()
-        except OSError:  # not empty: this run's captures or the user's files
+            return self.scenario.parameter_rows(seed if isinstance(seed, int) and seed != own else None)
+        except Exception:  # noqa: BLE001 - the measured results matter more than the listing
+            return None
+
+
+def new_staging_dir(out: str | Path) -> Path:
+    """A new staging directory in ``out`` (created if needed) for one run's files, after
+    removing the staging directories of earlier writers that are gone (module documentation).
+    ``RunResult.write(out, staging=...)`` fills it and moves its contents into ``out``."""
+    final = Path(out)
+    final.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned_staging(final)
+    d = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=final))
+    (d / _OWNER).write_text(f"{socket.gethostname()} {os.getpid()}\n", encoding="utf-8")
+    return d
+
+
+def _remove_abandoned_staging(out: Path) -> None:
+    """Remove staging directories in ``out`` whose writer (host and process) no longer runs;
+    one whose writer cannot be told is kept unless it is over a day old."""
+    import time
+
+    for d in out.glob(f"{STAGING_PREFIX}*"):
+        if not d.is_dir():
+            continue
+        try:
+            host, pid = (d / _OWNER).read_text(encoding="utf-8").split()
+            gone = host == socket.gethostname() and not _process_exists(int(pid))
+        except (OSError, ValueError):
+            try:
+                gone = time.time() - d.stat().st_mtime > 86_400
+            except OSError:
+                gone = False
+        if gone:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, and is someone else's
+        return True
+    return True
+
+
+def _commit(staging: Path, out: Path, written: set[str], pcap_files: list[str]) -> list[str]:
+    """Move the complete run in ``staging`` into ``out``: first remove the figures and report of
+    ``sctpsim plot``, ``run.json`` (so that until the end the directory is no complete run) and
+    what else an earlier run left that this one does not write — the files of `RUN_FILES` not
+    ``written``, the captures in ``out/pcap`` not among this run's — then move every file in
+    ``staging``, the captures (``staging/pcap``), and ``run.json`` last. SIGINT and SIGTERM
+    wait until it is done. Returns ``pcap_files`` with the captures' new paths."""
+    with _signals_deferred():
+        _remove_plot_outputs(out)  # before run.json goes: it tells a run directory
+        (out / "run.json").unlink(missing_ok=True)
+        new_files = sorted(p.name for p in staging.iterdir() if p.is_file() and p.name != _OWNER)
+        for name in RUN_FILES:
+            if name not in written and name not in new_files:
+                (out / name).unlink(missing_ok=True)
+        moved = {Path(p).resolve(): out / PCAP_DIR / Path(p).name for p in pcap_files
+                 if Path(p).resolve().parent == (staging / PCAP_DIR).resolve()}
+        keep = {Path(p).resolve() for p in pcap_files} | {p.resolve() for p in moved.values()}
+        pcap = out / PCAP_DIR
+        if pcap.is_dir():
+            for f in pcap.glob("*.pcap"):
+                if f.resolve() not in keep:
+                    f.unlink(missing_ok=True)
+        for name in new_files:
+            if name != "run.json":
+                os.replace(staging / name, out / name)
+        if moved:
+            pcap.mkdir(exist_ok=True)
+            for src, dst in moved.items():
+                os.replace(src, dst)
+        if (staging / "run.json").exists():
+            os.replace(staging / "run.json", out / "run.json")
+        if pcap.is_dir():
+            try:
+                pcap.rmdir()
+            except OSError:  # not empty: this run's captures or the user's files
+                pass
+    return [str(moved.get(Path(p).resolve(), p)) for p in pcap_files]
+
+
+def _remove_plot_outputs(out: Path) -> None:
+    """The figures and ``report.md`` that ``sctpsim plot`` wrote for an earlier run: they
+    describe that run, not the new one (`plot.remove_plot_outputs`; its record goes too)."""
+    from sctpsim.plot import PLOT_MANIFEST, remove_plot_outputs
+
+    remove_plot_outputs(out)
+    (out / PLOT_MANIFEST).unlink(missing_ok=True)
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block is done, then act on them as the handlers in
+    place before would have (KeyboardInterrupt, the command line's SIGTERM handler, or the
+    default action). Only the main thread can set handlers; elsewhere the block runs as is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous: dict[int, Any] = {}
+    for sig in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
+        if sig is None:
+            continue
+        try:
+            previous[sig] = signal.signal(sig, lambda signum, frame: caught.append(signum))
+        except (ValueError, OSError):
             pass
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(caught):
+            handler = previous.get(sig)
+            if callable(handler):
+                handler(sig, None)
+            elif handler == signal.SIG_IGN:
+                continue
+            elif sig == signal.SIGINT:
+                raise KeyboardInterrupt
+            else:
+                os.kill(os.getpid(), sig)
 
 
 def _atomic_write(path: Path, write: Any) -> None:
@@ -196,7 +356,9 @@ def _atomic_write(path: Path, write: Any) -> None:
 def _atomic_json(path: Path, obj: Any) -> None:
     def w(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(obj, f, indent=2, allow_nan=False, default=_nan_to_none)
+            # JSON has no NaN or infinity: an accepted `--set mobility.max_speed_mps=inf` (no
+            # cap) in `overrides` would otherwise fail the whole write.
+            json.dump(clean_nan(obj), f, indent=2, allow_nan=False, default=_nan_to_none)
             f.write("\n")
 
     _atomic_write(path, w)

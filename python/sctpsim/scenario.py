@@ -5,12 +5,44 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 import sys
 from pathlib import Path
 from typing import Any, Mapping
 
 from sctpsim import _native
+
+
+#: Largest scenario file read, bytes: room for the largest inline mobility trace
+#: (``mobility.text``, bounded like ``mobility.file`` at 1 GiB by the core,
+#: crates/engine/src/wireless/trace_file.rs) and 1 MiB of everything else.
+MAX_SCENARIO_BYTES = (1 << 30) + (1 << 20)
+
+
+def read_text_file(path: str | Path, limit: int = MAX_SCENARIO_BYTES) -> str:
+    """The UTF-8 text of ``path``, which must be a regular file of at most ``limit`` bytes.
+
+    Input files (scenarios, grid files) are checked before they are read: ``read_text`` on
+    ``/dev/zero`` grows without end, and on a FIFO without a writer it blocks forever, in C,
+    where not even Ctrl-C reaches it. OSError (no such file, permissions) and ValueError (not
+    a regular file, too large, not UTF-8) carry the reason, without the path."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a device, FIFO or socket"
+        raise ValueError(f"not a regular file ({kind})")
+    too_big = f"larger than the limit of {limit} bytes"
+    if st.st_size > limit:
+        raise ValueError(too_big)
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)  # a file that grew meanwhile (or /proc, size 0) is bounded too
+    if len(data) > limit:
+        raise ValueError(too_big)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"not UTF-8 text (byte {e.start})") from None
 
 
 def scenario_error(path: str, message: str) -> _native.ScenarioError:
@@ -59,7 +91,31 @@ def plain_value(value: Any, path: str = "") -> Any:
 
 
 #: Core error messages that mean "this path does not exist" (crates/engine/src/scenario).
-_NO_SUCH_PATH = ("unknown field", "index out of range", "is not a table", "is not an array", "malformed field path")
+#: "invalid type: map" comes from a probe that had to turn a scalar or array field into a
+#: table to reach the path (``radio.propagation.exponent.x``).
+_NO_SUCH_PATH = ("unknown field", "index out of range", "is not a table", "is not an array", "malformed field path",
+                 "invalid type: map")
+
+#: Columns of :meth:`Scenario.parameters` (``sctpsim show``; docs/cli.md).
+PARAMETER_COLUMNS = ["path", "value", "unit", "default", "source"]
+
+
+class UnknownFieldError(_native.ScenarioError, KeyError):
+    """A field path that names no field of the scenario schema (:meth:`Scenario.get`), or no
+    parameter the scenario uses (:meth:`Scenario.effective`). A :class:`sctpsim.ScenarioError`
+    (the command line reports it with exit code 2) and a :class:`KeyError` (``dict``-like
+    lookups can catch it as one)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return Exception.__str__(self)
+
+
+def _unknown_field(path: str, message: str) -> UnknownFieldError:
+    e = UnknownFieldError(f"{path}: {message}")
+    e.path = path
+    e.line = None
+    e.column = None
+    return e
 
 
 class Scenario:
@@ -82,7 +138,9 @@ class Scenario:
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
         """Read and check a scenario file. A bare name without a folder that is not a file
-        (``"wired-cbr"``) names one of the shipped examples."""
+        (``"wired-cbr"``) names one of the shipped examples. The file must be a regular UTF-8
+        file of at most :data:`MAX_SCENARIO_BYTES` (:func:`read_text_file`); otherwise, as
+        for every invalid scenario, :class:`sctpsim.ScenarioError`."""
         p = Path(path)
         if not p.exists() and p.parent == Path(".") and p.suffix in ("", ".toml"):
             # A bare name such as "wired-cbr" names a shipped example.
@@ -92,10 +150,12 @@ class Scenario:
             if candidate.is_file():
                 p = candidate
         try:
-            text = p.read_text(encoding="utf-8")
+            text = read_text_file(p)
         except FileNotFoundError:
             raise _native.ScenarioError(f"{p}: no such scenario file") from None
-        except (OSError, UnicodeDecodeError) as e:
+        except OSError as e:
+            raise _native.ScenarioError(f"{p}: cannot read: {e.strerror or e}") from None
+        except ValueError as e:
             raise _native.ScenarioError(f"{p}: cannot read: {e}") from None
         return cls(text, str(p))
 
@@ -162,10 +222,17 @@ class Scenario:
         return self._canonical
 
     def get(self, path: str, default: Any = None) -> Any:
-        """The value at a field path such as ``flows[0].rate``; ``default`` for a field of the
-        schema that the scenario leaves unset (an optional field, or one at its default). A
-        path that names no field of the schema, or an index past the end of an array, raises
-        :class:`sctpsim.ScenarioError` naming it."""
+        """The value the scenario (file and overrides) writes at a field path such as
+        ``flows[0].rate``, as written (``"2Mbps"``), or ``default`` for a field of the schema
+        that it leaves unset: an optional field, one at its default, or a field inside an
+        optional table the scenario does not have (``radio.propagation.exponent`` without
+        ``[radio.propagation]``, ``flows[0].tcp.mss_bytes`` of a flow without ``tcp``).
+
+        A path that names no field of the schema (``radio.propagation.bogus``,
+        ``radio.propagation.exponent.x``), or an index past the end of an array, raises
+        :class:`UnknownFieldError` (a :class:`sctpsim.ScenarioError` and a :class:`KeyError`)
+        naming it. The value a run actually uses, after profiles and model defaults, is
+        :meth:`effective` (all of them: :meth:`parameters`)."""
         cur: Any = self._canonical
         for part in path.split("."):
             name, _, rest = part.partition("[")
@@ -183,17 +250,46 @@ class Scenario:
         return cur
 
     def _check_path(self, path: str) -> None:
-        """Raise ScenarioError if ``path`` is no field of the schema. The core has no schema
+        """Raise UnknownFieldError if ``path`` is no field of the schema. The core has no schema
         query, so the path is probed: a string is set there and checked. Errors that concern
-        the path itself (unknown field, index out of range, not a table, malformed path) mean
-        it does not exist; any other outcome (accepted, wrong type, a failed semantic check)
-        means the schema has the field."""
+        the path itself (unknown field, index out of range, not a table, malformed path, a
+        table where a scalar or array belongs) mean it does not exist; any other outcome
+        (accepted, wrong type, a failed semantic check) means the schema has the field."""
         try:
             _native.check_scenario(self._text, list(self._overrides) + [(path, "")])
         except _native.ScenarioError as e:
             msg = str(e)
             if any(s in msg for s in _NO_SUCH_PATH):
-                raise scenario_error(path, f"no such field in the scenario schema ({msg})") from None
+                raise _unknown_field(path, f"no such field in the scenario schema ({msg})") from None
+
+    def parameters(self, seed: int | None = None) -> Any:
+        """Every parameter a run of this scenario uses, after profiles and overrides, as a pandas
+        DataFrame with columns ``path``, ``value``, ``unit``, ``default``, ``source`` (what
+        ``sctpsim show`` prints; docs/cli.md). Resolved by the core with the functions that
+        build the simulation. ``seed`` is the run's seed if it replaces ``simulation.seed``
+        (source ``--seed``)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.parameter_rows(seed), columns=PARAMETER_COLUMNS)
+
+    def parameter_rows(self, seed: int | None = None) -> list[dict[str, Any]]:
+        """:meth:`parameters` as a list of dicts (what ``run.json`` stores as ``parameters``)."""
+        if seed is not None:
+            from sctpsim.seeds import check_seed
+
+            seed = check_seed(seed)
+        return _native.resolved_parameters(self._text, list(self._overrides), seed=seed)
+
+    def effective(self, path: str, seed: int | None = None) -> Any:
+        """The value a run uses at ``path`` after profiles and model defaults, in the unit of
+        :meth:`parameters` (``radio.data_rate`` → ``2000000`` bit/s even when the scenario
+        leaves it to the profile). A path the run does not use (a field of another model, a
+        TCP knob of an SCTP flow, no such field) raises :class:`UnknownFieldError`."""
+        for row in self.parameter_rows(seed):
+            if row["path"] == path:
+                return row["value"]
+        self.get(path)  # raises if the schema has no such field
+        raise _unknown_field(path, "not a parameter of this scenario's run (a field of a model or section it does not use)")
 
     def __repr__(self) -> str:
         n = len(self._overrides)

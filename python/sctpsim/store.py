@@ -267,14 +267,14 @@ def _jsonable(o: Any) -> Any:
     return str(o)
 
 
-def _clean_nan(obj: Any) -> Any:
+def clean_nan(obj: Any) -> Any:
     """JSON has no NaN: NaN and infinities become null."""
     if isinstance(obj, float) and not math.isfinite(obj):
         return None
     if isinstance(obj, dict):
-        return {k: _clean_nan(v) for k, v in obj.items()}
+        return {k: clean_nan(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_clean_nan(v) for v in obj]
+        return [clean_nan(v) for v in obj]
     return obj
 
 
@@ -336,11 +336,11 @@ class ResultStore:
         key = str(record["key"])
         if timeseries is not None:
             atomic_write(self.timeseries_path(key), lambda tmp: timeseries.to_parquet(tmp, index=False, engine="pyarrow"))
-        atomic_write_bytes(self.record_path(key), _json_bytes(_clean_nan(dict(record))))
+        atomic_write_bytes(self.record_path(key), _json_bytes(clean_nan(dict(record))))
 
     def write_json(self, name: str, obj: Any) -> Path:
         path = self.root / name
-        atomic_write_bytes(path, _json_bytes(_clean_nan(obj)))
+        atomic_write_bytes(path, _json_bytes(clean_nan(obj)))
         return path
 
     def write_text(self, name: str, text: str) -> Path:

@@ -64,6 +64,14 @@ OnResult = Callable[[dict[str, Any], dict[str, Any]], None]
 # Grid, seeds, --vary
 
 
+#: Most runs one sweep may have (grid points × seeds). The grid, the seeds and one record per
+#: run are built in memory before anything runs, and a run is a file in ``runs/``: 10^12
+#: replications (a typo in ``--seeds``) would hang the setup and fill memory. A million runs
+#: is a million files in one directory and a results table of a million rows — beyond that,
+#: several sweeps are the better tool.
+MAX_SWEEP_RUNS = 1_000_000
+
+
 def derive_seed(root: int, replication: int) -> int:
     """Seed of replication ``replication`` (0-based) under root seed ``root`` (module docs)."""
     digest = hashlib.sha256(f"sctpsim/replication/v1:{int(root)}:{int(replication)}".encode("ascii")).digest()
@@ -651,6 +659,12 @@ def sweep(
     version = code_version()
     # The same range as `run --seed`: a root seed `sctpsim run` could not take is a mistake.
     root = check_seed(root_seed, "root_seed") if root_seed is not None else int(base.get("simulation.seed", 1))
+    n_runs = math.prod(len(v) for v in grid.values()) * seeds
+    if n_runs > MAX_SWEEP_RUNS:
+        raise SweepSetupError(
+            f"{n_runs} runs ({n_runs // seeds} grid points × {seeds} seeds) is above the limit of "
+            f"{MAX_SWEEP_RUNS} runs per sweep; split it into several sweeps"
+        )
     seed_list = replication_seeds(root, seeds)
     paths = list(grid)
     points = expand_grid(grid)
@@ -984,6 +998,9 @@ def cli_main(args: argparse.Namespace) -> int:
     if args.sets:
         sc = sc.with_cli_overrides(args.sets)
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-sweep"
+    problem = store.writable_dir_problem(out)
+    if problem:
+        return bad(f"--out {out}: {problem}")
     reporter = Reporter()
     try:
         res = sweep(

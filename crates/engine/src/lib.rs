@@ -7,6 +7,7 @@ pub mod drop;
 pub mod link;
 pub mod loss;
 pub mod packet;
+pub mod params;
 pub mod results;
 pub mod results_sctp;
 pub mod scenario;

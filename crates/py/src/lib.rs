@@ -244,6 +244,28 @@ fn trace_dict<'py>(py: Python<'py>, t: PacketTrace) -> PyResult<Bound<'py, PyDic
     Ok(d)
 }
 
+/// The effective parameters of scenario text with overrides (`sctpsim show`,
+/// `sctpsim_engine::params`): a list of dicts `path`, `value`, `unit`, `default`, `source`.
+/// `seed` is the run's seed when it replaces `simulation.seed`.
+#[pyfunction]
+#[pyo3(signature = (text, overrides, seed=None))]
+fn resolved_parameters(
+    py: Python<'_>,
+    text: &str,
+    overrides: &Bound<'_, PyList>,
+    seed: Option<u64>,
+) -> PyResult<Py<PyAny>> {
+    let loaded = load(py, text, overrides)?;
+    let paths = overrides
+        .iter()
+        .map(|item| item.extract::<(String, Bound<'_, PyAny>)>().map(|(p, _)| p))
+        .collect::<PyResult<Vec<String>>>()?;
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let rows = sctpsim_engine::params::parameters_of(&loaded, &paths, seed);
+    let json = serde_json::to_string(&rows).map_err(|e| SimulationError::new_err(e.to_string()))?;
+    Ok(py.import("json")?.call_method1("loads", (json,))?.unbind())
+}
+
 /// Run one simulation. Returns a dict: `summary` (JSON text), `manifest` (JSON text),
 /// `timeseries` (dict of columns), `pcap_files` (list of paths), `interrupted` (bool),
 /// `trace` (`None`, or the per-packet trace's columns when `trace` was given: a dict of
@@ -415,6 +437,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(cli_value, m)?)?;
     m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(resolved_parameters, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(bench_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(run_conformance, m)?)?;

@@ -48,6 +48,32 @@ fn parse_path(path: &str) -> Result<Vec<Step>, ScenarioError> {
     Ok(steps)
 }
 
+/// The value at `path` in `root`, if the tree has it (a malformed path has none). Used to tell
+/// a field the scenario sets from one it leaves to its default (`crate::params`).
+pub fn lookup<'a>(root: &'a Table, path: &str) -> Option<&'a Value> {
+    let steps = parse_path(path).ok()?;
+    let mut cur: Option<&Value> = None;
+    for step in &steps {
+        cur = match (cur, step) {
+            (None, Step::Key(k)) => root.get(k),
+            (Some(Value::Table(t)), Step::Key(k)) => t.get(k),
+            (Some(Value::Array(a)), Step::Index(i)) => a.get(*i),
+            _ => None,
+        };
+        cur?;
+    }
+    cur
+}
+
+/// Whether the field path `inner` is `outer` or lies inside it (`flows[0]` contains
+/// `flows[0].tcp.mss_bytes`, not `flows[01]` nor `flows[0]x`); malformed paths contain nothing.
+pub fn path_within(outer: &str, inner: &str) -> bool {
+    match (parse_path(outer), parse_path(inner)) {
+        (Ok(o), Ok(i)) => i.starts_with(&o),
+        _ => false,
+    }
+}
+
 /// Interpret a command-line value: TOML syntax if it parses (`3`, `0.01`, `true`, `[1, 2]`,
 /// `"text"`), otherwise the text itself as a string (`2Mbps`, `tcp-reno`).
 pub fn value_from_cli(text: &str) -> Value {
@@ -154,6 +180,24 @@ mod test {
         assert!(apply(&mut t, "flows[x]", Value::Integer(1)).is_err());
         assert!(apply(&mut t, "", Value::Integer(1)).is_err());
         assert!(apply(&mut t, "a..b", Value::Integer(1)).is_err());
+    }
+
+    #[test]
+    fn lookup_and_containment() {
+        let t = table("[simulation]\nduration = \"1s\"\n[[flows]]\nsrc = \"a\"\n");
+        assert_eq!(
+            lookup(&t, "flows[0].src").and_then(|v| v.as_str()),
+            Some("a")
+        );
+        assert!(lookup(&t, "flows[1].src").is_none());
+        assert!(lookup(&t, "simulation.seed").is_none());
+        assert!(lookup(&t, "simulation.duration.x").is_none());
+        assert!(lookup(&t, "a..b").is_none());
+        assert!(path_within("flows[0]", "flows[0].tcp.mss_bytes"));
+        assert!(path_within("flows[0].tcp", "flows[0].tcp"));
+        assert!(!path_within("flows[1]", "flows[10].rate"));
+        assert!(!path_within("flows[0].tcp.mss_bytes", "flows[0].tcp"));
+        assert!(!path_within("radio", "radiox.y"));
     }
 
     #[test]

@@ -42,6 +42,18 @@ pub struct Scenario {
     pub beacons: Option<BeaconsSpec>,
 }
 
+impl Scenario {
+    /// The path MTU transports assume unless told otherwise: the smallest link MTU, or 1500
+    /// (Ethernet, and the largest IP packet over the 802.11 interfaces) without links.
+    pub fn smallest_link_mtu(&self) -> usize {
+        self.link
+            .iter()
+            .map(|l| l.mtu_bytes as usize)
+            .min()
+            .unwrap_or(1500)
+    }
+}
+
 /// `[simulation]`
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -66,11 +78,11 @@ pub struct SimulationSpec {
     pub description: Option<String>,
 }
 
-fn default_seed() -> u64 {
+pub(crate) fn default_seed() -> u64 {
     1
 }
 
-fn default_sample_interval() -> Duration {
+pub(crate) fn default_sample_interval() -> Duration {
     Duration::millis(100)
 }
 
@@ -125,11 +137,11 @@ pub struct LinkSpec {
     pub outages: Vec<OutageSpec>,
 }
 
-fn default_queue_limit() -> u32 {
+pub(crate) fn default_queue_limit() -> u32 {
     50
 }
 
-fn default_mtu() -> u32 {
+pub(crate) fn default_mtu() -> u32 {
     1500
 }
 

@@ -335,11 +335,11 @@ pub struct BeaconsSpec {
     pub stop: Option<Duration>,
 }
 
-fn default_beacon_payload() -> u32 {
+pub(crate) fn default_beacon_payload() -> u32 {
     20
 }
 
-fn default_beacon_port() -> u16 {
+pub(crate) fn default_beacon_port() -> u16 {
     9
 }
 
@@ -355,7 +355,7 @@ pub struct NodesSpec {
     pub prefix: String,
 }
 
-fn default_prefix() -> String {
+pub(crate) fn default_prefix() -> String {
     "n".into()
 }
 

@@ -14,11 +14,11 @@ use sctpsim_wire::udp::UdpRepr;
 use std::net::{Ipv4Addr, SocketAddrV4};
 
 /// Default TCP destination port: 5001 (iperf's), which captures dissect as plain TCP data.
-pub(super) const DEFAULT_TCP_PORT: u16 = 5001;
+pub(crate) const DEFAULT_TCP_PORT: u16 = 5001;
 /// Default UDP destination port: 9 (discard, RFC 863).
-pub(super) const DEFAULT_UDP_PORT: u16 = 9;
+pub(crate) const DEFAULT_UDP_PORT: u16 = 9;
 /// First ephemeral source port: 49152 (IANA dynamic range, RFC 6335 §6).
-pub(super) const EPHEMERAL_BASE: u16 = 49152;
+pub(crate) const EPHEMERAL_BASE: u16 = 49152;
 
 /// Where a flow runs.
 #[derive(Clone, Debug)]
@@ -33,7 +33,7 @@ pub(super) struct Endpoints {
 }
 
 /// The TCP configuration a flow asks for: its profile, its variant, then its overrides.
-pub(super) fn tcp_config(f: &FlowSpec) -> TcpConfig {
+pub(crate) fn tcp_config(f: &FlowSpec) -> TcpConfig {
     let spec = f.tcp.clone().unwrap_or_default();
     let base = match spec.profile {
         TcpProfileKind::Rfc => TcpConfig::rfc(),

@@ -15,12 +15,12 @@
 mod beacon;
 mod fib;
 mod finish;
-mod flows;
+pub(crate) mod flows;
 mod infra;
 mod ip;
 mod net_events;
-mod routing;
-mod sctp;
+pub(crate) mod routing;
+pub(crate) mod sctp;
 mod tcp;
 mod trace;
 mod transport;
@@ -180,12 +180,7 @@ impl Simulation {
             .map(Box::new);
         let routing = routing::RoutingRt::build(spec, &topo, &seeds);
         let end = SimTime::ZERO + spec.simulation.duration.0;
-        let mtu = spec
-            .link
-            .iter()
-            .map(|l| l.mtu_bytes as usize)
-            .min()
-            .unwrap_or(1500);
+        let mtu = spec.smallest_link_mtu();
         let index = |name: &str| {
             spec.node
                 .iter()

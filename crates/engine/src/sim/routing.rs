@@ -22,7 +22,7 @@ use super::{Event, Simulation};
 use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
-use crate::scenario::{Duration, RoutingKind, RoutingSpec, Scenario};
+use crate::scenario::{AodvSpec, DsrSpec, Duration, OlsrSpec, RoutingKind, RoutingSpec, Scenario};
 use crate::topology::Topology;
 use crate::trace::TraceAt;
 use sctpsim_kernel::{NodeId, SeedTree, SimDuration, SimTime, StreamKey, WakeSlot};
@@ -57,58 +57,82 @@ fn make_router(
     rng: sctpsim_kernel::Rng,
 ) -> Option<Box<dyn Router>> {
     use sctpsim_proto::routing::{aodv, dsr, olsr};
-    let d = |x: Duration| x.0;
     match spec.protocol {
         RoutingKind::Static => None,
-        RoutingKind::Dsr => {
-            let mut c = dsr::DsrConfig::default();
-            if let Some(s) = &spec.dsr {
-                c.reply_from_cache = s.reply_from_cache.unwrap_or(c.reply_from_cache);
-                c.nonpropagating_first = s.nonpropagating_first.unwrap_or(c.nonpropagating_first);
-                c.route_cache_timeout = s.route_cache_timeout.map_or(c.route_cache_timeout, d);
-                c.send_buffer_size = s
-                    .send_buffer_packets
-                    .map_or(c.send_buffer_size, |v| v as usize);
-                c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
-            }
-            Some(Box::new(dsr::Dsr::new(addr, c, rng)))
-        }
-        RoutingKind::Aodv => {
-            let mut c = aodv::AodvConfig::default();
-            if let Some(s) = &spec.aodv {
-                c.hello_enabled = s.hello.unwrap_or(c.hello_enabled);
-                c.hello_interval = s.hello_interval.map_or(c.hello_interval, d);
-                c.local_repair = s.local_repair.unwrap_or(c.local_repair);
-                c.expanding_ring = s.expanding_ring.unwrap_or(c.expanding_ring);
-                c.active_route_timeout = s.active_route_timeout.map_or(c.active_route_timeout, d);
-                c.send_buffer_capacity = s
-                    .send_buffer_packets
-                    .map_or(c.send_buffer_capacity, |v| v as usize);
-                c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
-            }
-            Some(Box::new(aodv::Aodv::new(addr, c, rng)))
-        }
-        RoutingKind::Olsr => {
-            let mut c = olsr::OlsrConfig::default();
-            if let Some(s) = &spec.olsr {
-                if let Some(h) = s.hello_interval {
-                    c.hello_interval = h.0;
-                    c.refresh_interval = h.0;
-                    c.neighb_hold_time = h.0.saturating_mul(3);
-                    c.max_jitter = SimDuration(h.0 .0 / 4);
-                }
-                if let Some(t) = s.tc_interval {
-                    c.tc_interval = t.0;
-                    c.top_hold_time = t.0.saturating_mul(3);
-                }
-                c.link_layer_notification = s
-                    .link_layer_notification
-                    .unwrap_or(c.link_layer_notification);
-                c.willingness = s.willingness.unwrap_or(c.willingness);
-            }
-            Some(Box::new(olsr::Olsr::new(addr, c, rng)))
-        }
+        RoutingKind::Dsr => Some(Box::new(dsr::Dsr::new(
+            addr,
+            dsr_config(spec.dsr.as_ref()),
+            rng,
+        ))),
+        RoutingKind::Aodv => Some(Box::new(aodv::Aodv::new(
+            addr,
+            aodv_config(spec.aodv.as_ref()),
+            rng,
+        ))),
+        RoutingKind::Olsr => Some(Box::new(olsr::Olsr::new(
+            addr,
+            olsr_config(spec.olsr.as_ref()),
+            rng,
+        ))),
     }
+}
+
+/// The DSR configuration of `[routing.dsr]`: `DsrConfig::default()` with the fields given.
+/// Also what `sctpsim show` reports (`crate::params`).
+pub(crate) fn dsr_config(spec: Option<&DsrSpec>) -> sctpsim_proto::routing::dsr::DsrConfig {
+    let d = |x: Duration| x.0;
+    let mut c = sctpsim_proto::routing::dsr::DsrConfig::default();
+    if let Some(s) = spec {
+        c.reply_from_cache = s.reply_from_cache.unwrap_or(c.reply_from_cache);
+        c.nonpropagating_first = s.nonpropagating_first.unwrap_or(c.nonpropagating_first);
+        c.route_cache_timeout = s.route_cache_timeout.map_or(c.route_cache_timeout, d);
+        c.send_buffer_size = s
+            .send_buffer_packets
+            .map_or(c.send_buffer_size, |v| v as usize);
+        c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
+    }
+    c
+}
+
+/// The AODV configuration of `[routing.aodv]`: `AodvConfig::default()` with the fields given.
+pub(crate) fn aodv_config(spec: Option<&AodvSpec>) -> sctpsim_proto::routing::aodv::AodvConfig {
+    let d = |x: Duration| x.0;
+    let mut c = sctpsim_proto::routing::aodv::AodvConfig::default();
+    if let Some(s) = spec {
+        c.hello_enabled = s.hello.unwrap_or(c.hello_enabled);
+        c.hello_interval = s.hello_interval.map_or(c.hello_interval, d);
+        c.local_repair = s.local_repair.unwrap_or(c.local_repair);
+        c.expanding_ring = s.expanding_ring.unwrap_or(c.expanding_ring);
+        c.active_route_timeout = s.active_route_timeout.map_or(c.active_route_timeout, d);
+        c.send_buffer_capacity = s
+            .send_buffer_packets
+            .map_or(c.send_buffer_capacity, |v| v as usize);
+        c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
+    }
+    c
+}
+
+/// The OLSR configuration of `[routing.olsr]`: `OlsrConfig::default()` with the fields given
+/// (the hold times and the jitter follow their intervals, RFC 3626 §18.3, §18.2).
+pub(crate) fn olsr_config(spec: Option<&OlsrSpec>) -> sctpsim_proto::routing::olsr::OlsrConfig {
+    let mut c = sctpsim_proto::routing::olsr::OlsrConfig::default();
+    if let Some(s) = spec {
+        if let Some(h) = s.hello_interval {
+            c.hello_interval = h.0;
+            c.refresh_interval = h.0;
+            c.neighb_hold_time = h.0.saturating_mul(3);
+            c.max_jitter = SimDuration(h.0 .0 / 4);
+        }
+        if let Some(t) = s.tc_interval {
+            c.tc_interval = t.0;
+            c.top_hold_time = t.0.saturating_mul(3);
+        }
+        c.link_layer_notification = s
+            .link_layer_notification
+            .unwrap_or(c.link_layer_notification);
+        c.willingness = s.willingness.unwrap_or(c.willingness);
+    }
+    c
 }
 
 impl RoutingRt {

@@ -19,6 +19,14 @@ use sctpsim_world::mobility::{
 };
 use sctpsim_world::{Area, MobilityModel, ParamError, Position, Trajectory, Velocity};
 
+/// Random walk: time between changes of speed and heading when neither `change_interval` nor
+/// `change_distance_m` is given (ns-3 `RandomWalk2dMobilityModel::Time` default: 1 s).
+pub const DEFAULT_CHANGE_INTERVAL: SimDuration = SimDuration::from_secs(1);
+
+/// Gauss–Markov: time between updates when `update_interval` is not given (ns-3
+/// `GaussMarkovMobilityModel::TimeStep` default: 1 s).
+pub const DEFAULT_UPDATE_INTERVAL: SimDuration = SimDuration::from_secs(1);
+
 fn err(field: &str, msg: impl Into<String>) -> ScenarioError {
     ScenarioError::at(format!("mobility.{field}"), msg)
 }
@@ -142,7 +150,10 @@ fn trace_text(m: &MobilitySpec) -> Result<String, ScenarioError> {
     match (&m.file, &m.text) {
         (Some(_), Some(_)) => Err(err("text", "give either file or text, not both")),
         (None, None) => Err(err("file", "required (or give the trace inline as text)")),
-        (None, Some(t)) => Ok(t.clone()),
+        (None, Some(t)) => {
+            super::trace_file::check_trace_text(t).map_err(|m| err("text", m))?;
+            Ok(t.clone())
+        }
         (Some(f), None) => super::trace_file::read_trace_file(f).map_err(|m| err("file", m)),
     }
 }
@@ -415,9 +426,8 @@ pub fn build_motion(s: &Scenario, seeds: &SeedTree) -> Result<Vec<(usize, Motion
                     ))
                 }
                 (_, Some(d)) => ChangeTrigger::Distance { distance_m: d },
-                // ns-3 RandomWalk2dMobilityModel::Time default: 1 s.
                 (i, None) => ChangeTrigger::Interval(DurationDist::Constant(
-                    dur(i).unwrap_or(SimDuration::from_secs(1)),
+                    dur(i).unwrap_or(DEFAULT_CHANGE_INTERVAL),
                 )),
             };
             let turn = match m.max_turn_deg {
@@ -450,8 +460,7 @@ pub fn build_motion(s: &Scenario, seeds: &SeedTree) -> Result<Vec<(usize, Motion
                     mean,
                     m.speed_std_mps.unwrap_or(0.0),
                     m.direction_std_deg.unwrap_or(0.0).to_radians(),
-                    // ns-3 GaussMarkovMobilityModel::TimeStep default: 1 s.
-                    dur(m.update_interval).unwrap_or(SimDuration::from_secs(1)),
+                    dur(m.update_interval).unwrap_or(DEFAULT_UPDATE_INTERVAL),
                 );
                 p.max_speed_mps = m.max_speed_mps.unwrap_or(f64::INFINITY);
                 p.mean_direction_rad = m.mean_direction_deg.map(f64::to_radians);

@@ -68,6 +68,8 @@ pub const SHADOWING_MARGIN_SIGMAS: f64 = 3.0;
 const ROUTE_FRAME_BITS: u64 = 1536 * 8;
 /// ... and the success probability it must reach.
 const ROUTE_FRAME_SUCCESS: f64 = 0.9;
+/// `radio.frame_error.max_p` when not given: no cap below certainty.
+pub const DEFAULT_FRAME_ERROR_MAX_P: f64 = 1.0;
 /// Largest dot11ShortRetryLimit / dot11LongRetryLimit: the MIB declares both
 /// `INTEGER (1..255)` (IEEE 802.11-2020 Annex C).
 pub const MAX_RETRY_LIMIT: u32 = 255;
@@ -180,7 +182,8 @@ fn rate_list(standard: PhyStandard) -> &'static str {
     }
 }
 
-fn profile_name(p: RadioProfileKind) -> &'static str {
+/// The scenario name of a radio profile (`ns2-wavelan`, `80211b`, ...).
+pub fn profile_name(p: RadioProfileKind) -> &'static str {
     match p {
         RadioProfileKind::Ns2Wavelan => "ns2-wavelan",
         RadioProfileKind::Ieee80211b => "80211b",
@@ -554,7 +557,7 @@ fn build_frame_error(spec: &FrameErrorSpec) -> Result<FrameErrorVsDistance, Scen
         FrameErrorKind::DistanceExponential => FrameErrorVsDistance::Exponential {
             p0: need("p0", spec.p0)?,
             d0_m: need("d0_m", spec.d0_m)?,
-            max_p: spec.max_p.unwrap_or(1.0),
+            max_p: spec.max_p.unwrap_or(DEFAULT_FRAME_ERROR_MAX_P),
         },
     };
     // The world model names its parameters `points.distance_m`, `points.p`, `p0`, ...

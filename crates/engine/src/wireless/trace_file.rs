@@ -6,7 +6,9 @@
 //! 4 GiB in seconds. A file must be a regular file (not a device, FIFO or directory), at most
 //! [`MAX_TRACE_FILE_BYTES`] long, and no line may exceed [`MAX_TRACE_LINE_BYTES`]. The size
 //! is checked before anything is read and again while reading (a file may grow, and some
-//! regular files such as those under `/proc` report size 0).
+//! regular files such as those under `/proc` report size 0). A trace given inline
+//! (`mobility.text`) is held to the same bounds ([`check_trace_text`]): it is already in
+//! memory, but the importers would build trajectories from it as large again.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -26,6 +28,32 @@ pub const MAX_TRACE_LINE_BYTES: usize = 16 << 20;
 /// `mobility.file`.
 pub fn read_trace_file(path: &str) -> Result<String, String> {
     read_bounded(path, MAX_TRACE_FILE_BYTES, MAX_TRACE_LINE_BYTES)
+}
+
+/// Checks an inline trace (`mobility.text`) against the bounds of a trace file; the error is a
+/// message for `mobility.text`.
+pub fn check_trace_text(text: &str) -> Result<(), String> {
+    check_text_bounded(text, MAX_TRACE_FILE_BYTES, MAX_TRACE_LINE_BYTES)
+}
+
+/// [`check_trace_text`] with explicit bounds (tests use small ones).
+pub fn check_text_bounded(text: &str, max_bytes: u64, max_line: usize) -> Result<(), String> {
+    if text.len() as u64 > max_bytes {
+        return Err(format!(
+            "the inline trace is {} bytes, above the limit of {max_bytes} bytes for a mobility trace",
+            text.len()
+        ));
+    }
+    for (i, line) in text.split('\n').enumerate() {
+        let body = line.strip_suffix('\r').unwrap_or(line);
+        if body.len() > max_line {
+            return Err(format!(
+                "line {} of the inline trace is longer than the limit of {max_line} bytes",
+                i + 1
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// [`read_trace_file`] with explicit bounds (tests use small ones).
@@ -152,6 +180,20 @@ mod test {
         let t = Temp::new("utf8", b"ok\n\xff\xfe\n");
         let e = read_bounded(t.path(), 100, 100).unwrap_err();
         assert!(e.contains("line 2 is not valid UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn inline_traces_have_the_same_bounds() {
+        assert!(check_text_bounded("0 1 2\r\n0 3 4\nend", 30, 9).is_ok());
+        let e = check_text_bounded("0 1 2\n0123456789\n", 100, 9).unwrap_err();
+        assert!(
+            e.contains("line 2 of the inline trace is longer than the limit of 9"),
+            "{e}"
+        );
+        let e = check_text_bounded("0 1 2\n0 3 4\n", 11, 100).unwrap_err();
+        assert!(e.contains("above the limit of 11 bytes"), "{e}");
+        let long = "0".repeat(MAX_TRACE_LINE_BYTES + 1);
+        assert!(check_trace_text(&long).is_err());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::net::Ipv4Addr;
 
 /// The SCTP configuration a flow asks for: its profile, then its overrides. `link_mtu` is the
 /// smallest link MTU (the default path MTU).
-fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
+pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
     let spec = f.sctp.clone().unwrap_or_default();
     let mut c = match spec.profile {
         SctpProfileKind::Rfc9260 => SctpConfig::rfc9260(),

@@ -34,6 +34,7 @@ mod results;
 mod rows;
 
 pub(super) use build::build_sctp_flow;
+pub(crate) use build::sctp_config;
 
 use super::flows::Endpoints;
 use crate::scenario::{AsconfActionKind, AsconfActionSpec, FlowSide, SctpProfileKind};
@@ -44,7 +45,7 @@ use std::net::Ipv4Addr;
 
 /// Default SCTP destination port: 5001, iperf's (which also uses it for SCTP), so captures
 /// dissect the payload as plain data.
-pub(super) const DEFAULT_SCTP_PORT: u16 = 5001;
+pub(crate) const DEFAULT_SCTP_PORT: u16 = 5001;
 /// Side index of the sending client (at the flow's `src`).
 const CLIENT: usize = 0;
 /// Side index of the receiving server (at the flow's `dst`).

@@ -1,0 +1,355 @@
+//! The flow rows of `sctpsim show`: endpoints, application, ports, and per transport the
+//! configuration the flow's ends are built with (`tcp_config`, `sctp_config`: the profile,
+//! then the flow's fields).
+
+use super::{name, opt, opt_secs, secs, Rows, SOURCE_DEFAULT};
+use crate::scenario::{
+    AppKind, FlowSpec, MessagesSpec, PartialAckTimerKind, Scenario, SctpSpec, TcpSpec,
+    TransportKind, DEFAULT_PACKET_SIZE,
+};
+use crate::sim::flows::{tcp_config, DEFAULT_TCP_PORT, DEFAULT_UDP_PORT, EPHEMERAL_BASE};
+use crate::sim::sctp::{sctp_config, DEFAULT_SCTP_PORT};
+use sctpsim_proto::transport::sctp::SctpConfig;
+use sctpsim_proto::transport::tcp::{PartialAckTimer, TcpConfig};
+use serde_json::Value;
+
+/// The rows of the `written` flows (`[[flows]]` as in the file) of the loaded scenario `s`.
+pub(super) fn rows(rows: &mut Rows<'_>, s: &Scenario, written: &[FlowSpec]) {
+    let mtu = s.smallest_link_mtu();
+    // A `pairs = k` flow becomes k flows where it stands, and a `src = "*"` flow one per other
+    // wireless node, so later flows' run-time indices (and with them their default source
+    // ports) move.
+    let mut index = 0usize;
+    for (i, f) in written.iter().enumerate() {
+        let copies = match f.pairs {
+            Some(k) => k as usize,
+            None if f.src == "*" => s
+                .node
+                .iter()
+                .filter(|n| n.wireless && n.name != f.dst)
+                .count(),
+            None => 1,
+        }
+        .max(1);
+        flow(rows, i, f, index, copies, mtu);
+        index += copies;
+    }
+}
+
+fn flow(rows: &mut Rows<'_>, i: usize, f: &FlowSpec, index: usize, copies: usize, mtu: usize) {
+    let d = SOURCE_DEFAULT;
+    let p = format!("flows[{i}]");
+    match f.pairs {
+        None => {
+            rows.add(format!("{p}.src"), f.src.clone(), Value::Null, "", d);
+            rows.add(format!("{p}.dst"), f.dst.clone(), Value::Null, "", d);
+        }
+        Some(k) => {
+            rows.add(format!("{p}.pairs"), k, Value::Null, "", d);
+            rows.add(
+                format!("{p}.start_spread"),
+                f.start_spread.map_or(0.0, |s| s.0.as_secs_f64()),
+                0.0,
+                "s",
+                d,
+            );
+        }
+    }
+    rows.add(format!("{p}.transport"), name(&f.transport), "udp", "", d);
+    rows.add(format!("{p}.app"), name(&f.app), Value::Null, "", d);
+    rows.add(format!("{p}.start"), secs(f.start.0), 0.0, "s", d);
+    rows.add(format!("{p}.stop"), opt_secs(f.stop), Value::Null, "s", d);
+    // Ports as `sim::flows::build_flow` and `sim::sctp::build_sctp_flow` pick them.
+    let ports: Vec<u16> = (index..index + copies)
+        .map(|k| EPHEMERAL_BASE.wrapping_add(k as u16))
+        .collect();
+    let auto_src = if copies == 1 {
+        Value::from(ports[0])
+    } else {
+        Value::from(ports)
+    };
+    rows.add(
+        format!("{p}.src_port"),
+        f.src_port.map_or(auto_src.clone(), Value::from),
+        auto_src,
+        "",
+        d,
+    );
+    let dst_port = match f.transport {
+        TransportKind::Sctp => DEFAULT_SCTP_PORT,
+        t if t.is_tcp() => DEFAULT_TCP_PORT,
+        _ => DEFAULT_UDP_PORT,
+    };
+    rows.add(
+        format!("{p}.dst_port"),
+        f.dst_port.unwrap_or(dst_port),
+        dst_port,
+        "",
+        d,
+    );
+    match f.transport {
+        TransportKind::Udp => {
+            rows.add(
+                format!("{p}.rate"),
+                opt(f.rate.map(|r| r.0.bps())),
+                Value::Null,
+                "bit/s",
+                d,
+            );
+            rows.add(
+                format!("{p}.packet_size_bytes"),
+                f.udp_packet_size(),
+                DEFAULT_PACKET_SIZE,
+                "bytes",
+                d,
+            );
+        }
+        TransportKind::Sctp => sctp(rows, &p, f, mtu),
+        _ => tcp(rows, &p, f),
+    }
+    if f.app == AppKind::File {
+        rows.add(
+            format!("{p}.size_bytes"),
+            opt(f.size_bytes),
+            Value::Null,
+            "bytes",
+            d,
+        );
+    }
+    if f.app == AppKind::Messages {
+        messages(rows, &p, &f.messages.clone().unwrap_or_default());
+    }
+}
+
+fn partial_ack_timer(t: PartialAckTimer) -> Value {
+    name(&match t {
+        PartialAckTimer::Impatient => PartialAckTimerKind::Impatient,
+        PartialAckTimer::SlowButSteady => PartialAckTimerKind::SlowButSteady,
+    })
+}
+
+/// `[flows.tcp]` after its profile; `default` is the profile's value for this transport.
+fn tcp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec) {
+    let spec = f.tcp.clone().unwrap_or_default();
+    let c = tcp_config(f);
+    let b = tcp_config(&FlowSpec {
+        tcp: Some(TcpSpec {
+            profile: spec.profile,
+            ..TcpSpec::default()
+        }),
+        ..f.clone()
+    });
+    let prof = format!("profile {}", name(&spec.profile).as_str().unwrap_or("?"));
+    let p = format!("{p}.tcp");
+    rows.add(
+        format!("{p}.profile"),
+        name(&spec.profile),
+        name(&TcpSpec::default().profile),
+        "",
+        SOURCE_DEFAULT,
+    );
+    type Get = dyn Fn(&TcpConfig) -> Value;
+    let fields: [(&str, &str, &Get); 16] = [
+        ("mss_bytes", "bytes", &|x| x.mss.into()),
+        ("initial_window_segments", "segments", &|x| {
+            opt(x.initial_window)
+        }),
+        ("initial_ssthresh_bytes", "bytes", &|x| {
+            x.initial_ssthresh.into()
+        }),
+        ("max_window_bytes", "bytes", &|x| opt(x.max_send_window)),
+        ("recv_buffer_bytes", "bytes", &|x| x.recv_buffer.into()),
+        ("timestamps", "", &|x| x.timestamps.into()),
+        ("max_sack_blocks", "", &|x| opt(x.max_sack_blocks)),
+        ("dupthresh", "", &|x| x.dupthresh.into()),
+        ("limited_transmit", "", &|x| x.limited_transmit.into()),
+        ("delayed_ack", "", &|x| x.delayed_ack.into()),
+        ("delayed_ack_timeout", "s", &|x| secs(x.delayed_ack_timeout)),
+        ("initial_rto", "s", &|x| secs(x.initial_rto)),
+        ("min_rto", "s", &|x| secs(x.min_rto)),
+        ("max_rto", "s", &|x| secs(x.max_rto)),
+        ("partial_ack_timer", "", &|x| {
+            partial_ack_timer(x.partial_ack_timer)
+        }),
+        ("nagle", "", &|x| x.nagle.into()),
+    ];
+    for (field, unit, g) in fields {
+        rows.add(format!("{p}.{field}"), g(&c), g(&b), unit, &prof);
+    }
+}
+
+/// `[flows.sctp]` after its profile. The path MTU defaults to the smallest link MTU and the
+/// chunk size to what it allows; the initial cwnd is the profile's formula on that MTU.
+fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
+    let spec = f.sctp.clone().unwrap_or_default();
+    let c = sctp_config(f, mtu);
+    let b = sctp_config(
+        &FlowSpec {
+            sctp: Some(SctpSpec {
+                profile: spec.profile,
+                ..SctpSpec::default()
+            }),
+            ..f.clone()
+        },
+        mtu,
+    );
+    let prof = format!("profile {}", spec.profile.name());
+    let p = format!("{p}.sctp");
+    let d = SOURCE_DEFAULT;
+    rows.add(
+        format!("{p}.profile"),
+        spec.profile.name(),
+        SctpSpec::default().profile.name(),
+        "",
+        d,
+    );
+    let addrs = |a: &Option<Vec<std::net::Ipv4Addr>>| {
+        opt(a
+            .as_ref()
+            .map(|v| v.iter().map(|x| x.to_string()).collect::<Vec<_>>()))
+    };
+    rows.add(
+        format!("{p}.local_addresses"),
+        addrs(&spec.local_addresses),
+        Value::Null,
+        "",
+        d,
+    );
+    rows.add(
+        format!("{p}.peer_addresses"),
+        addrs(&spec.peer_addresses),
+        Value::Null,
+        "",
+        d,
+    );
+    type Get = dyn Fn(&SctpConfig) -> Value;
+    let fields: [(&str, &str, &Get, bool); 22] = [
+        ("initial_rto", "s", &|x| secs(x.rto_initial), true),
+        ("min_rto", "s", &|x| secs(x.rto_min), true),
+        ("max_rto", "s", &|x| secs(x.rto_max), true),
+        ("hb_interval", "s", &|x| secs(x.hb_interval), true),
+        ("heartbeats", "", &|x| x.heartbeats.into(), true),
+        ("path_max_retrans", "", &|x| x.path_max_retrans.into(), true),
+        (
+            "association_max_retrans",
+            "",
+            &|x| x.association_max_retrans.into(),
+            true,
+        ),
+        ("delayed_sack", "", &|x| x.delayed_sack.into(), true),
+        (
+            "delayed_sack_timeout",
+            "s",
+            &|x| secs(x.effective_sack_delay()),
+            true,
+        ),
+        ("sack_frequency", "", &|x| x.sack_freq.into(), true),
+        ("max_burst", "", &|x| x.max_burst.into(), true),
+        ("max_gap_blocks", "", &|x| opt(x.max_gap_blocks), true),
+        (
+            "fast_rtx_threshold",
+            "",
+            &|x| x.fast_rtx_threshold.into(),
+            true,
+        ),
+        (
+            "early_retransmit",
+            "",
+            &|x| x.early_retransmit.name().into(),
+            true,
+        ),
+        (
+            "initial_cwnd_bytes",
+            "bytes",
+            &|x| x.initial_cwnd(u32::from(x.pmtu)).into(),
+            true,
+        ),
+        (
+            "initial_ssthresh_bytes",
+            "bytes",
+            &|x| opt(x.initial_ssthresh),
+            true,
+        ),
+        ("streams", "", &|x| x.outbound_streams.into(), true),
+        (
+            "return_to_primary",
+            "",
+            &|x| x.return_to_primary.into(),
+            true,
+        ),
+        ("mtu_bytes", "bytes", &|x| x.pmtu.into(), false),
+        (
+            "chunk_bytes",
+            "bytes",
+            &|x| x.max_chunk_user_data_at(usize::from(x.pmtu)).into(),
+            false,
+        ),
+        (
+            "recv_buffer_bytes",
+            "bytes",
+            &|x| x.recv_buffer.into(),
+            true,
+        ),
+        (
+            "send_buffer_bytes",
+            "bytes",
+            &|x| x.send_buffer.into(),
+            true,
+        ),
+    ];
+    for (field, unit, g, profiled) in fields {
+        let fallback = if profiled { prof.as_str() } else { d };
+        rows.add(format!("{p}.{field}"), g(&c), g(&b), unit, fallback);
+    }
+    rows.add(
+        format!("{p}.pr_sctp"),
+        c.pr_sctp,
+        b.pr_sctp,
+        "",
+        prof.as_str(),
+    );
+    let asconf: Vec<Value> = spec
+        .asconf
+        .iter()
+        .map(|a| {
+            serde_json::json!({
+                "at": a.at.0.as_secs_f64(),
+                "action": name(&a.action),
+                "address": a.address.to_string(),
+                "side": name(&a.side),
+            })
+        })
+        .collect();
+    rows.add(format!("{p}.asconf"), asconf, Vec::<Value>::new(), "", d);
+}
+
+/// `[flows.messages]` with the schema's defaults.
+fn messages(rows: &mut Rows<'_>, p: &str, m: &MessagesSpec) {
+    let b = MessagesSpec::default();
+    let d = SOURCE_DEFAULT;
+    let p = format!("{p}.messages");
+    rows.add(format!("{p}.streams"), m.streams, b.streams, "", d);
+    rows.add(
+        format!("{p}.message_bytes"),
+        m.message_bytes,
+        b.message_bytes,
+        "bytes",
+        d,
+    );
+    rows.add(
+        format!("{p}.rate"),
+        opt(m.rate.map(|r| r.0.bps())),
+        Value::Null,
+        "bit/s",
+        d,
+    );
+    rows.add(format!("{p}.unordered"), m.unordered, b.unordered, "", d);
+    rows.add(
+        format!("{p}.lifetime"),
+        opt_secs(m.lifetime),
+        Value::Null,
+        "s",
+        d,
+    );
+    rows.add(format!("{p}.count"), opt(m.count), Value::Null, "", d);
+}

@@ -1,0 +1,237 @@
+use super::*;
+
+fn rows(text: &str, set: &[(&str, &str)], seed: Option<u64>) -> Vec<ParamRow> {
+    let ov: Vec<(String, toml::Value)> = set
+        .iter()
+        .map(|(p, v)| (p.to_string(), overrides::value_from_cli(v)))
+        .collect();
+    resolved_parameters(text, &ov, seed).unwrap()
+}
+
+fn row<'a>(rows: &'a [ParamRow], path: &str) -> &'a ParamRow {
+    rows.iter()
+        .find(|r| r.path == path)
+        .unwrap_or_else(|| panic!("no row {path}"))
+}
+
+const WIRED: &str = r#"
+[simulation]
+duration = "10s"
+[[node]]
+name = "a"
+[[node]]
+name = "b"
+[[link]]
+between = ["a", "b"]
+bandwidth = "1Mbps"
+delay = "10ms"
+loss = { model = "gilbert-elliott", p_good_to_bad = 0.01, p_bad_to_good = 0.5 }
+[[flows]]
+src = "a"
+dst = "b"
+transport = "tcp-reno"
+app = "ftp"
+tcp = { profile = "ns2", min_rto = "1s" }
+[[flows]]
+src = "a"
+dst = "b"
+transport = "sctp"
+app = "ftp"
+sctp = { profile = "rfc2960" }
+"#;
+
+#[test]
+fn sources_follow_the_profile_the_file_and_the_overrides() {
+    let r = rows(WIRED, &[("flows[0].tcp.mss_bytes", "536")], Some(7));
+    let seed = row(&r, "simulation.seed");
+    assert_eq!(
+        (seed.value.as_u64(), seed.source.as_str()),
+        (Some(7), "--seed")
+    );
+    let si = row(&r, "simulation.sample_interval");
+    assert_eq!(
+        (si.value.as_f64(), si.source.as_str()),
+        (Some(0.1), "default")
+    );
+    let d = row(&r, "simulation.duration");
+    assert_eq!(
+        (d.value.as_f64(), d.source.as_str()),
+        (Some(10.0), "scenario")
+    );
+    // ns-2 profile: windowInit_ 1, minrto_ overridden in the file, mss by --set.
+    let iw = row(&r, "flows[0].tcp.initial_window_segments");
+    assert_eq!(
+        (iw.value.as_u64(), iw.source.as_str()),
+        (Some(1), "profile ns2")
+    );
+    let rto = row(&r, "flows[0].tcp.min_rto");
+    assert_eq!(rto.value.as_f64(), Some(1.0));
+    assert_eq!(rto.default.as_f64(), Some(0.2));
+    assert_eq!(rto.source, "scenario");
+    let mss = row(&r, "flows[0].tcp.mss_bytes");
+    assert_eq!(
+        (mss.value.as_u64(), mss.default.as_u64()),
+        (Some(536), Some(1000))
+    );
+    assert_eq!(mss.source, "--set");
+    // RFC 2960: fast retransmit on the 4th miss, initial cwnd 2·MTU on the link's 1500 bytes.
+    let fr = row(&r, "flows[1].sctp.fast_rtx_threshold");
+    assert_eq!(
+        (fr.value.as_u64(), fr.source.as_str()),
+        (Some(4), "profile rfc2960")
+    );
+    assert_eq!(
+        row(&r, "flows[1].sctp.initial_cwnd_bytes").value.as_u64(),
+        Some(3000)
+    );
+    assert_eq!(
+        row(&r, "flows[1].sctp.chunk_bytes").value.as_u64(),
+        Some(1452)
+    );
+    assert_eq!(row(&r, "flows[1].dst_port").value.as_u64(), Some(5001));
+    assert_eq!(row(&r, "flows[1].src_port").value.as_u64(), Some(49153));
+    // Gilbert–Elliott: the state losses default to Gilbert's 0 and 1.
+    let lb = row(&r, "link[0].loss.loss_bad");
+    assert_eq!(
+        (lb.value.as_f64(), lb.source.as_str()),
+        (Some(1.0), "default")
+    );
+    assert_eq!(row(&r, "link[0].addresses").value[1], "10.0.0.2");
+    // No wireless node: no radio rows.
+    assert!(r.iter().all(|x| !x.path.starts_with("radio")));
+    // Unique paths.
+    let mut paths: Vec<&str> = r.iter().map(|x| x.path.as_str()).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    assert_eq!(paths.len(), r.len());
+}
+
+const WIRELESS: &str = r#"
+[simulation]
+duration = "10s"
+[radio]
+profile = "80211b"
+data_rate = "2Mbps"
+[nodes]
+count = 4
+[mobility]
+model = "random-waypoint"
+area_m = [300, 300]
+speed_mps = { min = 1.0, max = 5.0 }
+[routing]
+protocol = "olsr"
+olsr = { hello_interval = "1s" }
+[[flows]]
+pairs = 2
+app = "cbr"
+rate = "10kbps"
+"#;
+
+#[test]
+fn radio_routing_and_mobility_are_resolved() {
+    let r = rows(WIRELESS, &[], None);
+    let dr = row(&r, "radio.data_rate");
+    assert_eq!(
+        (dr.value.as_u64(), dr.default.as_u64()),
+        (Some(2_000_000), Some(11_000_000))
+    );
+    assert_eq!(dr.source, "scenario");
+    let rec = row(&r, "radio.reception");
+    assert_eq!(
+        (rec.value.as_str(), rec.source.as_str()),
+        (Some("sinr"), "profile 80211b")
+    );
+    let exp = row(&r, "radio.propagation.exponent");
+    assert_eq!(
+        (exp.value.as_f64(), exp.source.as_str()),
+        (Some(3.0), "profile 80211b")
+    );
+    assert!(r.iter().all(|x| x.path != "radio.frequency_mhz")); // log-distance: unused
+    let h = row(&r, "routing.olsr.hello_interval");
+    assert_eq!(
+        (h.value.as_f64(), h.default.as_f64()),
+        (Some(1.0), Some(2.0))
+    );
+    assert_eq!(row(&r, "routing.olsr.willingness").value.as_u64(), Some(3));
+    let pause = row(&r, "mobility.pause");
+    assert_eq!(
+        (pause.value.as_f64(), pause.source.as_str()),
+        (Some(0.0), "default")
+    );
+    assert_eq!(row(&r, "mobility.placement").value, "uniform");
+    assert_eq!(row(&r, "nodes.prefix").value, "n");
+    // Two pair flows: the default source ports of both.
+    assert_eq!(
+        row(&r, "flows[0].src_port").value,
+        serde_json::json!([49152, 49153])
+    );
+}
+
+#[test]
+fn a_model_the_scenario_chooses_has_its_own_defaults() {
+    let text = WIRELESS.replace(
+        "data_rate = \"2Mbps\"",
+        "reception = \"threshold\"\npropagation = { model = \"shadowing\", std_db = 6.0 }",
+    );
+    let r = rows(&text, &[], None);
+    let std = row(&r, "radio.propagation.std_db");
+    assert_eq!(
+        (std.value.as_f64(), std.default.as_f64()),
+        (Some(6.0), Some(4.0))
+    );
+    let exp = row(&r, "radio.propagation.exponent");
+    assert_eq!(
+        (exp.value.as_f64(), exp.source.as_str()),
+        (Some(2.0), "default")
+    );
+    let model = row(&r, "radio.propagation.model");
+    assert_eq!(model.default, "log-distance");
+    let cp = row(&r, "radio.cp_thresh_db");
+    assert_eq!(
+        (cp.value.as_f64(), cp.source.as_str()),
+        (Some(10.0), "default")
+    );
+    assert!(r.iter().any(|x| x.path == "radio.frequency_mhz"));
+}
+
+#[test]
+fn bad_scenarios_are_errors_naming_the_field() {
+    let ov = vec![("radio.nope".to_string(), toml::Value::Integer(1))];
+    let e = resolved_parameters(WIRELESS, &ov, None).unwrap_err();
+    assert!(e.path.starts_with("radio"), "{e}");
+}
+
+/// Every shipped example resolves, and every row's path is one `--set` accepts.
+#[test]
+fn every_example_resolves_to_settable_paths() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/examples");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let r = resolved_parameters(&text, &[], None)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(!r.is_empty());
+        let table = scenario::parse_toml(&text).unwrap();
+        for row in &r {
+            // A path the schema lacks is "unknown field"; any other outcome (accepted, wrong
+            // type, a failed check) means the field exists.
+            let mut t = table.clone();
+            let named = overrides::apply(&mut t, &row.path, toml::Value::Integer(0))
+                .and_then(|()| scenario::from_table(t).map(|_| ()));
+            if let Err(e) = named {
+                assert!(
+                    !e.message.contains("unknown field") && !e.message.contains("malformed"),
+                    "{}: {}: {e}",
+                    path.display(),
+                    row.path
+                );
+            }
+        }
+        n += 1;
+    }
+    assert!(n > 3);
+}
