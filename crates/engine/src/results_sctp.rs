@@ -66,6 +66,17 @@ pub struct SctpResult {
     pub messages_missing: u64,
     /// Packets for the association that failed the SCTP checks (CRC32c, structure).
     pub malformed_packets: u64,
+    /// `asctp` for an A-SCTP flow (`flows.sctp.multipath`); absent otherwise, with the two
+    /// A-SCTP counters below (so that runs without A-SCTP keep their columns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multipath: Option<String>,
+    /// A-SCTP: chunks in flight on a failed data path sent again on the new one at the switch
+    /// (not in `t3_retransmissions`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failover_retransmissions: Option<u64>,
+    /// A-SCTP: miss indications withheld by the per-path TSN range rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub misses_out_of_range: Option<u64>,
 }
 
 /// One destination of one side of an association.
@@ -113,6 +124,14 @@ pub struct PathResult {
     pub rtt_min_s: Option<f64>,
     /// Largest RTT sample, s.
     pub rtt_max_s: Option<f64>,
+    /// A-SCTP route paths (sender): the path's slot (0 is the path keyed by the peer
+    /// address); absent for other paths.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route_slot: Option<u32>,
+    /// A-SCTP route paths: the route at the end, node addresses joined by `>` (empty when the
+    /// path had no route at the end); absent for other paths.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
 }
 
 /// One stream of an association (the sender's outbound stream, the receiver's inbound one).

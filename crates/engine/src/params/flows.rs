@@ -223,7 +223,7 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
         d,
     );
     type Get = dyn Fn(&SctpConfig) -> Value;
-    let fields: [(&str, &str, &Get, bool); 22] = [
+    let fields: [(&str, &str, &Get, bool); 23] = [
         ("initial_rto", "s", &|x| secs(x.rto_initial), true),
         ("min_rto", "s", &|x| secs(x.rto_min), true),
         ("max_rto", "s", &|x| secs(x.rto_max), true),
@@ -258,6 +258,7 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
             &|x| x.early_retransmit.name().into(),
             true,
         ),
+        ("multipath", "", &|x| x.multipath.name().into(), true),
         (
             "initial_cwnd_bytes",
             "bytes",
@@ -300,6 +301,16 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
     for (field, unit, g, profiled) in fields {
         let fallback = if profiled { prof.as_str() } else { d };
         rows.add(format!("{p}.{field}"), g(&c), g(&b), unit, fallback);
+    }
+    if c.multipath == sctpsim_proto::transport::sctp::Multipath::Asctp {
+        let dflt = crate::sim::sctp::ASCTP_DEFAULT_ROUTES;
+        rows.add(
+            format!("{p}.asctp_max_routes"),
+            spec.asctp_max_routes.unwrap_or(dflt),
+            dflt,
+            "",
+            d,
+        );
     }
     rows.add(
         format!("{p}.pr_sctp"),

@@ -6,7 +6,7 @@ use super::error::ScenarioError;
 use super::schema::*;
 use super::Duration;
 use crate::topology::default_addr;
-use sctpsim_proto::transport::sctp::EarlyRetransmit;
+use sctpsim_proto::transport::sctp::{EarlyRetransmit, Multipath};
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
@@ -288,6 +288,7 @@ pub(super) fn check_sctp_flow(
             ));
         }
     }
+    check_multipath(&sp, &sc, s)?;
     at_least_one(format!("{sp}.initial_cwnd_bytes"), sc.initial_cwnd_bytes)?;
     at_least_one(
         format!("{sp}.initial_ssthresh_bytes"),
@@ -331,6 +332,67 @@ pub(super) fn check_sctp_flow(
         }
     }
     check_asconf(&sp, f, &sc, s)
+}
+
+/// The most routes `asctp_max_routes` may ask for: DSR keeps at most 8 routes per destination
+/// (`DsrConfig::max_routes_per_dest`), and every route is a path of the association.
+pub const ASCTP_MAX_ROUTES: u32 = 8;
+
+/// `[flows.sctp] multipath` and `asctp_max_routes`: a known name; A-SCTP only over DSR (the
+/// only protocol that can pin a packet to a route), with heartbeats (its failure detection)
+/// and without ASCONF actions (addresses stay fixed; the routes change instead).
+fn check_multipath(sp: &str, sc: &SctpSpec, s: &Scenario) -> Result<(), ScenarioError> {
+    let mode = match sc.multipath.as_deref() {
+        None => Multipath::Off,
+        Some(v) => Multipath::from_name(v).ok_or_else(|| {
+            ScenarioError::at(
+                format!("{sp}.multipath"),
+                format!("unknown value {v:?}: expected \"off\" or \"asctp\""),
+            )
+        })?,
+    };
+    if mode == Multipath::Off {
+        if sc.asctp_max_routes.is_some() {
+            return Err(ScenarioError::at(
+                format!("{sp}.asctp_max_routes"),
+                "only used with multipath = \"asctp\"",
+            ));
+        }
+        return Ok(());
+    }
+    let protocol = s.routing.as_ref().map(|r| r.protocol).unwrap_or_default();
+    if protocol != RoutingKind::Dsr {
+        return Err(ScenarioError::at(
+            format!("{sp}.multipath"),
+            format!(
+                "\"asctp\" needs routing.protocol = \"dsr\" (node-disjoint source routes), not \"{}\"",
+                protocol.name()
+            ),
+        ));
+    }
+    if let Some(n) = sc.asctp_max_routes {
+        if !(1..=ASCTP_MAX_ROUTES).contains(&n) {
+            return Err(ScenarioError::at(
+                format!("{sp}.asctp_max_routes"),
+                format!(
+                    "must be 1 to {ASCTP_MAX_ROUTES} (DSR keeps at most 8 routes per destination)"
+                ),
+            ));
+        }
+    }
+    if sc.heartbeats == Some(false) {
+        return Err(ScenarioError::at(
+            format!("{sp}.heartbeats"),
+            "A-SCTP (multipath = \"asctp\") watches its routes with heartbeats: leave them on",
+        ));
+    }
+    if !sc.asconf.is_empty() {
+        return Err(ScenarioError::at(
+            format!("{sp}.asconf"),
+            "not with multipath = \"asctp\" (its paths are routes to one fixed address)",
+        ));
+    }
+    Ok(())
 }
 
 /// `[flows.sctp] asconf`: the rfc9260 profile (which offers ASCONF), times after the flow's

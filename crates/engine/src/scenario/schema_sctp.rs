@@ -94,6 +94,15 @@ pub struct SctpSpec {
     /// value is reported with the field's path.
     #[serde(default)]
     pub early_retransmit: Option<String>,
+    /// Several routes to the peer: `off` (default) or `asctp` (Argyriou & Madisetti 2004 §3:
+    /// DSR's node-disjoint routes as SCTP paths; needs `routing.protocol = "dsr"`). A name,
+    /// checked in `check_sctp.rs`.
+    #[serde(default)]
+    pub multipath: Option<String>,
+    /// A-SCTP: most routes (paths) to the peer, the data path included. Default 2 (a primary
+    /// and one alternate).
+    #[serde(default)]
+    pub asctp_max_routes: Option<u32>,
     /// Initial cwnd of every destination in bytes (absent: the profile's formula).
     #[serde(default)]
     pub initial_cwnd_bytes: Option<u32>,

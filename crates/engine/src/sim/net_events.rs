@@ -100,9 +100,16 @@ pub(super) fn flows_at(
 }
 
 /// The routers as a flow's path manager sees them.
-struct Routes<'a> {
+pub(super) struct Routes<'a> {
     routing: Option<&'a super::routing::RoutingRt>,
     now: SimTime,
+}
+
+impl<'a> Routes<'a> {
+    /// The view of `routing` at `now`.
+    pub(super) fn new(routing: Option<&'a super::routing::RoutingRt>, now: SimTime) -> Self {
+        Routes { routing, now }
+    }
 }
 
 impl NetView for Routes<'_> {
@@ -110,6 +117,11 @@ impl NetView for Routes<'_> {
         self.routing
             .map(|r| r.disjoint_routes(self.now, node, dst, k))
             .unwrap_or_default()
+    }
+
+    fn has_route(&self, node: NodeId, route: &[Ipv4Addr]) -> bool {
+        self.routing
+            .is_some_and(|r| r.has_route(self.now, node, route))
     }
 }
 
@@ -143,11 +155,17 @@ impl Simulation {
             routing: self.routing.as_ref(),
             now: self.now,
         };
+        let mut wake = Vec::new();
         for &(f, side) in ends {
             let Some(flow) = self.flows.get_mut(f.index()) else {
                 continue;
             };
             flow.handle_net_event(self.now, side, ev, &view);
+            // What the event changed (an A-SCTP switch) may want a wake-up; queued only if
+            // earlier than the one already queued, so this costs nothing otherwise.
+            if flow.poll_timeout(side).is_some_and(|t| t <= self.now) {
+                wake.push(f);
+            }
             let id = flow.ep().spec_index as u32;
             if !matches!(ev, NetEvent::BeaconRssi { .. }) {
                 self.series
@@ -172,6 +190,9 @@ impl Simulation {
                 self.series
                     .push(t, "flow", id, "", "disjoint_routes", n as f64);
             }
+        }
+        for f in wake {
+            self.flow_arm(f);
         }
     }
 }

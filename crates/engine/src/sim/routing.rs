@@ -189,6 +189,14 @@ impl RoutingRt {
             _ => Vec::new(),
         }
     }
+
+    /// Whether `node`'s router still knows `route` at `now` (DSR; the others know none).
+    pub(super) fn has_route(&self, now: SimTime, node: NodeId, route: &[Ipv4Addr]) -> bool {
+        match self.routers.get(node.index()) {
+            Some(Some(r)) => r.has_route(now, route),
+            _ => false,
+        }
+    }
 }
 
 impl Simulation {

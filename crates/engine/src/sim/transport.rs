@@ -68,6 +68,10 @@ pub(super) trait NetView {
     /// knows now, shortest first, each `[node, ..., dst]`; empty for protocols without
     /// multipath (only source routing can pin a packet to a route: DSR). Starts no discovery.
     fn disjoint_routes(&self, node: NodeId, dst: Ipv4Addr, k: usize) -> Vec<Vec<Ipv4Addr>>;
+
+    /// Whether `node`'s routing protocol still has `route` (one `disjoint_routes` gave), so
+    /// that a packet sent on it follows it; false for protocols without multipath.
+    fn has_route(&self, node: NodeId, route: &[Ipv4Addr]) -> bool;
 }
 
 impl Transmit {
@@ -160,6 +164,10 @@ pub(super) trait FlowDriver: Send {
     /// manager's questions (disjoint routes).
     fn handle_net_event(&mut self, _now: SimTime, _side: u8, _ev: &NetEvent, _net: &dyn NetView) {}
 
+    /// Before a wake-up of one of its timer slots, a flow whose path manager follows the
+    /// routes (A-SCTP) may look at them: `net` as in [`FlowDriver::handle_net_event`].
+    fn refresh_routes(&mut self, _now: SimTime, _net: &dyn NetView) {}
+
     /// Rows sampled every `simulation.sample_interval` beyond goodput (at time `t`, s).
     fn sample(&mut self, _t: f64, _series: &mut TimeSeries) {}
 
@@ -233,6 +241,10 @@ impl Simulation {
             w[slot as usize].fired(now);
         }
         if let Some(d) = self.flows.get_mut(f.index()) {
+            d.refresh_routes(
+                now,
+                &super::net_events::Routes::new(self.routing.as_ref(), now),
+            );
             d.handle_timeout(now, slot);
         }
         self.flow_pump(f, slot);

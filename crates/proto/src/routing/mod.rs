@@ -283,6 +283,14 @@ pub trait Router: std::fmt::Debug + Send {
         Vec::new()
     }
 
+    /// Whether `route` (`[this node, ..., dst]`, one [`Router::disjoint_routes`] gave) is still
+    /// known now, so that [`Router::handle_send_on_route`] would follow it. A transport's path
+    /// manager (A-SCTP) asks it to learn which of its routes broke. Protocols without
+    /// multipath know none.
+    fn has_route(&self, _now: SimTime, _route: &[Ipv4Addr]) -> bool {
+        false
+    }
+
     /// Sends an originated `packet` over one of the routes [`Router::disjoint_routes`] gave.
     /// A protocol without multipath (or a route that is no longer usable) routes it as
     /// [`Router::handle_send`] does.

@@ -9,8 +9,12 @@ use crate::sim::flows::Endpoints;
 use crate::topology::Topology;
 use sctpsim_kernel::{NodeId, SeedTree, StreamKey};
 use sctpsim_proto::app::{MessageSink, MessageSource};
-use sctpsim_proto::transport::sctp::{EarlyRetransmit, SctpConfig, SctpEndpoint};
+use sctpsim_proto::transport::sctp::{EarlyRetransmit, Multipath, SctpConfig, SctpEndpoint};
 use std::net::Ipv4Addr;
+
+/// `sctp.asctp_max_routes` default: 2, a primary and one alternate — the paper's "switches to
+/// an existing alternative path" (§4) needs one; more cost a heartbeat per RTO each.
+pub(crate) const ASCTP_DEFAULT_ROUTES: u32 = 2;
 
 /// The SCTP configuration a flow asks for: its profile, then its overrides. `link_mtu` is the
 /// smallest link MTU (the default path MTU).
@@ -67,6 +71,10 @@ pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
         .and_then(EarlyRetransmit::from_name)
     {
         c.early_retransmit = v;
+    }
+    // Checked by the scenario validation, like `early_retransmit`.
+    if let Some(v) = spec.multipath.as_deref().and_then(Multipath::from_name) {
+        c.multipath = v;
     }
     if let Some(v) = spec.initial_cwnd_bytes {
         c.initial_cwnd_bytes = Some(v);
@@ -172,7 +180,20 @@ pub(in crate::sim) fn build_sctp_flow(
     let cfg = sctp_config(f, mtu);
     let rng = |side: u64| seeds.stream(&StreamKey::new("sctp-endpoint").with(i as u64).with(side));
     let client = SctpEndpoint::new(cfg.clone(), ep.src_port, local.clone(), rng(0));
-    let mut server = SctpEndpoint::new(cfg.clone(), ep.dst_port, peer.clone(), rng(1));
+    // A-SCTP is the data sender's (Argyriou & Madisetti 2004 §3); the receiver is plain SCTP,
+    // its SACKs and HEARTBEAT ACKs following DSR's own routes back.
+    let server_cfg = SctpConfig {
+        multipath: Multipath::Off,
+        ..cfg.clone()
+    };
+    let mut server = SctpEndpoint::new(server_cfg, ep.dst_port, peer.clone(), rng(1));
+    let asctp = (cfg.multipath == Multipath::Asctp)
+        .then(|| peer.first().copied())
+        .flatten()
+        .map(|p| {
+            let max = spec.asctp_max_routes.unwrap_or(ASCTP_DEFAULT_ROUTES);
+            super::asctp::AsctpPaths::new(p, max as usize)
+        });
     server.listen(true);
     let source_cfg = source_config(f, &cfg);
     let sink_streams = source_cfg.streams;
@@ -200,6 +221,7 @@ pub(in crate::sim) fn build_sctp_flow(
         asconf: spec.asconf.clone(),
         asconf_next: 0,
         scratch: Vec::new(),
+        asctp,
     };
     // Sources towards every address of the other side, those it adds by ASCONF included.
     let added = |side| flow.asconf_added(side).collect::<Vec<_>>();

@@ -10,9 +10,10 @@ use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
 use crate::scenario::{AsconfActionKind, FlowSide};
 use crate::sim::flows::Endpoints;
-use crate::sim::transport::{FlowDriver, IpIdent, Socket, Transmit, APP, DST, SRC};
+use crate::sim::net_events::NetEvent;
+use crate::sim::transport::{FlowDriver, IpIdent, NetView, Socket, Transmit, APP, DST, SRC};
 use sctpsim_kernel::SimTime;
-use sctpsim_proto::transport::sctp::{AsconfRequestKind, DatagramEvent, State};
+use sctpsim_proto::transport::sctp::{AsconfRequestKind, DatagramEvent, SctpEvent, State};
 use sctpsim_wire::ipv4::IpProtocol;
 use sctpsim_wire::sctp::{chunk_type, SctpPacket};
 use std::net::Ipv4Addr;
@@ -126,7 +127,7 @@ impl SctpFlow {
         &mut self,
         now: SimTime,
         side: usize,
-        out: &mut Vec<sctpsim_proto::transport::Transmit>,
+        out: &mut Vec<(sctpsim_proto::transport::Transmit, Option<Vec<Ipv4Addr>>)>,
         series: &mut TimeSeries,
     ) {
         let mut pin = false;
@@ -142,12 +143,20 @@ impl SctpFlow {
             shutdown_sent,
             app_next,
             data_packets_sent,
+            asctp,
             ..
         } = self;
+        // The path manager works for the client only.
+        let mut paths = asctp.as_mut().filter(|_| side == CLIENT);
         let SctpSide {
             endpoint, handle, ..
         } = &mut sides[side];
         if let Some(a) = handle.and_then(|h| endpoint.assoc_mut(h)) {
+            let mut route_rows = Vec::new();
+            if let Some(m) = paths.as_deref_mut() {
+                m.pump_due = None;
+                route_rows = std::mem::take(&mut m.rows);
+            }
             let ctx = PumpCtx {
                 id: ep.spec_index as u32,
                 side,
@@ -155,7 +164,9 @@ impl SctpFlow {
                 initial,
                 peer_addrs,
                 asconf,
+                asctp: paths.as_deref(),
             };
+            ctx.route_rows(series, &route_rows);
             if side == CLIENT {
                 let next = source.fill(now, a);
                 if source.is_finished()
@@ -177,22 +188,33 @@ impl SctpFlow {
                     sink.deliver(now, &m);
                 }
             }
-            while let Some(t) = a.poll_transmit(now) {
+            while let Some((t, path)) = a.poll_transmit_on_path(now) {
                 if side == CLIENT && carries_data(&t.payload) {
                     *data_packets_sent += 1;
                 }
-                out.push(t);
+                let route = ctx
+                    .asctp
+                    .zip(path)
+                    .and_then(|(m, k)| m.route_of(k))
+                    .map(<[Ipv4Addr]>::to_vec);
+                out.push((t, route));
             }
+            let mut up = false;
             while let Some(ev) = a.poll_event() {
+                up |= matches!(ev, SctpEvent::CommUp { .. });
                 pin |= ctx.event(series, source, ev);
             }
             while let Some(m) = a.poll_metric() {
                 ctx.metric(series, m.time, m.kind);
             }
+            if let Some(m) = paths.filter(|_| up) {
+                // Look at DSR's routes at once (the next wake-up of this end).
+                m.start(now);
+            }
         }
         // The endpoint's own answers (INIT ACK, ABORT, ...).
         while let Some(t) = endpoint.poll_transmit() {
-            out.push(t);
+            out.push((t, None));
         }
         if pin {
             self.pin_sources(side);
@@ -258,6 +280,13 @@ impl FlowDriver for SctpFlow {
     }
 
     fn handle_timeout(&mut self, now: SimTime, slot: u8) {
+        if slot == SRC {
+            if let Some(m) = self.asctp.as_mut() {
+                if m.pump_due.is_some_and(|t| t <= now) {
+                    m.pump_due = None;
+                }
+            }
+        }
         if slot == APP {
             if self.app_next.is_some_and(|t| t <= now) {
                 self.app_next = None;
@@ -292,8 +321,11 @@ impl FlowDriver for SctpFlow {
             let node = self.sides[side].node;
             // DF clear, as `sctpsim_wire::sctp::sctp_packet` builds it (the model has no path
             // MTU discovery).
-            for t in list.drain(..) {
-                out.extend(Transmit::ipv4(node, t, IpProtocol::Sctp, false, ident));
+            for (t, route) in list.drain(..) {
+                if let Some(mut tx) = Transmit::ipv4(node, t, IpProtocol::Sctp, false, ident) {
+                    tx.route = route;
+                    out.push(tx);
+                }
             }
         }
         self.scratch = list;
@@ -309,9 +341,49 @@ impl FlowDriver for SctpFlow {
                 (a, b) => a.or(b),
             };
         }
-        self.sides[side_of(slot)]
+        let assoc = self.sides[side_of(slot)]
             .assoc()
-            .and_then(|a| a.poll_timeout())
+            .and_then(|a| a.poll_timeout());
+        // The path manager only while the client's association lives (it is what it acts
+        // on: a deadline it could not clear would wake the flow forever).
+        let live = self.sides[CLIENT].assoc().is_some_and(|a| !a.is_closed());
+        let paths = self
+            .asctp
+            .as_ref()
+            .filter(|_| slot == SRC && live)
+            .and_then(|m| m.deadline());
+        match (assoc, paths) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn handle_net_event(&mut self, now: SimTime, side: u8, ev: &NetEvent, net: &dyn NetView) {
+        if side != SRC {
+            return;
+        }
+        let node = self.sides[CLIENT].node;
+        let SctpFlow { sides, asctp, .. } = self;
+        let (Some(m), Some(a)) = (asctp.as_mut(), sides[CLIENT].assoc_mut()) else {
+            return;
+        };
+        let relevant = match ev {
+            NetEvent::RouteFound { dst } | NetEvent::RouteBroken { dst } => *dst == m.peer,
+            NetEvent::LinkBroken { .. } => true,
+            _ => false,
+        };
+        if relevant {
+            // Argyriou & Madisetti 2004 §3: "DSR notifies SCTP when the primary route fails".
+            m.refresh(now, node, a, net);
+        }
+    }
+
+    fn refresh_routes(&mut self, now: SimTime, net: &dyn NetView) {
+        let node = self.sides[CLIENT].node;
+        let SctpFlow { sides, asctp, .. } = self;
+        if let (Some(m), Some(a)) = (asctp.as_mut(), sides[CLIENT].assoc_mut()) {
+            m.check_if_due(now, node, a, net);
+        }
     }
 
     fn drop_rows(

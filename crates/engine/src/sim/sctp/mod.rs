@@ -11,6 +11,8 @@
 //!   delays.
 //! * `results.rs` — the flow, association, path and stream rows at the end of the run.
 //! * `app.rs` — the scenario's application as a `sctpsim_proto::app::MessageSource`.
+//! * `asctp.rs` — A-SCTP's path manager (`sctp.multipath = "asctp"`): DSR's node-disjoint
+//!   routes as paths of the client association, each packet pinned to its path's route.
 //!
 //! Each side of a flow is an [`SctpEndpoint`], which holds the side's association (the
 //! client's from `connect`, the server's from the COOKIE ECHO) and decides whether a packet is
@@ -28,13 +30,14 @@
 //! association deadlines and the application's (start, paced messages, ASCONF actions).
 
 mod app;
+mod asctp;
 mod build;
 mod driver;
 mod results;
 mod rows;
 
 pub(super) use build::build_sctp_flow;
-pub(crate) use build::sctp_config;
+pub(crate) use build::{sctp_config, ASCTP_DEFAULT_ROUTES};
 
 use super::flows::Endpoints;
 use crate::scenario::{AsconfActionKind, AsconfActionSpec, FlowSide, SctpProfileKind};
@@ -115,8 +118,11 @@ pub(super) struct SctpFlow {
     /// The first action not yet applied.
     pub asconf_next: usize,
     /// What a side's association and endpoint emit during one poll, before it becomes IPv4
-    /// packets (kept to reuse its allocation: polls are per packet).
-    pub scratch: Vec<sctpsim_proto::transport::Transmit>,
+    /// packets, with the route an A-SCTP path pins it to (kept to reuse its allocation: polls
+    /// are per packet).
+    pub scratch: Vec<(sctpsim_proto::transport::Transmit, Option<Vec<Ipv4Addr>>)>,
+    /// A-SCTP (`sctp.multipath = "asctp"`): the client's path manager.
+    asctp: Option<asctp::AsctpPaths>,
 }
 
 impl SctpFlow {

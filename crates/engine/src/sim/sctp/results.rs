@@ -20,7 +20,8 @@ impl SctpFlow {
             packets_delivered: s.data_packets_received,
             retransmissions: cs.fast_retransmissions
                 + cs.t3_retransmissions
-                + cs.early_retransmissions,
+                + cs.early_retransmissions
+                + cs.failover_retransmissions,
             fast_retransmits: cs.fast_retransmit_events,
             timeouts: cs.t3_timeouts,
             mean_rtt_s: (cs.rtt_samples > 0)
@@ -53,7 +54,14 @@ impl Simulation {
                 state: client.map_or("none".into(), |a| a.state().name().into()),
                 local_addresses: s.local_addrs.iter().map(|a| a.to_string()).collect(),
                 peer_addresses: s.peer_addrs.iter().map(|a| a.to_string()).collect(),
-                current_path: client.map(|a| a.status().current_path.to_string()),
+                current_path: client.map(|a| {
+                    let key = a.status().current_path;
+                    // A-SCTP route paths by name (`<addr>#<slot>`), not by internal key.
+                    s.asctp
+                        .as_ref()
+                        .and_then(|m| m.label(key))
+                        .unwrap_or_else(|| key.to_string())
+                }),
                 data_chunks_sent: cs.data_chunks_sent,
                 fast_retransmissions: cs.fast_retransmissions,
                 t3_retransmissions: cs.t3_retransmissions,
@@ -75,6 +83,9 @@ impl Simulation {
                 delivery_errors: s.sink.stats().errors,
                 messages_missing: s.sink.stats().missing,
                 malformed_packets: s.sides.iter().map(|sd| sd.malformed).sum(),
+                multipath: s.asctp.as_ref().map(|_| "asctp".into()),
+                failover_retransmissions: s.asctp.as_ref().map(|_| cs.failover_retransmissions),
+                misses_out_of_range: s.asctp.as_ref().map(|_| cs.misses_out_of_range),
             });
             for (k, side_name) in [(CLIENT, "sender"), (SERVER, "receiver")] {
                 let Some(a) = s.sides[k].assoc() else {
@@ -83,10 +94,26 @@ impl Simulation {
                 let status = a.status();
                 for p in &status.paths {
                     let ps = a.path_stats(p.addr).cloned().unwrap_or_default();
+                    // A-SCTP route paths (the sender's): the slot and its route.
+                    let slot = s
+                        .asctp
+                        .as_ref()
+                        .filter(|_| k == CLIENT)
+                        .and_then(|m| m.slot_of(p.addr).map(|i| (m, i)));
+                    let route = slot.map(|(m, _)| {
+                        m.route_of(p.addr).map_or(String::new(), |r| {
+                            r.iter()
+                                .map(|a| a.to_string())
+                                .collect::<Vec<_>>()
+                                .join(">")
+                        })
+                    });
                     paths.push(PathResult {
+                        route_slot: slot.map(|(_, i)| i as u32),
+                        route,
                         flow: id,
                         side: side_name.into(),
-                        addr: p.addr.to_string(),
+                        addr: p.wire.to_string(),
                         source: p.source.to_string(),
                         primary: p.addr == status.primary,
                         state: match p.state {

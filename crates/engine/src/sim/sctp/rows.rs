@@ -3,6 +3,7 @@
 //! RTT and RTO, path switches, gap reports), and the per-stream delivery delays of each
 //! sampling interval.
 
+use super::asctp::{AsctpPaths, RouteRow};
 use super::{CLIENT, SERVER};
 use crate::drop::DropReason;
 use crate::results::TimeSeries;
@@ -41,9 +42,53 @@ pub(super) struct PumpCtx<'a> {
     /// The server's addresses, primary first (path switches are rows by index).
     pub peer_addrs: &'a [Ipv4Addr],
     pub asconf: &'a [AsconfActionSpec],
+    /// A-SCTP's path manager (client side): route paths are named `<peer>#<slot>`.
+    pub asctp: Option<&'a AsctpPaths>,
 }
 
 impl PumpCtx<'_> {
+    /// The name of path `key` in rows: its address, or `<peer>#<slot>` for an A-SCTP route
+    /// path (whose key is an internal alias).
+    fn label(&self, key: Ipv4Addr) -> String {
+        self.asctp
+            .and_then(|m| m.label(key))
+            .unwrap_or_else(|| key.to_string())
+    }
+
+    /// The index of path `key` in `path_switch` rows: the A-SCTP slot, or the position in
+    /// `peer_addresses` (then in the addresses the receiver adds by ASCONF).
+    fn index(&self, key: Ipv4Addr) -> usize {
+        if let Some(k) = self.asctp.and_then(|m| m.slot_of(key)) {
+            return k;
+        }
+        let added = self
+            .asconf
+            .iter()
+            .filter(|a| a.side == FlowSide::Dst && a.action == AsconfActionKind::AddIp);
+        self.peer_addrs
+            .iter()
+            .copied()
+            .chain(added.map(|a| a.address))
+            .position(|p| p == key)
+            .unwrap_or(0)
+    }
+
+    /// A-SCTP route changes: `route_hops` rows (`dir` the path, value its route's hops, 0 when
+    /// the route is gone).
+    pub(super) fn route_rows(&self, series: &mut TimeSeries, rows: &[RouteRow]) {
+        for &(time, key, hops) in rows {
+            let v = f64::from(hops.unwrap_or(0));
+            series.push_owned(
+                time.as_secs_f64(),
+                "flow",
+                self.id,
+                self.label(key),
+                "route_hops",
+                v,
+            );
+        }
+    }
+
     /// A notification: path state rows, abandoned messages, ASCONF outcomes. Returns whether
     /// the association learned a new peer address or confirmed a new address of its own
     /// (sources must be pinned again).
@@ -56,10 +101,10 @@ impl PumpCtx<'_> {
         let (t, id) = (self.now.as_secs_f64(), self.id);
         match ev {
             SctpEvent::PathDown { addr } if self.side == CLIENT => {
-                series.push_owned(t, "flow", id, addr.to_string(), "path_active", 0.0);
+                series.push_owned(t, "flow", id, self.label(addr), "path_active", 0.0);
             }
             SctpEvent::PathUp { addr } if self.side == CLIENT => {
-                series.push_owned(t, "flow", id, addr.to_string(), "path_active", 1.0);
+                series.push_owned(t, "flow", id, self.label(addr), "path_active", 1.0);
             }
             SctpEvent::SendFailed { stream, .. } if self.side == CLIENT => {
                 source.abandoned(stream);
@@ -98,9 +143,10 @@ impl PumpCtx<'_> {
                     Some(RtxCause::Fast) => "tsn_fast_rtx",
                     Some(RtxCause::T3) => "tsn_t3_rtx",
                     Some(RtxCause::Early) => "tsn_early_rtx",
+                    Some(RtxCause::Failover) => "tsn_failover_rtx",
                 };
                 let v = rel_tsn(tsn.0, self.initial);
-                series.push_owned(t, "flow", id, path.to_string(), metric, v);
+                series.push_owned(t, "flow", id, self.label(path), metric, v);
             }
             (CLIENT, MetricKind::TsnAcked { tsn }) => {
                 series.push(t, "flow", id, "", "tsn_acked", rel_tsn(tsn.0, self.initial));
@@ -113,29 +159,21 @@ impl PumpCtx<'_> {
                     ssthresh,
                 },
             ) => {
-                let p = path.to_string();
+                let p = self.label(path);
                 series.push_owned(t, "flow", id, p.clone(), "cwnd_bytes", cwnd.into());
                 series.push_owned(t, "flow", id, p, "ssthresh_bytes", ssthresh.into());
             }
             (CLIENT, MetricKind::Rtt { path, rtt, rto }) => {
-                let p = path.to_string();
+                let p = self.label(path);
                 series.push_owned(t, "flow", id, p.clone(), "rtt_s", rtt.as_secs_f64());
                 series.push_owned(t, "flow", id, p, "rto_s", rto.as_secs_f64());
             }
-            (CLIENT, MetricKind::PathSwitch { to, .. }) => {
-                // Addresses the server adds by ASCONF follow `peer_addresses`.
-                let added = self
-                    .asconf
-                    .iter()
-                    .filter(|a| a.side == FlowSide::Dst && a.action == AsconfActionKind::AddIp);
-                let k = self
-                    .peer_addrs
-                    .iter()
-                    .copied()
-                    .chain(added.map(|a| a.address))
-                    .position(|p| p == to)
-                    .unwrap_or(0);
-                series.push_owned(t, "flow", id, to.to_string(), "path_switch", k as f64);
+            (CLIENT, MetricKind::PathSwitch { from, to, cause }) => {
+                let k = self.index(to) as f64;
+                series.push_owned(t, "flow", id, self.label(to), "path_switch", k);
+                // The same switch: why, and where from (join on the time).
+                let from = self.index(from) as f64;
+                series.push(t, "flow", id, cause.name(), "path_switch_cause", from);
             }
             (SERVER, MetricKind::SackSent { gap_blocks, .. }) if gap_blocks > 0 => {
                 series.push(t, "flow", id, "", "sack_gap_blocks", gap_blocks.into());

@@ -67,20 +67,26 @@ impl Dsr {
         let dst = Ipv4Packet::new_checked(&packet.bytes[..])
             .map(|p| p.dst_addr())
             .ok();
-        let usable = route.first() == Some(&self.addr)
-            && route.last().copied() == dst
-            && cache::loop_free(route)
-            && self.cache.contains(route)
-            && self
-                .cache
-                .routes_to(now, route[route.len() - 1])
-                .iter()
-                .any(|r| r == route);
+        let usable = route.last().copied() == dst && self.has_route(now, route);
         if usable {
             self.send_data(now, packet, route);
         } else {
             self.handle_send(now, packet);
         }
+    }
+
+    /// Whether `route` (`[this node, ..., dst]`) is a loop-free route the cache holds at `now`
+    /// (as an entry or a prefix, not expired): what [`Dsr::handle_send_on_route`] needs to
+    /// follow it. A path manager asks it after a `RouteBroken` to learn which of its routes
+    /// the break took.
+    pub fn has_route(&self, now: SimTime, route: &[Ipv4Addr]) -> bool {
+        let Some(&dst) = route.last() else {
+            return false;
+        };
+        route.first() == Some(&self.addr)
+            && cache::loop_free(route)
+            && self.cache.contains(route)
+            && self.cache.routes_to(now, dst).iter().any(|r| r == route)
     }
 
     /// Checks the invariants a fuzzer or test relies on; panics (with the broken rule) if one

@@ -725,4 +725,8 @@ impl Router for Dsr {
     fn handle_send_on_route(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) {
         Dsr::handle_send_on_route(self, now, packet, route)
     }
+
+    fn has_route(&self, now: SimTime, route: &[Ipv4Addr]) -> bool {
+        Dsr::has_route(self, now, route)
+    }
 }

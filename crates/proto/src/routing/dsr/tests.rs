@@ -80,6 +80,9 @@ impl Router for Handle {
     fn handle_send_on_route(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) {
         Router::handle_send_on_route(&mut *self.lock(), now, packet, route);
     }
+    fn has_route(&self, now: SimTime, route: &[Ipv4Addr]) -> bool {
+        Router::has_route(&*self.lock(), now, route)
+    }
 }
 
 fn network(n: usize, cfg: &DsrConfig, seed: u64) -> (TestNet, Vec<Handle>) {
@@ -572,6 +575,17 @@ fn disjoint_routes_through_the_router_trait() {
     let mut sorted = routes.clone();
     sorted.sort();
     assert_eq!(sorted, vec![path(&[0, 1, 3]), path(&[0, 2, 3])]);
+    // `has_route` tells a path manager which of its routes is still known.
+    assert!(routes.iter().all(|r| net.routers[0].has_route(now, r)));
+    assert!(
+        !net.routers[0].has_route(now, &path(&[0, 3])),
+        "no such link"
+    );
+    assert!(
+        !net.routers[0].has_route(now, &path(&[1, 3])),
+        "not from here"
+    );
+    assert!(!net.routers[0].has_route(now, &[]));
     let before = net.transmissions.len();
     let tag = PacketTag {
         flow: Some(FlowId(0)),
@@ -706,6 +720,11 @@ proptest! {
             prop_assert!(events.contains(&broken), "{} missing in {:?}", b, events);
         }
         prop_assert!(d0.cached_paths().iter().all(|p| p[1] != hop));
+        // The path manager's question: the broken route is gone, the others stay.
+        prop_assert!(!d0.has_route(now, &first[0]));
+        for r in d0.disjoint_routes(now, dst, 8) {
+            prop_assert!(d0.has_route(now, &r));
+        }
         d0.check_invariants(now);
     }
 

@@ -17,6 +17,8 @@ use crate::transport::Transmit;
 /// encodes it into a [`Transmit`] (the SCTP packet with its CRC32c).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct OutPacket {
+    /// The path it was built for (its key, `None` for replies and the endpoint's answers).
+    pub path: Option<Ipv4Addr>,
     /// Source IPv4 address.
     pub src: Ipv4Addr,
     /// Destination IPv4 address.
@@ -32,14 +34,22 @@ impl OutPacket {
     /// longer than its 16-bit length field); packets built by the association and the endpoint
     /// stay far below that.
     pub(crate) fn encode(self) -> Result<Transmit, WireError> {
+        self.encode_on_path().map(|(t, _)| t)
+    }
+
+    /// [`OutPacket::encode`], with the key of the path it was built for.
+    pub(crate) fn encode_on_path(self) -> Result<(Transmit, Option<Ipv4Addr>), WireError> {
         let mut payload = vec![0u8; self.packet.buffer_len()];
         let n = self.packet.emit(&mut payload)?;
         payload.truncate(n);
-        Ok(Transmit {
-            src: self.src,
-            dst: self.dst,
-            payload,
-        })
+        Ok((
+            Transmit {
+                src: self.src,
+                dst: self.dst,
+                payload,
+            },
+            self.path,
+        ))
     }
 }
 
@@ -233,8 +243,13 @@ pub enum PathState {
 /// A snapshot of one destination (RFC 9260 §11.1 O STATUS, RFC 6458 SCTP_GET_PEER_ADDR_INFO).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathStatus {
-    /// The destination address.
+    /// The destination address (the path's key: an A-SCTP alias key for a further route to
+    /// `wire`).
     pub addr: Ipv4Addr,
+    /// The peer address packets on this path go to.
+    pub wire: Ipv4Addr,
+    /// A-SCTP: the path's route as the path manager reported it.
+    pub route: super::asctp::PathRoute,
     /// The local address used as source towards it.
     pub source: Ipv4Addr,
     /// Reachability.

@@ -422,6 +422,7 @@ impl SctpAssociation {
         }
         if self.primary != a {
             self.primary = a;
+            self.switch_cause = Some(super::stats::SwitchCause::Primary);
             self.events.push_back(SctpEvent::PrimaryChanged { addr: a });
         }
         Ok(())

@@ -275,6 +275,9 @@ pub struct SctpConfig {
     /// Early retransmission when the window is too small for the fast-retransmit threshold
     /// ([`EarlyRetransmit`]); off in both profiles (neither RFC 2960 nor RFC 9260 has it).
     pub early_retransmit: EarlyRetransmit,
+    /// Several route paths to one peer address ([`super::asctp::Multipath`]): `Asctp` is
+    /// Argyriou & Madisetti's A-SCTP (2004 §3); off in both profiles.
+    pub multipath: super::asctp::Multipath,
 
     // ----- extensions -----
     /// Offer and accept PR-SCTP (RFC 3758, Forward-TSN-Supported).
@@ -347,6 +350,7 @@ impl SctpConfig {
             t3_rtx_to_alternate: true,
             return_to_primary: true,
             early_retransmit: EarlyRetransmit::Off,
+            multipath: super::asctp::Multipath::Off,
             pr_sctp: true,
             asconf: true,
             max_paths: 16,

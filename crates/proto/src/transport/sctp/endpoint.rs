@@ -477,6 +477,7 @@ impl SctpEndpoint {
 
     fn push(&mut self, src: Ipv4Addr, dst: Ipv4Addr, dst_port: u16, vtag: u32, chunk: ChunkRepr) {
         self.out.push_back(OutPacket {
+            path: None,
             src,
             dst,
             packet: SctpRepr {

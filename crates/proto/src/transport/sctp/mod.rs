@@ -79,6 +79,7 @@
 
 pub mod api;
 mod asconf;
+pub mod asctp;
 mod association;
 pub mod config;
 pub mod congestion;
@@ -102,9 +103,10 @@ pub use api::{
     PathStatus, SctpEvent, SendError,
 };
 pub use asconf::{AsconfRequest, AsconfState};
+pub use asctp::{Multipath, PathRoute};
 pub use association::state::State;
 pub use association::SctpAssociation;
 pub use config::{EarlyRetransmit, Fraction, Profile, SctpConfig};
 pub use endpoint::{AssocHandle, DatagramEvent, EndpointStats, SctpEndpoint};
-pub use stats::{MetricEvent, MetricKind, PathStats, RtxCause, SctpStats};
+pub use stats::{MetricEvent, MetricKind, PathStats, RtxCause, SctpStats, SwitchCause};
 pub use timers::Timer;

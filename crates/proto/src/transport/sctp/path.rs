@@ -7,6 +7,7 @@ use std::net::Ipv4Addr;
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 
 use super::api::{PathState, PathStatus};
+use super::asctp::{Multipath, PathRoute, ASCTP_FAILURES_TO_INACTIVE};
 use super::config::SctpConfig;
 use super::stats::PathStats;
 
@@ -112,10 +113,21 @@ pub struct RttProbe {
 }
 
 /// One destination transport address of the peer and everything kept per destination.
+/// With A-SCTP a path is one route to a peer address: several paths then share
+/// [`Path::wire`] and differ in [`Path::addr`], the key (`asctp.rs`).
 #[derive(Debug, Clone)]
 pub struct Path {
-    /// The peer's address.
+    /// The path's key: the peer's address, or an A-SCTP alias key
+    /// ([`super::asctp::alias_key`]) for a further route to [`Path::wire`].
     pub addr: Ipv4Addr,
+    /// The peer address its packets go to (equal to `addr` except for A-SCTP alias paths).
+    pub wire: Ipv4Addr,
+    /// A-SCTP: the route of this path as the path manager last reported it.
+    pub route: PathRoute,
+    /// A-SCTP (Argyriou & Madisetti 2004 §3): the lowest and highest TSN index of new data sent
+    /// on this path in its current round, the time since data last moved to it; `None` before
+    /// its first new data of the round. Kept for every path, used only with A-SCTP.
+    pub tsn_range: Option<(u64, u64)>,
     /// Our source address towards it.
     pub source: Ipv4Addr,
     /// The source address was set explicitly and is not re-derived.
@@ -180,8 +192,18 @@ impl Path {
         rng: &mut Rng,
     ) -> Self {
         let pmtu = cfg.pmtu.max(MIN_PMTU);
+        // A-SCTP §3: "after two Heartbeat retransmissions fail, we mark a specific path
+        // inactive": the error counter may reach 1 and no more (RFC 9260 §8.2 counts up to
+        // Path.Max.Retrans, then one more failure makes the path inactive).
+        let path_max_retrans = match cfg.multipath {
+            Multipath::Off => cfg.path_max_retrans,
+            Multipath::Asctp => ASCTP_FAILURES_TO_INACTIVE - 1,
+        };
         Path {
             addr,
+            wire: addr,
+            route: PathRoute::Unmanaged,
+            tsn_range: None,
             source,
             source_pinned: false,
             pmtu,
@@ -191,7 +213,7 @@ impl Path {
             flight_size: 0,
             rto: RtoEstimator::new(cfg),
             error_count: 0,
-            path_max_retrans: cfg.path_max_retrans,
+            path_max_retrans,
             active: true,
             confirmed: true,
             hb_interval: cfg.hb_interval,
@@ -219,6 +241,29 @@ impl Path {
         self.rtt_probe = None;
         self.burst_cap = None;
         self.cwnd_exempt = false;
+    }
+
+    /// A-SCTP: the path got a new route. "The saved state does not correspond to the new
+    /// path" (Argyriou & Madisetti 2004 §3), so the congestion state, the RTO, the error
+    /// counter and the TSN range start afresh, and the path is unconfirmed until a HEARTBEAT
+    /// ACK comes back over the new route (RFC 9260 §5.4: no DATA to an unconfirmed path).
+    /// Data still in flight to it stays counted in its flightsize.
+    pub fn renew_route(&mut self, cfg: &SctpConfig, peer_rwnd: u32) {
+        self.cwnd = cfg.initial_cwnd(u32::from(self.pmtu));
+        self.ssthresh = cfg.initial_ssthresh.unwrap_or(peer_rwnd).max(1);
+        self.partial_bytes_acked = 0;
+        self.rto.reset(cfg);
+        self.rtt_probe = None;
+        self.burst_cap = None;
+        self.cwnd_exempt = false;
+        self.cwnd_limited = false;
+        self.error_count = 0;
+        self.active = true;
+        self.confirmed = false;
+        self.hb_outstanding = false;
+        self.last_probe_sent = None;
+        self.last_data_sent = None;
+        self.tsn_range = None;
     }
 
     /// The MTU as a byte count for the congestion arithmetic.
@@ -266,6 +311,8 @@ impl Path {
     pub fn status(&self) -> PathStatus {
         PathStatus {
             addr: self.addr,
+            wire: self.wire,
+            route: self.route,
             source: self.source,
             state: self.state(),
             cwnd: self.cwnd,

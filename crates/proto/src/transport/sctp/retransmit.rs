@@ -99,6 +99,9 @@ pub struct SackOutcome {
     pub reneged_dests: BTreeSet<Ipv4Addr>,
     /// Gap Ack Blocks in the SACK.
     pub gap_blocks: usize,
+    /// Miss indications withheld by the per-path TSN range rule (A-SCTP, see
+    /// [`RetransmitQueue::process_sack_ranged`]).
+    pub misses_out_of_range: u64,
 }
 
 /// Per-destination flightsize bookkeeping.
@@ -240,6 +243,16 @@ impl RetransmitQueue {
             if c.tx_count == 0 && !c.acked && !c.abandoned {
                 self.outstanding = self.outstanding.saturating_add(c.len);
             }
+            if c.tx_count == 0 {
+                // A-SCTP §3: "the lowest and highest TSN sent during the last cwnd round" of
+                // the path (new data only: see `process_sack_ranged`).
+                if let Some(p) = paths.iter_mut().find(|p| p.addr == dest) {
+                    p.tsn_range = Some(match p.tsn_range {
+                        None => (idx, idx),
+                        Some((lo, hi)) => (lo.min(idx), hi.max(idx)),
+                    });
+                }
+            }
             c.tx_count += 1;
             c.last_sent = now;
             c.packet = self.packet_seq;
@@ -283,6 +296,32 @@ impl RetransmitQueue {
         paths: &mut [Path],
         threshold: u32,
         htna: bool,
+        fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
+    ) -> SackOutcome {
+        self.process_sack_ranged(sack, paths, threshold, htna, false, fast_rtx_dest)
+    }
+
+    /// [`RetransmitQueue::process_sack`], with A-SCTP's per-path TSN range rule when `ranged`
+    /// (Argyriou & Madisetti 2004 §3, "Overcoming packet reordering"): "the SCTP sender
+    /// maintains two variables ... that keep the lowest and highest TSN sent during the last
+    /// cwnd round to the receiver. When the receiver replies with a SACK containing a Gap
+    /// report for TSNs that do not belong to this range, the sender does not increase the Gap
+    /// Ack reports and process the SACK chunk as a normal SACK that only acknowledges any
+    /// outstanding data."
+    ///
+    /// A chunk whose last transmission went to path P gets a miss indication only from TSNs
+    /// the SACK reports (or newly acknowledges, with HTNA) inside P's range
+    /// ([`Path::tsn_range`]: the lowest and highest TSN of new data P carried since data last
+    /// moved to it); reports of TSNs outside it — data of another route, which may overtake
+    /// packets still in transit on a slower one — acknowledge what they cover but count no
+    /// miss. Withheld indications are counted in [`SackOutcome::misses_out_of_range`].
+    pub fn process_sack_ranged(
+        &mut self,
+        sack: &SackChunk,
+        paths: &mut [Path],
+        threshold: u32,
+        htna: bool,
+        ranged: bool,
         fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
     ) -> SackOutcome {
         let mut out = SackOutcome {
@@ -425,11 +464,39 @@ impl RetransmitQueue {
             // RFC 2960 §7.2.4: every SACK that "indicates some TSN(s) missing" counts.
             highest_reported
         };
+        // A-SCTP: per destination, the highest TSN index inside its range that the counting
+        // rule above would use (reported TSNs too, or only the newly acknowledged ones).
+        let use_reported = !htna || (self.fast_recovery_exit.is_some() && out.cum_advanced);
+        let newly_idx: Vec<u64> = out.newly_acked.iter().map(|a| a.idx).collect();
+        let highest_in = |(lo, hi): (u64, u64)| -> Option<u64> {
+            let newly = newly_idx.iter().copied().filter(|i| (lo..=hi).contains(i));
+            let rep = reported
+                .iter()
+                .filter(|(a, b)| *a <= hi && *b >= lo)
+                .map(|(_, b)| (*b).min(hi))
+                .filter(|_| use_reported);
+            newly.chain(rep).max()
+        };
+        let mut dest_limit: BTreeMap<Ipv4Addr, Option<u64>> = BTreeMap::new();
         if let Some(limit) = limit {
             for (idx, c) in self.chunks.range_mut(..limit) {
                 if c.acked || c.abandoned || !c.in_flight || c.fast_retransmitted || c.rtx.is_some()
                 {
                     continue;
+                }
+                if ranged {
+                    let dest = c.dest;
+                    let lim = *dest_limit.entry(dest).or_insert_with(|| {
+                        paths
+                            .iter()
+                            .find(|p| p.addr == dest)
+                            .and_then(|p| p.tsn_range)
+                            .and_then(highest_in)
+                    });
+                    if lim.is_none_or(|l| *idx >= l) {
+                        out.misses_out_of_range += 1;
+                        continue;
+                    }
                 }
                 c.misses += 1;
                 if c.misses >= threshold {
@@ -466,6 +533,32 @@ impl RetransmitQueue {
             c.rtx = Some(RtxMark {
                 cause: RtxCause::T3,
                 dest,
+            });
+            c.misses = 0;
+            c.fast_retransmitted = false;
+            n += 1;
+        }
+        n
+    }
+
+    /// A-SCTP: every chunk in flight to `from` (a data path that just failed) is marked for
+    /// retransmission to `to`, the new data path, with cause [`RtxCause::Failover`], as a
+    /// T3-rtx expiry would mark it (RFC 9260 §6.3.3 E3) but without waiting for one. Returns
+    /// the number of chunks marked.
+    pub fn mark_failover(&mut self, from: Ipv4Addr, to: Ipv4Addr, paths: &mut [Path]) -> usize {
+        let mut n = 0;
+        for c in self.chunks.values_mut() {
+            if c.dest != from || !c.in_flight || c.acked || c.abandoned || c.tx_count == 0 {
+                continue;
+            }
+            c.in_flight = false;
+            flight_sub(paths, from, c.len);
+            if c.rtx.is_none() {
+                self.marked += 1;
+            }
+            c.rtx = Some(RtxMark {
+                cause: RtxCause::Failover,
+                dest: to,
             });
             c.misses = 0;
             c.fast_retransmitted = false;

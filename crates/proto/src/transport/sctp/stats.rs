@@ -18,6 +18,46 @@ pub enum RtxCause {
     /// fast retransmit at the threshold RFC 5827 §3.2 lowers. Kept apart from `Fast` so that
     /// the counters say which rule repaired a loss.
     Early,
+    /// A-SCTP (Argyriou & Madisetti 2004 §3): in flight on a data path that failed (its route
+    /// broke, or it became inactive) and sent again on the path data switched to, at the
+    /// switch instead of after a T3-rtx timeout (`association/asctp.rs`).
+    Failover,
+}
+
+/// Why new data moved to another destination (the `PathSwitch` metric).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SwitchCause {
+    /// A-SCTP: the routing protocol reported that the data path's route broke (Argyriou &
+    /// Madisetti 2004 §3: "DSR notifies SCTP when the primary route fails").
+    RouteBroken,
+    /// The data path became inactive; the failure that made it so was an unanswered
+    /// HEARTBEAT (RFC 9260 §8.3; A-SCTP: the second one, §3 of the paper).
+    Heartbeat,
+    /// The data path became inactive; the failure that made it so was a retransmission timer
+    /// (T3-rtx, §6.3.3; or T2/T4 during shutdown or ASCONF).
+    Timeout,
+    /// Back to the primary once it is active again (RFC 9260 §6.4).
+    Return,
+    /// The user or the peer (ASCONF Set Primary) changed the primary.
+    Primary,
+    /// The data path was not usable for another reason when data was next sent (deleted,
+    /// unconfirmed; A-SCTP: a path became usable while every other one was down).
+    Failover,
+}
+
+impl SwitchCause {
+    /// Name in results: `route_broken`, `heartbeat`, `timeout`, `return`, `primary`,
+    /// `failover`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SwitchCause::RouteBroken => "route_broken",
+            SwitchCause::Heartbeat => "heartbeat",
+            SwitchCause::Timeout => "timeout",
+            SwitchCause::Return => "return",
+            SwitchCause::Primary => "primary",
+            SwitchCause::Failover => "failover",
+        }
+    }
 }
 
 /// Counters of one association. Byte counts are user-data bytes unless stated.
@@ -47,6 +87,13 @@ pub struct SctpStats {
     /// DATA chunks retransmitted by an early retransmit rule ([`super::EarlyRetransmit`]);
     /// not counted in `fast_retransmissions`.
     pub early_retransmissions: u64,
+    /// A-SCTP: DATA chunks retransmitted on the new data path at a switch away from a failed
+    /// one ([`RtxCause::Failover`]).
+    pub failover_retransmissions: u64,
+    /// A-SCTP: miss indications not counted because the SACK reported the chunk's successors
+    /// only with TSNs outside the TSN range of the chunk's path (Argyriou & Madisetti 2004
+    /// §3, "Overcoming packet reordering").
+    pub misses_out_of_range: u64,
     /// Retransmissions (either cause) sent to a destination other than the last one used.
     pub retransmissions_to_alternate: u64,
     /// Fast retransmit events (a SACK that triggered at least one fast retransmission at the
@@ -178,6 +225,8 @@ pub enum MetricKind {
         from: Ipv4Addr,
         /// New destination.
         to: Ipv4Addr,
+        /// Why.
+        cause: SwitchCause,
     },
     /// A SACK was sent with this many Gap Ack Blocks.
     SackSent {

@@ -146,7 +146,8 @@ impl SctpAssociation {
             .paths
             .iter()
             .map(|p| {
-                let to = if self.cfg.fast_rtx_to_alternate {
+                // A-SCTP rule 1 (`asctp.rs`): retransmissions too go to the data path.
+                let to = if self.cfg.fast_rtx_to_alternate || self.asctp() {
                     self.alternate(p.addr)
                 } else {
                     p.addr
@@ -154,13 +155,16 @@ impl SctpAssociation {
                 (p.addr, to)
             })
             .collect();
-        let out = self.tx.process_sack(
+        let ranged = self.asctp();
+        let out = self.tx.process_sack_ranged(
             sack,
             &mut self.paths,
             self.cfg.fast_rtx_threshold.max(1),
             self.cfg.htna,
+            ranged,
             &|d| fast_dest.get(&d).copied().unwrap_or(d),
         );
+        self.stats.misses_out_of_range += out.misses_out_of_range;
         if out.stale {
             return;
         }

@@ -5,11 +5,13 @@
 //! `handshake.rs` (§5.1–§5.2: INIT, INIT ACK, COOKIE ECHO, COOKIE ACK, collisions, restart),
 //! `vtag.rs` (§8.5, §8.5.1), `data.rs` (§6: DATA, SACK, fast retransmit, T3-rtx),
 //! `output.rs` (packet assembly and bundling, §6.1, §6.10), `paths.rs` (§6.4, §8: path
-//! selection, error counters, heartbeats), `shutdown.rs` (§9.2), `abort_error.rs` (§9.1, §3.3.10,
+//! selection, error counters, heartbeats), `asctp.rs` (A-SCTP's route paths, Argyriou &
+//! Madisetti 2004 §3), `shutdown.rs` (§9.2), `abort_error.rs` (§9.1, §3.3.10,
 //! unknown chunks), and at the `sctp` level `asconf.rs` (RFC 5061) and `forward_tsn.rs`
 //! (RFC 3758).
 
 mod abort_error;
+mod asctp;
 mod data;
 mod handshake;
 mod output;
@@ -123,6 +125,9 @@ pub struct SctpAssociation {
     pub(crate) primary: Ipv4Addr,
     /// The destination new data goes to (the primary unless it failed, §6.4).
     pub(crate) current: Ipv4Addr,
+    /// Why the next change of `current` happens, if its cause is already known (a path just
+    /// failed, the primary was set); taken by `data_dest`.
+    pub(crate) switch_cause: Option<super::stats::SwitchCause>,
     pub(crate) timers: TimerTable,
     pub(crate) hs: Handshake,
     pub(crate) tx: RetransmitQueue,
@@ -192,6 +197,7 @@ impl SctpAssociation {
             paths: Vec::new(),
             primary: Ipv4Addr::UNSPECIFIED,
             current: Ipv4Addr::UNSPECIFIED,
+            switch_cause: None,
             timers: TimerTable::default(),
             hs: Handshake::default(),
             peer_rwnd: buffer,
@@ -339,7 +345,10 @@ impl SctpAssociation {
     /// Whether a packet from `src`:`src_port` to our `dst_port` belongs to this association
     /// (for an engine's demultiplexing).
     pub fn owns(&self, src: Ipv4Addr, src_port: u16, dst_port: u16) -> bool {
-        src_port == self.peer_port && dst_port == self.local_port && self.path_index(src).is_some()
+        // A peer address, not an A-SCTP alias key (never a packet's source).
+        src_port == self.peer_port
+            && dst_port == self.local_port
+            && self.path(src).is_some_and(|p| p.wire == src)
     }
 
     /// A status snapshot (RFC 9260 §11.1 O STATUS).
@@ -517,8 +526,15 @@ impl SctpAssociation {
     /// The next packet to send, if any, encoded (CRC32c included) for the IPv4 payload from
     /// `src` to `dst`. Drain until `None` after every input.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<Transmit> {
+        self.poll_transmit_on_path(now).map(|(t, _)| t)
+    }
+
+    /// [`SctpAssociation::poll_transmit`], with the key of the path the packet was built for
+    /// (`None` for replies to the packet's source): an A-SCTP path manager sends it over that
+    /// path's route.
+    pub fn poll_transmit_on_path(&mut self, now: SimTime) -> Option<(Transmit, Option<Ipv4Addr>)> {
         loop {
-            match self.next_packet(now)?.encode() {
+            match self.next_packet(now)?.encode_on_path() {
                 Ok(t) => return Some(t),
                 // Not reached with the packets the association builds; counted, not sent.
                 Err(_) => self.stats.packets_unencodable += 1,
@@ -639,6 +655,7 @@ impl SctpAssociation {
         }
         if self.primary != addr {
             self.primary = addr;
+            self.switch_cause = Some(super::stats::SwitchCause::Primary);
             self.events.push_back(SctpEvent::PrimaryChanged { addr });
         }
         Ok(())
@@ -876,14 +893,16 @@ impl SctpAssociation {
         vtag: u32,
         chunks: Vec<ChunkRepr>,
     ) -> OutPacket {
-        let src = self
-            .path(dest)
+        let path = self.path(dest);
+        let src = path
             .map(|p| p.source)
             .or_else(|| self.local_addrs.first().copied())
             .unwrap_or(Ipv4Addr::UNSPECIFIED);
         OutPacket {
+            path: path.map(|p| p.addr),
             src,
-            dst: dest,
+            // An A-SCTP alias path's packets go to the peer address it is a route to.
+            dst: path.map_or(dest, |p| p.wire),
             packet: SctpRepr {
                 src_port: self.local_port,
                 dst_port: self.peer_port,
@@ -896,6 +915,7 @@ impl SctpAssociation {
     /// A reply to the packet in `ctx`: from the address it arrived at to its source.
     pub(crate) fn reply(&self, ctx: &PacketCtx, vtag: u32, chunks: Vec<ChunkRepr>) -> OutPacket {
         OutPacket {
+            path: None,
             src: ctx.dst(),
             dst: ctx.src(),
             packet: SctpRepr {

@@ -154,7 +154,7 @@ impl SctpAssociation {
 
     fn count_packet(&mut self, t: &OutPacket) {
         self.stats.packets_sent += 1;
-        if let Some(p) = self.path_mut(t.dst) {
+        if let Some(p) = self.path_mut(t.path.unwrap_or(t.dst)) {
             p.stats.packets_sent += 1;
         }
     }
@@ -227,6 +227,7 @@ impl SctpAssociation {
                 RtxCause::Fast => self.stats.fast_retransmissions += 1,
                 RtxCause::T3 => self.stats.t3_retransmissions += 1,
                 RtxCause::Early => self.stats.early_retransmissions += 1,
+                RtxCause::Failover => self.stats.failover_retransmissions += 1,
             }
             if last_dest != dest {
                 self.stats.retransmissions_to_alternate += 1;

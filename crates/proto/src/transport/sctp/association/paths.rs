@@ -8,7 +8,8 @@ use sctpsim_kernel::{SimDuration, SimTime};
 use sctpsim_wire::sctp::{ChunkRepr, ErrorCause};
 
 use super::super::api::{LossReason, SctpEvent};
-use super::super::stats::MetricKind;
+use super::super::asctp::PathRoute;
+use super::super::stats::{MetricKind, SwitchCause};
 use super::super::timers::Timer;
 use super::{Flow, PacketCtx, SctpAssociation};
 
@@ -22,8 +23,12 @@ impl SctpAssociation {
         self.path(addr).is_some_and(|p| p.usable())
     }
 
-    /// RFC 9260 §6.4 / §8.2: the destination new data should go to now.
+    /// RFC 9260 §6.4 / §8.2: the destination new data should go to now (A-SCTP:
+    /// `asctp.rs`, rule 1).
     pub(super) fn choose_data_dest(&self) -> Ipv4Addr {
+        if self.asctp() {
+            return self.asctp_data_dest();
+        }
         let (primary, current) = (self.primary, self.current);
         if self.usable(primary)
             && (self.cfg.return_to_primary || current == primary || !self.usable(current))
@@ -52,13 +57,29 @@ impl SctpAssociation {
             .map_or(current, |p| p.addr)
     }
 
-    /// The destination for new data, recording a switch (metric and counter).
+    /// The destination for new data, recording a switch (metric with its cause, counter).
     pub(crate) fn data_dest(&mut self, now: SimTime) -> Ipv4Addr {
         let chosen = self.choose_data_dest();
+        let known = self.switch_cause.take();
         if chosen != self.current && !self.current.is_unspecified() {
             self.stats.path_switches += 1;
             let from = self.current;
-            self.metric(now, MetricKind::PathSwitch { from, to: chosen });
+            let cause = known.unwrap_or(if chosen == self.primary && !self.asctp() {
+                SwitchCause::Return
+            } else {
+                SwitchCause::Failover
+            });
+            self.metric(
+                now,
+                MetricKind::PathSwitch {
+                    from,
+                    to: chosen,
+                    cause,
+                },
+            );
+            if self.asctp() {
+                self.asctp_on_switch(from, chosen);
+            }
         }
         self.current = chosen;
         chosen
@@ -67,6 +88,10 @@ impl SctpAssociation {
     /// RFC 9260 §6.4: "an active destination transport address that is different from the
     /// last destination address to which the DATA chunk was sent", if there is one.
     pub(crate) fn alternate(&self, from: Ipv4Addr) -> Ipv4Addr {
+        if self.asctp() {
+            // A-SCTP rule 1: every DATA chunk, retransmissions included, on the data path.
+            return self.asctp_data_dest();
+        }
         let n = self.paths.len();
         if let Some(i) = self.path_index(from) {
             for k in 1..n {
@@ -83,9 +108,23 @@ impl SctpAssociation {
         }
     }
 
-    /// RFC 9260 §8.1 and §8.2: a failure on `addr` (T3-rtx or T2/T4 expiry, unanswered
-    /// HEARTBEAT). Returns true if the association failed (it is then CLOSED).
+    /// RFC 9260 §8.1 and §8.2: a failure of a retransmission timer (T3-rtx, T2, T4) on
+    /// `addr`. Returns true if the association failed (it is then CLOSED).
     pub(crate) fn strike(&mut self, now: SimTime, addr: Ipv4Addr) -> bool {
+        self.strike_for(now, addr, SwitchCause::Timeout, true)
+    }
+
+    /// RFC 9260 §8.1 and §8.2: a failure on `addr`, of the kind `cause` names (a timer or an
+    /// unanswered HEARTBEAT); `count_association`: also against the association's overall
+    /// counter (A-SCTP does not count heartbeat failures of paths other than the data path,
+    /// `asctp.rs` rule 3). Returns true if the association failed (it is then CLOSED).
+    pub(crate) fn strike_for(
+        &mut self,
+        now: SimTime,
+        addr: Ipv4Addr,
+        cause: SwitchCause,
+        count_association: bool,
+    ) -> bool {
         let mut down = false;
         if let Some(p) = self.path_mut(addr) {
             // §8.3: once inactive, "the endpoint SHOULD continue heartbeating on this
@@ -104,11 +143,23 @@ impl SctpAssociation {
         }
         if down {
             self.events.push_back(SctpEvent::PathDown { addr });
-            let to = self.data_dest(now);
-            // Marks aimed at the failed destination go elsewhere.
-            if to != addr {
-                self.tx.redirect(addr, to);
+            if self.asctp() {
+                if addr == self.current || addr == self.primary {
+                    // A-SCTP: "SCTP will also [switch] ... after the 2RTO Heartbeat timer
+                    // expires on the primary path" (§3).
+                    self.asctp_switch_from(now, addr, cause);
+                }
+            } else {
+                self.switch_cause = Some(cause);
+                let to = self.data_dest(now);
+                // Marks aimed at the failed destination go elsewhere.
+                if to != addr {
+                    self.tx.redirect(addr, to);
+                }
             }
+        }
+        if !count_association {
+            return false;
         }
         // §8.1: "If the value of this counter exceeds the limit indicated in the protocol
         // parameter 'Association.Max.Retrans', the endpoint SHOULD consider the peer endpoint
@@ -135,7 +186,9 @@ impl SctpAssociation {
         let mut up = false;
         if let Some(p) = self.path_mut(addr) {
             p.error_count = 0;
-            if !p.active {
+            // A-SCTP: an acknowledgement of data sent before the path's route broke (DSR
+            // salvaged it) does not bring back a route the routing protocol no longer has.
+            if !p.active && p.route != PathRoute::Lost {
                 p.active = true;
                 up = true;
             }
@@ -166,7 +219,8 @@ impl SctpAssociation {
         }
     }
 
-    /// Arms the heartbeat timer of `addr` one period from now (if heartbeats apply).
+    /// Arms the heartbeat timer of `addr` one period from now (if heartbeats apply). A-SCTP:
+    /// every RTO on each path with a route and on the data path (`asctp.rs` rule 2).
     pub(crate) fn arm_heartbeat(&mut self, now: SimTime, addr: Ipv4Addr) {
         if !matches!(
             self.state,
@@ -180,6 +234,17 @@ impl SctpAssociation {
             return;
         };
         let p = &self.paths[i];
+        if self.asctp() {
+            // §3: "Each endpoint ... sends Heartbeat messages (every RTO)"; a path whose route
+            // is gone has nothing to probe, unless data still goes there.
+            if p.route == PathRoute::Lost && addr != self.current {
+                self.timers.stop(Timer::Heartbeat(addr));
+            } else {
+                let at = now + p.rto.rto();
+                self.timers.set(Timer::Heartbeat(addr), at);
+            }
+            return;
+        }
         if p.confirmed && !p.hb_enabled {
             self.timers.stop(Timer::Heartbeat(addr));
             return;
@@ -193,19 +258,27 @@ impl SctpAssociation {
         let Some(i) = self.path_index(addr) else {
             return;
         };
+        let asctp = self.asctp();
+        if asctp && self.paths[i].route == PathRoute::Lost && addr != self.current {
+            return; // no route to probe (stale timer)
+        }
         if self.paths[i].hb_outstanding {
             // The previous HEARTBEAT went unanswered: one error, and "exponential backoff of
-            // the RTO if the previous HEARTBEAT is unanswered".
+            // the RTO if the previous HEARTBEAT is unanswered". A-SCTP: no back-off, so that
+            // two failures take 2·RTO (§3, §4: "after time 2RTO").
             self.paths[i].hb_outstanding = false;
-            self.paths[i].rto.back_off(&self.cfg);
-            if self.strike(now, addr) {
+            if !asctp {
+                self.paths[i].rto.back_off(&self.cfg);
+            }
+            let count = !asctp || addr == self.current;
+            if self.strike_for(now, addr, SwitchCause::Heartbeat, count) {
                 return;
             }
         }
         let Some(p) = self.path(addr) else {
             return;
         };
-        if p.confirmed {
+        if p.confirmed && !asctp {
             if !p.hb_enabled {
                 return;
             }

@@ -120,6 +120,7 @@ impl SctpAssociation {
                 // §8.4 rule 5: "fill in the Verification Tag field of the outbound packet with
                 // the Verification Tag received in the SHUTDOWN ACK chunk and set the T bit".
                 let t = super::super::api::OutPacket {
+                    path: None,
                     src: dst,
                     dst: src,
                     packet: SctpRepr {

@@ -12,6 +12,7 @@
 
 mod abort;
 mod asconf;
+mod asctp;
 mod collision;
 mod data;
 mod early_retransmit;
@@ -101,8 +102,8 @@ impl Harness {
 
     /// Collects pending output and events.
     pub fn drain(&mut self) {
-        while let Some(t) = self.a.poll_transmit(self.now) {
-            self.out.push_back((self.now, sent(t)));
+        while let Some((t, path)) = self.a.poll_transmit_on_path(self.now) {
+            self.out.push_back((self.now, Sent { path, ..sent(t) }));
             assert!(self.out.len() < 100_000, "poll_transmit does not terminate");
         }
         while let Some(e) = self.a.poll_event() {
@@ -233,6 +234,8 @@ pub(super) fn accept(
 /// every packet a test looks at went through the real codec (CRC32c included).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Sent {
+    /// The key of the path the association built it for (A-SCTP route paths share `dst`).
+    pub path: Option<Ipv4Addr>,
     pub src: Ipv4Addr,
     pub dst: Ipv4Addr,
     pub packet: SctpRepr,
@@ -253,6 +256,7 @@ impl Sent {
 /// `t` parsed back.
 pub(super) fn sent(t: Transmit) -> Sent {
     Sent {
+        path: None,
         src: t.src,
         dst: t.dst,
         packet: reparse(&t.payload),

@@ -89,6 +89,9 @@ pub(super) struct Pair {
     pub packets: u64,
     /// Every client packet handed to a network, with the time.
     pub client_log: Vec<(SimTime, Sent)>,
+    /// A-SCTP route paths: the network the client's packets of a path key take (instead of
+    /// the destination's), as DSR pins a packet to its path's route.
+    pub route_nets: BTreeMap<Ipv4Addr, u8>,
 }
 
 impl Pair {
@@ -148,6 +151,7 @@ impl Pair {
             server_rx: vec![],
             packets: 0,
             client_log: vec![],
+            route_nets: BTreeMap::new(),
         }
     }
 
@@ -187,7 +191,24 @@ impl Pair {
         }
     }
 
+    /// Takes one direction of a network down or up (`to_server`: the client's packets).
+    pub fn set_link(&mut self, n: u8, to_server: bool, up: bool) {
+        let side = if to_server {
+            Side::Server
+        } else {
+            Side::Client
+        };
+        if let Some(l) = self.links.get_mut(&(n, side)) {
+            l.up = up;
+        }
+    }
+
     fn enqueue(&mut self, to: Side, t: Transmit) {
+        let n = net(t.dst);
+        self.enqueue_on(to, t, n);
+    }
+
+    fn enqueue_on(&mut self, to: Side, t: Transmit, network: u8) {
         self.packets += 1;
         if to == Side::Server {
             let s = sent(t.clone());
@@ -205,7 +226,7 @@ impl Pair {
             }
         }
         let ip_len = IPV4_HEADER_LEN + t.payload.len();
-        let Some(link) = self.links.get_mut(&(net(t.dst), to)) else {
+        let Some(link) = self.links.get_mut(&(network, to)) else {
             return; // no route
         };
         // Serialisation at the bottleneck (FIFO), then propagation.
@@ -235,8 +256,11 @@ impl Pair {
     /// Moves everything the endpoints want to send onto the networks.
     fn flush(&mut self) {
         let now = self.now;
-        while let Some(t) = self.client_mut().poll_transmit(now) {
-            self.enqueue(Side::Server, t);
+        while let Some((t, path)) = self.client_mut().poll_transmit_on_path(now) {
+            let n = path
+                .and_then(|k| self.route_nets.get(&k).copied())
+                .unwrap_or(net(t.dst));
+            self.enqueue_on(Side::Server, t, n);
         }
         if let Some(s) = self.server_mut() {
             let mut out = vec![];
@@ -393,14 +417,14 @@ fn parse_payload(m: &Message) -> (u8, u16, u32, u32) {
 }
 
 /// A workload: messages to send (stream, unordered, size).
-struct Workload {
+pub(super) struct Workload {
     msgs: Vec<(u16, bool, usize)>,
     next: usize,
     seqs: BTreeMap<u16, u32>,
 }
 
 impl Workload {
-    fn random(rng: &mut Rng, n: usize, streams: u16) -> Self {
+    pub(super) fn random(rng: &mut Rng, n: usize, streams: u16) -> Self {
         let msgs = (0..n)
             .map(|_| {
                 let size = match rng.below(4) {
@@ -423,12 +447,12 @@ impl Workload {
         }
     }
 
-    fn done(&self) -> bool {
+    pub(super) fn done(&self) -> bool {
         self.next == self.msgs.len()
     }
 
     /// Sends as many messages as the association accepts.
-    fn pump(&mut self, dir: u8, a: &mut SctpAssociation, now: SimTime) {
+    pub(super) fn pump(&mut self, dir: u8, a: &mut SctpAssociation, now: SimTime) {
         while let Some(&(stream, unordered, size)) = self.msgs.get(self.next) {
             let seq = if unordered {
                 u32::MAX
@@ -451,7 +475,7 @@ impl Workload {
 }
 
 /// Checks exactly-once, in-order-per-ordered-stream delivery of `wl` in `rx`.
-fn check_delivery(dir: u8, wl: &Workload, rx: &[Message]) {
+pub(super) fn check_delivery(dir: u8, wl: &Workload, rx: &[Message]) {
     let mut seen = BTreeSet::new();
     let mut next_seq: BTreeMap<u16, u32> = BTreeMap::new();
     for m in rx {
