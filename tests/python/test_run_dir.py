@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import sctpsim
 import sctpsim.results as results
 from conftest import EXAMPLES, REPO
 from sctpsim.cli import main
@@ -136,7 +137,9 @@ def test_a_killed_writer_leaves_a_marker_that_the_next_run_clears(tmp_path: Path
         from sctpsim.cli import main
         main(["run", {SCTP!r}, "--out", {str(out)!r}, "--quiet", "--set", "simulation.duration=2s"])
     """)
-    env = {**os.environ, "PYTHONPATH": str(REPO / "python")}
+    # The child imports the same sctpsim as this process (an installed package in CI, the
+    # source tree with a built core in a developer's checkout).
+    env = {**os.environ, "PYTHONPATH": str(Path(sctpsim.__file__).resolve().parent.parent)}
     proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 9, proc.stderr
     markers = _staging(out)
