@@ -65,17 +65,33 @@ def test_tiny_reproduction_writes_every_claim_figure_and_part(tiny: Path) -> Non
     assert names == {
         "sctp_over_tcp_throughput", "delivery_fraction", "per_flow_throughput", "sctp_over_tcp_vs_pause",
         "tcp_pdf_above_sctp", "breaks_to_timeout_sctp_over_tcp", "larger_area_lower_throughput",
+        "asctp_over_sctp_throughput", "asctp_breaks_to_timeout_over_sctp", "exact_delivery",
     }
     assert all(c["verdict"] in ("pass", "fail", "explained") for c in claims)
     # 3 speeds × 2 routings for the ratio; × 2 protocols for PDF and throughput.
     assert sum(c["claim"] == "delivery_fraction" for c in claims) == 12
+    # A-SCTP against SCTP at every pause in both areas, and exact delivery in every SCTP run.
+    assert sum(c["claim"] == "asctp_over_sctp_throughput" for c in claims) == 2 * len(argyriou2004.PAUSES_S)
+    exact = [c for c in claims if c["claim"] == "exact_delivery"]
+    assert [c["verdict"] for c in exact] == ["pass", "pass"], exact
     for stem in ("fig1-vs-pause", "fig2-vs-speed", "fig3cd-area"):
         for ext in ("png", "pdf", "svg"):
             assert (tiny / "figures" / f"{stem}.{ext}").stat().st_size > 0
     report = (tiny / "report.md").read_text()
     assert "Route breaks that ended in a timeout" in report and "A-SCTP" in report
     df = pd.read_parquet(tiny / "results.parquet")
-    assert set(df["part"]) == {f"{k}-{p}" for k in ("speed", "pause", "area800") for p in ("sctp", "tcp")}
+    assert set(df["part"]) == (
+        {f"{k}-{p}" for k in ("speed", "pause", "area800") for p in ("sctp", "tcp")} | {"pause-asctp", "area800-asctp"}
+        | {f"choice{i}-{p}" for i in range(len(argyriou2004.SENSITIVITY)) for p in ("sctp", "tcp")}
+    )
+    # Every open choice gets its row in the sensitivity table.
+    for variant in argyriou2004.SENSITIVITY:
+        assert f"| {variant} |" in report
+    # A-SCTP runs only over DSR, and really ran as A-SCTP: route switches happened somewhere.
+    asctp = df[df["part"] == "pause-asctp"]
+    assert set(asctp["routing.protocol"]) == {"dsr"}
+    switches = asctp[[c for c in asctp.columns if c.startswith("sctp[") and c.endswith(".path_switches")]].sum().sum()
+    assert switches > 0
 
 
 def test_tcp_runs_are_tahoe_and_sctp_runs_deliver_exactly(tiny: Path) -> None:

@@ -66,6 +66,13 @@ class Claim:
         return [self.claim, self.case, self.paper, self.ours_mean, self.ours_ci95, self.unit, self.tolerance, self.verdict, self.note]
 
 
+def mean_ci(values: Iterable[float | None]) -> tuple[float, float]:
+    """Mean and 95 % Student-t half-width of the finite values (half-width 0 for fewer than two,
+    so a table cell shows the single value rather than ``nan``)."""
+    s = stats.describe([float(v) for v in values if v is not None and math.isfinite(float(v))])
+    return s.mean, (s.ci if math.isfinite(s.ci) else 0.0)
+
+
 def relative_tolerance(ours: float, paper: float, rel: float) -> bool:
     """|ours − paper| ≤ rel · |paper|."""
     return math.isfinite(ours) and abs(ours - paper) <= rel * abs(paper)

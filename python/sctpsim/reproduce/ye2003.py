@@ -23,9 +23,8 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from sctpsim import stats
 from sctpsim.reproduce import Analysis, Context, Part, Study
-from sctpsim.reproduce.claims import Claim, paired_ratio, relative_tolerance
+from sctpsim.reproduce.claims import Claim, mean_ci, paired_ratio, relative_tolerance
 from sctpsim.scenarios import study_dir
 
 SCENARIO = study_dir("ye2003") / "chain.toml"
@@ -182,11 +181,6 @@ def _idle_s(ctx: Context, part: str, key: str) -> float:
     return float((after == 0).sum()) * SAMPLE_S
 
 
-def _mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    s = stats.describe(list(values))
-    return s.mean, (s.ci if math.isfinite(s.ci) else 0.0)
-
-
 def _ratio_over_seeds(df: pd.DataFrame, base: dict[str, Any], alt: dict[str, Any], col: str = "goodput_bps") -> Any:
     """Paired ratio alt/base of ``col`` over the seeds both have."""
     def sel(cond: dict[str, Any]) -> pd.Series:
@@ -228,7 +222,7 @@ def _claims(s: pd.DataFrame, e: pd.DataFrame) -> list[Claim]:
     # 1. The one-hop ceiling with a window of 2 (§4, Fig. 2(a)): "about 660 Kbps".
     for rts in RTS:
         v = main[(main["hops"] == 1) & (main["rwnd_mtu"] == 2) & (main[P_RTS] == rts)]["ip_throughput_bps"] / 1e3
-        m, ci = _mean_ci(v)
+        m, ci = mean_ci(v)
         out.append(Claim(
             "max_throughput_window2", f"1 hop, rwnd 2·MTU, RTS threshold {rts} B, IP layer", PAPER_CEILING_KBPS, m, ci, "kbit/s",
             "±10 % of the paper", "the value is read off a figure ('about 660 Kbps') and OPNET's PHY framing is not given",
@@ -277,13 +271,13 @@ def _claims(s: pd.DataFrame, e: pd.DataFrame) -> list[Claim]:
         )
         if not ok:
             off = em[(em["hops"] == h) & (em[P_ER] == "off")]
-            idle, _ = _mean_ci(off["idle_s"])
-            t3, _ = _mean_ci(off["t3"])
-            drops, _ = _mean_ci(off["mac_drops"])
-            lost, _ = _mean_ci(off["flow_lost"])
+            idle, _ = mean_ci(off["idle_s"])
+            t3, _ = mean_ci(off["t3"])
+            drops, _ = mean_ci(off["mac_drops"])
+            lost, _ = mean_ci(off["flow_lost"])
             on = em[(em["hops"] == h) & (em[P_ER] == "ye2003")]
-            fired, _ = _mean_ci(on["early_rtx"])
-            dups, _ = _mean_ci(on["duplicate_tsns"])
+            fired, _ = mean_ci(on["early_rtx"])
+            dups, _ = mean_ci(on["duplicate_tsns"])
             # No retransmission rule can deliver more than the idle time would have carried.
             bound = idle / max(30.0 - idle, 1e-9) * 100
             if paper > gain and bound < paper:

@@ -10,7 +10,7 @@ import pandas as pd
 from sctpsim.plot import Figure
 from sctpsim.report import fmt, fmt_mean_ci, markdown_table
 from sctpsim.reproduce import Context
-from sctpsim.reproduce.claims import Claim
+from sctpsim.reproduce.claims import Claim, mean_ci
 from sctpsim.reproduce.figures import new_figure, save_figure
 from sctpsim.reproduce import ye2003 as y
 
@@ -62,7 +62,7 @@ def figures(ctx: Context, s: pd.DataFrame, e: pd.DataFrame) -> dict[str, Figure]
         for acc, style in (("per-frame", "-"), ("standard", ":")):
             sub = s[(s[y.P_ACC] == acc) & (s[y.P_RTS] == rts)]
             for i, rwnd in enumerate(y.RWND_MTU):
-                pts = [y._mean_ci(sub[(sub["hops"] == h) & (sub["rwnd_mtu"] == rwnd)]["goodput_bps"] / 1e3) for h in (1, 2, 3)]
+                pts = [mean_ci(sub[(sub["hops"] == h) & (sub["rwnd_mtu"] == rwnd)]["goodput_bps"] / 1e3) for h in (1, 2, 3)]
                 ax.errorbar([1, 2, 3], [p[0] for p in pts], yerr=[p[1] for p in pts], linestyle=style, marker="o", capsize=3,
                             color=f"C{i}", label=f"rwnd {rwnd}·MTU, {acc}")
         ax.set_title(f"RTS threshold {rts} B")
@@ -114,7 +114,7 @@ def figures(ctx: Context, s: pd.DataFrame, e: pd.DataFrame) -> dict[str, Figure]
 
 
 def _pm(values: Any, scale: float = 1.0) -> str:
-    m, ci = y._mean_ci(list(values))
+    m, ci = mean_ci(list(values))
     return fmt_mean_ci(m, ci, scale)
 
 
@@ -187,7 +187,7 @@ def _ceiling(s: pd.DataFrame) -> str:
     for acc in y.ACCOUNTING:
         for rts in y.RTS:
             sub = s[(s["hops"] == 1) & (s["rwnd_mtu"] == 2) & (s[y.P_RTS] == rts) & (s[y.P_ACC] == acc)]
-            m, ci = y._mean_ci(sub["goodput_bps"] / 1e3)
+            m, ci = mean_ci(sub["goodput_bps"] / 1e3)
             a = analytic.get(rts) if analytic else None
             rows.append([acc, rts, fmt_mean_ci(m, ci), _pm(sub["ip_throughput_bps"] / 1e3), fmt(a / 1e3) if a else "–",
                          f"{(m * 1e3 / a - 1) * 100:+.2f} %" if a else "–", y.PAPER_CEILING_KBPS])
@@ -214,7 +214,7 @@ def _cell(df: pd.DataFrame, col: str, **cond: Any) -> float:
     m = pd.Series(True, index=df.index)
     for k, v in cond.items():
         m &= df[{"acc": y.P_ACC, "rts": y.P_RTS, "rule": y.P_ER}.get(k, k)] == v
-    return y._mean_ci(df[m][col])[0]
+    return mean_ci(df[m][col])[0]
 
 
 def _differences(s: pd.DataFrame, e: pd.DataFrame) -> str:
