@@ -69,7 +69,7 @@ impl Simulation {
         match lost {
             None => self
                 .queue
-                .push(self.now + tx + delay, Event::Arrive(link, d, pkt)),
+                .push(self.now + tx + delay, Event::Arrive(link, d, Box::new(pkt))),
             Some(why) => self.drop_packet(at, &pkt, why),
         }
     }

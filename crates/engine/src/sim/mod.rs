@@ -55,8 +55,10 @@ enum Event {
     Flow(FlowId, u8),
     /// A link direction finished serialising a packet.
     TxDone(LinkId, u8),
-    /// A packet reached the far end of a link direction.
-    Arrive(LinkId, u8, Packet),
+    /// A packet reached the far end of a link direction. Boxed: the queue moves events by value
+    /// while it sorts them, and an unboxed packet would make every event, wireless ones
+    /// included, twice as large (BENCHMARKS.md, "Event size").
+    Arrive(LinkId, u8, Box<Packet>),
     /// Record the time series.
     Sample,
     /// A frame starts arriving at a wireless interface: (interface, frame slot, power W).
@@ -324,6 +326,7 @@ impl Simulation {
                 }
             }
             Event::Arrive(l, d, pkt) => {
+                let pkt = *pkt;
                 let dir = &self.topo.links[l.index()].dirs[d as usize];
                 let (node, iface) = (dir.to, dir.to_iface);
                 if let Some(c) = &mut self.capture {
