@@ -224,6 +224,8 @@ enum Action {
     Receive(Ipv4Addr, Packet),
     LinkFailure(Ipv4Addr, Packet),
     TxSuccess(Ipv4Addr),
+    /// A unicast frame between two other nodes, overheard (DSR's tap).
+    Overheard(Packet),
 }
 
 struct Net {
@@ -268,6 +270,11 @@ impl Net {
                     } else {
                         let j = (u32::from(next_hop).wrapping_sub(0x0A80_0001)) as usize;
                         if j < n && self.links[i][j] {
+                            for k in 0..n {
+                                if k != j && k != i && self.links[i][k] && rng.bernoulli(0.5) {
+                                    self.push(now + delay, k, Action::Overheard(packet.clone()));
+                                }
+                            }
                             self.push(now + delay, j, Action::Receive(addr(i), packet));
                             self.push(now + delay, i, Action::TxSuccess(next_hop));
                         } else {
@@ -301,6 +308,10 @@ fn random_config(rng: &mut Rng) -> DsrConfig {
         route_cache_timeout: SimDuration::from_millis(pick(rng, &[50, 2000, 300_000])),
         request_table_size: pick(rng, &[1, 64]),
         request_table_ids: pick(rng, &[1, 16]),
+        tap: rng.bernoulli(0.5),
+        gratuitous_replies: rng.bernoulli(0.5),
+        propagate_last_error: rng.bernoulli(0.5),
+        ns2_request_backoff: rng.bernoulli(0.5),
         ..DsrConfig::default()
     }
 }
@@ -385,9 +396,10 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                 counts.forged += 1;
                 let prev = random_addr(&mut rng, n);
                 let now = net.now;
-                match rng.below(4) {
+                match rng.below(5) {
                     0 => net.routers[i].handle_link_failure(now, prev, vec![bytes]),
                     1 => net.routers[i].handle_send(now, bytes),
+                    2 => net.routers[i].handle_overheard(now, &bytes),
                     _ => net.routers[i].handle_receive(now, prev, bytes),
                 }
                 net.drain(&mut rng, i, &mut counts);
@@ -457,6 +469,7 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                         net.routers[i].handle_link_failure(now, next, vec![bytes]);
                     }
                     Action::TxSuccess(next) => net.routers[i].handle_tx_success(now, next),
+                    Action::Overheard(packet) => net.routers[i].handle_overheard(now, &packet),
                 }
                 net.drain(&mut rng, i, &mut counts);
             }
