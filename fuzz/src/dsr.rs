@@ -296,7 +296,7 @@ impl Net {
 }
 
 fn random_config(rng: &mut Rng) -> DsrConfig {
-    DsrConfig {
+    let mut cfg = DsrConfig {
         nonpropagating_first: rng.bernoulli(0.5),
         reply_from_cache: rng.bernoulli(0.7),
         broadcast_jitter: SimDuration::from_millis(pick(rng, &[0, 1, 10])),
@@ -308,12 +308,16 @@ fn random_config(rng: &mut Rng) -> DsrConfig {
         route_cache_timeout: SimDuration::from_millis(pick(rng, &[50, 2000, 300_000])),
         request_table_size: pick(rng, &[1, 64]),
         request_table_ids: pick(rng, &[1, 16]),
-        tap: rng.bernoulli(0.5),
-        gratuitous_replies: rng.bernoulli(0.5),
-        propagate_last_error: rng.bernoulli(0.5),
-        ns2_request_backoff: rng.bernoulli(0.5),
         ..DsrConfig::default()
-    }
+    };
+    // The ns-2 options from a copy of the stream, so that the cases drawn before they existed
+    // stay the same.
+    let mut side = Rng::from_seed(rng.clone().next_u64() ^ 0xd5a_0002);
+    cfg.tap = side.bernoulli(0.5);
+    cfg.gratuitous_replies = side.bernoulli(0.5);
+    cfg.propagate_last_error = side.bernoulli(0.5);
+    cfg.ns2_request_backoff = side.bernoulli(0.5);
+    cfg
 }
 
 /// One case.
