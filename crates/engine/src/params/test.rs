@@ -323,3 +323,31 @@ fn dsr_and_aodv_rows_follow_their_profiles() {
         (Some(false), "--set")
     );
 }
+
+/// The ns2 profile without its tap sends no gratuitous replies either (they come from
+/// overheard packets); asking for them without the tap is an error naming the field.
+#[test]
+fn dsr_profile_without_tap_has_no_gratuitous_replies() {
+    let text = WIRELESS.replace("olsr = { hello_interval = \"1s\" }\n", "");
+    let base = [
+        ("routing.protocol", "dsr"),
+        ("routing.dsr.profile", "ns2"),
+        ("routing.dsr.tap", "false"),
+    ];
+    let r = rows(&text, &base, None);
+    assert_eq!(
+        row(&r, "routing.dsr.gratuitous_replies").value.as_bool(),
+        Some(false)
+    );
+    assert_eq!(
+        row(&r, "routing.dsr.propagate_last_error").value.as_bool(),
+        Some(true)
+    );
+    let ov: Vec<(String, toml::Value)> = base
+        .iter()
+        .chain(&[("routing.dsr.gratuitous_replies", "true")])
+        .map(|(p, v)| (p.to_string(), overrides::value_from_cli(v)))
+        .collect();
+    let e = resolved_parameters(&text, &ov, None).unwrap_err();
+    assert_eq!(e.path, "routing.dsr.gratuitous_replies", "{e}");
+}

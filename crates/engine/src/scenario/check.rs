@@ -371,7 +371,7 @@ fn check_routing(s: &Scenario) -> Result<(), ScenarioError> {
         at_least_one("routing.dsr.send_buffer_packets", d.send_buffer_packets)?;
         at_least_one("routing.dsr.max_routes_per_dest", d.max_routes_per_dest)?;
         let c = crate::sim::routing::dsr_config(Some(d));
-        if c.gratuitous_replies && !c.tap {
+        if d.gratuitous_replies == Some(true) && !c.tap {
             return Err(ScenarioError::at(
                 "routing.dsr.gratuitous_replies",
                 "needs routing.dsr.tap = true (replies come from overheard packets)",
