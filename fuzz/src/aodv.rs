@@ -188,6 +188,14 @@ fn random_config(rng: &mut Rng) -> AodvConfig {
         send_buffer_capacity: pick(rng, &[0, 1, 4, 64]),
         ..AodvConfig::default()
     };
+    // The ns-2 options from a copy of the stream, so that the cases drawn before they existed
+    // stay the same.
+    let mut side = Rng::from_seed(rng.clone().next_u64() ^ 0x0a5d_0002);
+    cfg.ns2_local_repair = side.bernoulli(0.3);
+    if side.bernoulli(0.2) {
+        cfg.fixed_my_route_timeout = Some(SimDuration::from_millis(1 + side.below(20_000)));
+        cfg.fixed_path_discovery_time = Some(SimDuration::from_millis(1_000 + side.below(9_000)));
+    }
     if rng.bernoulli(0.3) {
         // Small but non-zero times: many expiries and retries within a case.
         cfg.active_route_timeout = SimDuration::from_millis(1 + rng.below(500));

@@ -224,6 +224,8 @@ enum Action {
     Receive(Ipv4Addr, Packet),
     LinkFailure(Ipv4Addr, Packet),
     TxSuccess(Ipv4Addr),
+    /// A unicast frame between two other nodes, overheard (DSR's tap).
+    Overheard(Packet),
 }
 
 struct Net {
@@ -268,6 +270,11 @@ impl Net {
                     } else {
                         let j = (u32::from(next_hop).wrapping_sub(0x0A80_0001)) as usize;
                         if j < n && self.links[i][j] {
+                            for k in 0..n {
+                                if k != j && k != i && self.links[i][k] && rng.bernoulli(0.5) {
+                                    self.push(now + delay, k, Action::Overheard(packet.clone()));
+                                }
+                            }
                             self.push(now + delay, j, Action::Receive(addr(i), packet));
                             self.push(now + delay, i, Action::TxSuccess(next_hop));
                         } else {
@@ -289,7 +296,7 @@ impl Net {
 }
 
 fn random_config(rng: &mut Rng) -> DsrConfig {
-    DsrConfig {
+    let mut cfg = DsrConfig {
         nonpropagating_first: rng.bernoulli(0.5),
         reply_from_cache: rng.bernoulli(0.7),
         broadcast_jitter: SimDuration::from_millis(pick(rng, &[0, 1, 10])),
@@ -302,7 +309,15 @@ fn random_config(rng: &mut Rng) -> DsrConfig {
         request_table_size: pick(rng, &[1, 64]),
         request_table_ids: pick(rng, &[1, 16]),
         ..DsrConfig::default()
-    }
+    };
+    // The ns-2 options from a copy of the stream, so that the cases drawn before they existed
+    // stay the same.
+    let mut side = Rng::from_seed(rng.clone().next_u64() ^ 0xd5a_0002);
+    cfg.tap = side.bernoulli(0.5);
+    cfg.gratuitous_replies = side.bernoulli(0.5);
+    cfg.propagate_last_error = side.bernoulli(0.5);
+    cfg.ns2_request_backoff = side.bernoulli(0.5);
+    cfg
 }
 
 /// One case.
@@ -385,9 +400,10 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                 counts.forged += 1;
                 let prev = random_addr(&mut rng, n);
                 let now = net.now;
-                match rng.below(4) {
+                match rng.below(5) {
                     0 => net.routers[i].handle_link_failure(now, prev, vec![bytes]),
                     1 => net.routers[i].handle_send(now, bytes),
+                    2 => net.routers[i].handle_overheard(now, &bytes),
                     _ => net.routers[i].handle_receive(now, prev, bytes),
                 }
                 net.drain(&mut rng, i, &mut counts);
@@ -457,6 +473,7 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                         net.routers[i].handle_link_failure(now, next, vec![bytes]);
                     }
                     Action::TxSuccess(next) => net.routers[i].handle_tx_success(now, next),
+                    Action::Overheard(packet) => net.routers[i].handle_overheard(now, &packet),
                 }
                 net.drain(&mut rng, i, &mut counts);
             }

@@ -233,3 +233,40 @@ fn olsr_on_a_line_converges_to_the_route() {
         assert!(hello > 0, "h = {h}");
     }
 }
+
+/// The ns2 profiles run the MANET example with every packet accounted for: the drops table
+/// matches the layers' counters (overheard frames add no drop and no delivery), and no flow
+/// receives more than it sent.
+#[test]
+fn ns2_profiles_keep_the_accounting() {
+    for sets in [
+        [("routing.protocol", "dsr"), ("routing.dsr.profile", "ns2")],
+        [
+            ("routing.protocol", "aodv"),
+            ("routing.aodv.profile", "ns2"),
+        ],
+    ] {
+        let mut all = vec![
+            ("simulation.duration", "30s"),
+            ("flows[0].start_spread", "5s"),
+        ];
+        all.extend(sets);
+        let r = run_with(MANET, &all);
+        common::check_drops(&r, true);
+        assert!(r.summary.network.route_discoveries > 0, "{sets:?}");
+        assert!(r.summary.network.pdf > 0.0 && r.summary.network.pdf <= 1.0);
+        for f in &r.summary.flows {
+            assert!(f.packets_delivered <= f.packets_sent, "{sets:?}");
+        }
+    }
+    let grat = [
+        ("routing.protocol", "dsr"),
+        ("routing.dsr.gratuitous_replies", "true"),
+    ];
+    let e = load_err(MANET, &grat);
+    assert!(e.starts_with("routing.dsr.gratuitous_replies"), "{e}");
+    let e = load_err(MANET, &[("routing.dsr.profile", "ns3")]);
+    assert!(e.starts_with("routing.dsr.profile"), "{e}");
+    let e = load_err(MANET, &[("routing.aodv.profile", "rfc4728")]);
+    assert!(e.starts_with("routing.aodv.profile"), "{e}");
+}

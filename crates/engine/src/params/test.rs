@@ -235,3 +235,119 @@ fn every_example_resolves_to_settable_paths() {
     }
     assert!(n > 3);
 }
+
+/// The DSR and AODV rows, with and without the ns2 profile: the profile's values with
+/// `profile ns2` as their source, explicit fields over the profile, and every path settable.
+#[test]
+fn dsr_and_aodv_rows_follow_their_profiles() {
+    let text = WIRELESS.replace("olsr = { hello_interval = \"1s\" }\n", "");
+    for (proto, profile) in [
+        ("dsr", "rfc4728"),
+        ("dsr", "ns2"),
+        ("aodv", "rfc3561"),
+        ("aodv", "ns2"),
+    ] {
+        let set = [
+            ("routing.protocol", proto),
+            (
+                if proto == "dsr" {
+                    "routing.dsr.profile"
+                } else {
+                    "routing.aodv.profile"
+                },
+                profile,
+            ),
+        ];
+        let r = rows(&text, &set, None);
+        let ns2 = profile == "ns2";
+        let src = if ns2 { "profile ns2" } else { "default" };
+        if proto == "dsr" {
+            let tap = row(&r, "routing.dsr.tap");
+            assert_eq!((tap.value.as_bool(), tap.source.as_str()), (Some(ns2), src));
+            for p in [
+                "routing.dsr.gratuitous_replies",
+                "routing.dsr.propagate_last_error",
+                "routing.dsr.ns2_request_backoff",
+            ] {
+                assert_eq!(row(&r, p).value.as_bool(), Some(ns2), "{p}");
+            }
+            assert_eq!(
+                row(&r, "routing.dsr.grat_hold_down").value.as_f64(),
+                Some(1.0)
+            );
+            assert_eq!(
+                row(&r, "routing.dsr.max_err_hold").value.as_f64(),
+                Some(1.0)
+            );
+            let per = row(&r, "routing.dsr.max_routes_per_dest").value.as_u64();
+            assert_eq!(per, Some(if ns2 { 94 } else { 8 }));
+        } else {
+            let art = row(&r, "routing.aodv.active_route_timeout");
+            assert_eq!(art.value.as_f64(), Some(if ns2 { 10.0 } else { 3.0 }));
+            assert_eq!(art.source, src);
+            let mrt = row(&r, "routing.aodv.my_route_timeout").value.as_f64();
+            assert_eq!(mrt, Some(if ns2 { 10.0 } else { 6.0 }));
+            let lr = row(&r, "routing.aodv.local_repair").value.as_bool();
+            assert_eq!(lr, Some(ns2));
+            let ttl = row(&r, "routing.aodv.ttl_start").value.as_u64();
+            assert_eq!(ttl, Some(if ns2 { 5 } else { 1 }));
+        }
+        // Every row's path is a field of the schema.
+        let table = scenario::parse_toml(&text).unwrap();
+        for x in &r {
+            let mut t = table.clone();
+            let named = overrides::apply(&mut t, &x.path, toml::Value::Integer(0))
+                .and_then(|()| scenario::from_table(t).map(|_| ()));
+            if let Err(e) = named {
+                assert!(
+                    !e.message.contains("unknown field") && !e.message.contains("malformed"),
+                    "{}: {e}",
+                    x.path
+                );
+            }
+        }
+    }
+    // An explicit field overrides the profile.
+    let r = rows(
+        &text,
+        &[
+            ("routing.protocol", "dsr"),
+            ("routing.dsr.profile", "ns2"),
+            ("routing.dsr.tap", "false"),
+        ],
+        None,
+    );
+    let tap = row(&r, "routing.dsr.tap");
+    assert_eq!(
+        (tap.value.as_bool(), tap.source.as_str()),
+        (Some(false), "--set")
+    );
+}
+
+/// The ns2 profile without its tap sends no gratuitous replies either (they come from
+/// overheard packets); asking for them without the tap is an error naming the field.
+#[test]
+fn dsr_profile_without_tap_has_no_gratuitous_replies() {
+    let text = WIRELESS.replace("olsr = { hello_interval = \"1s\" }\n", "");
+    let base = [
+        ("routing.protocol", "dsr"),
+        ("routing.dsr.profile", "ns2"),
+        ("routing.dsr.tap", "false"),
+    ];
+    let r = rows(&text, &base, None);
+    assert_eq!(
+        row(&r, "routing.dsr.gratuitous_replies").value.as_bool(),
+        Some(false)
+    );
+    assert_eq!(
+        row(&r, "routing.dsr.propagate_last_error").value.as_bool(),
+        Some(true)
+    );
+    let ov: Vec<(String, toml::Value)> = base
+        .iter()
+        .chain(&[("routing.dsr.gratuitous_replies", "true")])
+        .map(|(p, v)| (p.to_string(), overrides::value_from_cli(v)))
+        .collect();
+    let e = resolved_parameters(&text, &ov, None).unwrap_err();
+    assert_eq!(e.path, "routing.dsr.gratuitous_replies", "{e}");
+}

@@ -4,7 +4,8 @@
 use super::{name, opt, opt_secs, secs, Rows, SOURCE_DEFAULT};
 use crate::scenario::check_wireless::has_wireless;
 use crate::scenario::{
-    MobilityKind, MobilitySpec, PlacementKind, PropagationSpec, RadioSpec, RoutingKind, Scenario,
+    AodvProfileKind, DsrProfileKind, MobilityKind, MobilitySpec, PlacementKind, PropagationSpec,
+    RadioSpec, RoutingKind, Scenario,
 };
 use crate::sim::routing::{aodv_config, dsr_config, olsr_config};
 use crate::wireless::infra::mac_role;
@@ -799,8 +800,24 @@ fn routing(rows: &mut Rows<'_>, s: &Scenario) {
     match spec.protocol {
         RoutingKind::Static => {}
         RoutingKind::Dsr => {
-            let (c, b) = (dsr_config(spec.dsr.as_ref()), dsr_config(None));
+            // `default` is the profile's value; rows the profile sets name it as their source.
+            let profile = spec.dsr.as_ref().map(|x| x.profile).unwrap_or_default();
+            let only_profile = crate::scenario::DsrSpec {
+                profile,
+                ..Default::default()
+            };
+            let (c, b) = (
+                dsr_config(spec.dsr.as_ref()),
+                dsr_config(Some(&only_profile)),
+            );
             let p = "routing.dsr";
+            rows.add(format!("{p}.profile"), profile.name(), "rfc4728", "", d);
+            let prof = format!("profile {}", profile.name());
+            let d = if profile == DsrProfileKind::Rfc4728 {
+                d
+            } else {
+                prof.as_str()
+            };
             rows.add(
                 format!("{p}.reply_from_cache"),
                 c.reply_from_cache,
@@ -836,10 +853,68 @@ fn routing(rows: &mut Rows<'_>, s: &Scenario) {
                 "s",
                 d,
             );
+            rows.add(
+                format!("{p}.max_routes_per_dest"),
+                c.max_routes_per_dest,
+                b.max_routes_per_dest,
+                "routes",
+                d,
+            );
+            rows.add(format!("{p}.tap"), c.tap, b.tap, "", d);
+            rows.add(
+                format!("{p}.gratuitous_replies"),
+                c.gratuitous_replies,
+                b.gratuitous_replies,
+                "",
+                d,
+            );
+            rows.add(
+                format!("{p}.grat_hold_down"),
+                secs(c.grat_hold_down),
+                secs(b.grat_hold_down),
+                "s",
+                d,
+            );
+            rows.add(
+                format!("{p}.propagate_last_error"),
+                c.propagate_last_error,
+                b.propagate_last_error,
+                "",
+                d,
+            );
+            rows.add(
+                format!("{p}.max_err_hold"),
+                secs(c.max_err_hold),
+                secs(b.max_err_hold),
+                "s",
+                d,
+            );
+            rows.add(
+                format!("{p}.ns2_request_backoff"),
+                c.ns2_request_backoff,
+                b.ns2_request_backoff,
+                "",
+                d,
+            );
         }
         RoutingKind::Aodv => {
-            let (c, b) = (aodv_config(spec.aodv.as_ref()), aodv_config(None));
+            let profile = spec.aodv.as_ref().map(|x| x.profile).unwrap_or_default();
+            let only_profile = crate::scenario::AodvSpec {
+                profile,
+                ..Default::default()
+            };
+            let (c, b) = (
+                aodv_config(spec.aodv.as_ref()),
+                aodv_config(Some(&only_profile)),
+            );
             let p = "routing.aodv";
+            rows.add(format!("{p}.profile"), profile.name(), "rfc3561", "", d);
+            let prof = format!("profile {}", profile.name());
+            let d = if profile == AodvProfileKind::Rfc3561 {
+                d
+            } else {
+                prof.as_str()
+            };
             rows.add(
                 format!("{p}.hello"),
                 c.hello_enabled,
@@ -887,6 +962,62 @@ fn routing(rows: &mut Rows<'_>, s: &Scenario) {
                 secs(c.send_buffer_timeout),
                 secs(b.send_buffer_timeout),
                 "s",
+                d,
+            );
+            rows.add(
+                format!("{p}.my_route_timeout"),
+                secs(c.my_route_timeout()),
+                secs(b.my_route_timeout()),
+                "s",
+                d,
+            );
+            rows.add(
+                format!("{p}.rreq_id_hold"),
+                secs(c.path_discovery_time()),
+                secs(b.path_discovery_time()),
+                "s",
+                d,
+            );
+            rows.add(
+                format!("{p}.rreq_retries"),
+                c.rreq_retries,
+                b.rreq_retries,
+                "",
+                d,
+            );
+            rows.add(
+                format!("{p}.ttl_start"),
+                c.ttl_start,
+                b.ttl_start,
+                "hops",
+                d,
+            );
+            rows.add(
+                format!("{p}.net_diameter"),
+                c.net_diameter,
+                b.net_diameter,
+                "hops",
+                d,
+            );
+            rows.add(
+                format!("{p}.node_traversal_time"),
+                secs(c.node_traversal_time),
+                secs(b.node_traversal_time),
+                "s",
+                d,
+            );
+            rows.add(
+                format!("{p}.ns2_local_repair"),
+                c.ns2_local_repair,
+                b.ns2_local_repair,
+                "",
+                d,
+            );
+            rows.add(
+                format!("{p}.rebuffer_on_link_failure"),
+                c.rebuffer_on_link_failure,
+                b.rebuffer_on_link_failure,
+                "",
                 d,
             );
         }

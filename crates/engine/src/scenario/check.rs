@@ -359,11 +359,24 @@ fn check_routing(s: &Scenario) -> Result<(), ScenarioError> {
         positive("routing.aodv.active_route_timeout", a.active_route_timeout)?;
         positive("routing.aodv.send_buffer_timeout", a.send_buffer_timeout)?;
         at_least_one("routing.aodv.send_buffer_packets", a.send_buffer_packets)?;
+        positive("routing.aodv.my_route_timeout", a.my_route_timeout)?;
+        positive("routing.aodv.rreq_id_hold", a.rreq_id_hold)?;
+        positive("routing.aodv.node_traversal_time", a.node_traversal_time)?;
+        at_least_one("routing.aodv.ttl_start", a.ttl_start.map(u32::from))?;
+        at_least_one("routing.aodv.net_diameter", a.net_diameter.map(u32::from))?;
     }
     if let Some(d) = &r.dsr {
         positive("routing.dsr.route_cache_timeout", d.route_cache_timeout)?;
         positive("routing.dsr.send_buffer_timeout", d.send_buffer_timeout)?;
         at_least_one("routing.dsr.send_buffer_packets", d.send_buffer_packets)?;
+        at_least_one("routing.dsr.max_routes_per_dest", d.max_routes_per_dest)?;
+        let c = crate::sim::routing::dsr_config(Some(d));
+        if d.gratuitous_replies == Some(true) && !c.tap {
+            return Err(ScenarioError::at(
+                "routing.dsr.gratuitous_replies",
+                "needs routing.dsr.tap = true (replies come from overheard packets)",
+            ));
+        }
     }
     if let Some(o) = &r.olsr {
         positive("routing.olsr.hello_interval", o.hello_interval)?;

@@ -51,10 +51,58 @@ pub struct RoutingSpec {
     pub olsr: Option<OlsrSpec>,
 }
 
-/// `[routing.aodv]`: every field optional; absent fields keep `AodvConfig::default()`.
+/// `routing.dsr.profile`: which DSR the defaults follow.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DsrProfileKind {
+    /// RFC 4728 (`DsrConfig::default()`).
+    #[default]
+    Rfc4728,
+    /// ns-2.35's `dsr/dsragent.cc` (`DsrConfig::ns2()`): tap, gratuitous replies, route
+    /// error propagation, ns-2's request schedule, no cache expiry.
+    Ns2,
+}
+
+impl DsrProfileKind {
+    /// The name used in scenarios and results.
+    pub fn name(self) -> &'static str {
+        match self {
+            DsrProfileKind::Rfc4728 => "rfc4728",
+            DsrProfileKind::Ns2 => "ns2",
+        }
+    }
+}
+
+/// `routing.aodv.profile`: which AODV the defaults follow.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AodvProfileKind {
+    /// RFC 3561 (`AodvConfig::default()`).
+    #[default]
+    Rfc3561,
+    /// ns-2.35's `aodv/aodv.h` (`AodvConfig::ns2()`): its timeouts and rings, local repair
+    /// by ns-2's rule, no re-buffering after a link failure.
+    Ns2,
+}
+
+impl AodvProfileKind {
+    /// The name used in scenarios and results.
+    pub fn name(self) -> &'static str {
+        match self {
+            AodvProfileKind::Rfc3561 => "rfc3561",
+            AodvProfileKind::Ns2 => "ns2",
+        }
+    }
+}
+
+/// `[routing.aodv]`: every field optional; absent fields keep the profile's value
+/// (`AodvConfig::default()` or `AodvConfig::ns2()`).
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct AodvSpec {
+    /// Defaults to start from. Default `rfc3561`.
+    #[serde(default)]
+    pub profile: AodvProfileKind,
     /// HELLO messages (RFC 3561 §6.9). Default false: link-layer feedback only, as ns-2.
     #[serde(default)]
     pub hello: Option<bool>,
@@ -76,12 +124,41 @@ pub struct AodvSpec {
     /// Send buffer timeout. Default 30 s (ns-2 `AODV_RTQ_TIMEOUT`).
     #[serde(default)]
     pub send_buffer_timeout: Option<Duration>,
+    /// MY_ROUTE_TIMEOUT (§10). Default 2 × active_route_timeout (ns2: 10 s).
+    #[serde(default)]
+    pub my_route_timeout: Option<Duration>,
+    /// How long a (originator, RREQ ID) pair is remembered. Default PATH_DISCOVERY_TIME
+    /// (§10, 5.6 s; ns2: `BCAST_ID_SAVE` 6 s).
+    #[serde(default)]
+    pub rreq_id_hold: Option<Duration>,
+    /// RREQ_RETRIES (§10). Default 2 (ns2: 3).
+    #[serde(default)]
+    pub rreq_retries: Option<u32>,
+    /// TTL_START (§10), hops. Default 1 (ns2: 5).
+    #[serde(default)]
+    pub ttl_start: Option<u8>,
+    /// NET_DIAMETER (§10), hops. Default 35 (ns2: 30).
+    #[serde(default)]
+    pub net_diameter: Option<u8>,
+    /// NODE_TRAVERSAL_TIME (§10). Default 40 ms (ns2: 30 ms).
+    #[serde(default)]
+    pub node_traversal_time: Option<Duration>,
+    /// ns-2's local repair rule (repair only past halfway). Default false (ns2: true).
+    #[serde(default)]
+    pub ns2_local_repair: Option<bool>,
+    /// Re-buffer the source's own packets after a link failure. Default true (ns2: false).
+    #[serde(default)]
+    pub rebuffer_on_link_failure: Option<bool>,
 }
 
-/// `[routing.dsr]`: every field optional; absent fields keep `DsrConfig::default()`.
+/// `[routing.dsr]`: every field optional; absent fields keep the profile's value
+/// (`DsrConfig::default()` or `DsrConfig::ns2()`).
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct DsrSpec {
+    /// Defaults to start from. Default `rfc4728`.
+    #[serde(default)]
+    pub profile: DsrProfileKind,
     /// Intermediate nodes reply from their route cache (RFC 4728 §3.3.2). Default true.
     #[serde(default)]
     pub reply_from_cache: Option<bool>,
@@ -97,6 +174,34 @@ pub struct DsrSpec {
     /// SendBufferTimeout (§9). Default 30 s.
     #[serde(default)]
     pub send_buffer_timeout: Option<Duration>,
+    /// Cached routes kept per destination. Default 8 (ns2: 94, no per-destination bound).
+    #[serde(default)]
+    pub max_routes_per_dest: Option<u32>,
+    /// Promiscuous tap: learn routes from overheard packets (ns-2 `dsragent_use_tap`).
+    /// Default false (ns2: true). Turns the MAC's promiscuous reception on.
+    #[serde(default)]
+    pub tap: Option<bool>,
+    /// Gratuitous Route Replies for route shortening (ns-2 `dsragent_send_grat_replies`);
+    /// needs `tap`. Default false (ns2: true).
+    #[serde(default)]
+    pub gratuitous_replies: Option<bool>,
+    /// Hold-down per shortened route between gratuitous replies (ns-2
+    /// `grat_hold_down_time`). Default 1 s.
+    #[serde(default)]
+    pub grat_hold_down: Option<Duration>,
+    /// Piggyback the last Route Error received on the next Route Requests (ns-2
+    /// `dsragent_propagate_last_error`). Default false (ns2: true).
+    #[serde(default)]
+    pub propagate_last_error: Option<bool>,
+    /// How long a received Route Error may ride on requests (ns-2 `max_err_hold`).
+    /// Default 1 s.
+    #[serde(default)]
+    pub max_err_hold: Option<Duration>,
+    /// ns-2's request schedule (`BackOffTest`): every retry cycle a non-propagating then a
+    /// propagating request, cycles 0.5 s · 4^k apart, capped at 10 s. Default false (ns2:
+    /// true).
+    #[serde(default)]
+    pub ns2_request_backoff: Option<bool>,
 }
 
 /// `[routing.olsr]`: every field optional; absent fields keep `OlsrConfig::default()`.

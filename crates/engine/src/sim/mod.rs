@@ -21,6 +21,8 @@ mod ip;
 mod net_events;
 pub(crate) mod routing;
 pub(crate) mod sctp;
+#[cfg(test)]
+mod tap_test;
 mod tcp;
 mod trace;
 mod transport;

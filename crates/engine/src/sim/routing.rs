@@ -11,6 +11,8 @@
 //!   failed packet and every packet still queued for that next hop (taken out of the interface
 //!   queue, as ns-2's `Mac802_11` → `PriQueue::filter` hands them to DSR and AODV);
 //! * acknowledged unicasts go to `handle_tx_success`;
+//! * unicast frames for other stations that the MAC overheard (promiscuous reception, on
+//!   only when DSR's tap is) go to `handle_overheard`, and nowhere else;
 //! * router outputs: `Transmit` → the interface queue (control traffic ahead of data),
 //!   `Deliver` → the transport, `Drop` → the flow's drop record;
 //! * the router's deadline is a `RoutingTimer` event (stale wake-ups are no-ops).
@@ -22,7 +24,10 @@ use super::{Event, Simulation};
 use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
-use crate::scenario::{AodvSpec, DsrSpec, Duration, OlsrSpec, RoutingKind, RoutingSpec, Scenario};
+use crate::scenario::{
+    AodvProfileKind, AodvSpec, DsrProfileKind, DsrSpec, Duration, OlsrSpec, RoutingKind,
+    RoutingSpec, Scenario,
+};
 use crate::topology::Topology;
 use crate::trace::TraceAt;
 use sctpsim_kernel::{NodeId, SeedTree, SimDuration, SimTime, StreamKey, WakeSlot};
@@ -47,6 +52,8 @@ pub(crate) struct RoutingRt {
     discoveries_timed: u64,
     /// `RouteBroken` events (for transports that follow routes).
     pub routes_broken: u64,
+    /// Overheard frames handed to routers (DSR's tap).
+    pub overheard: u64,
 }
 
 /// A router of the protocol `spec` names at address `addr`, or `None` for static routing.
@@ -80,8 +87,12 @@ fn make_router(
 /// The DSR configuration of `[routing.dsr]`: `DsrConfig::default()` with the fields given.
 /// Also what `sctpsim show` reports (`crate::params`).
 pub(crate) fn dsr_config(spec: Option<&DsrSpec>) -> sctpsim_proto::routing::dsr::DsrConfig {
+    use sctpsim_proto::routing::dsr::DsrConfig;
     let d = |x: Duration| x.0;
-    let mut c = sctpsim_proto::routing::dsr::DsrConfig::default();
+    let mut c = match spec.map(|s| s.profile).unwrap_or_default() {
+        DsrProfileKind::Rfc4728 => DsrConfig::default(),
+        DsrProfileKind::Ns2 => DsrConfig::ns2(),
+    };
     if let Some(s) = spec {
         c.reply_from_cache = s.reply_from_cache.unwrap_or(c.reply_from_cache);
         c.nonpropagating_first = s.nonpropagating_first.unwrap_or(c.nonpropagating_first);
@@ -90,14 +101,32 @@ pub(crate) fn dsr_config(spec: Option<&DsrSpec>) -> sctpsim_proto::routing::dsr:
             .send_buffer_packets
             .map_or(c.send_buffer_size, |v| v as usize);
         c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
+        c.max_routes_per_dest = s
+            .max_routes_per_dest
+            .map_or(c.max_routes_per_dest, |v| v as usize);
+        c.tap = s.tap.unwrap_or(c.tap);
+        c.gratuitous_replies = s.gratuitous_replies.unwrap_or(c.gratuitous_replies);
+        c.grat_hold_down = s.grat_hold_down.map_or(c.grat_hold_down, d);
+        c.propagate_last_error = s.propagate_last_error.unwrap_or(c.propagate_last_error);
+        c.max_err_hold = s.max_err_hold.map_or(c.max_err_hold, d);
+        c.ns2_request_backoff = s.ns2_request_backoff.unwrap_or(c.ns2_request_backoff);
+        if !c.tap && s.gratuitous_replies.is_none() {
+            // Gratuitous replies come from overheard packets: a profile's replies go with
+            // its tap (`profile = "ns2"` with `tap = false` sends none).
+            c.gratuitous_replies = false;
+        }
     }
     c
 }
 
 /// The AODV configuration of `[routing.aodv]`: `AodvConfig::default()` with the fields given.
 pub(crate) fn aodv_config(spec: Option<&AodvSpec>) -> sctpsim_proto::routing::aodv::AodvConfig {
+    use sctpsim_proto::routing::aodv::AodvConfig;
     let d = |x: Duration| x.0;
-    let mut c = sctpsim_proto::routing::aodv::AodvConfig::default();
+    let mut c = match spec.map(|s| s.profile).unwrap_or_default() {
+        AodvProfileKind::Rfc3561 => AodvConfig::default(),
+        AodvProfileKind::Ns2 => AodvConfig::ns2(),
+    };
     if let Some(s) = spec {
         c.hello_enabled = s.hello.unwrap_or(c.hello_enabled);
         c.hello_interval = s.hello_interval.map_or(c.hello_interval, d);
@@ -108,8 +137,30 @@ pub(crate) fn aodv_config(spec: Option<&AodvSpec>) -> sctpsim_proto::routing::ao
             .send_buffer_packets
             .map_or(c.send_buffer_capacity, |v| v as usize);
         c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
+        if let Some(t) = s.my_route_timeout {
+            c.fixed_my_route_timeout = Some(t.0);
+        }
+        if let Some(t) = s.rreq_id_hold {
+            c.fixed_path_discovery_time = Some(t.0);
+        }
+        c.rreq_retries = s.rreq_retries.unwrap_or(c.rreq_retries);
+        c.ttl_start = s.ttl_start.unwrap_or(c.ttl_start);
+        c.net_diameter = s.net_diameter.unwrap_or(c.net_diameter);
+        c.node_traversal_time = s.node_traversal_time.map_or(c.node_traversal_time, d);
+        c.ns2_local_repair = s.ns2_local_repair.unwrap_or(c.ns2_local_repair);
+        c.rebuffer_on_link_failure = s
+            .rebuffer_on_link_failure
+            .unwrap_or(c.rebuffer_on_link_failure);
     }
     c
+}
+
+/// Whether the routers of scenario `s` listen promiscuously: DSR with its tap on (the MAC
+/// then reports overheard unicast frames, which go to [`Router::handle_overheard`]).
+pub(crate) fn wants_promiscuous(s: &Scenario) -> bool {
+    s.routing
+        .as_ref()
+        .is_some_and(|r| r.protocol == RoutingKind::Dsr && dsr_config(r.dsr.as_ref()).tap)
 }
 
 /// The OLSR configuration of `[routing.olsr]`: `OlsrConfig::default()` with the fields given
@@ -163,6 +214,7 @@ impl RoutingRt {
             discovery_latency_sum_s: 0.0,
             discoveries_timed: 0,
             routes_broken: 0,
+            overheard: 0,
         })
     }
 
@@ -233,6 +285,26 @@ impl Simulation {
         if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
             r.handle_receive(now, prev, pkt);
         }
+        self.routing_drain(node);
+    }
+
+    /// The MAC of interface `w` overheard `pkt` (a unicast frame for another station, sent
+    /// by `src`). Only the node's router sees it, to learn from (DSR's tap): it is not
+    /// delivered, captured, traced or counted, and it ends here (the frame's addressee has
+    /// its own copy). The router's outputs (a gratuitous reply) are its own packets.
+    pub(super) fn routing_overheard(&mut self, w: u32, _src: MacAddr, pkt: Packet) {
+        let now = self.now;
+        let Some(node) = self.wifi.as_ref().map(|wifi| wifi.ifaces[w as usize].node) else {
+            return;
+        };
+        let Some(rt) = self.routing.as_mut() else {
+            return;
+        };
+        rt.overheard += 1;
+        let Some(r) = rt.router(node) else {
+            return;
+        };
+        r.handle_overheard(now, &pkt);
         self.routing_drain(node);
     }
 

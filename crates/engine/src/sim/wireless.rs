@@ -59,6 +59,9 @@ impl Simulation {
                 MacEvent::Delivered {
                     src, bytes, tag, ..
                 } => self.wifi_deliver(w, src, Packet { bytes, tag }),
+                MacEvent::Overheard {
+                    src, bytes, tag, ..
+                } => self.routing_overheard(w, src, Packet { bytes, tag }),
                 MacEvent::TxFailed { next_hop, sdu, .. } if self.routing.is_some() => {
                     self.routing_link_failure(w, next_hop, sdu);
                 }

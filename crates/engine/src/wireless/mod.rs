@@ -87,8 +87,12 @@ impl Wireless {
         let mut node_of = Vec::with_capacity(motion.len());
         let infra_mode = crate::scenario::schema::has_infra(s);
         let mut infra = infra::Infra::default();
-        // One configuration shared by every MAC (read on every frame, never changed).
-        let mac_cfg = std::sync::Arc::new(params.mac.clone());
+        // One configuration shared by every MAC (read on every frame, never changed). DSR's
+        // tap needs the overheard frames: promiscuous reception (the setting is the same for
+        // every node, `[routing.dsr]` being network-wide).
+        let mut mac = params.mac.clone();
+        mac.promiscuous |= crate::sim::routing::wants_promiscuous(s);
+        let mac_cfg = std::sync::Arc::new(mac);
         for (k, m) in motion {
             let w = ifaces.len() as u32;
             let node = &mut topo.nodes[k];

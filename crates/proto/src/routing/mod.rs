@@ -22,6 +22,10 @@
 //!   Routing reports the broken link (route error) and may salvage or re-buffer the packets.
 //! * [`Router::handle_tx_success`]: a unicast frame to `next_hop` was acknowledged (optional
 //!   use: link-layer feedback that the neighbour is alive).
+//! * [`Router::handle_overheard`]: a unicast packet for another node that the MAC overheard
+//!   in promiscuous mode (only for routers that ask for it, DSR with its tap on). It is
+//!   borrowed: the router may learn from it and send control packets of its own, but the
+//!   packet itself is never delivered, forwarded or dropped here.
 //! * [`Router::handle_timeout`]: the deadline from [`Router::poll_timeout`].
 //!
 //! # Packet tags
@@ -253,6 +257,11 @@ pub trait Router: std::fmt::Debug + Send {
     fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>);
     /// A unicast frame to `next_hop` was acknowledged.
     fn handle_tx_success(&mut self, _now: SimTime, _next_hop: Ipv4Addr) {}
+    /// An IPv4 packet the MAC overheard (promiscuous reception) on its way between two other
+    /// nodes. Only for learning (DSR's tap): the packet is not this node's to deliver,
+    /// forward or drop, so no output ever carries it; control packets the router builds in
+    /// response (a gratuitous Route Reply) are its own. Default: ignored.
+    fn handle_overheard(&mut self, _now: SimTime, _packet: &Packet) {}
     /// The deadline from [`Router::poll_timeout`] (or any earlier time: a no-op then).
     fn handle_timeout(&mut self, now: SimTime);
     /// The next output.

@@ -175,10 +175,27 @@ impl Aodv {
     ) {
         // §6.12: TTL = max(MIN_REPAIR_TTL, 0.5 × #hops) + LOCAL_ADD_TTL, MIN_REPAIR_TTL being
         // the last known hop count to the destination.
-        let ttl = old_hops
-            .max(src_hops / 2)
-            .saturating_add(self.cfg.local_add_ttl)
+        let (ttl, wait) = if self.cfg.ns2_local_repair {
+            // ns-2 `sendRequest` from the route's last hop count: the next ring, or the
+            // whole network from TTL_THRESHOLD on; `rt_req_timeout` = 2 × TTL × per-hop time.
+            let ttl = if old_hops < self.cfg.ttl_threshold {
+                old_hops.saturating_add(self.cfg.ttl_increment)
+            } else {
+                self.cfg.net_diameter
+            }
             .max(1);
+            let wait = self
+                .cfg
+                .node_traversal_time
+                .saturating_mul(2 * u64::from(ttl));
+            (ttl, wait)
+        } else {
+            let ttl = old_hops
+                .max(src_hops / 2)
+                .saturating_add(self.cfg.local_add_ttl)
+                .max(1);
+            (ttl, self.cfg.ring_traversal_time(ttl))
+        };
         self.counters.discoveries += 1;
         self.discoveries.insert(
             dst,
@@ -186,7 +203,7 @@ impl Aodv {
                 started: now,
                 ttl,
                 wide_tries: 0,
-                deadline: now + self.cfg.ring_traversal_time(ttl),
+                deadline: now + wait,
                 rate_limited: false,
                 repair: Some((old_hops, precursors)),
             },

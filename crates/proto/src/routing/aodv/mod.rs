@@ -97,6 +97,19 @@ pub struct AodvConfig {
     /// back to the send buffer and a new discovery starts (instead of being dropped as ns-2
     /// does). Default on.
     pub rebuffer_on_link_failure: bool,
+    /// MY_ROUTE_TIMEOUT as a value of its own instead of 2 × ACTIVE_ROUTE_TIMEOUT (§10).
+    /// Default none; ns-2 `aodv/aodv.h` `MY_ROUTE_TIMEOUT` 10 s.
+    pub fixed_my_route_timeout: Option<SimDuration>,
+    /// How long an (originator, RREQ ID) pair is remembered, as a value of its own instead of
+    /// PATH_DISCOVERY_TIME (§10). Default none; ns-2 `aodv/aodv.h` `BCAST_ID_SAVE` 6 s.
+    pub fixed_path_discovery_time: Option<SimDuration>,
+    /// ns-2's local repair (`aodv/aodv.cc` `AODV::rt_ll_failed`, `local_rt_repair`,
+    /// `sendRequest`) instead of §6.12's, with [`AodvConfig::local_repair`]: a node repairs
+    /// a broken route only when the packet has come further than it has left to go (hops
+    /// from its source > hops to its destination), whatever MAX_REPAIR_TTL; the repair
+    /// request's TTL is the old hop count + TTL_INCREMENT (NET_DIAMETER from TTL_THRESHOLD
+    /// on) and its wait 2 × TTL × NODE_TRAVERSAL_TIME. Default off.
+    pub ns2_local_repair: bool,
 }
 
 impl Default for AodvConfig {
@@ -125,11 +138,42 @@ impl Default for AodvConfig {
             send_buffer_timeout: SimDuration::from_secs(30),
             broadcast_jitter: SimDuration::from_millis(10),
             rebuffer_on_link_failure: true,
+            fixed_my_route_timeout: None,
+            fixed_path_discovery_time: None,
+            ns2_local_repair: false,
         }
     }
 }
 
 impl AodvConfig {
+    /// ns-2.35's AODV (`aodv/aodv.h`, `aodv/aodv.cc`, `aodv/aodv_rqueue.h`), the AODV of the
+    /// MANET studies of its era. From `aodv.h`: `ACTIVE_ROUTE_TIMEOUT` 10 s,
+    /// `MY_ROUTE_TIMEOUT` 10 s, `BCAST_ID_SAVE` 6 s, `RREQ_RETRIES` 3, `TTL_START` 5,
+    /// `TTL_INCREMENT` 2, `TTL_THRESHOLD` 7, `NODE_TRAVERSAL_TIME` 30 ms,
+    /// `NETWORK_DIAMETER` 30, `ALLOWED_HELLO_LOSS` 3; `AODV_LOCAL_REPAIR` defined (local
+    /// repair on, ns-2's rule), `AODV_LINK_LAYER_DETECTION` defined (no HELLOs: MAC
+    /// feedback), and `rt_ll_failed` drops the packets of a broken link that it does not
+    /// repair, the source's own included (no re-buffering).
+    pub fn ns2() -> AodvConfig {
+        AodvConfig {
+            active_route_timeout: SimDuration::from_secs(10),
+            fixed_my_route_timeout: Some(SimDuration::from_secs(10)),
+            fixed_path_discovery_time: Some(SimDuration::from_secs(6)),
+            rreq_retries: 3,
+            ttl_start: 5,
+            ttl_increment: 2,
+            ttl_threshold: 7,
+            node_traversal_time: SimDuration::from_millis(30),
+            net_diameter: 30,
+            allowed_hello_loss: 3,
+            hello_enabled: false,
+            local_repair: true,
+            ns2_local_repair: true,
+            rebuffer_on_link_failure: false,
+            ..AodvConfig::default()
+        }
+    }
+
     /// NET_TRAVERSAL_TIME = 2 × NODE_TRAVERSAL_TIME × NET_DIAMETER (§10): 2.8 s by default.
     pub fn net_traversal_time(&self) -> SimDuration {
         self.node_traversal_time
@@ -139,13 +183,15 @@ impl AodvConfig {
     /// PATH_DISCOVERY_TIME = 2 × NET_TRAVERSAL_TIME (§10): 5.6 s; how long a (originator,
     /// RREQ ID) pair is remembered.
     pub fn path_discovery_time(&self) -> SimDuration {
-        self.net_traversal_time().saturating_mul(2)
+        self.fixed_path_discovery_time
+            .unwrap_or_else(|| self.net_traversal_time().saturating_mul(2))
     }
 
     /// MY_ROUTE_TIMEOUT = 2 × ACTIVE_ROUTE_TIMEOUT (§10): 6 s; the lifetime a destination
     /// puts in its RREPs.
     pub fn my_route_timeout(&self) -> SimDuration {
-        self.active_route_timeout.saturating_mul(2)
+        self.fixed_my_route_timeout
+            .unwrap_or_else(|| self.active_route_timeout.saturating_mul(2))
     }
 
     /// DELETE_PERIOD = K × max(ACTIVE_ROUTE_TIMEOUT, HELLO_INTERVAL) (§10): 15 s.
@@ -629,6 +675,11 @@ impl Aodv {
         let mut unreachable = Vec::new();
         let mut precursors = BTreeSet::new();
         let mut repairs = Vec::new();
+        // ns-2's rule needs the distance back to each forwarded packet's source.
+        let src_hops: BTreeMap<Ipv4Addr, u8> = failed
+            .iter()
+            .filter_map(|(s, _, _)| self.table.valid(*s).map(|r| (*s, r.hops)))
+            .collect();
         for dst in self.table.via(nb) {
             let Some(r) = self.table.get_mut(dst) else {
                 continue;
@@ -644,8 +695,16 @@ impl Aodv {
                 .iter()
                 .find(|(s, d, _)| *d == dst && *s != self.addr)
                 .map(|(s, _, _)| *s);
+            let eligible = if self.cfg.ns2_local_repair {
+                // ns-2 `rt_ll_failed`: `ch->num_forwards() > rt->rt_hops`.
+                forwarding
+                    .and_then(|s| src_hops.get(&s))
+                    .is_some_and(|&h| h > r.hops)
+            } else {
+                r.hops <= max_repair
+            };
             if self.cfg.local_repair
-                && r.hops <= max_repair
+                && eligible
                 && forwarding.is_some()
                 && !self.discoveries.contains_key(&dst)
             {

@@ -273,6 +273,7 @@ fn tags_are_conserved_across_link_breaks() {
                 ..AodvConfig::default()
             },
         ),
+        ("ns2", AodvConfig::ns2()),
         (
             "no rebuffering, short buffer timeout",
             AodvConfig {
@@ -876,4 +877,103 @@ fn capture_for_tshark() {
         w.write_packet(*t, p).expect("write");
     }
     w.flush().expect("flush");
+}
+
+/// ns-2's local repair rule (`aodv.cc` `rt_ll_failed`: repair only when
+/// `num_forwards > rt_hops`). Line 0-1-2-3 with a detour 1-4-2: the link 1-2 breaks at node 1,
+/// one hop from the source and two from the destination. §6.12 (2 ≤ MAX_REPAIR_TTL) repairs
+/// it at node 1; ns-2's rule does not (1 > 2 is false): node 1 reports the break and the
+/// source discovers again. Past halfway (the link 2-3 of the line 0-1-2-3 with a detour
+/// 2-4-3, `local_repair_keeps_the_source_unaware`) both repair.
+#[test]
+fn ns2_local_repair_only_past_halfway() {
+    for ns2 in [false, true] {
+        let cfg = AodvConfig {
+            local_repair: true,
+            ns2_local_repair: ns2,
+            ..AodvConfig::default()
+        };
+        let mut net = net(5, &cfg);
+        net.line();
+        net.set_link(3, 4, false);
+        net.set_link(1, 4, true);
+        net.set_link(4, 2, true);
+        cbr(&mut net, 0, 3, 0, 20, 100);
+        net.run_until(ms(500));
+        assert_eq!(
+            net.routers[1].next_hop(TestNet::addr(3)),
+            Some(TestNet::addr(2))
+        );
+        net.set_link(1, 2, false);
+        net.run_until(ms(3000));
+        let discoveries = net.routers[0].counters().discoveries;
+        assert_eq!(discoveries, if ns2 { 2 } else { 1 }, "ns2 rule {ns2}");
+        assert_eq!(
+            net.routers[1].next_hop(TestNet::addr(3)),
+            Some(TestNet::addr(4))
+        );
+    }
+    // Past halfway ns-2 repairs too.
+    let cfg = AodvConfig {
+        local_repair: true,
+        ns2_local_repair: true,
+        ..AodvConfig::default()
+    };
+    let mut net = net(5, &cfg);
+    net.line();
+    net.set_link(3, 4, false);
+    net.set_link(2, 4, true);
+    net.set_link(4, 3, true);
+    cbr(&mut net, 0, 3, 0, 20, 100);
+    net.run_until(ms(500));
+    net.set_link(2, 3, false);
+    net.run_until(ms(3000));
+    assert_eq!(net.routers[0].counters().discoveries, 1);
+    assert_eq!(
+        net.routers[2].next_hop(TestNet::addr(3)),
+        Some(TestNet::addr(4))
+    );
+}
+
+/// The ns2 profile's values (ns-2.35 `aodv/aodv.h`) and the two timeouts ns-2 sets on their
+/// own rather than by §10's formulas.
+#[test]
+fn ns2_profile_values() {
+    let c = AodvConfig::ns2();
+    assert_eq!(c.active_route_timeout, SimDuration::from_secs(10));
+    assert_eq!(c.my_route_timeout(), SimDuration::from_secs(10));
+    assert_eq!(c.path_discovery_time(), SimDuration::from_secs(6));
+    assert_eq!(c.rreq_retries, 3);
+    assert_eq!(c.ttl_start, 5);
+    assert_eq!(c.net_diameter, 30);
+    assert_eq!(c.node_traversal_time, SimDuration::from_millis(30));
+    assert!(c.local_repair && c.ns2_local_repair && !c.hello_enabled);
+    assert!(!c.rebuffer_on_link_failure);
+    let d = AodvConfig::default();
+    assert_eq!(d.my_route_timeout(), SimDuration::from_secs(6));
+    assert_eq!(d.path_discovery_time(), SimDuration::from_millis(5600));
+}
+
+/// A destination puts MY_ROUTE_TIMEOUT in its RREPs: 10 s with ns-2's fixed value (20 s by
+/// §10's formula from ns-2's ACTIVE_ROUTE_TIMEOUT).
+#[test]
+fn ns2_rrep_lifetime() {
+    for (cfg, lifetime) in [
+        (AodvConfig::ns2(), 10_000u32),
+        (AodvConfig::default(), 6_000),
+    ] {
+        let mut net = net(3, &cfg);
+        net.line();
+        cbr(&mut net, 0, 2, 0, 20, 1);
+        net.run_until(ms(500));
+        let l = net
+            .transmissions
+            .iter()
+            .find_map(|t| match aodv_msg(&t.packet) {
+                Some(AodvRepr::Rrep(r)) if t.node == 2 => Some(r.lifetime_ms),
+                _ => None,
+            })
+            .expect("a RREP from the destination");
+        assert_eq!(l, lifetime);
+    }
 }

@@ -7,7 +7,8 @@ use std::net::Ipv4Addr;
 
 use sctpsim_kernel::{SimDuration, SimTime};
 use sctpsim_wire::dsr::{
-    dsr_packet, DsrOption, DsrRepr, MAX_REPLY_ADDRS, MAX_REQUEST_ADDRS, NO_NEXT_HEADER,
+    dsr_packet, DsrOption, DsrRepr, RouteErrorKind, MAX_REPLY_ADDRS, MAX_REQUEST_ADDRS,
+    NO_NEXT_HEADER,
 };
 use sctpsim_wire::Ipv4Repr;
 
@@ -24,6 +25,8 @@ impl Dsr {
         let (ttl, wait, propagating) = if self.cfg.nonpropagating_first {
             // §3.3.3: first ask the neighbours only (TTL 1); they answer from their caches.
             (1, self.cfg.nonprop_request_timeout, 0)
+        } else if self.cfg.ns2_request_backoff {
+            (self.cfg.discovery_hop_limit, self.ns2_cycle_gap(1), 1)
         } else {
             (self.cfg.discovery_hop_limit, self.cfg.request_period, 1)
         };
@@ -33,6 +36,9 @@ impl Dsr {
                 started: now,
                 deadline: now + wait,
                 propagating,
+                cycles: 1,
+                cycle_start: now,
+                ring0: self.cfg.nonpropagating_first,
             },
         );
         self.send_request(now, target, ttl);
@@ -63,17 +69,93 @@ impl Dsr {
             dscp: 0,
             dont_frag: false,
         };
+        let mut options = vec![DsrOption::RouteRequest {
+            id,
+            target,
+            addresses: Vec::new(),
+        }];
+        // ns-2 `sendOutRtReq` (`dsragent_propagate_last_error`, RFC 4728 §8.2.1): the last
+        // Route Error this node received rides on its requests for `max_err_hold`, until a
+        // propagating request has carried it, so that no node answers from a cache that
+        // still holds the broken link.
+        if let Some((from, to, at)) = self.held_error {
+            if self.cfg.propagate_last_error && now.saturating_since(at) < self.cfg.max_err_hold {
+                options.push(DsrOption::RouteError {
+                    salvage: 0,
+                    error_src: from,
+                    error_dst: self.addr,
+                    kind: RouteErrorKind::NodeUnreachable(to),
+                });
+                if ttl > 1 {
+                    self.held_error = None;
+                }
+            } else {
+                self.held_error = None;
+            }
+        }
         let dsr = DsrRepr {
             next_header: NO_NEXT_HEADER,
-            options: vec![DsrOption::RouteRequest {
-                id,
-                target,
-                addresses: Vec::new(),
-            }],
+            options,
         };
         if let Ok(packet) = dsr_packet(&ip, &dsr, &[]) {
             self.jittered_broadcast(now, packet);
         }
+    }
+
+    /// [`super::DsrConfig::ns2_request_backoff`]: the time from the start of retry cycle
+    /// `cycles` to the next, RequestPeriod · 4^cycles capped at MaxRequestPeriod (ns-2
+    /// `dsr/dsragent.cc` `BackOffTest`: `(1 << (rt_reqs_outstanding * 2)) * rt_rq_period`).
+    fn ns2_cycle_gap(&self, cycles: u32) -> SimDuration {
+        let exp = cycles.saturating_mul(2).min(40);
+        SimDuration(
+            self.cfg
+                .request_period
+                .as_nanos()
+                .saturating_mul(1u64 << exp)
+                .min(self.cfg.max_request_period.as_nanos()),
+        )
+    }
+
+    /// The next request of a discovery under ns-2's schedule: the propagating request of
+    /// the current cycle (its non-propagating one went unanswered), or a new cycle.
+    fn ns2_retry(&mut self, now: SimTime, target: Ipv4Addr) {
+        let Some(d) = self.discoveries.get(&target) else {
+            return;
+        };
+        let (ring0, cycles, cycle_start) = (d.ring0, d.cycles, d.cycle_start);
+        let nonprop = self.cfg.nonpropagating_first;
+        let ttl = if ring0 {
+            // ns-2 `getRouteForPacket`: `LIMIT0` out longer than `arp_timeout`.
+            let next = (cycle_start + self.ns2_cycle_gap(cycles)).max(now);
+            if let Some(d) = self.discoveries.get_mut(&target) {
+                d.ring0 = false;
+                d.propagating += 1;
+                d.deadline = next;
+            }
+            self.cfg.discovery_hop_limit
+        } else {
+            let cycles = cycles.saturating_add(1);
+            let wait = if nonprop {
+                self.cfg.nonprop_request_timeout
+            } else {
+                self.ns2_cycle_gap(cycles)
+            };
+            if let Some(d) = self.discoveries.get_mut(&target) {
+                d.cycles = cycles;
+                d.cycle_start = now;
+                d.ring0 = nonprop;
+                if !nonprop {
+                    d.propagating += 1;
+                }
+                d.deadline = now + wait;
+            }
+            if nonprop {
+                1
+            } else {
+                self.cfg.discovery_hop_limit
+            }
+        };
+        self.send_request(now, target, ttl);
     }
 
     /// Discovery deadlines (§8.2.1): give up, or retransmit with exponential backoff
@@ -106,6 +188,10 @@ impl Dsr {
                 for (_, packet) in self.buffer.take_where(|d| d == target) {
                     self.drop_packet(packet, RouteDropReason::NoRoute);
                 }
+                continue;
+            }
+            if self.cfg.ns2_request_backoff {
+                self.ns2_retry(now, target);
                 continue;
             }
             let exp = sent.min(20);
@@ -186,6 +272,7 @@ impl Dsr {
         id: u16,
         target: Ipv4Addr,
         record: Vec<Ipv4Addr>,
+        errors: Vec<DsrOption>,
     ) {
         let me = self.addr;
         let initiator = ip.src_addr;
@@ -252,13 +339,15 @@ impl Dsr {
             ttl: ip.ttl - 1,
             ..*ip
         };
+        let mut options = vec![DsrOption::RouteRequest {
+            id,
+            target,
+            addresses,
+        }];
+        options.extend(errors);
         let dsr = DsrRepr {
             next_header: NO_NEXT_HEADER,
-            options: vec![DsrOption::RouteRequest {
-                id,
-                target,
-                addresses,
-            }],
+            options,
         };
         let Ok(packet) = dsr_packet(&fwd_ip, &dsr, &[]) else {
             return;

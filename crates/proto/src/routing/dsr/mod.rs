@@ -37,8 +37,11 @@ mod cache;
 mod discovery;
 mod disjoint;
 mod maintenance;
+mod snoop;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_ns2;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::net::Ipv4Addr;
@@ -106,6 +109,34 @@ pub struct DsrConfig {
     /// Cached paths kept in all (ns-2 `dsr/mobicache.cc`: primary cache 30 + secondary
     /// cache 64 paths = 94).
     pub cache_capacity: usize,
+    /// Promiscuous tap (ns-2 `dsr/dsragent.cc` `dsragent_use_tap` and
+    /// `dsragent_snoop_source_routes`, both true): the node learns routes from the source
+    /// routes of unicast DSR packets it overhears ([`Router::handle_overheard`]) and removes
+    /// the links named in overheard Route Errors. Default off (RFC 4728 §3.4.2 leaves it
+    /// optional). The engine switches the MAC to promiscuous reception when it is on.
+    pub tap: bool,
+    /// Gratuitous Route Replies for route shortening (ns-2 `dsragent_send_grat_replies`,
+    /// true; RFC 4728 §3.4.3): a node that overhears a data packet whose source route lists
+    /// it after the packet's next hop tells the packet's source the shortened route. Needs
+    /// [`DsrConfig::tap`]. Default off.
+    pub gratuitous_replies: bool,
+    /// At most one gratuitous reply per (source, shortened route) in this time (ns-2
+    /// `grat_hold_down_time` 1 s; RFC 4728 §9 GratReplyHoldoff 1 s).
+    pub grat_hold_down: SimDuration,
+    /// Piggyback the last Route Error this node received on its next Route Requests (ns-2
+    /// `dsragent_propagate_last_error`, true; RFC 4728 §8.2.1), so that nodes answering from
+    /// their caches do not return the broken link. Default off.
+    pub propagate_last_error: bool,
+    /// A received Route Error is piggybacked only on requests sent within this time of its
+    /// arrival (ns-2 `max_err_hold` 1 s).
+    pub max_err_hold: SimDuration,
+    /// ns-2's request schedule (`dsr/dsragent.cc` `BackOffTest`, `getRouteForPacket`):
+    /// every retry cycle starts with a non-propagating request (when
+    /// [`DsrConfig::nonpropagating_first`]) followed by a propagating one after
+    /// [`DsrConfig::nonprop_request_timeout`], and cycle k+1 starts RequestPeriod · 4^k after
+    /// cycle k (capped at MaxRequestPeriod: 0.5 s, 2 s, 8 s, 10 s, ...). Off: RFC 4728
+    /// §8.2.1, one non-propagating request, then propagating ones RequestPeriod · 2^k apart.
+    pub ns2_request_backoff: bool,
 }
 
 impl Default for DsrConfig {
@@ -129,9 +160,44 @@ impl Default for DsrConfig {
             reply_from_cache: true,
             max_routes_per_dest: 8,
             cache_capacity: 94,
+            tap: false,
+            gratuitous_replies: false,
+            grat_hold_down: SimDuration::from_secs(1),
+            propagate_last_error: false,
+            max_err_hold: SimDuration::from_secs(1),
+            ns2_request_backoff: false,
         }
     }
 }
+
+impl DsrConfig {
+    /// ns-2.35's DSR (`dsr/dsragent.cc`, `dsr/mobicache.cc`, CMU Monarch), the DSR of the
+    /// MANET studies of its era: the RFC defaults where ns-2 has the same value, and
+    /// * the tap, gratuitous replies and error propagation on (`dsragent_use_tap`,
+    ///   `dsragent_snoop_source_routes`, `dsragent_send_grat_replies`,
+    ///   `dsragent_propagate_last_error`, all `true`);
+    /// * ns-2's request schedule ([`DsrConfig::ns2_request_backoff`]);
+    /// * no route expiry (`mobicache.cc` keeps a path until it is evicted or a link on it
+    ///   breaks): a timeout longer than any run;
+    /// * no per-destination bound (`mobicache.cc` bounds only the primary (30) and secondary
+    ///   (64) caches): [`DsrConfig::max_routes_per_dest`] = the cache capacity, 94.
+    pub fn ns2() -> DsrConfig {
+        let d = DsrConfig::default();
+        DsrConfig {
+            tap: true,
+            gratuitous_replies: true,
+            propagate_last_error: true,
+            ns2_request_backoff: true,
+            route_cache_timeout: NS2_NO_EXPIRY,
+            max_routes_per_dest: d.cache_capacity,
+            ..d
+        }
+    }
+}
+
+/// The route cache timeout of [`DsrConfig::ns2`]: 10^6 s (11.6 days), longer than any run;
+/// ns-2's `mobicache.cc` has no timeout.
+pub const NS2_NO_EXPIRY: SimDuration = SimDuration::from_secs(1_000_000);
 
 /// A route discovery in progress (§8.2.1).
 #[derive(Clone, Debug)]
@@ -140,6 +206,11 @@ struct Discovery {
     deadline: SimTime,
     /// Propagating requests sent so far (the non-propagating one not counted).
     propagating: u32,
+    /// [`DsrConfig::ns2_request_backoff`]: retry cycles started (the first included), when
+    /// the current one started, and whether its non-propagating request is the one out.
+    cycles: u32,
+    cycle_start: SimTime,
+    ring0: bool,
 }
 
 /// A Route Request (originated or rebroadcast) waiting for its jitter.
@@ -168,6 +239,12 @@ pub struct Dsr {
     counters: RoutingCounters,
     /// The time of the latest input, for the queries that take no `now`.
     last_now: SimTime,
+    /// [`DsrConfig::propagate_last_error`]: the broken link (from, to) of the last Route
+    /// Error addressed to this node, and when it arrived.
+    held_error: Option<(Ipv4Addr, Ipv4Addr, SimTime)>,
+    /// [`DsrConfig::gratuitous_replies`]: when a gratuitous reply last went out for each
+    /// shortened route (`[source, ..., destination]`).
+    grat_sent: BTreeMap<Vec<Ipv4Addr>, SimTime>,
 }
 
 /// An IPv4 packet split for DSR processing.
@@ -281,6 +358,8 @@ impl Dsr {
             events: VecDeque::new(),
             counters: RoutingCounters::default(),
             last_now: SimTime::ZERO,
+            held_error: None,
+            grat_sent: BTreeMap::new(),
         }
     }
 
@@ -448,15 +527,24 @@ impl Dsr {
         if let Some(kind) = main_kind(&dsr) {
             self.counters.count_rx(kind, packet.len());
         }
-        // §8.3.5: every node that receives a Route Error removes the link.
+        // §8.3.5: every node that receives a Route Error removes the link, the nodes that
+        // only forward it included (what ns-2 calls `dsragent_snoop_forwarded_errors`), and
+        // so does every node that receives a Route Request carrying one (§8.2.1,
+        // `propagate_last_error`).
+        let is_request = main_kind(&dsr) == Some("rreq");
         for o in &dsr.options {
             if let DsrOption::RouteError {
                 error_src,
+                error_dst,
                 kind: sctpsim_wire::dsr::RouteErrorKind::NodeUnreachable(unreachable),
                 ..
             } = o
             {
                 self.remove_link(*error_src, *unreachable);
+                if self.cfg.propagate_last_error && !is_request && *error_dst == me {
+                    // ns-2 `processBrokenRouteError`: kept for the next Route Request.
+                    self.held_error = Some((*error_src, *unreachable, now));
+                }
             }
         }
         if let Some(DsrOption::RouteRequest {
@@ -469,7 +557,14 @@ impl Dsr {
             .find(|o| matches!(o, DsrOption::RouteRequest { .. }))
         {
             let (id, target, record) = (*id, *target, addresses.clone());
-            self.handle_request(now, &ip, id, target, record);
+            // A Route Error riding on the request travels on with it.
+            let errors: Vec<DsrOption> = dsr
+                .options
+                .iter()
+                .filter(|o| matches!(o, DsrOption::RouteError { .. }))
+                .cloned()
+                .collect();
+            self.handle_request(now, &ip, id, target, record, errors);
             return;
         }
         // Learn from the source route (§8.1.4) and from a reply's route.
@@ -656,6 +751,14 @@ impl Router for Dsr {
     fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
         self.begin(now);
         self.link_failure(now, next_hop, packets);
+    }
+
+    fn handle_overheard(&mut self, now: SimTime, packet: &Packet) {
+        if !self.cfg.tap {
+            return;
+        }
+        self.begin(now);
+        self.tap(now, packet);
     }
 
     fn handle_timeout(&mut self, now: SimTime) {

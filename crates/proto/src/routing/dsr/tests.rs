@@ -311,6 +311,7 @@ fn link_break_salvage_route_error_and_rediscovery() {
 fn tags_are_conserved_across_link_breaks() {
     let configs = [
         ("default", DsrConfig::default()),
+        ("ns2", DsrConfig::ns2()),
         (
             "short buffer, few requests",
             DsrConfig {
