@@ -14,9 +14,7 @@ partial grid is still usable.
 
 import argparse
 import csv
-import importlib.util
 import math
-import os
 import subprocess
 import sys
 import tempfile
@@ -24,45 +22,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ns3build import build  # noqa: E402  (shared with run_manet_tcp.py)
+
 HERE = Path(__file__).resolve().parent
-SRC = HERE / "manet_cbr.cc"
-LIBS = ["aodv", "olsr", "wifi", "mobility", "internet", "applications", "traffic-control",
-        "network", "propagation", "core"]
 KEY = ("protocol", "sources", "pause_s", "run", "duration_s")
-
-
-def ns3_root():
-    """Directory of the installed `ns3` Python package (holds include/ and lib64/)."""
-    spec = importlib.util.find_spec("ns3")
-    if spec is None:
-        sys.exit("ns3 is not installed in this Python: python3 -m pip install ns3==3.44.post0")
-    locs = list(spec.submodule_search_locations or [])
-    if spec.origin and spec.origin not in ("namespace", None):
-        locs.insert(0, os.path.dirname(spec.origin))
-    for loc in locs:
-        if (Path(loc) / "include" / "ns3" / "core-module.h").exists():
-            return Path(loc)
-    sys.exit(f"no include/ns3 under the ns3 package locations {locs}")
-
-
-def build(out_dir: Path) -> Path:
-    root = ns3_root()
-    libdir = next((root / d for d in ("lib64", "lib") if (root / d).is_dir()), None)
-    if libdir is None:
-        sys.exit(f"no lib64/ or lib/ under {root}")
-    version = next(iter(sorted(p.name for p in libdir.glob("libns3.*-core.so"))), None)
-    if version is None:
-        sys.exit(f"no libns3.*-core.so in {libdir}")
-    ver = version[len("libns3."):-len("-core.so")]  # e.g. "44"
-    out_dir.mkdir(parents=True, exist_ok=True)
-    exe = out_dir / "manet_cbr"
-    if exe.exists() and exe.stat().st_mtime > SRC.stat().st_mtime:
-        return exe
-    cmd = ["g++", "-O2", "-std=c++20", f"-I{root / 'include'}", str(SRC), "-o", str(exe),
-           f"-L{libdir}", f"-Wl,-rpath,{libdir}"] + [f"-lns3.{ver}-{lib}" for lib in LIBS]
-    print("building:", " ".join(cmd), flush=True)
-    subprocess.run(cmd, check=True)
-    return exe
 
 
 def fmt_pause(p):
@@ -199,7 +163,7 @@ def main():
         args.sources, args.pauses, args.runs, args.duration = [10], [0], [1], 60.0
         args.hello = False
 
-    exe = build(args.build_dir)
+    exe = build("manet_cbr", args.build_dir)
     done = done_keys(args.csv)
     todo = [pt for pt in grid(args)
             if (pt[0], pt[1], fmt_pause(pt[2]), pt[3], fmt_pause(args.duration)) not in done]
