@@ -190,10 +190,6 @@ def report(ctx: Context, sp: pd.DataFrame, pa: pd.DataFrame, a8: pd.DataFrame, c
     )
     if ctx.quick:
         L.append(f"**Quick mode:** {n} seeds per point and 100 s runs. The full reproduction runs 10 seeds of 200 s.")
-    L.append(
-        "**Not yet in this reproduction:** ns-2's DSR promiscuous overhearing and gratuitous replies and AODV local repair as "
-        "ns-2.35 has it (the runs use our RFC-default DSR and AODV; see the set-up table)."
-    )
     L.append("## Claims")
     L.append(markdown_table(
         ["claim", "case", "paper", "ours (mean ± 95 % CI)", "unit", "tolerance", "verdict"],
@@ -266,11 +262,13 @@ def _absolute(sp: pd.DataFrame) -> str:
         return ""
     return (
         f"**Absolute throughput.** Ours is {min(ratios):.2f}-{max(ratios):.2f}× the paper's per-flow throughput (the order of "
-        "the protocols agrees). We have not yet found the measured cause: the candidates this reproduction can test next are "
-        "ns-2's DSR behaviour (promiscuous overhearing and gratuitous replies shorten routes but also keep stale ones), ARP "
-        "(ns-2 holds one packet per unresolved neighbour and drops the rest; we have no ARP), the speed floor (setdest's "
-        "[0, max] speeds), the start times of the flows, and the throughput definition (over the flow's active time here). "
-        "Until one is measured to account for the factor, the absolute-throughput claims stay `fail`."
+        "the protocols agrees). No single open choice accounts for it (table below): a 1 Mbit/s data rate (ns-2.28's later "
+        "default) comes closest and still leaves SCTP and TCP above the paper; cbrgen's start times, setdest's speeds and "
+        "ns-2's DSR behaviour move it by less. An independent simulator on the same set-up, ns-3 3.44 with its own DSR and "
+        "TCP NewReno (`tools/ns3/manet_tcp.cc`, BENCHMARKS.md), gives 27.7 and 32.7 kbit/s per TCP flow in two runs: also "
+        "2.1-3.3× the paper, so most of the factor lies in what the paper does not state (or in ns-2 of 2004), not in our "
+        "models. "
+        "No choice is tuned to close the gap, so the absolute-throughput claims stay `fail`."
     )
 
 
