@@ -60,9 +60,19 @@ impl SendQueue {
         }
     }
 
-    /// Changes the number of outbound streams after negotiation (SSNs restart at 0).
+    /// Changes the number of outbound streams after negotiation. Streams that existed keep
+    /// their next SSN; new ones start at 0. A second negotiation in one association (a new INIT
+    /// after a Stale Cookie error, RFC 9260 §5.2.6) must not hand out an SSN again: DATA
+    /// bundled with the first COOKIE ECHO already used it and stays outstanding under its TSN,
+    /// and the receiver would take a second message with that SSN for an old one and drop it.
     pub fn set_streams(&mut self, streams: u16) {
-        self.next_ssn = vec![Ssn(0); usize::from(streams)];
+        self.next_ssn.resize(usize::from(streams), Ssn(0));
+    }
+
+    /// Every outbound stream's next SSN back to 0: the peer restarted (RFC 9260 §5.2.4) and its
+    /// new TCB expects SSN 0 on every stream.
+    pub fn restart_ssns(&mut self) {
+        self.next_ssn.fill(Ssn(0));
     }
 
     /// Number of outbound streams.

@@ -708,6 +708,7 @@ impl SctpAssociation {
             p.error_count = 0;
         }
         self.events.push_back(SctpEvent::Restart);
+        self.sendq.restart_ssns();
         // install_cookie sets the tags, the peer's parameters and queues the COOKIE ACK; it
         // would also report CommUp, which a restart replaces with Restart.
         let before = self.events.len();

@@ -496,3 +496,61 @@ fn shutdown_before_setup_closes_or_waits() {
     assert_eq!(h.a.state(), State::ShutdownSent);
     recv!(h, [ChunkRepr::Shutdown { .. }]);
 }
+
+/// Found in the argyriou2004 study (a flow whose COOKIE ECHO went stale): DATA bundled with the
+/// first COOKIE ECHO keeps its TSN and SSN through the new INIT of RFC 9260 §5.2.6, so the next
+/// message must take the next SSN. Giving it SSN 0 again made the receiver take it for the
+/// message already delivered and drop it: one message missing on an ordered stream.
+#[test]
+fn ssns_survive_a_new_init_after_a_stale_cookie() {
+    let (mut h, _) = cookie_wait(cfg(), &[L1], &[R1]);
+    h.send_msg(100);
+    let tag = h.a.my_vtag();
+    h.inject_raw(
+        R1,
+        tag,
+        vec![ChunkRepr::InitAck(remote_init_ack(
+            &[R1],
+            b"c1",
+            false,
+            false,
+        ))],
+    );
+    recv!(h, [ChunkRepr::CookieEcho { .. }, ChunkRepr::Data(d)] => {
+        assert_eq!(d.ssn, Ssn(0));
+    });
+    send!(h, at ms(50), [ChunkRepr::Error { causes: vec![ErrorCause::StaleCookie { staleness_us: 3000 }] }]);
+    assert_eq!(h.a.state(), State::CookieWait);
+    recv!(h, [ChunkRepr::Init(_)]);
+    h.send_msg(100);
+    h.inject_raw(
+        R1,
+        tag,
+        vec![ChunkRepr::InitAck(remote_init_ack(
+            &[R1],
+            b"c2",
+            false,
+            false,
+        ))],
+    );
+    send!(h, at ms(100), [ChunkRepr::CookieAck]);
+    h.at(ms(5000));
+    let ssns: Vec<(Tsn, Ssn)> = h
+        .all()
+        .iter()
+        .flat_map(|t| {
+            data_chunks(&t.packet.chunks)
+                .into_iter()
+                .map(|d| (d.tsn, d.ssn))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    // The first message under its first TSN and SSN 0 (possibly sent again), the second under
+    // the next TSN and SSN 1.
+    assert!(
+        ssns.iter()
+            .all(|&(tsn, ssn)| (tsn == h.ltsn(0)) == (ssn == Ssn(0))),
+        "{ssns:?}"
+    );
+    assert!(ssns.contains(&(h.ltsn(1), Ssn(1))), "{ssns:?}");
+}
