@@ -44,7 +44,17 @@ fn pairs_and_routing_errors_name_the_field() {
     assert!(e.starts_with("flows[0].src"), "{e}");
     let e = load_err(MANET, &[("routing.protocol", "babel")]);
     assert!(e.starts_with("routing.protocol"), "{e}");
-    let e = load_err(MANET, &[("routing.olsr.willingness", "3")]);
+    // Settings of a protocol that does not run are checked but allowed (a sweep over
+    // routing.protocol carries each one's settings), except with static routing.
+    let e = load_err(MANET, &[("routing.olsr.willingness", "9")]);
+    assert!(e.starts_with("routing.olsr.willingness"), "{e}");
+    let e = load_err(
+        MANET,
+        &[
+            ("routing.protocol", "static"),
+            ("routing.olsr.willingness", "3"),
+        ],
+    );
     assert!(e.starts_with("routing.olsr"), "{e}");
     let olsr = [
         ("routing.protocol", "olsr"),
