@@ -218,16 +218,12 @@ def report(ctx: Context, sp: pd.DataFrame, pa: pd.DataFrame, a8: pd.DataFrame, c
     L.append(_fig(figs, "area"))
     L.append("## Checks")
     allr = pd.concat([sp, pa, a8], ignore_index=True, sort=False)
-    errs = _sum_cols(allr, "delivery_errors")
-    missing = _sum_cols(allr, "messages_missing")
+    # Per-run sums over the associations, from argyriou2004._prepare.
+    errs = float(allr["delivery_errors"].fillna(0).sum())
+    missing = float(allr["messages_missing"].fillna(0).sum())
     L.append(f"- SCTP checking sinks over all {int(allr['protocol'].isin(['sctp', 'asctp']).sum())} SCTP and A-SCTP runs: {fmt(errs)} messages corrupted, "
              f"duplicated or out of order, {fmt(missing)} missing below the highest delivered (both must be 0).")
     return "\n\n".join(L) + "\n"
-
-
-def _sum_cols(df: pd.DataFrame, field: str) -> float:
-    cols = [c for c in df.columns if c.startswith("sctp[") and c.endswith(f".{field}")]
-    return float(df[cols].apply(pd.to_numeric, errors="coerce").fillna(0).to_numpy().sum()) if cols else math.nan
 
 
 def _fig(figs: dict[str, Figure], key: str) -> str:
@@ -278,9 +274,7 @@ def _asctp_table(pa: pd.DataFrame, a8: pd.DataFrame) -> str:
         for p in a.PAUSES_S:
             sub = df[df["pause_s"] == float(p)]
             s, x = sub[sub["protocol"] == "sctp"], sub[sub["protocol"] == "asctp"]
-            common = s.set_index("seed").index.intersection(x.set_index("seed").index)
-            r = paired_ratio(s.set_index("seed").loc[common, "throughput_kbps"].tolist(),
-                             x.set_index("seed").loc[common, "throughput_kbps"].tolist())
+            r = a._paired(sub, {}, "throughput_kbps", base="sctp", alt="asctp")
             rows.append([area, p, fmt_mean_ci(*mean_ci(s["throughput_kbps"])), fmt_mean_ci(*mean_ci(x["throughput_kbps"])),
                          fmt_mean_ci(r.value, r.ci95), fmt(mean_ci(s["timeouts"])[0]), fmt(mean_ci(x["timeouts"])[0]),
                          fmt(mean_ci(s["breaks_to_timeout"])[0]), fmt(mean_ci(x["breaks_to_timeout"])[0]),
@@ -307,10 +301,7 @@ def _sensitivity(sp: pd.DataFrame, choices: dict[str, pd.DataFrame]) -> str:
             m = mean_ci(sub["throughput_kbps"])
             row += [fmt_mean_ci(*m), fmt_mean_ci(*mean_ci(sub["throughput_run_kbps"])), fmt_mean_ci(r.value, r.ci95),
                     fmt(m[0] / paper if paper else math.nan)]
-        s = df[df["protocol"] == "sctp"].set_index("seed")["throughput_kbps"]
-        t = df[df["protocol"] == "tcp"].set_index("seed")["throughput_kbps"]
-        common = s.index.intersection(t.index)
-        q = paired_ratio(t.loc[common].tolist(), s.loc[common].tolist())
+        q = a._paired(df, {}, "throughput_kbps")
         row.append(fmt_mean_ci(q.value, q.ci95))
         rows.append(row)
     why = "\n".join(f"- *{v}*: {a.SENSITIVITY[v][1]}." for v in choices)
