@@ -77,6 +77,10 @@ pub struct SctpResult {
     /// A-SCTP: miss indications withheld by the per-path TSN range rule.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub misses_out_of_range: Option<u64>,
+    /// A-SCTP: HEARTBEAT ACKs that came after their heartbeat was given up (counted as failed,
+    /// or its route lost); their RTT samples span the route's outage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub late_heartbeat_acks: Option<u64>,
 }
 
 /// One destination of one side of an association.

@@ -86,6 +86,7 @@ impl Simulation {
                 multipath: s.asctp.as_ref().map(|_| "asctp".into()),
                 failover_retransmissions: s.asctp.as_ref().map(|_| cs.failover_retransmissions),
                 misses_out_of_range: s.asctp.as_ref().map(|_| cs.misses_out_of_range),
+                late_heartbeat_acks: s.asctp.as_ref().map(|_| cs.late_heartbeat_acks),
             });
             for (k, side_name) in [(CLIENT, "sender"), (SERVER, "receiver")] {
                 let Some(a) = s.sides[k].assoc() else {

@@ -161,6 +161,11 @@ pub struct Path {
     pub hb_nonce: u64,
     /// A heartbeat was sent and not yet acknowledged.
     pub hb_outstanding: bool,
+    /// A-SCTP: when a heartbeat to it was last given up (counted as failed, or its route
+    /// lost). An ACK of a heartbeat sent before this is late: its RTT sample spans the time
+    /// the route was down (the ACK waited for a route discovery). It is still taken, as ns-2
+    /// takes it, and counted (`late_heartbeat_acks`) so that its effect on the RTO shows.
+    pub hb_given_up_at: SimTime,
     /// Last time a chunk usable for an RTT measurement (new DATA, HEARTBEAT) went to it.
     pub last_probe_sent: Option<SimTime>,
     /// Last time new or retransmitted DATA went to it (for the idle cwnd decay).
@@ -220,6 +225,7 @@ impl Path {
             hb_enabled: cfg.heartbeats,
             hb_nonce: rng.next_u64(),
             hb_outstanding: false,
+            hb_given_up_at: SimTime::ZERO,
             last_probe_sent: None,
             last_data_sent: None,
             rtt_probe: None,
@@ -247,8 +253,10 @@ impl Path {
     /// path" (Argyriou & Madisetti 2004 §3), so the congestion state, the RTO, the error
     /// counter and the TSN range start afresh, and the path is unconfirmed until a HEARTBEAT
     /// ACK comes back over the new route (RFC 9260 §5.4: no DATA to an unconfirmed path).
-    /// Data still in flight to it stays counted in its flightsize.
-    pub fn renew_route(&mut self, cfg: &SctpConfig, peer_rwnd: u32) {
+    /// Data still in flight to it stays counted in its flightsize. The heartbeat nonce is
+    /// drawn anew, so that a heartbeat sent over the old route neither confirms the new one
+    /// nor gives it an RTT sample.
+    pub fn renew_route(&mut self, cfg: &SctpConfig, peer_rwnd: u32, rng: &mut Rng) {
         self.cwnd = cfg.initial_cwnd(u32::from(self.pmtu));
         self.ssthresh = cfg.initial_ssthresh.unwrap_or(peer_rwnd).max(1);
         self.partial_bytes_acked = 0;
@@ -261,6 +269,7 @@ impl Path {
         self.active = true;
         self.confirmed = false;
         self.hb_outstanding = false;
+        self.hb_nonce = rng.next_u64();
         self.last_probe_sent = None;
         self.last_data_sent = None;
         self.tsn_range = None;

@@ -138,6 +138,9 @@ pub struct SctpStats {
     pub heartbeats_sent: u64,
     /// HEARTBEAT ACK chunks received and matched.
     pub heartbeat_acks_received: u64,
+    /// A-SCTP: of those, ACKs of heartbeats already given up (counted as failed, or their
+    /// route lost); their RTT samples span the route's outage.
+    pub late_heartbeat_acks: u64,
     /// RTT samples taken (DATA and HEARTBEAT).
     pub rtt_samples: u64,
     /// Sum of the RTT samples in ns.

@@ -126,7 +126,7 @@ impl SctpAssociation {
                     return Ok(());
                 }
                 let rwnd = self.peer_rwnd;
-                self.paths[i].renew_route(&self.cfg, rwnd);
+                self.paths[i].renew_route(&self.cfg, rwnd, &mut self.rng);
                 if self.state.is_established_or_closing() {
                     self.send_heartbeat(now, key);
                     self.arm_heartbeat(now, key);
@@ -148,6 +148,7 @@ impl SctpAssociation {
         p.route = PathRoute::Lost;
         // A heartbeat in flight on the old route says nothing about a new one.
         p.hb_outstanding = false;
+        p.hb_given_up_at = now;
         let is_data = key == self.current || key == self.primary;
         if is_data && self.best_usable(Some(key)).is_none() {
             // Nowhere else to go: stay, over whatever route the routing protocol finds.

@@ -267,7 +267,9 @@ impl SctpAssociation {
             // the RTO if the previous HEARTBEAT is unanswered". A-SCTP: no back-off, so that
             // two failures take 2·RTO (§3, §4: "after time 2RTO").
             self.paths[i].hb_outstanding = false;
-            if !asctp {
+            if asctp {
+                self.paths[i].hb_given_up_at = now;
+            } else {
                 self.paths[i].rto.back_off(&self.cfg);
             }
             let count = !asctp || addr == self.current;
@@ -359,13 +361,18 @@ impl SctpAssociation {
             return Flow::Continue;
         }
         let rtt = now - sent;
+        let late = sent < p.hb_given_up_at;
         p.hb_outstanding = false;
+        // Sampled even when late, as ns-2's SCTP does (`ProcessHeartbeatAckChunk` calls
+        // `RttUpdate` for every HEARTBEAT ACK) and RFC 9260 §8.3 allows: the timestamp in the
+        // heartbeat makes the sample unambiguous.
         p.rto.sample(&cfg, rtt);
         p.note_rtt(rtt);
         let rto = p.rto.rto();
         let newly_confirmed = !p.confirmed;
         p.confirmed = true;
         self.stats.heartbeat_acks_received += 1;
+        self.stats.late_heartbeat_acks += u64::from(late);
         self.stats.rtt_samples += 1;
         self.stats.rtt_sum_ns += u128::from(rtt.as_nanos());
         self.metric(

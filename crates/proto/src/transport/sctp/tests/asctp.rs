@@ -382,6 +382,52 @@ fn a_new_route_is_a_new_path() {
     assert_eq!(h.a.path_status(K).unwrap().state, PathState::Active);
 }
 
+#[test]
+fn a_heartbeat_over_the_old_route_says_nothing_of_the_new_one() {
+    let mut h = two_routes();
+    let now = h.now;
+    // A heartbeat on K's 3-hop route, still unanswered when the route breaks.
+    h.at(now + SimDuration::from_secs(1));
+    let old: Vec<Sent> = h.all().into_iter().filter(|t| t.path == Some(K)).collect();
+    assert_eq!(old.len(), 1, "one heartbeat on K: {old:?}");
+    let now = h.now;
+    h.a.set_route(now, K, None).unwrap();
+    h.at(now + SimDuration::from_secs(2));
+    let now = h.now;
+    h.a.set_route(now, K, Some(4)).unwrap();
+    h.all();
+    // Its ACK comes only now (it waited for a route): the new route stays unconfirmed and
+    // without an RTT estimate; the heartbeat drew a new nonce for the new route.
+    assert_eq!(answer_in(&mut h, &old, K), 1);
+    let k = h.a.path_status(K).unwrap();
+    assert_eq!((k.state, k.srtt), (PathState::Unconfirmed, None));
+    assert_eq!(
+        h.a.stats().heartbeat_acks_received,
+        1,
+        "only two_routes' own"
+    );
+}
+
+#[test]
+fn a_heartbeat_answered_after_it_failed_is_late_but_sampled() {
+    let mut h = two_routes();
+    let start = h.now;
+    // K's heartbeat at start + 1 s goes unanswered past its timer (one failure at + 2 s).
+    h.at(start + SimDuration::from_secs(1));
+    let first: Vec<Sent> = h.all().into_iter().filter(|t| t.path == Some(K)).collect();
+    assert_eq!(first.len(), 1);
+    h.at(start + SimDuration::from_millis(2500));
+    h.all();
+    let before = h.a.stats().rtt_samples;
+    assert_eq!(answer_in(&mut h, &first, K), 1);
+    let s = h.a.stats();
+    assert_eq!(s.late_heartbeat_acks, 1);
+    // ns-2 (`ProcessHeartbeatAckChunk` → `RttUpdate`) samples it all the same: 1.5 s.
+    assert_eq!(s.rtt_samples, before + 1);
+    let srtt = h.a.path_status(K).unwrap().srtt.unwrap();
+    assert!(srtt > SimDuration::from_millis(100), "{srtt:?}");
+}
+
 /// Four chunks in flight on the old data path, four on the new one, and SACKs that report
 /// the new path's chunks first (they overtook the old path's packets in transit). Returns
 /// the (path, TSN) of the retransmissions that followed.
