@@ -83,7 +83,12 @@ def test_tiny_reproduction_writes_every_claim_figure_and_part(tiny: Path) -> Non
     assert set(df["part"]) == (
         {f"{k}-{p}" for k in ("speed", "pause", "area800") for p in ("sctp", "tcp")} | {"pause-asctp", "area800-asctp"}
         | {f"choice{i}-{p}" for i in range(len(argyriou2004.SENSITIVITY)) for p in ("sctp", "tcp")}
+        | {f"diag-{v}" for v in argyriou2004.DIAGNOSIS}
     )
+    # The diagnosis runs A-SCTP on one route, and its table has the three rows.
+    manifest = json.loads((tiny / "reproduce.json").read_text())
+    assert manifest["parts"]["diag-asctp1"]["sets"]["flows[0].sctp.asctp_max_routes"] == 1
+    assert "| A-SCTP, one route |" in report and "Why A-SCTP falls short" in report
     # Every open choice gets its row in the sensitivity table.
     for variant in argyriou2004.SENSITIVITY:
         assert f"| {variant} |" in report

@@ -8,13 +8,17 @@ FTP pairs, 200 s, ns-2 WaveLAN 802.11), each run with SCTP (ns-2's SCTP module d
 (keyed random streams):
 
 ``speed-*``
-    Figure 2's table: DSR and AODV × maximum speed 10/20/30 m/s, no pause, 600 × 600 m.
+    Figure 2's table: DSR and AODV × maximum speed 10 and 30 m/s, no pause, 600 × 600 m; its
+    20 m/s column is the ``pause-*`` parts' no-pause point.
 ``pause-*``
     Figures 1 and 3(c): DSR and AODV (A-SCTP: DSR) × pause time, 20 m/s, 600 × 600 m; also the
     route breaks that ended in a transport timeout (``docs/metrics.md``, "Route breaks and
     timeouts").
 ``area800-*``
     Figure 3(d): DSR × pause time in 800 × 800 m.
+``diag-asctp1``
+    Why A-SCTP falls short of SCTP: A-SCTP on one route (:data:`DIAGNOSIS`), paired with the
+    pause parts at no pause.
 
 The speed table (Figure 2) has no A-SCTP column in the paper, so A-SCTP runs only the pause parts.
 
@@ -24,7 +28,6 @@ Every value the paper leaves open is in :data:`CHOICES` (rendered into the repor
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 import pandas as pd
@@ -42,9 +45,14 @@ P_AREA = "mobility.area_m"
 
 ROUTINGS = ("dsr", "aodv")
 SPEEDS_MPS = (10, 20, 30)
+#: The scenario's maximum speed: the pause parts run at it, so the speed parts leave it out and
+#: the speed table takes its rows from the pause parts at no pause (the same runs).
+DEFAULT_SPEED_MPS = 20
 #: The paper gives no pause values (§2, Figures 1 and 3); 200 s is a static network in a
-#: 200 s run.
-PAUSES_S = (0, 20, 50, 100, 200)
+#: 200 s run. Four values keep the full study within 30 minutes on 2 cores (BENCHMARKS.md).
+PAUSES_S = (0, 30, 100, 200)
+#: The scenario values of the pauses → seconds.
+PAUSE_VALUES = {f"{p}s": float(p) for p in PAUSES_S}
 
 #: Protocol → overrides on the scenario (which carries an SCTP flow without a profile).
 PROTOCOLS: dict[str, dict[str, Any]] = {
@@ -93,6 +101,16 @@ SENSITIVITY: dict[str, tuple[dict[str, Any], str]] = {
     ),
 }
 
+#: Why A-SCTP falls short of SCTP in our runs: A-SCTP held to one route (its rules — heartbeats
+#: every RTO, inactive after two failures, the switch on DSR's notice — on DSR's best route, with
+#: no secondary route to probe), over DSR at 20 m/s, no pause, 600 × 600 m, paired by seed with the
+#: pause parts' SCTP and A-SCTP runs. variant → overrides.
+#: A-SCTP's default number of routes (`sctp.asctp_max_routes`, docs/scenario.md).
+ASCTP_ROUTES = 2
+DIAGNOSIS: dict[str, dict[str, Any]] = {
+    "asctp1": {**PROTOCOLS["asctp"], "flows[0].sctp.asctp_max_routes": 1},
+}
+
 #: (parameter, value, why) for everything the paper leaves open or states ambiguously.
 CHOICES: list[tuple[str, str, str]] = [
     ("radio and MAC", "ns-2 WaveLAN: DSSS 2 Mbit/s, two-ray ground, 250 m reception, 550 m carrier sense, RTS/CTS before every unicast frame, retry limits 7/4, interface queue 50",
@@ -126,23 +144,29 @@ def _parts(quick: bool) -> list[Part]:
         if proto in BASE_PROTOCOLS:
             parts.append(Part(
                 name=f"speed-{proto}", scenario=SCENARIO, seeds=seeds,
-                vary={P_ROUTING: list(ROUTINGS), P_SPEED: list(SPEEDS_MPS)},
+                vary={P_ROUTING: list(ROUTINGS), P_SPEED: [v for v in SPEEDS_MPS if v != DEFAULT_SPEED_MPS]},
                 sets={**sets_common, **sets, P_PAUSE: "0s"},
-                what=f"Figure 2: {proto.upper()}, DSR/AODV × maximum speed",
+                what=f"Figure 2: {proto.upper()}, DSR/AODV × maximum speed ({DEFAULT_SPEED_MPS} m/s: pause-{proto} at 0 s)",
             ))
         # A-SCTP needs DSR's source routes (the scenario refuses it over AODV).
         routings = list(ROUTINGS) if proto in BASE_PROTOCOLS else ["dsr"]
         parts.append(Part(
             name=f"pause-{proto}", scenario=SCENARIO, seeds=seeds,
-            vary={P_ROUTING: routings, P_PAUSE: [f"{p}s" for p in PAUSES_S]},
+            vary={P_ROUTING: routings, P_PAUSE: list(PAUSE_VALUES)},
             sets={**sets_common, **sets}, timeseries=True,
             what=f"Figures 1, 3(c): {proto.upper()}, {'/'.join(r.upper() for r in routings)} × pause time, 600 × 600 m",
         ))
         parts.append(Part(
             name=f"area800-{proto}", scenario=SCENARIO, seeds=seeds,
-            vary={P_PAUSE: [f"{p}s" for p in PAUSES_S]},
+            vary={P_PAUSE: list(PAUSE_VALUES)},
             sets={**sets_common, **sets, P_AREA: [800, 800]}, timeseries=True,
             what=f"Figure 3(d): {proto.upper()}, DSR × pause time, 800 × 800 m",
+        ))
+    for variant, sets in DIAGNOSIS.items():
+        parts.append(Part(
+            name=f"diag-{variant}", scenario=SCENARIO, seeds=seeds,
+            vary={P_ROUTING: ["dsr"]}, sets={**sets_common, **sets, P_PAUSE: "0s"},
+            what="Why A-SCTP falls short: A-SCTP on one route, DSR, 20 m/s, no pause",
         ))
     start = "90s" if quick else "180s"
     for i, (variant, (over, _)) in enumerate(SENSITIVITY.items()):
@@ -161,13 +185,16 @@ def _parts(quick: bool) -> list[Part]:
 
 
 def _num(df: pd.DataFrame, col: str) -> pd.Series:
-    return pd.to_numeric(df[col], errors="coerce") if col in df.columns else pd.Series(math.nan, index=df.index)
+    if col not in df.columns:
+        return pd.Series(math.nan, index=df.index)
+    # Float, so that a missing value (a nullable integer column's NA) is NaN.
+    return pd.to_numeric(df[col], errors="coerce").astype("float64")
 
 
-def _prepare(ctx: Context, prefix: str) -> pd.DataFrame:
+def _prepare(ctx: Context, prefix: str, protocols: Any = PROTOCOLS) -> pd.DataFrame:
     """The ok runs of the parts ``<prefix>-<protocol>`` with the study's columns."""
     frames = []
-    for proto in PROTOCOLS:
+    for proto in protocols:
         name = f"{prefix}-{proto}"
         if name not in ctx.results:
             continue
@@ -180,7 +207,8 @@ def _prepare(ctx: Context, prefix: str) -> pd.DataFrame:
     new: dict[str, Any] = {}
     new[P_ROUTING] = df[P_ROUTING].fillna("dsr") if P_ROUTING in df.columns else "dsr"
     new["speed_mps"] = pd.to_numeric(df[P_SPEED], errors="coerce").fillna(20).astype(int) if P_SPEED in df.columns else 20
-    new["pause_s"] = df[P_PAUSE].map(_seconds) if P_PAUSE in df.columns else 0.0
+    # The pause values are the study's own (``f"{p}s"`` of PAUSES_S).
+    new["pause_s"] = df[P_PAUSE].map(PAUSE_VALUES).astype("float64") if P_PAUSE in df.columns else 0.0
     # Totals over the run's flows (`flows.<field>.sum|mean`, docs/metrics.md).
     new["throughput_kbps"] = _num(df, "flows.goodput_bps.mean") / 1e3
     # The same bytes over the whole run rather than each flow's active time.
@@ -192,6 +220,13 @@ def _prepare(ctx: Context, prefix: str) -> pd.DataFrame:
     new["failover_rtx"] = _sum_assoc(df, "failover_retransmissions")
     new["delivery_errors"] = _sum_assoc(df, "delivery_errors")
     new["messages_missing"] = _sum_assoc(df, "messages_missing")
+    # What A-SCTP's secondary routes cost the network (the diagnosis table of the report).
+    new["heartbeats"] = _sum_assoc(df, "heartbeats_sent")
+    new["late_hb_acks"] = _sum_assoc(df, "late_heartbeat_acks")
+    new["mac_data_frames"] = _num(df, "macs.tx_data.sum")
+    new["mac_collisions"] = _num(df, "macs.collisions.sum")
+    new["link_breaks"] = _num(df, "network.link_breaks")
+    new["route_errors"] = _num(df, "network.route_errors")
     if prefix in ("pause", "area800"):
         breaks = [_breaks_and_timeouts(ctx, part, str(k)) for part, k in zip(df["part"], df["key"])]
         new["route_breaks"] = [b[0] for b in breaks]
@@ -206,16 +241,7 @@ def _sum_assoc(df: pd.DataFrame, field: str) -> pd.Series:
     cols = [c for c in df.columns if c.startswith("sctp[") and c.endswith(f".{field}")]
     if not cols:
         return pd.Series(math.nan, index=df.index)
-    return df[cols].apply(pd.to_numeric, errors="coerce").sum(axis=1, min_count=1)
-
-
-def _seconds(v: Any) -> float:
-    if isinstance(v, (int, float)):
-        return float(v)
-    m = re.fullmatch(r"\s*([0-9.]+)\s*(ms|s)?\s*", str(v))
-    if not m:
-        return math.nan
-    return float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0)
+    return df[cols].apply(pd.to_numeric, errors="coerce").sum(axis=1, min_count=1).astype("float64")
 
 
 #: Time-series rows that mark a retransmission timeout: TCP `timeout`, SCTP `tsn_t3_rtx`.
@@ -273,14 +299,17 @@ def _paired(df: pd.DataFrame, cond: dict[str, Any], col: str, base: str = "tcp",
 def _analyse(ctx: Context) -> Analysis:
     from sctpsim.reproduce import argyriou2004_report
 
-    sp = _prepare(ctx, "speed")
     pa = _prepare(ctx, "pause")
+    # Figure 2's middle column is the pause parts' no-pause point (the same scenario and seeds).
+    sp = pd.concat([_prepare(ctx, "speed"), pa[(pa["pause_s"] == 0.0) & pa["protocol"].isin(BASE_PROTOCOLS)]],
+                   ignore_index=True, sort=False)
     a8 = _prepare(ctx, "area800")
     ch = {variant: _prepare(ctx, f"choice{i}") for i, variant in enumerate(SENSITIVITY)
           if any(f"choice{i}-{p}" in ctx.results for p in BASE_PROTOCOLS)}
+    diag = _prepare(ctx, "diag", DIAGNOSIS) if any(f"diag-{v}" in ctx.results for v in DIAGNOSIS) else None
     claims = _claims(sp, pa, a8)
     figures = argyriou2004_report.figures(ctx, sp, pa, a8)
-    text = argyriou2004_report.report(ctx, sp, pa, a8, claims, figures, ch)
+    text = argyriou2004_report.report(ctx, sp, pa, a8, claims, figures, ch, diag)
     return Analysis(claims, text)
 
 
