@@ -27,6 +27,7 @@ Every value the paper leaves open is in :data:`CHOICES` (rendered into the repor
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import Any
 
@@ -274,10 +275,21 @@ def attribute_breaks(ts: pd.DataFrame) -> tuple[float, float]:
         for i, b in enumerate(breaks):
             total += 1
             end = breaks[i + 1] if i + 1 < len(breaks) else math.inf
-            nxt = next((t for t in prog if t > b), math.inf)
-            if any(b < t <= min(end, nxt) for t in tos):
+            if any_in(tos, b, min(end, first_after(prog, b))):
                 led += 1
     return float(total), float(led)
+
+
+def first_after(times: list[float], t: float) -> float:
+    """The first of the sorted ``times`` after ``t`` (inf if none)."""
+    i = bisect.bisect_right(times, t)
+    return times[i] if i < len(times) else math.inf
+
+
+def any_in(times: list[float], lo: float, hi: float) -> bool:
+    """Whether one of the sorted ``times`` lies in (lo, hi]."""
+    t = first_after(times, lo)
+    return math.isfinite(t) and t <= hi
 
 
 def _paired(df: pd.DataFrame, cond: dict[str, Any], col: str, base: str = "tcp", alt: str = "sctp") -> Any:
