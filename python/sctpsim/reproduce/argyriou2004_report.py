@@ -111,6 +111,16 @@ def _tsn_axes(g: pd.DataFrame, lo: float, hi: float) -> tuple[Any, Any]:
     return fig, ax
 
 
+def _break_figure(g: pd.DataFrame, b: float, mark: float, color: str, label: str) -> Any:
+    """A flow's TSNs within WINDOW_S of the route break at ``b``, the break and the event at
+    ``mark`` (the timeout, or the switch) drawn as vertical lines."""
+    fig, ax = _tsn_axes(g, b - WINDOW_S, b + WINDOW_S)
+    ax.axvline(b, color="C1", ls="--", label=f"route break ({b:.2f} s)")
+    ax.axvline(mark, color=color, ls=":", label=label)
+    ax.legend(fontsize=7)
+    return fig
+
+
 def _delivering_breaks(ctx: Context, runs: pd.DataFrame) -> Iterator[tuple[pd.Series, Any, pd.DataFrame, float, list[float], list[float]]]:
     """Route breaks of flows that were delivering when their route broke (their ack point
     advanced in the second before), in the order of ``runs``: (run, flow id, the flow's rows,
@@ -145,10 +155,7 @@ def _switch_figure(ctx: Context, pa: pd.DataFrame, where: tuple[float, int, str]
         # switch) with no T3 timeout in between.
         if nxt > sw + RESUME_S or a.any_in(t3, b, nxt):
             continue
-        fig, ax = _tsn_axes(g, b - WINDOW_S, b + WINDOW_S)
-        ax.axvline(b, color="C1", ls="--", label=f"route break ({b:.2f} s)")
-        ax.axvline(sw, color="C2", ls=":", label=f"switch to another route ({sw:.2f} s)")
-        ax.legend(fontsize=7)
+        fig = _break_figure(g, b, sw, "C2", f"switch to another route ({sw:.2f} s)")
         cap = (f"Paper Fig. 3(b): TSN against time for A-SCTP flow {fid} (DSR, pause {run['pause_s']:g} s, seed {run['seed']}): "
                f"DSR reports the data route broken and the sender moves its data to another route "
                f"{1e3 * (sw - b):.0f} ms later; the ack point advances {nxt - sw:.2f} s after the switch, without a T3 timeout.")
@@ -165,10 +172,7 @@ def _tsn_figure(ctx: Context, pa: pd.DataFrame) -> tuple[Figure, tuple[float, in
         hit = a.first_after(t3, b)
         if math.isinf(hit) or hit > a.first_after(acked, b):
             continue
-        fig, ax = _tsn_axes(g, b - WINDOW_S, b + WINDOW_S)
-        ax.axvline(b, color="C1", ls="--", label=f"route break ({b:.2f} s)")
-        ax.axvline(hit, color="C3", ls=":", label=f"T3 timeout ({hit:.2f} s)")
-        ax.legend(fontsize=7)
+        fig = _break_figure(g, b, hit, "C3", f"T3 timeout ({hit:.2f} s)")
         cap = (f"Paper Fig. 3(a): TSN against time for SCTP flow {fid} (DSR, pause {run['pause_s']:g} s, seed {run['seed']}): "
                "the route breaks and only the T3 timeout restarts the transfer.")
         return save_figure(fig, ctx.figures / "fig3a-tsn-route-break", cap), (float(run["pause_s"]), int(run["seed"]), str(fid))

@@ -382,13 +382,22 @@ fn a_new_route_is_a_new_path() {
     assert_eq!(h.a.path_status(K).unwrap().state, PathState::Active);
 }
 
+/// Runs the association to `at` and returns what it sent on path `key` (everything sent is
+/// taken).
+fn sent_on(h: &mut Harness, key: Ipv4Addr, at: SimTime) -> Vec<Sent> {
+    h.at(at);
+    h.all()
+        .into_iter()
+        .filter(|t| t.path == Some(key))
+        .collect()
+}
+
 #[test]
 fn a_heartbeat_over_the_old_route_says_nothing_of_the_new_one() {
     let mut h = two_routes();
     let now = h.now;
     // A heartbeat on K's 3-hop route, still unanswered when the route breaks.
-    h.at(now + SimDuration::from_secs(1));
-    let old: Vec<Sent> = h.all().into_iter().filter(|t| t.path == Some(K)).collect();
+    let old = sent_on(&mut h, K, now + SimDuration::from_secs(1));
     assert_eq!(old.len(), 1, "one heartbeat on K: {old:?}");
     let now = h.now;
     h.a.set_route(now, K, None).unwrap();
@@ -413,8 +422,7 @@ fn a_heartbeat_answered_after_it_failed_is_late_but_sampled() {
     let mut h = two_routes();
     let start = h.now;
     // K's heartbeat at start + 1 s goes unanswered past its timer (one failure at + 2 s).
-    h.at(start + SimDuration::from_secs(1));
-    let first: Vec<Sent> = h.all().into_iter().filter(|t| t.path == Some(K)).collect();
+    let first = sent_on(&mut h, K, start + SimDuration::from_secs(1));
     assert_eq!(first.len(), 1);
     h.at(start + SimDuration::from_millis(2500));
     h.all();
