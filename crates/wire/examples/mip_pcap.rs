@@ -22,7 +22,9 @@ use sctpsim_wire::mip::{
     RegistrationRequestRepr, ReplyCode, RouterEntry, REGISTRATION_PORT,
 };
 use sctpsim_wire::pcap::LINKTYPE_RAW;
-use sctpsim_wire::{ipv4_datagram, udp_datagram, IpProtocol, Ipv4Addr, Ipv4Repr, PcapWriter, UdpRepr};
+use sctpsim_wire::{
+    ipv4_datagram, udp_datagram, IpProtocol, Ipv4Addr, Ipv4Repr, PcapWriter, UdpRepr,
+};
 
 /// The mobile node's home address.
 pub const HOME_ADDRESS: Ipv4Addr = Ipv4Addr::new(10, 1, 0, 50);
@@ -134,7 +136,12 @@ pub fn sample_packets() -> Vec<(&'static str, Vec<u8>)> {
         ),
         (
             "agent solicitation",
-            icmp(HOME_ADDRESS, ALL_ROUTERS, 2, &AgentSolicitationRepr.to_bytes()),
+            icmp(
+                HOME_ADDRESS,
+                ALL_ROUTERS,
+                2,
+                &AgentSolicitationRepr.to_bytes(),
+            ),
         ),
         (
             "registration request",

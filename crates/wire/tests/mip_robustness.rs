@@ -121,7 +121,10 @@ fn bad_registration_lengths_and_types() {
     let mut short = sample::request().to_bytes();
     short.truncate(REQUEST_LEN + 5);
     short[REQUEST_LEN + 1] = 3;
-    assert_eq!(RegistrationMessage::parse(&short), Err(WireError::Malformed));
+    assert_eq!(
+        RegistrationMessage::parse(&short),
+        Err(WireError::Malformed)
+    );
     // A reply read as a request and vice versa.
     let reply = sample::reply().to_bytes();
     let as_request = RegistrationRequestPacket::new_checked(&reply[..]).unwrap();
@@ -146,7 +149,9 @@ fn bad_registration_lengths_and_types() {
 #[test]
 fn truncated_advertisements_are_errors() {
     let advert = sample::advertisement().to_bytes();
-    let with_all = AgentAdvertisementRepr::parse(&AgentAdvertisementPacket::new_checked(&advert[..]).unwrap()).unwrap();
+    let with_all =
+        AgentAdvertisementRepr::parse(&AgentAdvertisementPacket::new_checked(&advert[..]).unwrap())
+            .unwrap();
     for len in 0..advert.len() {
         let mut cut = advert[..len].to_vec();
         // Without fixing the checksum, every cut past the header fails it.
@@ -164,7 +169,10 @@ fn truncated_advertisements_are_errors() {
                 assert!(repr.extensions.len() < with_all.extensions.len());
             }
             Err(e) => assert!(
-                matches!(e, WireError::Truncated | WireError::Malformed | WireError::Unsupported),
+                matches!(
+                    e,
+                    WireError::Truncated | WireError::Malformed | WireError::Unsupported
+                ),
                 "cut at {len}: {e:?}"
             ),
         }

@@ -5,10 +5,9 @@ use proptest::prelude::*;
 use sctpsim_wire::mip::advert::{next_sequence_number, SEQUENCE_WRAP_TO};
 use sctpsim_wire::mip::{
     ipip_decapsulate, ipip_encapsulate, AdvertExtension, AgentAdvertisementPacket,
-    AgentAdvertisementRepr, AgentFlags, AgentSolicitationRepr, Extension,
-    MobilityAgentExtension, RegistrationFlags, RegistrationMessage, RegistrationReplyPacket,
-    RegistrationReplyRepr, RegistrationRequestPacket, RegistrationRequestRepr, ReplyCode,
-    RouterEntry, REGISTRATION_PORT,
+    AgentAdvertisementRepr, AgentFlags, AgentSolicitationRepr, Extension, MobilityAgentExtension,
+    RegistrationFlags, RegistrationMessage, RegistrationReplyPacket, RegistrationReplyRepr,
+    RegistrationRequestPacket, RegistrationRequestRepr, ReplyCode, RouterEntry, REGISTRATION_PORT,
 };
 use sctpsim_wire::{
     udp_datagram, Icmpv4Packet, IpProtocol, Ipv4Addr, Ipv4Packet, Ipv4Repr, UdpRepr, WireError,
@@ -167,7 +166,10 @@ fn agent_advertisement_known_answer() {
             },
             care_of_addresses: vec![Ipv4Addr::new(10, 2, 0, 1), Ipv4Addr::new(10, 2, 0, 2)],
         },
-        extensions: vec![AdvertExtension::PrefixLengths(vec![24]), AdvertExtension::Pad],
+        extensions: vec![
+            AdvertExtension::PrefixLengths(vec![24]),
+            AdvertExtension::Pad,
+        ],
     };
     assert_eq!(repr.to_bytes(), expected);
     let packet = AgentAdvertisementPacket::new_checked(&expected[..]).unwrap();
@@ -189,7 +191,10 @@ fn agent_solicitation_known_answer() {
     let expected = vec![10, 0, 0xf5, 0xff, 0, 0, 0, 0];
     assert_eq!(AgentSolicitationRepr.to_bytes(), expected);
     let packet = Icmpv4Packet::new_checked(&expected[..]).unwrap();
-    assert_eq!(AgentSolicitationRepr::parse(&packet), Ok(AgentSolicitationRepr));
+    assert_eq!(
+        AgentSolicitationRepr::parse(&packet),
+        Ok(AgentSolicitationRepr)
+    );
     let mut bad = expected.clone();
     bad[1] = 1;
     bad[3] = 0xfe;
@@ -305,7 +310,10 @@ fn addr() -> impl Strategy<Value = Ipv4Addr> {
 
 fn extension() -> impl Strategy<Value = Extension> {
     prop_oneof![
-        (any::<u32>(), proptest::collection::vec(any::<u8>(), 0..=251))
+        (
+            any::<u32>(),
+            proptest::collection::vec(any::<u8>(), 0..=251)
+        )
             .prop_map(|(spi, auth)| Extension::mobile_home_auth(spi, &auth)),
         (
             any::<u8>().prop_filter("not MHAE", |k| *k != 32),
@@ -334,10 +342,7 @@ fn advertisement() -> impl Strategy<Value = AgentAdvertisementRepr> {
         proptest::collection::vec(
             prop_oneof![
                 Just(AdvertExtension::Pad),
-                (
-                    (20u8..=255),
-                    proptest::collection::vec(any::<u8>(), 0..40)
-                )
+                ((20u8..=255), proptest::collection::vec(any::<u8>(), 0..40))
                     .prop_map(|(kind, data)| AdvertExtension::Unknown { kind, data }),
             ],
             0..4,

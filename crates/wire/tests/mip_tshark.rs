@@ -29,12 +29,14 @@ fn tshark_available() -> bool {
 }
 
 fn packets() -> Vec<Vec<u8>> {
-    sample::sample_packets().into_iter().map(|(_, p)| p).collect()
+    sample::sample_packets()
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect()
 }
 
 fn write_pcap(name: &str, packets: &[Vec<u8>]) -> std::path::PathBuf {
-    let path =
-        std::env::temp_dir().join(format!("sctpsim-mip-{name}-{}.pcap", std::process::id()));
+    let path = std::env::temp_dir().join(format!("sctpsim-mip-{name}-{}.pcap", std::process::id()));
     let mut writer = PcapWriter::new(Vec::new(), LINKTYPE_RAW).unwrap();
     for (i, p) in packets.iter().enumerate() {
         writer.write_packet(i as u64 * 1_000_000, p).unwrap();
@@ -47,7 +49,12 @@ fn tshark(path: &std::path::Path, args: &[&str]) -> String {
     let out = Command::new("tshark")
         .arg("-r")
         .arg(path)
-        .args(["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"])
+        .args([
+            "-o",
+            "ip.check_checksum:TRUE",
+            "-o",
+            "udp.check_checksum:TRUE",
+        ])
         .args(args)
         .output()
         .expect("run tshark");

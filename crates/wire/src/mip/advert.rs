@@ -189,7 +189,7 @@ impl MobilityAgentExtension {
 
     fn parse(data: &[u8]) -> Result<Self> {
         if data.len() < MOBILITY_AGENT_FIXED_LEN
-            || (data.len() - MOBILITY_AGENT_FIXED_LEN) % 4 != 0
+            || !(data.len() - MOBILITY_AGENT_FIXED_LEN).is_multiple_of(4)
         {
             return Err(WireError::Malformed);
         }
@@ -401,8 +401,7 @@ impl AgentAdvertisementRepr {
         if !packet.verify_checksum() {
             return Err(WireError::BadChecksum);
         }
-        if packet.msg_type() != ADVERTISEMENT_TYPE || packet.addr_entry_size() != ADDR_ENTRY_SIZE
-        {
+        if packet.msg_type() != ADVERTISEMENT_TYPE || packet.addr_entry_size() != ADDR_ENTRY_SIZE {
             return Err(WireError::Malformed);
         }
         let mobility_only = match packet.code() {

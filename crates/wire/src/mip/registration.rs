@@ -451,7 +451,10 @@ macro_rules! registration_packet {
 
             /// The extension bytes after the fixed part, to fill in.
             pub fn extensions_mut(&mut self) -> &mut [u8] {
-                self.buffer.as_mut().get_mut($fixed_len..).unwrap_or(&mut [])
+                self.buffer
+                    .as_mut()
+                    .get_mut($fixed_len..)
+                    .unwrap_or(&mut [])
             }
         }
     };
@@ -664,10 +667,10 @@ impl RegistrationMessage {
     pub fn parse(payload: &[u8]) -> Result<Self> {
         match payload.first() {
             None => Err(WireError::Truncated),
-            Some(&REQUEST_TYPE) => RegistrationRequestRepr::parse(
-                &RegistrationRequestPacket::new_checked(payload)?,
-            )
-            .map(RegistrationMessage::Request),
+            Some(&REQUEST_TYPE) => {
+                RegistrationRequestRepr::parse(&RegistrationRequestPacket::new_checked(payload)?)
+                    .map(RegistrationMessage::Request)
+            }
             Some(&REPLY_TYPE) => {
                 RegistrationReplyRepr::parse(&RegistrationReplyPacket::new_checked(payload)?)
                     .map(RegistrationMessage::Reply)
