@@ -116,6 +116,8 @@ pub struct AgentFlags {
     pub regional_registration: bool,
 }
 
+/// Bit positions in the flags-and-reserved word, RFC 5944 §2.1.1 (R B H F M G r T U X I, then
+/// five reserved bits, from the most significant).
 impl AgentFlags {
     const R: u16 = 0x8000;
     const B: u16 = 0x4000;

@@ -91,6 +91,7 @@ pub struct RegistrationFlags {
     pub reverse_tunneling: bool,
 }
 
+/// Bit positions in the flags byte, RFC 5944 §3.3 (S B D M G r T x from the most significant).
 impl RegistrationFlags {
     const S: u8 = 0x80;
     const B: u8 = 0x40;
@@ -264,6 +265,10 @@ impl fmt::Display for ReplyCode {
 /// One registration extension in the TLV format of RFC 5944 §1.9 (type, 8-bit length, data).
 /// Unknown types are kept verbatim so that an agent can relay them or apply the skippable rule
 /// (§1.9) itself.
+///
+/// Not modelled: the Long Extension format of §1.10 (type, sub-type, 16-bit length, used by
+/// e.g. the Generalized Authentication Extension, type 36, of RFC 3012). Its sub-type byte is
+/// read as an 8-bit length, so such a message is split wrongly or rejected as truncated.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Extension {
     /// The extension type.
