@@ -48,6 +48,7 @@ mod error;
 pub mod icmp;
 pub mod ieee80211;
 pub mod ipv4;
+pub mod mip;
 pub mod olsr;
 pub mod pcap;
 pub mod sctp;
