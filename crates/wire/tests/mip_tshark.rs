@@ -9,24 +9,15 @@
 #[allow(dead_code)]
 #[path = "../examples/mip_pcap.rs"]
 mod sample;
+mod tshark_common;
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use sctpsim_wire::mip::advert::AgentAdvertisementPacket;
 use sctpsim_wire::mip::{
     ipip_decapsulate, AdvertExtension, AgentAdvertisementRepr, Extension, RegistrationMessage,
 };
-use sctpsim_wire::pcap::LINKTYPE_RAW;
-use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, PcapWriter, UdpPacket};
-
-fn tshark_available() -> bool {
-    Command::new("tshark")
-        .arg("-v")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
+use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, UdpPacket};
 
 fn packets() -> Vec<Vec<u8>> {
     sample::sample_packets()
@@ -35,46 +26,22 @@ fn packets() -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn write_pcap(name: &str, packets: &[Vec<u8>]) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("sctpsim-mip-{name}-{}.pcap", std::process::id()));
-    let mut writer = PcapWriter::new(Vec::new(), LINKTYPE_RAW).unwrap();
-    for (i, p) in packets.iter().enumerate() {
-        writer.write_packet(i as u64 * 1_000_000, p).unwrap();
-    }
-    std::fs::write(&path, writer.into_inner()).unwrap();
-    path
-}
+/// The preferences every run uses: checksum validation on.
+const PREFS: &[&str] = &["ip.check_checksum:TRUE", "udp.check_checksum:TRUE"];
 
 fn tshark(path: &std::path::Path, args: &[&str]) -> String {
-    let out = Command::new("tshark")
-        .arg("-r")
-        .arg(path)
-        .args([
-            "-o",
-            "ip.check_checksum:TRUE",
-            "-o",
-            "udp.check_checksum:TRUE",
-        ])
-        .args(args)
-        .output()
-        .expect("run tshark");
-    assert!(
-        out.status.success(),
-        "tshark failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    tshark_common::run(path, PREFS, args)
 }
 
 const FLAGGED: &str = "_ws.malformed || _ws.expert.severity >= error";
 
 #[test]
 fn tshark_reports_no_error() {
-    if !tshark_available() {
+    if !tshark_common::available() {
         eprintln!("tshark not installed: skipping the Wireshark cross-check");
         return;
     }
-    let path = write_pcap("clean", &packets());
+    let path = tshark_common::write_pcap("mip-clean", &packets());
     let flagged = tshark(&path, &["-V", "-Y", FLAGGED]);
     assert_eq!(flagged, "", "tshark flagged packets");
     // Every checksum present was verified good (1); the tunnel frame has two IPv4 headers.
@@ -105,7 +72,7 @@ fn tshark_reports_no_error() {
     let last = bad[2].len() - 1;
     bad[2][last] ^= 0x01;
     bad[0][30] ^= 0x01;
-    let path_bad = write_pcap("damaged", &bad);
+    let path_bad = tshark_common::write_pcap("mip-damaged", &bad);
     let flagged = tshark(&path_bad, &["-Y", FLAGGED]);
     assert_eq!(flagged.lines().count(), 1, "{flagged}");
     assert!(flagged.contains("Reg Request"), "{flagged}");
@@ -280,12 +247,12 @@ fn expected(packet: &[u8]) -> Fields {
 
 #[test]
 fn tshark_fields_match_our_parser() {
-    if !tshark_available() {
+    if !tshark_common::available() {
         eprintln!("tshark not installed: skipping the Wireshark cross-check");
         return;
     }
     let packets = packets();
-    let path = write_pcap("fields", &packets);
+    let path = tshark_common::write_pcap("mip-fields", &packets);
     let mut args = vec!["-T", "fields", "-E", "separator=|", "-E", "aggregator=,"];
     args.extend(["-E", "occurrence=a"]);
     for f in FIELDS {

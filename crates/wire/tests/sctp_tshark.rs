@@ -8,24 +8,15 @@
 #[allow(dead_code)]
 #[path = "../examples/sctp_pcap.rs"]
 mod sample;
+mod tshark_common;
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
-use std::process::Command;
 
-use sctpsim_wire::pcap::LINKTYPE_RAW;
 use sctpsim_wire::sctp::{
     sctp_packet, ChunkRepr, ErrorCause, InitChunk, Parameter, SctpPacket, SctpRepr, Tsn,
 };
-use sctpsim_wire::{Ipv4Addr, Ipv4Packet, PcapWriter};
-
-fn tshark_available() -> bool {
-    Command::new("tshark")
-        .arg("-v")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
+use sctpsim_wire::{Ipv4Addr, Ipv4Packet};
 
 /// The INIT of `tests/sctp_fixtures.rs` (whose CRC32c 0x78200EB2 was computed independently).
 fn fixture_init_packet() -> Vec<u8> {
@@ -62,45 +53,24 @@ fn packets() -> Vec<Vec<u8>> {
     packets
 }
 
-fn write_pcap(name: &str, packets: &[Vec<u8>]) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("sctpsim-{name}-{}.pcap", std::process::id()));
-    let mut writer = PcapWriter::new(Vec::new(), LINKTYPE_RAW).unwrap();
-    for (i, p) in packets.iter().enumerate() {
-        writer.write_packet(i as u64 * 1_000_000, p).unwrap();
-    }
-    std::fs::write(&path, writer.into_inner()).unwrap();
-    path
-}
+/// The preferences every run uses: checksum validation on.
+const PREFS: &[&str] = &[
+    "sctp.checksum:CRC-32C",
+    "ip.check_checksum:TRUE",
+    "sctp.relative_tsns:FALSE",
+];
 
 fn tshark(path: &std::path::Path, args: &[&str]) -> String {
-    let out = Command::new("tshark")
-        .arg("-r")
-        .arg(path)
-        .args([
-            "-o",
-            "sctp.checksum:CRC-32C",
-            "-o",
-            "ip.check_checksum:TRUE",
-        ])
-        .args(["-o", "sctp.relative_tsns:FALSE"])
-        .args(args)
-        .output()
-        .expect("run tshark");
-    assert!(
-        out.status.success(),
-        "tshark failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    tshark_common::run(path, PREFS, args)
 }
 
 #[test]
 fn tshark_reports_no_error() {
-    if !tshark_available() {
+    if !tshark_common::available() {
         eprintln!("tshark not installed: skipping the Wireshark cross-check");
         return;
     }
-    let path = write_pcap("clean", &packets());
+    let path = tshark_common::write_pcap("clean", &packets());
     let flagged = tshark(
         &path,
         &["-V", "-Y", "_ws.malformed || _ws.expert.severity >= error"],
@@ -115,7 +85,7 @@ fn tshark_reports_no_error() {
     let mut bad = packets();
     let last = bad[0].len() - 1;
     bad[0][last] ^= 0x01;
-    let path_bad = write_pcap("damaged", &bad);
+    let path_bad = tshark_common::write_pcap("damaged", &bad);
     let flagged = tshark(
         &path_bad,
         &["-Y", "_ws.malformed || _ws.expert.severity >= error"],
@@ -370,12 +340,12 @@ const FIELDS: &[&str] = &[
 
 #[test]
 fn tshark_fields_match_our_parser() {
-    if !tshark_available() {
+    if !tshark_common::available() {
         eprintln!("tshark not installed: skipping the Wireshark cross-check");
         return;
     }
     let packets = packets();
-    let path = write_pcap("fields", &packets);
+    let path = tshark_common::write_pcap("fields", &packets);
     let mut args = vec!["-T", "fields", "-E", "separator=|", "-E", "aggregator=,"];
     args.extend(["-E", "occurrence=a"]);
     for f in FIELDS {
