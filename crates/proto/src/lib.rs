@@ -7,5 +7,6 @@
 
 pub mod app;
 pub mod mac;
+pub mod mobileip;
 pub mod routing;
 pub mod transport;
