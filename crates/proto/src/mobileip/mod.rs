@@ -75,8 +75,9 @@ pub const PLACEHOLDER_AUTHENTICATOR: [u8; 16] = [0; 16];
 /// (RFC 1700 "Assigned Numbers"). Messages on the cell use TTL 1.
 pub const ROUTED_TTL: u8 = 64;
 
-/// The limited broadcast address that advertisements and solicitations go to (RFC 5944 §2.3.1,
-/// §2.4: 255.255.255.255 or the all-systems/all-routers multicast address).
+/// The limited broadcast address that advertisements and solicitations go to (RFC 5944 §2.3 and
+/// §2.4 allow it or the all-systems / all-routers multicast addresses; sctpsim always uses
+/// 255.255.255.255, as ns-2 does with `IP_BROADCAST`, mip-reg.cc `sendOutBCastPkt`).
 pub const BROADCAST: Ipv4Addr = Ipv4Addr::BROADCAST;
 
 /// How a mobile node notices that it has moved (RFC 5944 §2.4.2).
