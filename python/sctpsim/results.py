@@ -47,7 +47,7 @@ FLOW_COLUMNS = [
 TIMESERIES_COLUMNS = ["time_s", "scope", "id", "dir", "metric", "value"]
 
 #: Tables written only when they have rows (a wired run has no `macs.parquet`).
-OPTIONAL_TABLES = ("macs", "sctp", "paths", "streams", "routing", "drops")
+OPTIONAL_TABLES = ("macs", "sctp", "paths", "streams", "routing", "drops", "handoffs")
 
 #: Every file a run writes at the top of its directory. `RunResult.write` removes the ones the
 #: new run does not write, so a reused `--out` never shows an earlier run's table as if it were
@@ -93,6 +93,8 @@ class RunResult:
     routing: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: Dropped packets per flow and reason (`drops.parquet`; empty when nothing was dropped).
     drops: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: One row per Mobile IP handover (`handoffs.parquet`; empty without Mobile IP).
+    handoffs: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: The per-packet trace (`trace.parquet`, columns `sctpsim.trace.TRACE_COLUMNS`); None when
     #: the run was not traced.
     trace: pd.DataFrame | None = None
@@ -143,7 +145,7 @@ class RunResult:
         timeseries = pd.DataFrame({c: ts[c] for c in TIMESERIES_COLUMNS})
         timeseries = timeseries.astype({"time_s": "float64", "id": "int64", "value": "float64"})
         macs = pd.DataFrame(summary.get("macs", []))
-        sctp = {k: pd.DataFrame(summary.get(k, [])) for k in ("sctp", "paths", "streams", "routing", "drops")}
+        sctp = {k: pd.DataFrame(summary.get(k, [])) for k in ("sctp", "paths", "streams", "routing", "drops", "handoffs")}
         trace = trace_frame(raw["trace"]) if raw.get("trace") is not None else None
         return cls(summary, manifest, flows, links, timeseries, list(raw["pcap_files"]), scenario, macs=macs,
                    trace=trace, **sctp)

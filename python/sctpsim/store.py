@@ -54,9 +54,10 @@ _NOT_METRICS = {"name", "seed", "interrupted"}
 #: (``<name>.parquet`` in a sweep: one row per run and item) instead of per-item columns in
 #: results.parquet — a 50-node run would otherwise add ~30 columns per interface. In
 #: results.parquet they keep only their totals over items (``macs.<m>.sum``).
-LONG_TABLES = ("macs",)
+LONG_TABLES = ("macs", "handoffs")
 
-#: Per-item fields of the long tables that are not additive: their mean over items instead.
+#: Per-item fields of the long tables that are not additive: their mean over items instead
+#: (so are times, the fields ending in ``_s``: ``handoffs.first_packet_s.mean``).
 _LONG_NOT_SUMMED = {"collision_probability"}
 
 #: Per-flow metrics that are summed over flows for ``flows.<m>.sum`` (others get only the mean:
@@ -122,7 +123,7 @@ def _item_totals(name: str, items: Any, out: dict[str, float | int]) -> None:
                     fields.append(k)
     for k in fields:
         nums = [it[k] for it in items if isinstance(it, dict) and _is_metric_value(it.get(k)) and it.get(k) is not None]
-        if k in _LONG_NOT_SUMMED:
+        if k in _LONG_NOT_SUMMED or k.endswith("_s"):
             out[f"{name}.{k}.mean"] = math.fsum(nums) / len(nums) if nums else math.nan
         elif nums and all(isinstance(v, int) for v in nums):
             out[f"{name}.{k}.sum"] = sum(nums)

@@ -31,11 +31,14 @@ pub enum DropReason {
     Outage,
     /// A station not associated with any AP (infrastructure mode).
     Unassociated,
+    /// Mobile IP: a mobile node with no agent to send through, or a tunnelled packet for a
+    /// node that is not (or no longer) a visitor of the foreign agent (RFC 5944 §4.2.2).
+    NoAgent,
 }
 
 impl DropReason {
     /// Every reason, in output order.
-    pub const ALL: [DropReason; 11] = [
+    pub const ALL: [DropReason; 12] = [
         DropReason::Queue,
         DropReason::MacRetryLimit,
         DropReason::NoRoute,
@@ -47,6 +50,7 @@ impl DropReason {
         DropReason::Scripted,
         DropReason::Outage,
         DropReason::Unassociated,
+        DropReason::NoAgent,
     ];
 
     /// Name in results (`drops.parquet`, the `dir` of `dropped_seq`/`dropped_tsn` rows).
@@ -63,6 +67,7 @@ impl DropReason {
             DropReason::Scripted => "scripted",
             DropReason::Outage => "outage",
             DropReason::Unassociated => "unassociated",
+            DropReason::NoAgent => "no_agent",
         }
     }
 }

@@ -45,6 +45,10 @@ pub struct FlowResult {
     pub mean_delay_s: Option<f64>,
     /// Packets that arrived after a higher sequence number.
     pub reordered: u64,
+    /// TCP: delivered bytes that differ from what the source sent at that stream offset (the
+    /// checking sink: 0 unless data was corrupted, duplicated or misplaced). 0 for UDP; SCTP's
+    /// checking sink is in the association rows (`delivery_errors`, `messages_missing`).
+    pub delivery_errors: u64,
 }
 
 /// One direction of a link.
@@ -207,6 +211,10 @@ pub struct NetworkResult {
     pub beacons_sent: u64,
     /// Beacons received: one per neighbour that decoded a beacon.
     pub beacons_received: u64,
+    /// Mobile IP: packets home agents tunnelled to a care-of address (0 without Mobile IP).
+    pub mip_tunnelled: u64,
+    /// Mobile IP: tunnel packets foreign agents decapsulated and delivered to a visitor.
+    pub mip_decapsulated: u64,
 }
 
 /// Packets and bytes of one kind of routing message.
@@ -264,6 +272,38 @@ pub struct RoutingResult {
     pub rx_bytes: u64,
 }
 
+/// One Mobile IP handover of a mobile node (`handoffs.parquet`; `crate::sim` module
+/// `mobileip`, `docs/metrics.md`). Times are absolute simulation times, s; NaN where the step
+/// did not happen.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HandoffResult {
+    /// The mobile node.
+    pub mobile: String,
+    /// The agent it left (empty if none).
+    pub from_agent: String,
+    /// The agent it moved to (empty if it found none before the run ended).
+    pub to_agent: String,
+    /// When its attachment left the old agent (movement detected).
+    pub detected_s: f64,
+    /// The last frame it received from the old agent.
+    pub link_lost_s: f64,
+    /// The last advertisement of the new agent it heard before taking it.
+    pub agent_heard_s: f64,
+    /// Its first registration request of the handover.
+    pub registration_sent_s: f64,
+    /// The accepted registration reply.
+    pub reply_received_s: f64,
+    /// The first packet of a flow it received through the new agent.
+    pub first_packet_s: f64,
+    /// Registration requests resent during the handover.
+    pub registration_retransmissions: u64,
+    /// Packets of flows dropped anywhere from `link_lost_s` to `first_packet_s` (or to the
+    /// end of the run).
+    pub packets_lost: u64,
+    /// Packets the home agents tunnelled in the same interval.
+    pub packets_tunnelled: u64,
+}
+
 /// `summary.json`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Summary {
@@ -296,6 +336,8 @@ pub struct Summary {
     /// Dropped packets per flow and reason, rows with zero packets left out
     /// (`drops.parquet`).
     pub drops: Vec<DropResult>,
+    /// Mobile IP handovers, one row each (`handoffs.parquet`; empty without Mobile IP).
+    pub handoffs: Vec<HandoffResult>,
     /// Network-wide results.
     pub network: NetworkResult,
     /// The per-packet trace's size and whether it was cut at its bound (only when traced).

@@ -60,6 +60,7 @@ pub fn expand(s: &mut Scenario) -> Result<(), ScenarioError> {
                 wireless: true,
                 position_m: None,
                 wifi: None,
+                mobile_ip: None,
             });
         }
     }
@@ -111,6 +112,7 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
     super::schema_infra::check_infra(s)?;
+    super::schema_mobileip::check_mobile_ip(s)?;
     if !has_wireless(s) {
         if s.simulation.trace_positions {
             return Err(ScenarioError::at(

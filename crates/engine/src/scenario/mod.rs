@@ -10,6 +10,7 @@ pub mod pairs;
 mod quantity;
 pub mod schema;
 pub mod schema_infra;
+pub mod schema_mobileip;
 pub mod schema_routing;
 pub mod schema_sctp;
 pub mod schema_wireless;

@@ -4,6 +4,7 @@
 
 use super::quantity::{Duration, Rate};
 pub use super::schema_infra::*;
+pub use super::schema_mobileip::*;
 pub use super::schema_routing::*;
 pub use super::schema_sctp::*;
 pub use super::schema_wireless::*;
@@ -40,6 +41,9 @@ pub struct Scenario {
     /// `[beacons]`: periodic broadcast beacons from every wireless node.
     #[serde(default)]
     pub beacons: Option<BeaconsSpec>,
+    /// `[mobile_ip]`: Mobile IPv4 timers (`schema_mobileip.rs`).
+    #[serde(default)]
+    pub mobile_ip: Option<MobileIpSpec>,
 }
 
 impl Scenario {
@@ -103,6 +107,10 @@ pub struct NodeSpec {
     /// `schema_infra.rs`). Default: ad hoc.
     #[serde(default)]
     pub wifi: Option<WifiSpec>,
+    /// The node's Mobile IP role (`mobile_ip = { role = "mobile", home_agent = "HA" }`,
+    /// `schema_mobileip.rs`). Default: none.
+    #[serde(default)]
+    pub mobile_ip: Option<MipNodeSpec>,
 }
 
 /// `[[link]]`: a full-duplex point-to-point link.

@@ -67,11 +67,17 @@ impl Simulation {
     }
 
     /// IP input of a datagram to 255.255.255.255 at `node`: a beacon goes to the beacon
-    /// listener; anything else is discarded silently.
-    pub(super) fn broadcast_receive(&mut self, _node: NodeId, pkt: Packet) {
+    /// listener, Mobile IP's ICMP messages to the node's agent or mobile node; anything else
+    /// is discarded silently.
+    pub(super) fn broadcast_receive(&mut self, node: NodeId, pkt: Packet) {
         let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
             return;
         };
+        if ip.protocol() == IpProtocol::Icmp && self.mip.is_some() {
+            // Mobile IP agent advertisements and solicitations (`mobileip.rs`).
+            self.mip_icmp(node, &pkt.bytes);
+            return;
+        }
         if ip.protocol() != IpProtocol::Udp {
             return;
         }

@@ -11,6 +11,9 @@
 //!    interface (`Topology::add_wireless_host_routes`). A host route to a wireless interface
 //!    goes to the node's ad hoc routing protocol if it runs one, else to the static wireless
 //!    next hop (wireless hops only).
+//! 1. **Mobile IP** (`mobileip.rs`): in a scenario with Mobile IP nodes, a mobile node sends
+//!    through its agent, packets to a home address go to the home agent, which tunnels them
+//!    or sends them on its cell; everything else follows the links.
 //! 2. **Infrastructure mode**: a station sends to its AP; a node on the wired side sends a
 //!    station's packet towards the AP serving it (`infra.rs`).
 //! 3. **Ad hoc routing protocol** (DSR, AODV, OLSR): the router routes, buffers while it
@@ -21,6 +24,7 @@
 //! 4. **Static routes**: shortest paths over links (wired scenarios) or over links and
 //!    wireless neighbours at t = 0 (`wireless/routing.rs`).
 
+use super::mobileip::MipHop;
 use super::Simulation;
 use crate::drop::DropReason;
 use crate::packet::Packet;
@@ -39,6 +43,8 @@ pub(super) enum Hop {
     Wifi(u32, MacAddr),
     /// To the node's ad hoc routing protocol.
     Router,
+    /// Mobile IP: a home agent encapsulates towards this care-of address (`mobileip.rs`).
+    Tunnel(Ipv4Addr),
 }
 
 /// Why a node has no next hop.
@@ -49,6 +55,8 @@ pub(super) enum NoHop {
     /// A station (or a station's AP side) with no association; counted at wireless interface
     /// `w`.
     Unassociated(u32),
+    /// A Mobile IP mobile node attached to no agent.
+    NoAgent,
 }
 
 /// Out of wireless interface `w` to the neighbour node `next`, whose own interface holds its
@@ -62,6 +70,15 @@ fn neighbour(wifi: &crate::wireless::Wireless, w: u32, next: u32) -> Result<Hop,
 impl Simulation {
     /// The next hop of a packet from `node` to `dst`.
     pub(super) fn fib(&mut self, node: NodeId, dst: Ipv4Addr) -> Result<Hop, NoHop> {
+        if let Some(h) = self.mip_hop(node, dst) {
+            return match h {
+                MipHop::Cell(w, da) => Ok(Hop::Wifi(w, da)),
+                MipHop::Link(k) => Ok(Hop::Link(k)),
+                MipHop::Tunnel(coa) => Ok(Hop::Tunnel(coa)),
+                MipHop::Detached => Err(NoHop::NoAgent),
+                MipHop::NoRoute => Err(NoHop::NoRoute),
+            };
+        }
         let n = &self.topo.nodes[node.index()];
         if let Some(&k) = n.addr_routes.get(&dst) {
             return match n.ifaces.get(k as usize).and_then(|i| i.wireless) {
@@ -158,6 +175,7 @@ impl Simulation {
             Hop::Link(iface) => self.link_output(node, iface, pkt),
             Hop::Wifi(w, da) => self.wifi_output(w, da, pkt, false),
             Hop::Router => self.routing_send(node, pkt),
+            Hop::Tunnel(coa) => self.mip_tunnel(node, coa, pkt),
         }
     }
 
@@ -176,6 +194,7 @@ impl Simulation {
                 }
                 self.drop_packet(TraceAt::ip(node), pkt, DropReason::Unassociated);
             }
+            NoHop::NoAgent => self.drop_packet(TraceAt::ip(node), pkt, DropReason::NoAgent),
         }
     }
 

@@ -59,6 +59,7 @@ impl Simulation {
                     mean_rtt_s: None,
                     mean_delay_s: None,
                     reordered: 0,
+                    delivery_errors: 0,
                 };
                 let (mut r, stop) = flow.result(base, end);
                 let active = stop.min(end).saturating_since(start).as_secs_f64();
@@ -77,7 +78,8 @@ impl Simulation {
             .collect()
     }
 
-    pub(super) fn finish(self, wall_s: f64, interrupted: bool) -> Result<RunResult, SimError> {
+    pub(super) fn finish(mut self, wall_s: f64, interrupted: bool) -> Result<RunResult, SimError> {
+        self.mip_finish();
         let spec = &self.scenario.spec;
         let end_s = self.now.as_secs_f64();
         let flows = self.flow_results();
@@ -116,6 +118,8 @@ impl Simulation {
             routing_malformed: 0,
             beacons_sent: 0,
             beacons_received: 0,
+            mip_tunnelled: self.mip.as_ref().map_or(0, |m| m.tunnelled),
+            mip_decapsulated: self.mip.as_ref().map_or(0, |m| m.decapsulated),
         };
         for (k, link) in self.topo.links.iter().enumerate() {
             for (d, dir) in link.dirs.iter().enumerate() {
@@ -185,6 +189,11 @@ impl Simulation {
             streams,
             routing,
             drops: self.drop_results(),
+            handoffs: self
+                .mip
+                .as_mut()
+                .map(|m| std::mem::take(&mut m.handoffs))
+                .unwrap_or_default(),
             network: net,
             trace: self.trace.as_ref().map(|t| t.summary()),
         };

@@ -155,6 +155,7 @@ pub(super) fn build_flow(
             // the MSS (RFC 6691 §2).
             max_payload: mtu.saturating_sub(40),
             data_segments_received: 0,
+            delivery_errors: 0,
         })
     } else {
         let udp = UdpRepr {

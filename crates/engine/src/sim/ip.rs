@@ -97,6 +97,9 @@ impl Simulation {
         };
         counts.packets[reason as usize] += 1;
         let Some(f) = pkt.tag.flow else { return };
+        if self.mip.is_some() {
+            self.mip_count_drop();
+        }
         let rows = self.drop_rows(f, &pkt.bytes, reason);
         if let Some(c) = self.drops.get_mut(slot) {
             c.records[reason as usize] += rows;
@@ -137,7 +140,7 @@ impl Simulation {
                 return;
             }
         };
-        if dst.is_broadcast() {
+        if dst.is_broadcast() || (dst.is_multicast() && self.mip.is_some()) {
             // RFC 1812 §5.3.5.1: a limited broadcast is never forwarded.
             self.trace(TraceAt::ip(node), TraceEvent::Rx, &pkt);
             self.broadcast_receive(node, pkt);
@@ -179,8 +182,13 @@ impl Simulation {
             return;
         };
         match proto {
+            IpProtocol::Udp if self.mip.is_some() && self.mip_udp(node, &pkt.bytes) => {}
             IpProtocol::Udp | IpProtocol::Tcp | IpProtocol::Sctp => {
                 self.transport_input(node, proto, &pkt.bytes);
+            }
+            IpProtocol::IpInIp if self.mip.is_some() => self.mip_decapsulate(node, pkt),
+            IpProtocol::Icmp if self.mip.is_some() && self.mip_icmp(node, &pkt.bytes) => {
+                self.topo.nodes[node.index()].ip.icmp_received += 1;
             }
             IpProtocol::Icmp => {
                 let ok = Icmpv4Packet::new_checked(ip.payload())

@@ -18,6 +18,7 @@ mod finish;
 pub(crate) mod flows;
 mod infra;
 mod ip;
+mod mobileip;
 mod net_events;
 pub(crate) mod routing;
 pub(crate) mod sctp;
@@ -75,6 +76,8 @@ enum Event {
     RoutingTimer(NodeId),
     /// A wireless interface sends a beacon (`[beacons]`).
     Beacon(u32),
+    /// A node's Mobile IP deadline may have come (stale wake-ups are no-ops).
+    MipTimer(NodeId),
 }
 
 /// Progress of a running simulation, for progress bars.
@@ -156,6 +159,8 @@ pub struct Simulation {
     flow_out: Vec<transport::Transmit>,
     /// The per-packet trace, if one was asked for (`trace.rs`).
     trace: Option<Box<Tracer>>,
+    /// Mobile IP agents and mobile nodes, if any node has a role (`mobileip.rs`).
+    mip: Option<Box<mobileip::MipRt>>,
 }
 
 /// The drops of one flow's packets (or of packets of no flow), by [`DropReason`] index.
@@ -183,6 +188,13 @@ impl Simulation {
             .map_err(SimError::Build)?
             .map(Box::new);
         let routing = routing::RoutingRt::build(spec, &topo, &seeds);
+        let mip = wifi.as_ref().and_then(|w| {
+            let cell = |i: usize| {
+                let k = w.by_node.get(i).copied().flatten()?;
+                Some(w.ifaces[k as usize].addr)
+            };
+            mobileip::MipRt::build(spec, &seeds, cell).map(Box::new)
+        });
         let end = SimTime::ZERO + spec.simulation.duration.0;
         let mtu = spec.smallest_link_mtu();
         let index = |name: &str| {
@@ -254,6 +266,7 @@ impl Simulation {
             flow_wake: vec![[WakeSlot::default(); transport::SLOTS]; nflows],
             flow_out: Vec::new(),
             trace,
+            mip,
         };
         sim.flows_at = net_events::flows_at(
             sim.topo.nodes.len(),
@@ -265,6 +278,7 @@ impl Simulation {
         }
         sim.beacons_start();
         sim.infra_start();
+        sim.mip_start();
         let first_sample = SimTime::ZERO + sim.scenario.spec.simulation.sample_interval.0;
         sim.queue.push(first_sample.min(end), Event::Sample);
         Ok(sim)
@@ -345,6 +359,7 @@ impl Simulation {
             Event::WifiTimer(w) => self.wifi_timer(w),
             Event::RoutingTimer(n) => self.routing_timer(n),
             Event::Beacon(w) => self.beacon_send(w),
+            Event::MipTimer(n) => self.mip_timer(n),
         }
     }
 

@@ -24,6 +24,8 @@ pub(super) struct TcpFlow {
     pub max_payload: usize,
     /// Segments with payload that reached the receiver (duplicates included).
     pub data_segments_received: u64,
+    /// Delivered bytes that differed from the source's pattern (the checking sink).
+    pub delivery_errors: u64,
 }
 
 /// The end a timer slot belongs to (the application's packets leave from the client).
@@ -141,8 +143,9 @@ impl FlowDriver for TcpFlow {
         let end = end_of(slot);
         loop {
             if end == 1 {
-                // The sink application reads everything as it arrives (ns-2 TCPSink).
-                self.sides[1].discard_received();
+                // The sink application reads everything as it arrives (ns-2 TCPSink) and checks
+                // every byte against the source's pattern.
+                self.delivery_errors += self.sides[1].discard_received_checked().1;
             }
             let Some(tx) = self.sides[end].poll_transmit(now, self.max_payload) else {
                 break;
@@ -211,6 +214,7 @@ impl FlowDriver for TcpFlow {
             timeouts: client.timeouts,
             mean_rtt_s: client.mean_rtt_s(),
             reordered: server.out_of_order_segments_received,
+            delivery_errors: self.delivery_errors,
             ..base
         };
         (r, end)

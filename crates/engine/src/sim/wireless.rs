@@ -68,7 +68,13 @@ impl Simulation {
                 MacEvent::TxSuccess { dst, .. } if self.routing.is_some() && !dst.is_group() => {
                     self.routing_tx_success(w, dst);
                 }
-                MacEvent::TxFailed { sdu, .. } => {
+                MacEvent::TxFailed { next_hop, sdu, .. } => {
+                    if self.mip.is_some() {
+                        let node = self.wifi.as_ref().map(|x| x.ifaces[w as usize].node);
+                        if let Some(node) = node {
+                            self.mip_link_failure(node, next_hop);
+                        }
+                    }
                     let at = self.mac_at(w);
                     self.drop_packet(at, &sdu.into_packet(), DropReason::MacRetryLimit);
                 }
@@ -258,6 +264,9 @@ impl Simulation {
         }
         let at = crate::trace::TraceAt::iface(node, crate::trace::Layer::Mac, index);
         self.trace(at, TraceEvent::Rx, &pkt);
+        if self.mip.is_some() {
+            self.mip_heard(node, src, &pkt);
+        }
         if self.routed(node) {
             self.routing_receive(node, src, pkt);
             return;

@@ -395,6 +395,22 @@ impl TcpConnection {
         n
     }
 
+    /// Drops every received in-order byte, checking each against the backlogged stream's
+    /// pattern ([`super::backlog_byte`], what `send_backlogged` sends); returns how many bytes
+    /// were dropped and how many differed (0 unless the stream was corrupted, duplicated or
+    /// reordered on its way).
+    pub fn discard_received_checked(&mut self) -> (usize, u64) {
+        let first = self
+            .stats
+            .bytes_delivered
+            .saturating_sub(self.rcv.available() as u64);
+        let (n, bad) = self.rcv.discard_checked(first, super::backlog_byte);
+        if n > 0 {
+            self.after_read();
+        }
+        (n, bad)
+    }
+
     /// Drops every received in-order byte (a sink that only counts) and returns how many.
     pub fn discard_received(&mut self) -> usize {
         let n = self.rcv.discard();

@@ -170,6 +170,20 @@ impl RecvBuffer {
         n
     }
 
+    /// Drops every in-order byte like [`RecvBuffer::discard`], checking each against
+    /// `expected(index)`, where `first` is the stream index of the first in-order byte; returns
+    /// how many bytes were dropped and how many of them differed (a checking sink: a
+    /// duplicated, lost-and-skipped or misplaced segment shows as differing bytes).
+    pub fn discard_checked(&mut self, first: u64, expected: impl Fn(u64) -> u8) -> (usize, u64) {
+        let bad = self
+            .ready
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b != expected(first + i as u64))
+            .count() as u64;
+        (self.discard(), bad)
+    }
+
     /// Drops every in-order byte (a sink that only counts); returns how many.
     pub fn discard(&mut self) -> usize {
         let n = self.ready.len();
@@ -181,6 +195,19 @@ impl RecvBuffer {
 #[cfg(test)]
 mod test {
     use super::*;
+
+    #[test]
+    fn the_checking_discard_counts_bytes_that_are_not_the_pattern() {
+        let pattern = |i: u64| (i % 251) as u8;
+        let mut b = RecvBuffer::new(1000, 1);
+        let good: Vec<u8> = (0..10).map(pattern).collect();
+        b.insert(1, &good);
+        assert_eq!(b.discard_checked(0, pattern), (10, 0));
+        // The same ten bytes again at the next offset: a duplicated segment, misplaced.
+        b.insert(11, &good);
+        assert_eq!(b.discard_checked(10, pattern), (10, 10));
+        assert_eq!(b.discard_checked(20, pattern), (0, 0));
+    }
 
     #[test]
     fn in_order_out_of_order_and_gap_filling() {

@@ -1,0 +1,210 @@
+"""Figures and report.md of the ``atiquzzaman2003`` reproduction (the study's parts and claims
+are in :mod:`sctpsim.reproduce.atiquzzaman2003`)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from sctpsim.plot import Figure
+from sctpsim.report import fmt, fmt_mean_ci, markdown_table
+from sctpsim.reproduce import Context
+from sctpsim.reproduce import atiquzzaman2003 as a
+from sctpsim.reproduce.claims import Claim, mean_ci
+from sctpsim.reproduce.figures import new_figure, save_figure
+
+NAMES = {"reno": "TCP Reno", "sack": "TCP SACK (3 blocks)", "sctp": "SCTP"}
+
+
+def figures(ctx: Context, cells: pd.DataFrame, six: pd.DataFrame) -> dict[str, Figure]:
+    figs: dict[str, Figure] = {}
+    if not cells.empty:
+        figs["tables"] = _tables_figure(ctx, cells)
+        figs["gains"] = _gains_figure(ctx, cells)
+    if not six.empty:
+        figs["six"] = _six_figure(ctx)
+    return figs
+
+
+def _tables_figure(ctx: Context, cells: pd.DataFrame) -> Figure:
+    fig, axes = new_figure(3, 1, width_in=13.0, height_in=4.2, sharey=True)
+    for ax, proto in zip(axes[0], a.TRANSPORTS):
+        c = cells[cells["protocol"] == proto]
+        for i, wl in enumerate(a.WIRELINE_KBPS):
+            g = c[c["wireline_kbps"] == float(wl)].sort_values("wireless_kbps")
+            color = f"C{i}"
+            ax.errorbar(g["wireless_kbps"], g["mean"], yerr=g["ci95"], color=color, marker="o", label=f"{wl} kbit/s ours")
+            ax.plot(g["wireless_kbps"], g["paper"], color=color, ls="--", marker="x", alpha=0.7)
+        ax.set_xscale("log")
+        ax.set_title(NAMES[proto])
+        ax.set_xlabel("wireless bandwidth (kbit/s)")
+    axes[0][0].set_ylabel("segments delivered in 200 s")
+    axes[0][0].legend(fontsize=7, title="wireline (dashed: paper)", title_fontsize=7)
+    return save_figure(fig, ctx.figures / "throughput-tables",
+                       "Segments delivered in 200 s against wireless bandwidth, one line per wireline bandwidth: ours (solid, 95 % CI) and the paper's tables (dashed)")
+
+
+def _gains_figure(ctx: Context, cells: pd.DataFrame) -> Figure:
+    fig, axes = new_figure(2, 2, width_in=10.0, height_in=8.0)
+    for row, over in enumerate(("reno", "sack")):
+        for col, source in enumerate(("mean", "paper")):
+            ax = axes[row][col]
+            ax.grid(False)
+            g = a.gain(cells, over, source).pivot(index="wireline_kbps", columns="wireless_kbps", values="gain") * 100
+            im = ax.imshow(g.to_numpy(), origin="lower", cmap="RdYlGn", vmin=-40, vmax=100, aspect="auto")
+            ax.set_xticks(range(len(g.columns)), [str(c) for c in g.columns])
+            ax.set_yticks(range(len(g.index)), [f"{v:g}" for v in g.index])
+            for i in range(g.shape[0]):
+                for j in range(g.shape[1]):
+                    v = g.iat[i, j]
+                    ax.text(j, i, "—" if not math.isfinite(v) else f"{v:.0f}", ha="center", va="center", fontsize=8)
+            ax.set_title(f"SCTP over {NAMES[over]}: {'ours' if source == 'mean' else 'paper'} (%)")
+            ax.set_xlabel("wireless bandwidth (kbit/s)")
+            ax.set_ylabel("wireline bandwidth (kbit/s)")
+            fig.colorbar(im, ax=ax, shrink=0.8)
+    return save_figure(fig, ctx.figures / "gain-surfaces",
+                       "Throughput gain of SCTP over TCP Reno (top) and TCP SACK (bottom), %: ours (left, means over seeds) and the paper's (right)")
+
+
+def _six_figure(ctx: Context) -> Figure:
+    df = ctx.results["six-losses"]
+    fig, axes = new_figure(3, 1, width_in=13.0, height_in=4.2)
+    for ax, (_, r) in zip(axes[0], df[df["status"] == "ok"].iterrows()):
+        transport = str(r[a.P_TRANSPORT])
+        proto = {v: k for k, v in a.TRANSPORTS.items()}[transport]
+        ts = ctx.timeseries("six-losses", r["key"])
+        if ts is None:
+            continue
+        f = ts[(ts.scope == "flow") & (ts.id == 0)]
+        if transport == "sctp":
+            scale, unit = 1.0, "TSN ordinal"
+            series = {"sent": f[f.metric == "tsn_sent"], "retransmitted": f[f.metric.isin(["tsn_fast_rtx", "tsn_t3_rtx"])],
+                      "acked": f[f.metric == "tsn_acked"], "dropped": f[f.metric == "dropped_tsn"]}
+        else:
+            scale, unit = 1.0 / a.SEGMENT_BYTES, "segment (stream offset / 1000 B)"
+            series = {"sent": f[f.metric == "snd_nxt"], "acked": f[f.metric == "snd_una"], "dropped": f[f.metric == "dropped_seq"]}
+        drops = series["dropped"]
+        t0 = float(drops.time_s.min()) if not drops.empty else 0.0
+        rec = a.recovery_time_s(ts, transport)
+        for name, s in series.items():
+            s = s[(s.time_s >= t0 - 1.0) & (s.time_s <= t0 + (rec if math.isfinite(rec) else 10.0) + 2.0)]
+            style = {"sent": dict(marker=".", ls="none", ms=3), "retransmitted": dict(marker="s", ls="none", ms=4),
+                     "acked": dict(drawstyle="steps-post"), "dropped": dict(marker="x", ls="none", ms=7, color="red")}[name]
+            ax.plot(s.time_s, s.value * scale, label=name, **style)
+        ax.set_title(f"{NAMES[proto]}: recovered in {fmt(rec, 3)} s")
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel(unit)
+        ax.legend(fontsize=7)
+    return save_figure(fig, ctx.figures / "six-losses",
+                       "Six non-consecutive losses in one window: sequence against time for each transport (x: the dropped packets)")
+
+
+def _img(f: Figure) -> str:
+    return f"![{f.caption}](figures/{f.path.name})\n\n*{f.caption}*"
+
+
+def report(ctx: Context, runs: pd.DataFrame, cells: pd.DataFrame, six: pd.DataFrame, hand: pd.DataFrame,
+           claims: list[Claim], figs: dict[str, Figure]) -> str:
+    n = int(cells["n"].min()) if not cells.empty else 0
+    L: list[str] = [f"# Reproduction: Atiquzzaman & Fu 2003 ({'quick' if ctx.quick else 'full'})"]
+    L.append(
+        "M. Atiquzzaman, S. Fu, *Improving end-to-end throughput of Mobile IP using SCTP* (slides; "
+        "`../shared/papers/atiquzzaman-fu-mobile-ip-sctp.txt`); published tables in "
+        "`../shared/reference/atiquzzaman-fu-throughput.csv`. Made with `sctpsim reproduce atiquzzaman2003"
+        f"{' --quick' if ctx.quick else ''}`; every run is in `results.parquet`, every handover in "
+        "`sweeps/<part>/handoffs.parquet`."
+    )
+    if ctx.quick:
+        L.append(f"**Quick mode:** {n} seeds per cell. The full reproduction runs 10.")
+    L.append("## Claims")
+    L.append(markdown_table(
+        ["claim", "case", "paper", "ours (mean ± 95 % CI)", "unit", "tolerance", "verdict"],
+        [[c.claim, c.case, c.paper, fmt_mean_ci(c.ours_mean, c.ours_ci95), c.unit, c.tolerance, c.verdict] for c in claims],
+    ))
+    L.append("Why each tolerance:")
+    L.append("\n".join(f"- `{c.claim}` ({c.case}): {c.why}." for c in claims))
+    expl = [c for c in claims if c.verdict == "explained"]
+    if expl:
+        L.append("Measured causes of the differences:")
+        L.append("\n".join(f"- `{c.claim}` ({c.case}): {c.explanation}." for c in expl))
+    L.append("## Set-up and the choices the paper leaves open")
+    L.append("Scenario: `scenarios/atiquzzaman2003/mobileip.toml` (topology drawn in its header).")
+    L.append(markdown_table(["parameter", "value", "why"], [list(c) for c in a.CHOICES]))
+    L.append("## Throughput tables (segments in 200 s)")
+    for proto in a.TRANSPORTS:
+        L.append(f"### {NAMES[proto]}")
+        L.append(_table(cells, proto))
+    if "tables" in figs:
+        L.append(_img(figs["tables"]))
+    L.append("## Gains of SCTP")
+    if "gains" in figs:
+        L.append(_img(figs["gains"]))
+    o = a.order_holds(cells) if not cells.empty else pd.DataFrame()
+    if not o.empty:
+        bad = o[o["paper_order"] & ~o["ours_order"]]
+        L.append(f"The order SCTP ≥ SACK ≥ Reno holds (95 % CIs) in {int(o['ours_order'].sum())} of 30 cells, "
+                 f"and in {int((o['paper_order'] & o['ours_order']).sum())} of the paper's {int(o['paper_order'].sum())}. "
+                 + (f"Cells where the paper has it and we do not: {', '.join(f'{r.wireline_kbps:g}/{r.wireless_kbps}' for r in bad.itertuples())} (wireline/wireless kbit/s)." if len(bad) else ""))
+    L.append(_where(runs))
+    L.append("## Six losses in one window")
+    if not six.empty:
+        L.append(markdown_table(["transport", "recovery (s)", "paper (s)", "timeouts", "fast retransmits"], [
+            [NAMES[r.protocol], fmt(r.recovery_s, 3), fmt(a.PAPER_RECOVERY_S.get(r.protocol, math.nan)), fmt(r.timeouts), fmt(r.fast_retransmits)]
+            for r in six.itertuples()
+        ]))
+        L.append("Scenario: `scenarios/atiquzzaman2003/six-losses.toml`; recovery = from the first drop to the first cumulative "
+                 "acknowledgement past the last dropped packet.")
+    if "six" in figs:
+        L.append(_img(figs["six"]))
+    L.append("## Handovers")
+    L.append(_handovers(hand))
+    return "\n\n".join(L) + "\n"
+
+
+def _table(cells: pd.DataFrame, proto: str) -> str:
+    c = cells[cells["protocol"] == proto]
+    rows = []
+    for wl in a.WIRELINE_KBPS:
+        row: list[Any] = [f"{wl}"]
+        for wr in a.WIRELESS_KBPS:
+            g = c[(c["wireline_kbps"] == float(wl)) & (c["wireless_kbps"] == wr)]
+            if g.empty:
+                row.append("—")
+                continue
+            r = g.iloc[0]
+            row.append(f"{fmt_mean_ci(r['mean'], r['ci95'])} ({fmt(r['paper'])})")
+        rows.append(row)
+    return markdown_table(["wireline \\ wireless (kbit/s)", *[str(w) for w in a.WIRELESS_KBPS]], rows) + \
+        "\n\nOurs: mean ± 95 % CI over seeds; in brackets the paper's value."
+
+
+def _where(runs: pd.DataFrame) -> str:
+    if runs.empty:
+        return ""
+    rows = []
+    for proto in a.TRANSPORTS:
+        g = runs[runs["protocol"] == proto]
+        rows.append([NAMES[proto], fmt_mean_ci(*mean_ci(g["timeouts"])), fmt_mean_ci(*mean_ci(g["retransmissions"]))])
+    return "Per run, over every cell:\n\n" + markdown_table(["transport", "timeouts", "retransmissions"], rows)
+
+
+def _handovers(h: pd.DataFrame) -> str:
+    if h.empty:
+        return "No handover rows."
+    done = h[h["reply_received_s"].notna()]
+    rows = []
+    for wr, g in h.groupby("wireless_kbps"):
+        d = g[g["reply_received_s"].notna()]
+        q = d["latency_s"].quantile([0.5, 0.9, 1.0]) if len(d) else pd.Series([math.nan] * 3)
+        rows.append([wr, len(g), len(d), fmt(q.iloc[0], 3), fmt(q.iloc[1], 3), fmt(q.iloc[2], 3), fmt(a.latency_bound_s(wr), 3),
+                     fmt(g["disruption_s"].median(), 3), fmt(g["packets_lost"].mean(), 3), fmt(g["packets_tunnelled"].mean(), 3),
+                     fmt(g["registration_retransmissions"].mean(), 3)])
+    return (
+        f"{len(h)} handovers in all, {len(done)} completed by a registration reply. Latency = reply received − link lost "
+        "(the last frame from the old agent); disruption = first packet through the new agent − link lost. The bound is "
+        "`latency_bound_s` of the study module (derivation: docs/models/mobileip.md).\n\n"
+        + markdown_table(["wireless (kbit/s)", "handovers", "replied", "latency p50 (s)", "p90 (s)", "max (s)", "bound (s)",
+                          "disruption p50 (s)", "packets lost", "packets tunnelled", "request retransmissions"], rows)
+    )
