@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 FLOW_COLUMNS = [
     "id", "transport", "app", "src", "dst", "bytes_sent", "bytes_delivered", "goodput_bps",
     "packets_sent", "packets_delivered", "delivered_fraction", "retransmissions",
-    "fast_retransmits", "timeouts", "mean_rtt_s", "mean_delay_s", "reordered",
+    "fast_retransmits", "timeouts", "mean_rtt_s", "mean_delay_s", "reordered", "delivery_errors",
 ]
 
 #: Column order of timeseries.parquet.
