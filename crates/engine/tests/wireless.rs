@@ -260,7 +260,15 @@ fn lazy_positions_do_not_depend_on_the_sample_interval() {
 #[test]
 fn wireless_errors_name_the_field() {
     let base = pair(100.0, "100kbps");
-    let e = load_err(&base, &[("radio.data_rate", "11Mbps")]);
+    let e = load_err(&base, &[("radio.data_rate", "0Mbps")]);
+    assert!(e.starts_with("radio.data_rate:"), "{e}");
+    let e = load_err(
+        &base,
+        &[
+            ("radio.profile", "\"80211b\""),
+            ("radio.data_rate", "3Mbps"),
+        ],
+    );
     assert!(e.starts_with("radio.data_rate:"), "{e}");
     let e = load_err(&base, &[("radio.tx_power", "2")]);
     assert!(e.starts_with("radio.tx_power:"), "{e}");

@@ -90,12 +90,60 @@ basic_rate = "6Mbps""#,
 broadcast_rate = "11Mbps""#,
         "radio.broadcast_rate",
     );
-    rejects(r#"data_rate = "5.5Mbps""#, "radio.data_rate");
+    rejects(
+        r#"profile = "80211g"
+data_rate = "150kbps""#,
+        "radio.data_rate",
+    );
     // ERP has both the DSSS/CCK and the OFDM rates.
     let s = scenario(
         r#"profile = "80211g"
 data_rate = "11Mbps"
 basic_rate = "6Mbps""#,
+    );
+    assert!(sctpsim_engine::load(&s, &[]).is_ok());
+}
+
+#[test]
+fn the_ns2_radio_takes_any_positive_rate() {
+    // ns-2's 802.11 MAC took any bandwidth_ (the Mobile IP study: 150 kbit/s to 2 Mbit/s).
+    for ok in [
+        r#"data_rate = "150kbps""#,
+        r#"data_rate = "150kbps"
+basic_rate = "150kbps"
+broadcast_rate = "150kbps""#,
+        r#"data_rate = "384kbps"
+basic_rate = "1Mbps""#,
+        r#"data_rate = "5.5Mbps""#,
+        r#"data_rate = "1kbps""#,
+        r#"data_rate = "1Gbps""#,
+    ] {
+        let s = scenario(ok);
+        assert!(sctpsim_engine::load(&s, &[]).is_ok(), "{ok}");
+    }
+    // Not positive, or absurd: the error names the field.
+    rejects(r#"data_rate = "0kbps""#, "radio.data_rate");
+    rejects(r#"data_rate = "-150kbps""#, "radio.data_rate");
+    rejects(r#"data_rate = "999bps""#, "radio.data_rate");
+    let e = rejects(r#"basic_rate = "2Gbps""#, "radio.basic_rate");
+    assert!(e.contains("ns2-wavelan"), "{e}");
+    rejects(r#"broadcast_rate = "0bps""#, "radio.broadcast_rate");
+    // The SINR error models know the 802.11 modulations only.
+    let e = rejects(
+        r#"data_rate = "150kbps"
+reception = "sinr""#,
+        "radio.data_rate",
+    );
+    assert!(e.contains("threshold"), "{e}");
+    rejects(
+        r#"basic_rate = "200kbps"
+reception = "sinr""#,
+        "radio.basic_rate",
+    );
+    // 5.5 Mbit/s has one: CCK.
+    let s = scenario(
+        r#"data_rate = "5.5Mbps"
+reception = "sinr""#,
     );
     assert!(sctpsim_engine::load(&s, &[]).is_ok());
 }

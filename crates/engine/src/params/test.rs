@@ -168,6 +168,24 @@ fn radio_routing_and_mobility_are_resolved() {
 }
 
 #[test]
+fn any_rate_of_the_ns2_radio_is_shown() {
+    let text = WIRELESS
+        .replace("profile = \"80211b\"", "profile = \"ns2-wavelan\"")
+        .replace(
+            "data_rate = \"2Mbps\"",
+            "data_rate = \"150kbps\"\nbasic_rate = \"384kbps\"\nbroadcast_rate = \"200kbps\"",
+        );
+    let r = rows(&text, &[], None);
+    let v = |p: &str| {
+        let x = row(&r, p);
+        (x.value.as_u64(), x.default.as_u64())
+    };
+    assert_eq!(v("radio.data_rate"), (Some(150_000), Some(2_000_000)));
+    assert_eq!(v("radio.basic_rate"), (Some(384_000), Some(1_000_000)));
+    assert_eq!(v("radio.broadcast_rate"), (Some(200_000), Some(2_000_000)));
+}
+
+#[test]
 fn a_model_the_scenario_chooses_has_its_own_defaults() {
     let text = WIRELESS.replace(
         "data_rate = \"2Mbps\"",

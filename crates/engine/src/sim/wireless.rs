@@ -20,9 +20,8 @@ use crate::packet::Packet;
 use crate::results::{MacResult, NetworkResult};
 use crate::trace::TraceEvent;
 use crate::wireless::channel::AirFrame;
-use sctpsim_proto::mac::{
-    FrameKind, MacAddr, MacEvent, PhyFamily, PhyMode, Preamble, RxInfo, TxRequest,
-};
+use sctpsim_proto::mac::phy_timing::DSSS_SHORT_PLCP;
+use sctpsim_proto::mac::{FrameKind, MacAddr, MacEvent, PhyMode, Preamble, RxInfo, TxRequest};
 use sctpsim_wire::ieee80211::{DATA_OVERHEAD, FCS_LEN};
 use sctpsim_wire::pcap::{Radiotap, RADIOTAP_FLAG_FCS, RADIOTAP_FLAG_SHORT_PREAMBLE};
 use sctpsim_world::power::w_to_dbm;
@@ -378,7 +377,8 @@ impl Simulation {
 /// frame, rounded to a whole dBm.
 fn radiotap(mode: PhyMode, preamble: Preamble, signal_dbm: Option<f64>) -> Radiotap {
     let mut flags = RADIOTAP_FLAG_FCS;
-    if preamble == Preamble::Short && mode.family() == PhyFamily::Dsss && mode != PhyMode::Dsss1 {
+    // Only DSSS/HR-DSSS modes above 1 Mbit/s have the short preamble (never DsssAnyRate).
+    if mode.plcp_overhead(preamble) == DSSS_SHORT_PLCP {
         flags |= RADIOTAP_FLAG_SHORT_PREAMBLE;
     }
     Radiotap {

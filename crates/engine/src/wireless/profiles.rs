@@ -33,6 +33,7 @@ use crate::scenario::{
     FrameErrorKind, FrameErrorSpec, PropagationKind, PropagationSpec, RadioProfileKind, RadioSpec,
     ReceptionKind, RetryAccountingKind, ScenarioError,
 };
+use sctpsim_proto::mac::phy_timing::{ANY_RATE_MAX_BPS, ANY_RATE_MIN_BPS};
 use sctpsim_proto::mac::{
     MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile, RetryAccounting,
 };
@@ -132,7 +133,9 @@ fn positive(field: &str, v: f64) -> Result<f64, ScenarioError> {
 }
 
 /// The PHY mode of `standard` with the rate `bps`, if the PHY has it. ERP stations use
-/// DSSS/CCK for 1–11 Mbit/s and ERP-OFDM for 6–54 Mbit/s.
+/// DSSS/CCK for 1–11 Mbit/s and ERP-OFDM for 6–54 Mbit/s. The DSSS PHY of `ns2-wavelan` (ns-2's
+/// MAC took any `bandwidth_`) has every rate in [`ANY_RATE_MIN_BPS`, `ANY_RATE_MAX_BPS`]: 1 and
+/// 2 Mbit/s are its standard modes, any other rate a [`PhyMode::DsssAnyRate`].
 pub fn mode_for_rate(standard: PhyStandard, bps: u64) -> Option<PhyMode> {
     let dsss = match bps {
         1_000_000 => Some(PhyMode::Dsss1),
@@ -145,7 +148,13 @@ pub fn mode_for_rate(standard: PhyStandard, bps: u64) -> Option<PhyMode> {
         .into_iter()
         .find(|r| PhyMode::Ofdm(*r).rate_bps() == bps);
     let m = match standard {
-        PhyStandard::Dsss => dsss.filter(|m| matches!(m, PhyMode::Dsss1 | PhyMode::Dsss2)),
+        PhyStandard::Dsss => dsss
+            .filter(|m| matches!(m, PhyMode::Dsss1 | PhyMode::Dsss2))
+            .or_else(|| {
+                (ANY_RATE_MIN_BPS..=ANY_RATE_MAX_BPS)
+                    .contains(&bps)
+                    .then_some(PhyMode::DsssAnyRate { bps })
+            }),
         PhyStandard::HrDsss => dsss,
         PhyStandard::Ofdm => ofdm.map(PhyMode::Ofdm),
         PhyStandard::Erp { .. } => ofdm.map(PhyMode::ErpOfdm).or(dsss),
@@ -153,9 +162,12 @@ pub fn mode_for_rate(standard: PhyStandard, bps: u64) -> Option<PhyMode> {
     m.filter(|m| standard.supports(*m))
 }
 
-/// The error-model mode of a MAC PHY mode.
-pub fn wifi_mode(m: PhyMode) -> WifiMode {
-    match m {
+/// The error-model mode of a MAC PHY mode. A [`PhyMode::DsssAnyRate`] has one only at the rate
+/// of a DSSS/HR-DSSS mode (1, 2, 5.5, 11 Mbit/s: that mode's modulation); at any other rate no
+/// 802.11 modulation exists and this is `None` (`RadioParams::from_spec` rejects such rates
+/// with SINR reception).
+pub fn wifi_mode(m: PhyMode) -> Option<WifiMode> {
+    Some(match m {
         PhyMode::Dsss1 => WifiMode::Dsss1,
         PhyMode::Dsss2 => WifiMode::Dsss2,
         PhyMode::Cck5_5 => WifiMode::Cck5_5,
@@ -170,12 +182,24 @@ pub fn wifi_mode(m: PhyMode) -> WifiMode {
             OfdmRate::R48 => WifiMode::Ofdm48,
             OfdmRate::R54 => WifiMode::Ofdm54,
         },
+        PhyMode::DsssAnyRate { bps } => {
+            return WifiMode::from_rate_bps(bps).filter(|w| !w.is_ofdm())
+        }
+    })
+}
+
+/// A rate for messages: `3 Mbit/s`, `150 kbit/s`, `999 bit/s`.
+fn rate_text(bps: u64) -> String {
+    match bps {
+        1_000_000.. => format!("{} Mbit/s", bps as f64 / 1e6),
+        1_000.. => format!("{} kbit/s", bps as f64 / 1e3),
+        _ => format!("{bps} bit/s"),
     }
 }
 
 fn rate_list(standard: PhyStandard) -> &'static str {
     match standard {
-        PhyStandard::Dsss => "1, 2 Mbit/s",
+        PhyStandard::Dsss => "any rate from 1 kbit/s to 1 Gbit/s",
         PhyStandard::HrDsss => "1, 2, 5.5, 11 Mbit/s",
         PhyStandard::Ofdm => "6, 9, 12, 18, 24, 36, 48, 54 Mbit/s",
         PhyStandard::Erp { .. } => "1, 2, 5.5, 11 and 6, 9, 12, 18, 24, 36, 48, 54 Mbit/s",
@@ -207,12 +231,15 @@ impl RadioParams {
         .mac_config();
         let std = mac.standard;
         let rate = |field: &str, bps: u64| {
+            if bps == 0 {
+                return Err(err(field, "must be positive, got 0 bit/s"));
+            }
             mode_for_rate(std, bps).ok_or_else(|| {
                 err(
                     field,
                     format!(
-                        "{} Mbit/s is not a rate of the {} PHY ({})",
-                        bps as f64 / 1e6,
+                        "{} is not a rate of the {} PHY ({})",
+                        rate_text(bps),
                         profile_name(p),
                         rate_list(std)
                     ),
@@ -433,6 +460,24 @@ impl RadioParams {
                 }
             }
         };
+        if let ReceptionParams::Sinr { .. } = reception {
+            // The error models know the 802.11 modulations only (module doc of `wifi_mode`).
+            let modes = [("data_rate", Some(mac.data_mode))]
+                .into_iter()
+                .chain(mac.basic_modes.iter().map(|m| ("basic_rate", Some(*m))))
+                .chain([("broadcast_rate", mac.broadcast_mode)]);
+            for (field, m) in modes {
+                if let Some(m) = m.filter(|m| wifi_mode(*m).is_none()) {
+                    return Err(err(
+                        field,
+                        format!(
+                            "{} is not an 802.11 DSSS/HR-DSSS rate (1, 2, 5.5, 11 Mbit/s), so reception = \"sinr\" has no error model for it; use reception = \"threshold\"",
+                            rate_text(m.rate_bps())
+                        ),
+                    ));
+                }
+            }
+        }
         let cutoff_w = match spec.interference_cutoff {
             Some(w) => {
                 let w = positive("interference_cutoff", w.0)?;
@@ -514,7 +559,8 @@ impl RadioParams {
             ReceptionParams::Sinr {
                 model, rx_thresh_w, ..
             } => {
-                let mode = wifi_mode(self.mac.data_mode);
+                let mode = wifi_mode(self.mac.data_mode)
+                    .expect("from_spec rejects rates without an error model under SINR reception");
                 let snr = min_snr_for_success(mode, ROUTE_FRAME_BITS, ROUTE_FRAME_SUCCESS);
                 rx_thresh_w.max(snr * model.noise_w(mode))
             }
@@ -677,10 +723,15 @@ mod test {
         }
     }
 
+    fn rate(bps: u64) -> Option<crate::scenario::Rate> {
+        Some(crate::scenario::Rate(sctpsim_kernel::BitRate(bps)))
+    }
+
     #[test]
     fn rates_are_checked_against_the_phy() {
         let spec = RadioSpec {
-            data_rate: Some(crate::scenario::Rate(sctpsim_kernel::BitRate(11_000_000))),
+            profile: RadioProfileKind::Ieee80211a,
+            data_rate: rate(11_000_000),
             ..RadioSpec::default()
         };
         let e = RadioParams::from_spec(&spec).unwrap_err();
@@ -693,5 +744,106 @@ mod test {
             mode_for_rate(PhyStandard::Erp { short_slot: true }, 11_000_000),
             Some(PhyMode::Cck11)
         );
+    }
+
+    #[test]
+    fn the_ns2_radio_takes_any_rate() {
+        let any = |bps| PhyMode::DsssAnyRate { bps };
+        let spec = RadioSpec {
+            data_rate: rate(150_000),
+            basic_rate: rate(150_000),
+            broadcast_rate: rate(150_000),
+            ..RadioSpec::default()
+        };
+        let r = RadioParams::from_spec(&spec).unwrap();
+        assert_eq!(r.mac.data_mode, any(150_000));
+        assert_eq!(r.mac.basic_modes, vec![any(150_000)]);
+        assert_eq!(r.mac.broadcast_mode, Some(any(150_000)));
+        // The standard rates stay the standard modes (same timing); 11 Mbit/s is not CCK here.
+        assert_eq!(
+            mode_for_rate(PhyStandard::Dsss, 2_000_000),
+            Some(PhyMode::Dsss2)
+        );
+        assert_eq!(
+            mode_for_rate(PhyStandard::Dsss, 11_000_000),
+            Some(any(11_000_000))
+        );
+        assert_eq!(mode_for_rate(PhyStandard::HrDsss, 150_000), None);
+        // Zero and absurd rates name the field.
+        for (field, bad) in [
+            (
+                "data_rate",
+                RadioSpec {
+                    data_rate: rate(0),
+                    ..RadioSpec::default()
+                },
+            ),
+            (
+                "data_rate",
+                RadioSpec {
+                    data_rate: rate(999),
+                    ..RadioSpec::default()
+                },
+            ),
+            (
+                "basic_rate",
+                RadioSpec {
+                    basic_rate: rate(2_000_000_000),
+                    ..RadioSpec::default()
+                },
+            ),
+            (
+                "broadcast_rate",
+                RadioSpec {
+                    broadcast_rate: rate(0),
+                    ..RadioSpec::default()
+                },
+            ),
+        ] {
+            let e = RadioParams::from_spec(&bad).unwrap_err();
+            assert_eq!(e.path, format!("radio.{field}"), "{e}");
+        }
+        // SINR reception has error models for the 802.11 modulations only: 150 kbit/s has none,
+        // 5.5 Mbit/s (DSSS timing) takes the CCK model.
+        let sinr = RadioSpec {
+            reception: Some(ReceptionKind::Sinr),
+            ..RadioSpec::default()
+        };
+        for (field, spec) in [
+            (
+                "data_rate",
+                RadioSpec {
+                    data_rate: rate(150_000),
+                    ..sinr.clone()
+                },
+            ),
+            (
+                "basic_rate",
+                RadioSpec {
+                    basic_rate: rate(384_000),
+                    ..sinr.clone()
+                },
+            ),
+            (
+                "broadcast_rate",
+                RadioSpec {
+                    broadcast_rate: rate(1_500_000),
+                    ..sinr.clone()
+                },
+            ),
+        ] {
+            let e = RadioParams::from_spec(&spec).unwrap_err();
+            assert_eq!(e.path, format!("radio.{field}"), "{e}");
+            assert!(e.to_string().contains("threshold"), "{e}");
+        }
+        let cck = RadioParams::from_spec(&RadioSpec {
+            data_rate: rate(5_500_000),
+            ..sinr.clone()
+        })
+        .unwrap();
+        assert_eq!(cck.mac.data_mode, any(5_500_000));
+        assert_eq!(wifi_mode(cck.mac.data_mode), Some(WifiMode::Cck5_5));
+        assert!(cck.neighbour_range_m() > 0.0);
+        assert_eq!(wifi_mode(any(150_000)), None);
     }
 }

@@ -36,6 +36,7 @@
 use crate::wireless::channel::AirFrame;
 use crate::wireless::profiles::{wifi_mode, ReceptionParams};
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
+use sctpsim_proto::mac::phy_timing::DSSS_SHORT_PLCP;
 use sctpsim_proto::mac::{PhyMode, Preamble};
 use sctpsim_world::reception::{Interferer, Overlap, Segment, WifiMode};
 use sctpsim_world::FrameErrorVsDistance;
@@ -405,6 +406,9 @@ impl Radio {
     }
 }
 
+/// `RadioParams::from_spec` rejects SINR reception with a rate that has no error model.
+const NO_ERROR_MODEL: &str = "a DsssAnyRate rate without an 802.11 modulation under SINR reception";
+
 /// The parts of a frame that carry bits, with their modes: the PLCP preamble and header at
 /// 1 Mbit/s DSSS (long: 192 µs; short: 72 µs at 1 Mbit/s + 24 µs at 2 Mbit/s) then the PSDU
 /// (Clauses 15, 16); for OFDM the SIGNAL field (4 µs at 6 Mbit/s BPSK 1/2, after the 16 µs
@@ -424,9 +428,13 @@ fn segments(
     };
     let empty = seg(WifiMode::Dsss1, start, start);
     match mode {
-        PhyMode::Dsss1 | PhyMode::Dsss2 | PhyMode::Cck5_5 | PhyMode::Cck11 => {
-            let data = wifi_mode(mode);
-            if mode != PhyMode::Dsss1 && preamble == Preamble::Short {
+        PhyMode::Dsss1
+        | PhyMode::Dsss2
+        | PhyMode::Cck5_5
+        | PhyMode::Cck11
+        | PhyMode::DsssAnyRate { .. } => {
+            let data = wifi_mode(mode).expect(NO_ERROR_MODEL);
+            if mode.plcp_overhead(preamble) == DSSS_SHORT_PLCP {
                 let a = (start + us(72)).min(end);
                 let b = (start + us(96)).min(end);
                 (
@@ -446,7 +454,7 @@ fn segments(
             }
         }
         PhyMode::Ofdm(_) | PhyMode::ErpOfdm(_) => {
-            let data = wifi_mode(mode);
+            let data = wifi_mode(mode).expect(NO_ERROR_MODEL);
             let tail = if matches!(mode, PhyMode::ErpOfdm(_)) {
                 us(6)
             } else {

@@ -3,6 +3,7 @@
 //! | PHY (clause) | slot | SIFS | CWmin | CWmax | aRxPHYStartDelay | PPDU duration |
 //! |---|---|---|---|---|---|---|
 //! | DSSS (15) | 20 µs | 10 µs | 31 | 1023 | 192 µs | 192 µs + 8·L/R |
+//! | DSSS at any rate R ([`PhyMode::DsssAnyRate`]) | 20 µs | 10 µs | 31 | 1023 | 192 µs | 192 µs + ⌈8·L/R⌉ ns |
 //! | HR/DSSS (16) | 20 µs | 10 µs | 31 | 1023 | 192 µs (long), 96 µs (short) | preamble + ⌈8·L/R⌉ µs |
 //! | OFDM, 20 MHz (17) | 9 µs | 16 µs | 15 | 1023 | 20 µs | 20 µs + 4 µs·⌈(16 + 8·L + 6)/N_DBPS⌉ |
 //! | ERP (18), short slot | 9 µs | 10 µs | 15 | 1023 | 20 µs | OFDM + 6 µs signal extension |
@@ -18,8 +19,18 @@
 //! T_SYM 4 µs, 16 SERVICE bits, 6 tail bits); ERP (§18.5.3 TXTIME with the 6 µs
 //! aSignalExtension, Table 18-5 "ERP characteristics": aSlotTime 20 µs, or 9 µs when the BSS
 //! uses short slots, aSIFSTime 10 µs, aCWmin 15 for an ERP-only BSS).
+//!
+//! [`PhyMode::DsssAnyRate`] is not a mode of the standard: it is the Clause 15 DSSS PHY with
+//! the PSDU sent at an arbitrary rate R, for studies made with ns-2's 802.11 MAC, which took any
+//! `bandwidth_` (the Mobile IP study of Atiquzzaman & Fu: 150 kbit/s to 2 Mbit/s). The MAC
+//! constants and the long PLCP preamble and header (192 µs at 1 Mbit/s) are those of Clause 15;
+//! the PSDU lasts 8·L/R rounded up to the nanosecond (the simulator's resolution), not to the
+//! microsecond, so that rates which do not divide 8·L stay exact to 1 ns. Only the `Dsss` PHY
+//! ([`PhyStandard::Dsss`], the `ns2-wavelan` profile) sends it; its rate must lie in
+//! [`ANY_RATE_MIN_BPS`, `ANY_RATE_MAX_BPS`]. How ns-2 times the same frames:
+//! `docs/models/mac80211.md`, "DSSS at any rate".
 
-use sctpsim_kernel::SimDuration;
+use sctpsim_kernel::{BitRate, SimDuration};
 
 /// The data rates of the OFDM PHY (Clause 17, Table 17-4) and ERP-OFDM (Clause 18).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -90,7 +101,22 @@ pub enum PhyMode {
     Ofdm(OfdmRate),
     /// ERP-OFDM in the 2.4 GHz band (Clause 18, 802.11g): OFDM plus a 6 µs signal extension.
     ErpOfdm(OfdmRate),
+    /// Not a standard mode: Clause 15 DSSS timing (long PLCP preamble and header at 1 Mbit/s)
+    /// with the PSDU at `bps` bit/s, for ns-2-style links of any rate (module doc). Family
+    /// [`PhyFamily::Dsss`]; only [`PhyStandard::Dsss`] supports it.
+    DsssAnyRate {
+        /// The PSDU rate in bit/s, in [`ANY_RATE_MIN_BPS`, `ANY_RATE_MAX_BPS`] for a valid
+        /// configuration.
+        bps: u64,
+    },
 }
+
+/// The lowest rate of [`PhyMode::DsssAnyRate`]: 1 kbit/s (a 1500-byte packet then lasts 12 s,
+/// longer than any MAC or transport timer; below that the rate is a unit mistake).
+pub const ANY_RATE_MIN_BPS: u64 = 1_000;
+/// The highest rate of [`PhyMode::DsssAnyRate`]: 1 Gbit/s, where one bit still lasts a whole
+/// nanosecond (the simulator's time resolution).
+pub const ANY_RATE_MAX_BPS: u64 = 1_000_000_000;
 
 /// Modulation families: control responses stay within the family of the frame that elicits
 /// them (§10.6.6.5).
@@ -133,9 +159,22 @@ pub const OFDM_TAIL_BITS: u64 = 6;
 pub const ERP_SIGNAL_EXTENSION: SimDuration = SimDuration::from_micros(6);
 
 impl PhyMode {
-    /// The rate in units of 500 kbit/s (the Supported Rates element encoding, §9.4.2.3).
+    /// The rate in units of 500 kbit/s (the Supported Rates element encoding, §9.4.2.3, and the
+    /// radiotap Rate field). A [`PhyMode::DsssAnyRate`] rate is rounded up to a whole unit, at
+    /// least 1 (so 150 kbit/s is advertised as 500 kbit/s) and at most 127 (63.5 Mbit/s: bit 7
+    /// of the element marks basic rates).
     pub const fn rate_500kbps(self) -> u8 {
         match self {
+            PhyMode::DsssAnyRate { bps } => {
+                let units = bps.div_ceil(500_000);
+                if units < 1 {
+                    1
+                } else if units > 127 {
+                    127
+                } else {
+                    units as u8
+                }
+            }
             PhyMode::Dsss1 => 2,
             PhyMode::Dsss2 => 4,
             PhyMode::Cck5_5 => 11,
@@ -153,21 +192,29 @@ impl PhyMode {
         }
     }
 
-    /// The rate in bit/s.
+    /// The rate in bit/s (exact, also for [`PhyMode::DsssAnyRate`]).
     pub const fn rate_bps(self) -> u64 {
-        self.rate_500kbps() as u64 * 500_000
+        match self {
+            PhyMode::DsssAnyRate { bps } => bps,
+            _ => self.rate_500kbps() as u64 * 500_000,
+        }
     }
 
     /// The modulation family.
     pub const fn family(self) -> PhyFamily {
         match self {
-            PhyMode::Dsss1 | PhyMode::Dsss2 | PhyMode::Cck5_5 | PhyMode::Cck11 => PhyFamily::Dsss,
+            PhyMode::Dsss1
+            | PhyMode::Dsss2
+            | PhyMode::Cck5_5
+            | PhyMode::Cck11
+            | PhyMode::DsssAnyRate { .. } => PhyFamily::Dsss,
             PhyMode::Ofdm(_) => PhyFamily::Ofdm,
             PhyMode::ErpOfdm(_) => PhyFamily::ErpOfdm,
         }
     }
 
-    /// The mode of a PHY family at a rate given in units of 500 kbit/s, if it exists.
+    /// The standard mode of a PHY family at a rate given in units of 500 kbit/s, if it exists
+    /// (never a [`PhyMode::DsssAnyRate`]).
     pub fn from_rate_500kbps(family: PhyFamily, rate: u8) -> Option<PhyMode> {
         let ofdm = OfdmRate::ALL
             .into_iter()
@@ -185,7 +232,8 @@ impl PhyMode {
         }
     }
 
-    /// A short stable name (`"dsss-1"`, `"cck-11"`, `"ofdm-54"`, `"erp-ofdm-6"`, ...).
+    /// A short stable name (`"dsss-1"`, `"cck-11"`, `"ofdm-54"`, `"erp-ofdm-6"`, ...;
+    /// `"dsss-any-150kbps"` for [`PhyMode::DsssAnyRate`]).
     pub fn name(self) -> String {
         let mbps = |m: PhyMode| {
             let r = m.rate_500kbps();
@@ -200,14 +248,15 @@ impl PhyMode {
             PhyMode::Cck5_5 | PhyMode::Cck11 => format!("cck-{}", mbps(self)),
             PhyMode::Ofdm(_) => format!("ofdm-{}", mbps(self)),
             PhyMode::ErpOfdm(_) => format!("erp-ofdm-{}", mbps(self)),
+            PhyMode::DsssAnyRate { bps } => format!("dsss-any-{}", BitRate(bps)),
         }
     }
 
     /// Duration of the PLCP preamble and header (the part of the PPDU before the PSDU; for
-    /// OFDM the preamble and SIGNAL field).
+    /// OFDM the preamble and SIGNAL field). [`PhyMode::DsssAnyRate`] always has the long one.
     pub const fn plcp_overhead(self, preamble: Preamble) -> SimDuration {
         match self {
-            PhyMode::Dsss1 => DSSS_LONG_PLCP,
+            PhyMode::Dsss1 | PhyMode::DsssAnyRate { .. } => DSSS_LONG_PLCP,
             PhyMode::Dsss2 | PhyMode::Cck5_5 | PhyMode::Cck11 => match preamble {
                 Preamble::Long => DSSS_LONG_PLCP,
                 Preamble::Short => DSSS_SHORT_PLCP,
@@ -230,9 +279,18 @@ const fn ceil_micros(bits: u64, rate_500kbps: u64) -> u64 {
 /// * DSSS 1/2 Mbit/s: 192 µs (long PLCP) + 8·L / R — integral µs;
 /// * HR/DSSS 5.5/11 Mbit/s: 192 µs (long) or 96 µs (short) + ⌈8·L / R⌉ µs (Clause 16 TXTIME);
 /// * OFDM: 16 + 4 + 4·⌈(16 + 8·L + 6) / N_DBPS⌉ µs (§17.4.3);
-/// * ERP-OFDM: the OFDM value + 6 µs signal extension (§18.5.3).
+/// * ERP-OFDM: the OFDM value + 6 µs signal extension (§18.5.3);
+/// * [`PhyMode::DsssAnyRate`] at R bit/s: 192 µs + ⌈8·L·10⁹ / R⌉ ns (not a standard mode;
+///   rounded to the nanosecond, not the microsecond).
 pub fn tx_duration(mode: PhyMode, bytes: usize, preamble: Preamble) -> SimDuration {
     let bits = bytes as u64 * 8;
+    if let PhyMode::DsssAnyRate { bps } = mode {
+        // u128: 8·L·10⁹ overflows u64 for L above ~2.3 GB, and a zero rate (an invalid
+        // configuration) gives the longest duration instead of a division by zero.
+        let ns = (u128::from(bits) * 1_000_000_000).div_ceil(u128::from(bps.max(1)));
+        let psdu = SimDuration(u64::try_from(ns).unwrap_or(u64::MAX));
+        return DSSS_LONG_PLCP + psdu;
+    }
     let us = match mode {
         PhyMode::Dsss1 | PhyMode::Dsss2 | PhyMode::Cck5_5 | PhyMode::Cck11 => {
             mode.plcp_overhead(preamble).0 / 1_000 + ceil_micros(bits, mode.rate_500kbps() as u64)
@@ -246,6 +304,7 @@ pub fn tx_duration(mode: PhyMode, bytes: usize, preamble: Preamble) -> SimDurati
                 base
             }
         }
+        PhyMode::DsssAnyRate { .. } => unreachable!("handled above"),
     };
     SimDuration::from_micros(us)
 }
@@ -340,15 +399,28 @@ impl PhyStandard {
         }
     }
 
-    /// Whether `mode` can be sent by this PHY.
+    /// Whether `mode` can be sent by this PHY. [`PhyMode::DsssAnyRate`] only by
+    /// [`PhyStandard::Dsss`] (ns-2's WaveLAN model; the rate range is checked by
+    /// `MacConfig::validate`).
     pub const fn supports(self, mode: PhyMode) -> bool {
         match self {
-            PhyStandard::Dsss => matches!(mode, PhyMode::Dsss1 | PhyMode::Dsss2),
-            PhyStandard::HrDsss => matches!(mode.family(), PhyFamily::Dsss),
+            PhyStandard::Dsss => matches!(
+                mode,
+                PhyMode::Dsss1 | PhyMode::Dsss2 | PhyMode::DsssAnyRate { .. }
+            ),
+            PhyStandard::HrDsss => matches!(
+                mode,
+                PhyMode::Dsss1 | PhyMode::Dsss2 | PhyMode::Cck5_5 | PhyMode::Cck11
+            ),
             PhyStandard::Ofdm => matches!(mode, PhyMode::Ofdm(_)),
-            PhyStandard::Erp { .. } => {
-                matches!(mode.family(), PhyFamily::Dsss | PhyFamily::ErpOfdm)
-            }
+            PhyStandard::Erp { .. } => matches!(
+                mode,
+                PhyMode::Dsss1
+                    | PhyMode::Dsss2
+                    | PhyMode::Cck5_5
+                    | PhyMode::Cck11
+                    | PhyMode::ErpOfdm(_)
+            ),
         }
     }
 }
@@ -455,5 +527,53 @@ mod test {
         }
         assert!(PhyStandard::Erp { short_slot: true }.supports(PhyMode::Cck11));
         assert!(!PhyStandard::Ofdm.supports(PhyMode::ErpOfdm(OfdmRate::R6)));
+    }
+
+    #[test]
+    fn dsss_at_any_rate() {
+        let l = Preamble::Long;
+        let any = |bps| PhyMode::DsssAnyRate { bps };
+        // 1040-octet MPDU at 150 kbit/s: 192 µs + 8320 bit / 150 000 bit/s
+        // = 192 µs + 55 466 666.67 ns, rounded up to the nanosecond.
+        assert_eq!(
+            tx_duration(any(150_000), 1040, l),
+            SimDuration(192_000 + 55_466_667)
+        );
+        // The short preamble does not apply; rates that divide stay exact.
+        assert_eq!(
+            tx_duration(any(150_000), 1040, Preamble::Short),
+            tx_duration(any(150_000), 1040, l)
+        );
+        assert_eq!(
+            tx_duration(any(2_000_000), 1040, l),
+            SimDuration::from_micros(192 + 4_160)
+        );
+        // At the standard DSSS rates it coincides with the standard modes.
+        for (m, bps) in [(PhyMode::Dsss1, 1_000_000), (PhyMode::Dsss2, 2_000_000)] {
+            for bytes in [14, 20, 1040, 1536] {
+                assert_eq!(tx_duration(any(bps), bytes, l), tx_duration(m, bytes, l));
+            }
+        }
+        // Ack at 384 kbit/s: 112 bit → 291 666.67 ns → 291 667 ns.
+        assert_eq!(
+            tx_duration(any(384_000), ACK_BYTES, l),
+            SimDuration(192_000 + 291_667)
+        );
+        // A zero rate (rejected by validation) does not divide by zero.
+        assert!(tx_duration(any(0), 14, l) > SimDuration::from_secs(1));
+        // Rates, family, supported-rates encoding (rounded up, at least 1, at most 127).
+        assert_eq!(any(150_000).rate_bps(), 150_000);
+        assert_eq!(any(150_000).rate_500kbps(), 1);
+        assert_eq!(any(384_000).rate_500kbps(), 1);
+        assert_eq!(any(1_000_000).rate_500kbps(), 2);
+        assert_eq!(any(1_000_001).rate_500kbps(), 3);
+        assert_eq!(any(100_000_000).rate_500kbps(), 127);
+        assert_eq!(any(150_000).family(), PhyFamily::Dsss);
+        assert_eq!(any(150_000).name(), "dsss-any-150kbps");
+        assert_eq!(any(2_000_000).name(), "dsss-any-2Mbps");
+        assert_eq!(any(150_000).plcp_overhead(Preamble::Short), DSSS_LONG_PLCP);
+        assert!(PhyStandard::Dsss.supports(any(150_000)));
+        assert!(!PhyStandard::HrDsss.supports(any(150_000)));
+        assert!(!PhyStandard::Erp { short_slot: false }.supports(any(150_000)));
     }
 }

@@ -32,7 +32,8 @@
 use sctpsim_kernel::SimDuration;
 
 use super::phy_timing::{
-    self, tx_duration, OfdmRate, PhyFamily, PhyMode, PhyStandard, PhyTiming, Preamble, ACK_BYTES,
+    self, tx_duration, OfdmRate, PhyMode, PhyStandard, PhyTiming, Preamble, ACK_BYTES,
+    ANY_RATE_MAX_BPS, ANY_RATE_MIN_BPS,
 };
 
 /// The configuration of one 802.11 MAC.
@@ -182,22 +183,19 @@ impl MacConfig {
     /// The rate of a control response (CTS, Ack) to a frame sent with `eliciting`, and of an
     /// RTS protecting a data frame sent with `eliciting` (§10.6.6.5.2): the highest basic rate
     /// of the same modulation family not faster than `eliciting`; if there is none, the
-    /// highest mandatory rate of that family not faster than it.
+    /// highest mandatory rate of that family not faster than it; if there is none either
+    /// (only a [`PhyMode::DsssAnyRate`] below 1 Mbit/s), `eliciting` itself.
     pub fn control_mode(&self, eliciting: PhyMode) -> PhyMode {
         let pick = |set: &[PhyMode]| {
             set.iter()
                 .copied()
                 .filter(|m| m.family() == eliciting.family())
-                .filter(|m| m.rate_500kbps() <= eliciting.rate_500kbps())
-                .max_by_key(|m| m.rate_500kbps())
+                .filter(|m| m.rate_bps() <= eliciting.rate_bps())
+                .max_by_key(|m| m.rate_bps())
         };
         pick(&self.basic_modes)
             .or_else(|| pick(&self.mandatory_modes()))
-            .unwrap_or(match eliciting.family() {
-                PhyFamily::Dsss => PhyMode::Dsss1,
-                PhyFamily::Ofdm => PhyMode::Ofdm(OfdmRate::R6),
-                PhyFamily::ErpOfdm => PhyMode::ErpOfdm(OfdmRate::R6),
-            })
+            .unwrap_or(eliciting)
     }
 
     /// The rate of management frames (beacons, authentication, association): the lowest basic
@@ -206,7 +204,7 @@ impl MacConfig {
         self.basic_modes
             .iter()
             .copied()
-            .min_by_key(|m| m.rate_500kbps())
+            .min_by_key(|m| m.rate_bps())
             .unwrap_or(self.data_mode)
     }
 
@@ -221,7 +219,9 @@ impl MacConfig {
     }
 
     /// The rates the station supports, in Supported Rates element encoding (500 kbit/s units,
-    /// bit 7 for members of the basic rate set), slowest first.
+    /// bit 7 for members of the basic rate set), slowest first: the PHY's rates plus any
+    /// [`PhyMode::DsssAnyRate`] configured as data, basic or broadcast rate, rounded up to
+    /// whole 500 kbit/s units ([`PhyMode::rate_500kbps`]; each encoded value once).
     pub fn rates_element(&self) -> Vec<u8> {
         let mut modes: Vec<PhyMode> = match self.standard {
             PhyStandard::Dsss => vec![PhyMode::Dsss1, PhyMode::Dsss2],
@@ -243,24 +243,35 @@ impl MacConfig {
                 m
             }
         };
-        modes.sort_by_key(|m| m.rate_500kbps());
-        modes
+        let configured = std::iter::once(self.data_mode)
+            .chain(self.basic_modes.iter().copied())
+            .chain(self.broadcast_mode);
+        modes.extend(configured.filter(|m| matches!(m, PhyMode::DsssAnyRate { .. })));
+        let mut units: Vec<u8> = modes.iter().map(|m| m.rate_500kbps()).collect();
+        units.sort_unstable();
+        units.dedup();
+        units
             .into_iter()
-            .map(|m| {
-                let basic = self
-                    .basic_modes
-                    .iter()
-                    .any(|b| b.rate_500kbps() == m.rate_500kbps());
-                m.rate_500kbps() | if basic { 0x80 } else { 0 }
+            .map(|u| {
+                let basic = self.basic_modes.iter().any(|b| b.rate_500kbps() == u);
+                u | if basic { 0x80 } else { 0 }
             })
             .collect()
     }
 
-    /// Checks the configuration: the PHY supports the data, basic and broadcast rates, the
+    /// Checks the configuration: the PHY supports the data, basic and broadcast rates (a
+    /// [`PhyMode::DsssAnyRate`] within [`ANY_RATE_MIN_BPS`, `ANY_RATE_MAX_BPS`]), the
     /// basic set is not empty, 0 < CWmin ≤ CWmax, both are `2^k − 1`, retry limits ≥ 1, a
     /// positive slot. The error names the offending field.
     pub fn validate(&self) -> Result<(), String> {
         let check_mode = |field: &str, m: PhyMode| {
+            if let PhyMode::DsssAnyRate { bps } = m {
+                if !(ANY_RATE_MIN_BPS..=ANY_RATE_MAX_BPS).contains(&bps) {
+                    return Err(format!(
+                        "{field}: {bps} bit/s is outside {ANY_RATE_MIN_BPS}..={ANY_RATE_MAX_BPS} bit/s"
+                    ));
+                }
+            }
             if self.standard.supports(m) {
                 Ok(())
             } else {
@@ -463,6 +474,44 @@ mod test {
         let mut c = RadioProfile::Ieee80211a.mac_config();
         c.cw_min = 20;
         assert!(c.validate().unwrap_err().starts_with("cw_min"));
+    }
+
+    #[test]
+    fn dsss_at_any_rate() {
+        let any = |bps| PhyMode::DsssAnyRate { bps };
+        let mut c = RadioProfile::Ns2Wavelan.mac_config();
+        c.data_mode = any(150_000);
+        c.validate().unwrap();
+        // The 1 Mbit/s basic rate is faster than the data: the Ack goes at the data rate.
+        assert_eq!(c.control_mode(any(150_000)), any(150_000));
+        assert_eq!(
+            c.ack_time(any(150_000)),
+            tx_duration(any(150_000), ACK_BYTES, Preamble::Long)
+        );
+        // Above 1 Mbit/s the basic rate answers, as for the standard modes.
+        assert_eq!(c.control_mode(any(1_500_000)), PhyMode::Dsss1);
+        // The ns-2.1b8 set-up: everything at the link rate.
+        c.basic_modes = vec![any(150_000)];
+        c.broadcast_mode = Some(any(150_000));
+        c.validate().unwrap();
+        assert_eq!(c.control_mode(any(150_000)), any(150_000));
+        assert_eq!(c.mgmt_mode(), any(150_000));
+        assert_eq!(c.group_mode(), any(150_000));
+        // Supported Rates: 1 and 2 Mbit/s of the DSSS PHY plus 150 kbit/s as one (basic) unit.
+        assert_eq!(c.rates_element(), vec![0x81, 0x02, 0x04]);
+        // Different rates that encode alike are compared by their exact rate.
+        c.basic_modes = vec![any(150_000), any(200_000)];
+        assert_eq!(c.control_mode(any(200_000)), any(200_000));
+        assert_eq!(c.control_mode(any(180_000)), any(150_000));
+        assert_eq!(c.mgmt_mode(), any(150_000));
+        // Bounds and PHYs.
+        c.data_mode = any(0);
+        assert!(c.validate().unwrap_err().starts_with("data_mode"));
+        c.data_mode = any(ANY_RATE_MAX_BPS + 1);
+        assert!(c.validate().unwrap_err().starts_with("data_mode"));
+        let mut b = RadioProfile::Ieee80211b.mac_config();
+        b.broadcast_mode = Some(any(150_000));
+        assert!(b.validate().unwrap_err().starts_with("broadcast_mode"));
     }
 
     #[test]
