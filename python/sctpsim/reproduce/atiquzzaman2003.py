@@ -33,6 +33,8 @@ SIX_LOSSES = study_dir("atiquzzaman2003") / "six-losses.toml"
 #: The paper's grid (slide "Simulation topology and parameters" and the three tables).
 WIRELINE_KBPS = (28.8, 54, 200, 500, 1000, 1500)
 WIRELESS_KBPS = (150, 200, 384, 1000, 2000)
+#: The wireless rates of the no-retransmission sensitivity (the slowest and the fastest).
+NORETRY_KBPS = (150, 2000)
 #: Our transport per table: (label in the paper's CSV, scenario transport).
 TRANSPORTS = {"reno": "tcp-reno", "sack": "tcp-sack1", "sctp": "sctp"}
 #: ns-2 `Agent/TCP set packetSize_ 1000`: the paper counts segments; ours are 1000-byte
@@ -98,6 +100,23 @@ def _parts(quick: bool) -> list[Part]:
                 sets=sets,
                 what=f"{proto.upper()} over {rate} kbit/s wireless × 6 wireline rates",
             ))
+    # Sensitivity: no link-layer retransmission (one attempt per frame), the losses of the
+    # wireless error reaching the transports; the slowest and fastest wireless rates at the
+    # fastest wireline rate.
+    for proto, transport in TRANSPORTS.items():
+        for rate in NORETRY_KBPS:
+            r = f"{rate}kbps"
+            sets = {P_TRANSPORT: transport, "radio.data_rate": r, "radio.basic_rate": r, "radio.broadcast_rate": r,
+                    "radio.short_retry_limit": 1, "radio.long_retry_limit": 1}
+            sets.update(_transport_sets(transport))
+            parts.append(Part(
+                name=f"noretry-{proto}-{rate}k",
+                scenario=SCENARIO,
+                vary={P_WIRELINE: ["1500kbps"]},
+                seeds=seeds,
+                sets=sets,
+                what=f"sensitivity: {proto.upper()} over {rate} kbit/s without 802.11 retransmissions",
+            ))
     parts.append(Part(
         name="six-losses",
         scenario=SIX_LOSSES,
@@ -138,7 +157,7 @@ def throughput_runs(ctx: Context) -> pd.DataFrame:
     """Every ok run of the throughput parts: protocol, wireline, wireless, segments."""
     frames = []
     for name, df in ctx.results.items():
-        if name == "six-losses":
+        if name == "six-losses" or name.startswith("noretry"):
             continue
         proto, rate = name.split("-")
         df = df[df["status"] == "ok"].copy()
@@ -151,6 +170,39 @@ def throughput_runs(ctx: Context) -> pd.DataFrame:
         df["delivery_errors"] = _col(df, "flows[0].delivery_errors").fillna(0) + _col(df, "sctp[0].messages_missing").fillna(0)
         frames.append(df)
     return pd.concat(frames, ignore_index=True, sort=False) if frames else pd.DataFrame()
+
+
+def noretry_runs(ctx: Context) -> pd.DataFrame:
+    """The sensitivity without 802.11 retransmissions, beside the main grid's runs of the same
+    cells (wireline 1500 kbit/s): protocol, wireless_kbps, retries (7 or 1), segments."""
+    frames = []
+    for name, df in ctx.results.items():
+        parts = name.split("-")
+        if parts[0] == "noretry":
+            proto, rate, limit = parts[1], parts[2], 1
+        elif name != "six-losses":
+            proto, rate, limit = parts[0], parts[1], 7
+        else:
+            continue
+        wr = int(rate.removesuffix("k"))
+        if wr not in NORETRY_KBPS:
+            continue
+        df = df[(df["status"] == "ok") & (df[P_WIRELINE].map(_wireline) == 1500.0)].copy()
+        df["protocol"], df["wireless_kbps"], df["retry_limit"] = proto, wr, limit
+        df["segments"] = _col(df, "flows[0].bytes_delivered") / SEGMENT_BYTES
+        df["timeouts"] = _col(df, "flows[0].timeouts")
+        df["retransmissions"] = _col(df, "flows[0].retransmissions")
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True, sort=False) if frames else pd.DataFrame()
+
+
+def noretry_gain(nr: pd.DataFrame, over: str, rate: int, limit: int) -> tuple[float, float]:
+    """Mean gain of SCTP over ``over`` (pairs by replication) and its 95 % half-width."""
+    g = nr[(nr["wireless_kbps"] == rate) & (nr["retry_limit"] == limit)]
+    piv = g.pivot_table(index="replication", columns="protocol", values="segments")
+    if "sctp" not in piv or over not in piv:
+        return math.nan, math.nan
+    return mean_ci((piv["sctp"] - piv[over]) / piv[over])
 
 
 def cell_table(runs: pd.DataFrame) -> pd.DataFrame:
@@ -236,7 +288,7 @@ def handoffs(ctx: Context) -> pd.DataFrame:
     """Every handover of every throughput run (the sweeps' ``handoffs.parquet``)."""
     frames = []
     for name in ctx.results:
-        if name == "six-losses":
+        if name == "six-losses" or name.startswith("noretry"):
             continue
         p = ctx.out / "sweeps" / name / "handoffs.parquet"
         if p.exists():

@@ -148,6 +148,8 @@ def report(ctx: Context, runs: pd.DataFrame, cells: pd.DataFrame, six: pd.DataFr
                  f"and in {int((o['paper_order'] & o['ours_order']).sum())} of the paper's {int(o['paper_order'].sum())}. "
                  + (f"Cells where the paper has it and we do not: {', '.join(f'{r.wireline_kbps:g}/{r.wireless_kbps}' for r in bad.itertuples())} (wireline/wireless kbit/s)." if len(bad) else ""))
     L.append(_where(runs))
+    L.append("### Sensitivity: no 802.11 retransmission")
+    L.append(_noretry(ctx))
     L.append("## Six losses in one window")
     if not six.empty:
         L.append(markdown_table(["transport", "recovery (s)", "paper (s)", "timeouts", "fast retransmits"], [
@@ -188,6 +190,26 @@ def _where(runs: pd.DataFrame) -> str:
         g = runs[runs["protocol"] == proto]
         rows.append([NAMES[proto], fmt_mean_ci(*mean_ci(g["timeouts"])), fmt_mean_ci(*mean_ci(g["retransmissions"]))])
     return "Per run, over every cell:\n\n" + markdown_table(["transport", "timeouts", "retransmissions"], rows)
+
+
+def _noretry(ctx: Context) -> str:
+    nr = a.noretry_runs(ctx)
+    if nr.empty:
+        return "Not run."
+    rows = []
+    for wr in a.NORETRY_KBPS:
+        for limit in (7, 1):
+            g = nr[(nr["wireless_kbps"] == wr) & (nr["retry_limit"] == limit)]
+            cells = [fmt_mean_ci(*mean_ci(g[g["protocol"] == p]["segments"])) for p in a.TRANSPORTS]
+            gains = [fmt_mean_ci(*(v * 100 for v in a.noretry_gain(nr, over, wr, limit))) for over in ("reno", "sack")]
+            rows.append([wr, "7 / 4" if limit == 7 else "1 / 1", *cells, *gains])
+    return (
+        "Wireline 1500 kbit/s. With the 802.11 retry limits at 1, every frame the distance-dependent error (or a collision) "
+        "destroys is a packet lost to the transport, as with an error model that acts on packets without link-layer "
+        "retransmission; the main grid has the standard limits (7 short, 4 long).\n\n"
+        + markdown_table(["wireless (kbit/s)", "retry limits (short / long)", "Reno (segments)", "SACK", "SCTP",
+                          "gain over Reno (%)", "gain over SACK (%)"], rows)
+    )
 
 
 def _handovers(h: pd.DataFrame) -> str:
