@@ -34,7 +34,13 @@ size_bytes = 1000000
 
 #[test]
 fn a_file_arrives_exactly_under_random_loss_for_every_variant() {
-    for transport in ["tcp-tahoe", "tcp-reno", "tcp-newreno", "tcp-sack"] {
+    for transport in [
+        "tcp-tahoe",
+        "tcp-reno",
+        "tcp-newreno",
+        "tcp-sack",
+        "tcp-sack1",
+    ] {
         for seed in 1..=5u64 {
             let r = run_with(
                 PATH,
@@ -74,12 +80,17 @@ fn lossless_transfer_has_no_retransmissions_and_records_sender_metrics() {
 }
 
 fn six_losses(transport: &str) -> (f64, u64) {
+    six_losses_with(&[("flows[0].transport", transport)])
+}
+
+fn six_losses_with(sets: &[(&str, &str)]) -> (f64, u64) {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../scenarios/examples/tcp-six-losses.toml"
     ))
     .unwrap();
-    let r = run_with(&text, &[("flows[0].transport", transport)]);
+    let transport = sets[0].1;
+    let r = run_with(&text, sets);
     let drops = series(&r, "dropped_seq");
     assert_eq!(
         drops.len(),
@@ -104,6 +115,52 @@ fn six_losses_reno_times_out_newreno_and_sack_do_not() {
     assert!(reno_to >= 1);
     assert_eq!((newreno_to, sack_to), (0, 0));
     assert!(reno > newreno && newreno >= sack, "{reno} {newreno} {sack}");
+}
+
+#[test]
+fn six_losses_with_ns2_2001_reno_times_out_and_sack1_does_not() {
+    let profile = (
+        "flows[0].tcp",
+        "{ profile = \"ns2-2001\", max_sack_blocks = 3 }",
+    );
+    let (sack1, sack1_to) = six_losses_with(&[("flows[0].transport", "tcp-sack1"), profile]);
+    let (reno, reno_to) = six_losses_with(&[
+        ("flows[0].transport", "tcp-reno"),
+        ("flows[0].tcp", "{ profile = \"ns2-2001\" }"),
+    ]);
+    assert!(reno_to >= 1, "{reno}");
+    assert_eq!(sack1_to, 0, "{sack1}");
+    assert!(reno > sack1, "{reno} {sack1}");
+}
+
+#[test]
+fn the_2001_ns2_profile_has_coarse_ticks_and_a_one_second_minimum() {
+    let r = run_with(
+        PATH,
+        &[
+            ("flows[0].transport", "tcp-sack1"),
+            ("flows[0].tcp", "{ profile = \"ns2-2001\" }"),
+        ],
+    );
+    let f = &r.summary.flows[0];
+    assert_eq!(f.bytes_delivered, 1_000_000);
+    let rto = series(&r, "rto_s");
+    assert!(!rto.is_empty());
+    // minrto_ 1, and ns-2 computes the RTO in whole 100 ms ticks.
+    for (_, v) in &rto {
+        assert!(*v >= 1.0, "{rto:?}");
+        let ticks = v * 10.0;
+        assert!((ticks - ticks.round()).abs() < 1e-6, "{rto:?}");
+    }
+    let err = load(
+        PATH,
+        &[(
+            "flows[0].tcp".to_string(),
+            value_from_cli("{ profile = \"ns2-2002\" }"),
+        )],
+    )
+    .unwrap_err();
+    assert_eq!(err.path, "flows[0].tcp.profile");
 }
 
 #[test]

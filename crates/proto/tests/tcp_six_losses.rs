@@ -1,6 +1,6 @@
 //! Six non-consecutive segments dropped from one window (the Atiquzzaman & Fu loss pattern):
-//! Reno needs a retransmission timeout; NewReno and SACK recover without one, and the recovery
-//! times order Reno > NewReno >= SACK.
+//! Reno needs a retransmission timeout; NewReno and SACK (RFC 6675 and ns-2's Sack1) recover
+//! without one, and the recovery times order Reno > NewReno >= SACK.
 //!
 //! Run with `--nocapture` to print the table recorded in `docs/models/tcp.md`.
 
@@ -70,7 +70,12 @@ const DROPS: [u64; 6] = [30, 32, 34, 36, 38, 40];
 
 fn table(profile: &str, base: TcpConfig) -> Vec<(TcpVariant, Recovery)> {
     let mut rows = Vec::new();
-    for variant in [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::Sack] {
+    for variant in [
+        TcpVariant::Reno,
+        TcpVariant::NewReno,
+        TcpVariant::Sack,
+        TcpVariant::Sack1,
+    ] {
         let r = run(base.clone().with_variant(variant), &DROPS);
         println!(
             "| {profile} | {:7} | {:8.1} | {} | {} | {:2} | {:6.3} |",
@@ -118,4 +123,16 @@ fn six_losses_ns2_profile() {
     assert!(reno.timeouts >= 1, "Reno needs a timeout: {reno:?}");
     assert_eq!(sack.timeouts, 0, "SACK without a timeout: {sack:?}");
     assert!(reno.time > sack.time && newreno.time >= sack.time);
+}
+
+/// ns-2.1b8 (`ns2_2001`: 100 ms ticks, minimum RTO 1 s, window_ 20, three SACK blocks), the
+/// Mobile IP study's simulator: Reno waits for a timeout, ns-2's Sack1 does not.
+#[test]
+fn six_losses_ns2_2001_profile() {
+    let rows = table("ns2-2001", TcpConfig::ns2_2001());
+    let (reno, sack1) = (rows[0].1, rows[3].1);
+    assert!(reno.timeouts >= 1, "Reno needs a timeout: {reno:?}");
+    assert_eq!(sack1.timeouts, 0, "Sack1 without a timeout: {sack1:?}");
+    assert_eq!(sack1.retransmissions, 6, "{sack1:?}");
+    assert!(reno.time > sack1.time, "{reno:?} vs {sack1:?}");
 }

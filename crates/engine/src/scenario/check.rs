@@ -441,7 +441,7 @@ fn check_udp_flow(
     if f.app == AppKind::Ftp {
         return Err(ScenarioError::at(
             format!("{p}.app"),
-            "\"ftp\" needs a reliable transport (tcp-tahoe, tcp-reno, tcp-newreno, tcp-sack, sctp); use \"cbr\" or \"file\" over UDP",
+            "\"ftp\" needs a reliable transport (tcp-tahoe, tcp-reno, tcp-newreno, tcp-sack, tcp-sack1, sctp); use \"cbr\" or \"file\" over UDP",
         ));
     }
     if f.tcp.is_some() {
@@ -515,7 +515,7 @@ fn check_tcp_flow(
     let tp = format!("{p}.tcp");
     let mss = tcp.mss_bytes.map(u32::from).unwrap_or(match tcp.profile {
         TcpProfileKind::Rfc => 1460,
-        TcpProfileKind::Ns2 | TcpProfileKind::Ns2_2003 => 1000,
+        TcpProfileKind::Ns2 | TcpProfileKind::Ns2_2003 | TcpProfileKind::Ns2_2001 => 1000,
     });
     if mss < 64 {
         return Err(ScenarioError::at(
@@ -552,10 +552,13 @@ fn check_tcp_flow(
                 "must be 1–4 (RFC 2018 §3: at most 4 fit in the option space)",
             ));
         }
-        if f.transport != TransportKind::TcpSack {
+        if !matches!(
+            f.transport,
+            TransportKind::TcpSack | TransportKind::TcpSack1
+        ) {
             return Err(ScenarioError::at(
                 format!("{tp}.max_sack_blocks"),
-                "only used by transport \"tcp-sack\"",
+                "only used by transports \"tcp-sack\" and \"tcp-sack1\"",
             ));
         }
     }

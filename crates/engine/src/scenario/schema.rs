@@ -219,6 +219,8 @@ pub enum TransportKind {
     TcpNewreno,
     /// TCP with SACK (RFC 2018) and RFC 6675 loss recovery.
     TcpSack,
+    /// TCP with SACK (RFC 2018) and ns-2's `Agent/TCP/Sack1` loss recovery (`pipe_`).
+    TcpSack1,
     /// SCTP (RFC 9260), multi-homed when the ends have several addresses.
     Sctp,
 }
@@ -232,6 +234,7 @@ impl TransportKind {
                 | TransportKind::TcpReno
                 | TransportKind::TcpNewreno
                 | TransportKind::TcpSack
+                | TransportKind::TcpSack1
         )
     }
 
@@ -243,6 +246,7 @@ impl TransportKind {
             TransportKind::TcpReno => "tcp-reno",
             TransportKind::TcpNewreno => "tcp-newreno",
             TransportKind::TcpSack => "tcp-sack",
+            TransportKind::TcpSack1 => "tcp-sack1",
             TransportKind::Sctp => "sctp",
         }
     }
@@ -287,6 +291,10 @@ pub enum TcpProfileKind {
     /// them (minimum RTO 1 s, maximum 100,000 s, initial 6 s).
     #[serde(rename = "ns2-2003")]
     Ns2_2003,
+    /// ns-2.1b8's `Agent/TCP` defaults (2001): 100 ms timer ticks, minimum RTO 1 s, initial
+    /// RTO 6 s, no limited transmit.
+    #[serde(rename = "ns2-2001")]
+    Ns2_2001,
 }
 
 /// RFC 6582 §4 timer behaviour on NewReno partial ACKs.

@@ -39,11 +39,13 @@ pub(crate) fn tcp_config(f: &FlowSpec) -> TcpConfig {
         TcpProfileKind::Rfc => TcpConfig::rfc(),
         TcpProfileKind::Ns2 => TcpConfig::ns2(),
         TcpProfileKind::Ns2_2003 => TcpConfig::ns2_2003(),
+        TcpProfileKind::Ns2_2001 => TcpConfig::ns2_2001(),
     };
     let variant = match f.transport {
         TransportKind::TcpTahoe => TcpVariant::Tahoe,
         TransportKind::TcpReno => TcpVariant::Reno,
         TransportKind::TcpSack => TcpVariant::Sack,
+        TransportKind::TcpSack1 => TcpVariant::Sack1,
         _ => TcpVariant::NewReno,
     };
     let mut c = base.with_variant(variant);

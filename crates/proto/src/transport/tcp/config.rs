@@ -1,10 +1,11 @@
-//! Every knob of a TCP connection, with two profiles: [`TcpConfig::rfc`] (the IETF
-//! specifications; the default) and [`TcpConfig::ns2`] (the defaults of ns-2.35's one-way
-//! `Agent/TCP` family, `tcl/lib/ns-default.tcl`). Each default names its source.
+//! Every knob of a TCP connection, with profiles: [`TcpConfig::rfc`] (the IETF specifications;
+//! the default), [`TcpConfig::ns2`] (the defaults of ns-2.35's one-way `Agent/TCP` family,
+//! `tcl/lib/ns-default.tcl`) and the older ns-2 releases [`TcpConfig::ns2_2003`] and
+//! [`TcpConfig::ns2_2001`]. Each default names its source.
 
 use sctpsim_kernel::SimDuration;
 
-/// The sender's loss-recovery flavour. Window growth is RFC 5681 in all three; they differ in
+/// The sender's loss-recovery flavour. Window growth is RFC 5681 in all of them; they differ in
 /// what happens after a loss is detected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TcpVariant {
@@ -21,18 +22,52 @@ pub enum TcpVariant {
     /// RFC 2018 SACK with the RFC 6675 scoreboard-based recovery (pipe, NextSeg), on top of
     /// NewReno's window arithmetic. Falls back to NewReno if the peer does not permit SACK.
     Sack,
+    /// ns-2's `Agent/TCP/Sack1` (`tcp/tcp-sack1.cc`, Fall & Floyd 1996): SACK recovery driven
+    /// by a per-ACK `pipe_` counter instead of RFC 6675's scoreboard-derived pipe. Entering
+    /// recovery sets pipe = outstanding − dupthresh segments, every ACK in recovery takes one
+    /// segment off (a partial ACK two), every transmission adds one; while pipe < cwnd the
+    /// sender retransmits the next unSACKed hole below the highest SACK (no IsLost test),
+    /// else new data. A timeout forgets the SACK information. `docs/models/tcp.md` lists
+    /// the differences from [`TcpVariant::Sack`]. Falls back to NewReno without SACK.
+    Sack1,
 }
 
 impl TcpVariant {
-    /// A short stable name: `tahoe`, `reno`, `newreno`, `sack`.
+    /// A short stable name: `tahoe`, `reno`, `newreno`, `sack`, `sack1`.
     pub fn name(self) -> &'static str {
         match self {
             TcpVariant::Tahoe => "tahoe",
             TcpVariant::Reno => "reno",
             TcpVariant::NewReno => "newreno",
             TcpVariant::Sack => "sack",
+            TcpVariant::Sack1 => "sack1",
         }
     }
+
+    /// Whether the variant uses SACK information (and so offers SACK-Permitted).
+    pub fn uses_sack(self) -> bool {
+        matches!(self, TcpVariant::Sack | TcpVariant::Sack1)
+    }
+}
+
+/// How the retransmission timeout is computed from RTT measurements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RtoModel {
+    /// RFC 6298 in integer nanoseconds, with [`TcpConfig::clock_granularity`] as G.
+    Rfc6298,
+    /// ns-2's `TcpAgent` timer (`tcp/tcp.cc` `rtt_update`, `rtt_timeout`, `rtt_backoff`):
+    /// an RTT sample is the number of `tick` boundaries crossed between sending and the ACK
+    /// (at least one); SRTT and RTTVAR are kept in ticks in Jacobson's fixed point (3 and 2
+    /// fraction bits); the RTO is `(SRTT + 4·RTTVAR)` truncated to whole ticks, times the
+    /// back-off, at least two ticks. With `rfc2988` the minimum RTO is applied before the
+    /// back-off (`rfc2988_ true`, RFC 2988 §2.4); without it, after (`rfc2988_ false`, the
+    /// ns-2 default before 2002/03/07), so a backed-off small RTO stays at the minimum.
+    Ns2 {
+        /// `tcpTick_`.
+        tick: SimDuration,
+        /// `rfc2988_`.
+        rfc2988: bool,
+    },
 }
 
 /// When the retransmission timer is restarted by partial ACKs during NewReno recovery
@@ -90,9 +125,9 @@ pub struct TcpConfig {
     pub dupthresh: u32,
     /// RFC 3042 limited transmit: send new data on the first two duplicate ACKs.
     pub limited_transmit: bool,
-    /// Apply the RFC 6582 §3.2 step 1 `recover` check to Reno as well (no second fast
-    /// retransmit until the ACK covers the data outstanding at the first; ns-2 `bugFix_`).
-    /// NewReno and SACK always apply it.
+    /// Apply the RFC 6582 §3.2 step 1 `recover` check to Reno and Sack1 as well (no second
+    /// fast retransmit until the ACK covers the data outstanding at the first; ns-2
+    /// `bugFix_`). NewReno and SACK always apply it.
     pub reno_recover_guard: bool,
     /// Timer restarts on NewReno partial ACKs.
     pub partial_ack_timer: PartialAckTimer,
@@ -107,8 +142,11 @@ pub struct TcpConfig {
     pub min_rto: SimDuration,
     /// Upper bound of the (backed-off) RTO.
     pub max_rto: SimDuration,
-    /// Clock granularity G of RFC 6298 §2: `RTO = SRTT + max(G, 4·RTTVAR)`.
+    /// Clock granularity G of RFC 6298 §2: `RTO = SRTT + max(G, 4·RTTVAR)` (with
+    /// [`RtoModel::Rfc6298`]).
     pub clock_granularity: SimDuration,
+    /// The RTO estimator: RFC 6298, or ns-2's tick-based one.
+    pub rto_model: RtoModel,
     /// Consecutive retransmission timeouts after which the connection gives up
     /// ([`super::TcpEvent::TimedOut`]); `None`: never.
     pub max_retransmissions: Option<u32>,
@@ -177,6 +215,7 @@ impl TcpConfig {
             // RFC 6298 §4 leaves G to the implementation ("finer clock granularities (<= 100
             // msec) perform somewhat better"); 1 ms, the timestamp clock tick.
             clock_granularity: SimDuration::from_millis(1),
+            rto_model: RtoModel::Rfc6298,
             // RFC 9293 §3.8.3: R2 "SHOULD correspond to at least 100 seconds"; 15 is Linux's
             // tcp_retries2 (about 15 minutes with a 60 s maximum RTO).
             max_retransmissions: Some(15),
@@ -239,6 +278,10 @@ impl TcpConfig {
             max_rto: SimDuration::from_secs(60),
             // `Agent/TCP set tcpTick_ 0.01` (changed on 2002/03/07).
             clock_granularity: SimDuration::from_millis(10),
+            // ns-2 quantises RTT samples to tcpTick_ (`rtt_update`); at 10 ms ticks the RFC
+            // 6298 estimator with G = 10 ms is close, and the ns2 profile keeps it (see
+            // `docs/models/tcp.md`; `ns2_2001` uses the tick model).
+            rto_model: RtoModel::Rfc6298,
             // ns-2 agents never give up.
             max_retransmissions: None,
             // ns-2 one-way agents do not close; RFC 9293 §3.4.2 for our FIN exchange.
@@ -277,6 +320,52 @@ impl TcpConfig {
         }
     }
 
+    /// The `Agent/TCP` defaults of ns-2.1b8 (released 2001/06/06, `CHANGES.html` of the ns-2
+    /// source), the simulator of the Mobile IP study (Atiquzzaman & Fu). No ns-2.1b8 source is
+    /// at hand; each value is derived from the "default changed on DATE" notes of ns-2.35's
+    /// `tcl/lib/ns-default.tcl`, the old values ns-2.26's `ns-default.tcl` keeps as comments,
+    /// and the `CHANGES.html` entries up to the 2.1b8 release (`docs/models/tcp.md`, "The
+    /// `ns2-2001` profile"). Reno is what the study calls "TCP Reno"; choose `Sack1` for its
+    /// "TCP SACK" (`Agent/TCP/Sack1`).
+    pub fn ns2_2001() -> Self {
+        let tick = SimDuration::from_millis(100);
+        TcpConfig {
+            variant: TcpVariant::Reno,
+            // `Agent/TCP set windowInit_ 2 ;# default changed on 2001/5/26` (ns-2.35), before the
+            // 2.1b8 release; `CHANGES.html` 2001/05/27: "changed the default for
+            // Agent/TCP/windowInit_ to 2" together with `syn_` and `delay_growth_` true (the
+            // first packet is a 40-byte SYN-like packet and the window of two starts after its
+            // ACK, which our handshake reproduces).
+            initial_window: Some(2),
+            // `Agent/TCP set singledup_ 1 ;# default changed on 2001/11/28` (ns-2.35); 2.1b8 had
+            // `singledup_ 0` (ns-2.26 keeps `# Agent/TCP set singledup_ 0`): no limited
+            // transmit.
+            limited_transmit: false,
+            // `# Agent/TCP set tcpTick_ 0.1` kept in ns-2.26, "`tcpTick_ 0.01 ;# default changed
+            // on 2002/03/07`" (ns-2.35).
+            clock_granularity: tick,
+            // `rtt_update` counts RTT samples in ticks and `rtt_timeout` truncates the RTO to
+            // them; `rfc2988_` was "added on 2002/03/07" (ns-2.26), so 2.1b8 had the older
+            // behaviour, `rfc2988_ false` (minimum RTO applied after the back-off).
+            rto_model: RtoModel::Ns2 {
+                tick,
+                rfc2988: false,
+            },
+            // `Agent/TCP set rtxcur_init_ 6.0` (ns-2.26); "Default changed on 2006/01/21" to
+            // 3.0 (ns-2.35).
+            initial_rto: SimDuration::from_secs(6),
+            // `Agent/TCP set minrto_ 1 ;# Default set to 1 on 2001/05/14` (ns-2.26; `CHANGES.html`
+            // 2001/05/27 "Added minrto_ to TCP ... with a default of 1 second").
+            min_rto: SimDuration::from_secs(1),
+            // `Agent/TCP set maxrto_ 100000` (ns-2.26); 60 from 2007/03/28 (ns-2.35).
+            max_rto: SimDuration::from_secs(100_000),
+            // Unchanged since: `Agent/TCP set window_ 20`, `packetSize_ 1000`, `numdupacks_
+            // 3`, `bugFix_ true`, `timestamps_ false`; `Agent/TCPSink set maxSackBlocks_ 3`
+            // (present since 1997, `CHANGES.html`); `Agent/TCPSink` ACKs every packet.
+            ..TcpConfig::ns2()
+        }
+    }
+
     /// This configuration with another loss-recovery variant.
     pub fn with_variant(mut self, variant: TcpVariant) -> Self {
         self.variant = variant;
@@ -307,5 +396,28 @@ mod test {
         assert_eq!((old.mss, old.max_send_window), (1000, Some(20_000)));
         assert_eq!(old.min_rto, SimDuration::from_secs(1));
         assert_eq!(old.initial_rto, SimDuration::from_secs(6));
+    }
+
+    #[test]
+    fn ns2_2001_is_ns2_1b8() {
+        let c = TcpConfig::ns2_2001();
+        assert_eq!(c.variant, TcpVariant::Reno);
+        assert_eq!((c.mss, c.max_send_window), (1000, Some(20_000)));
+        assert_eq!(c.initial_window, Some(2));
+        assert!(!c.limited_transmit && c.reno_recover_guard && !c.timestamps);
+        assert_eq!(c.max_sack_blocks, Some(3));
+        assert_eq!(c.initial_rto, SimDuration::from_secs(6));
+        assert_eq!(c.min_rto, SimDuration::from_secs(1));
+        assert_eq!(c.max_rto, SimDuration::from_secs(100_000));
+        assert_eq!(
+            c.rto_model,
+            RtoModel::Ns2 {
+                tick: SimDuration::from_millis(100),
+                rfc2988: false
+            }
+        );
+        assert_eq!(TcpConfig::ns2().rto_model, RtoModel::Rfc6298);
+        assert!(TcpVariant::Sack1.uses_sack() && !TcpVariant::Reno.uses_sack());
+        assert_eq!(TcpVariant::Sack1.name(), "sack1");
     }
 }

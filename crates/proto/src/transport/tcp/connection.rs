@@ -11,6 +11,7 @@
 
 mod input;
 mod output;
+mod sack1;
 
 use std::collections::VecDeque;
 use std::net::{Ipv4Addr, SocketAddrV4};
@@ -176,6 +177,8 @@ pub struct TcpConnection {
     pub(crate) recover: u64,
     /// RFC 6675 pipe.
     pub(crate) pipe: u64,
+    /// ns-2 `Agent/TCP/Sack1` state (`pipe_`, `timeout_`).
+    pub(crate) sack1: sack1::Sack1State,
     /// Retransmit the segment at `snd_una` now, regardless of the window (fast retransmit,
     /// NewReno partial ACK).
     pub(crate) rtx_now: bool,
@@ -216,11 +219,12 @@ impl TcpConnection {
             TcpVariant::Tahoe | TcpVariant::Reno => {
                 Controller::Reno(Reno::new(iw, cfg.initial_ssthresh))
             }
-            TcpVariant::NewReno | TcpVariant::Sack => {
+            TcpVariant::NewReno | TcpVariant::Sack | TcpVariant::Sack1 => {
                 Controller::NewReno(NewReno::new(iw, cfg.initial_ssthresh))
             }
         };
-        let rtt = RttEstimator::new(
+        let rtt = RttEstimator::with_model(
+            cfg.rto_model,
             cfg.initial_rto,
             cfg.min_rto,
             cfg.max_rto,
@@ -266,6 +270,7 @@ impl TcpConnection {
             recovery: None,
             recover: 0,
             pipe: 0,
+            sack1: sack1::Sack1State::default(),
             rtx_now: false,
             limited_bytes: 0,
             rtt,
@@ -549,6 +554,9 @@ impl TcpConnection {
                 self.dup_acks = 0;
                 self.limited_bytes = 0;
                 self.rtx_now = false;
+                if self.cfg.variant == TcpVariant::Sack1 {
+                    self.sack1_on_timeout();
+                }
                 // Go back N: resend from the oldest unacknowledged segment (SACKed segments
                 // are skipped, RFC 6675 §5.1 allows keeping the scoreboard).
                 self.snd_nxt = self.snd_una;
@@ -806,7 +814,7 @@ impl TcpConnection {
 
     /// How loss recovery manages the window.
     pub(crate) fn recovery_style(&self) -> RecoveryStyle {
-        if self.cfg.variant == TcpVariant::Sack && self.sack_ok {
+        if self.cfg.variant.uses_sack() && self.sack_ok {
             RecoveryStyle::Pipe
         } else {
             RecoveryStyle::Inflation
@@ -858,9 +866,13 @@ impl TcpConnection {
         }
     }
 
-    /// Takes an RTT sample (RFC 6298 §2), recording it.
-    pub(crate) fn rtt_sample(&mut self, rtt: SimDuration) {
-        self.rtt.sample(rtt);
+    /// Takes an RTT sample (RFC 6298 §2), recording it. `sent` is when the timed segment was
+    /// sent (`None` for a timestamp echo), for the tick-counting ns-2 estimator.
+    pub(crate) fn rtt_sample(&mut self, now: SimTime, rtt: SimDuration, sent: Option<SimTime>) {
+        match sent {
+            Some(sent) => self.rtt.sample_between(sent, now),
+            None => self.rtt.sample(rtt),
+        }
         self.stats.record_rtt(rtt);
         self.consecutive_timeouts = 0;
         if self.cfg.metric_events {

@@ -1,7 +1,8 @@
 //! TCP (RFC 9293) as a sans-IO state machine, with the loss recovery variants the studies
-//! compare: Reno (RFC 5681), NewReno (RFC 6582) and SACK (RFC 2018 + RFC 6675), timestamps
+//! compare: Reno (RFC 5681), NewReno (RFC 6582), SACK (RFC 2018 + RFC 6675) and ns-2's
+//! `Agent/TCP/Sack1` recovery, timestamps
 //! (RFC 7323), delayed ACKs, RFC 6298 retransmission timers, limited transmit (RFC 3042) and
-//! every knob in [`TcpConfig`], with an `ns2` profile.
+//! every knob in [`TcpConfig`], with `ns2` profiles (ns-2.35, 2003, 2001).
 //!
 //! * [`TcpConnection`]: one endpoint; see its documentation for the call order.
 //! * [`TcpConfig`]: every parameter with its source; [`TcpConfig::rfc`] and
@@ -29,7 +30,7 @@ pub mod timers;
 mod tests;
 
 pub use crate::app::TcpApplication;
-pub use config::{PartialAckTimer, TcpConfig, TcpVariant};
+pub use config::{PartialAckTimer, RtoModel, TcpConfig, TcpVariant};
 #[doc(hidden)]
 pub use connection::fuzz_check_invariants;
 pub use connection::{TcpConnection, DEFAULT_PEER_MSS, MIN_PEER_MSS, TIMESTAMP_OPTION_LEN};

@@ -110,8 +110,7 @@ impl TcpConnection {
 
     /// Applies the options of the peer's SYN (`active`: we sent the first SYN).
     fn negotiate(&mut self, repr: &TcpRepr, active: bool) {
-        let offered_sack =
-            !active || (self.cfg.sack_permitted && self.cfg.variant == TcpVariant::Sack);
+        let offered_sack = !active || (self.cfg.sack_permitted && self.cfg.variant.uses_sack());
         // RFC 2018 §2: SACK only if both SYNs carried SACK-Permitted.
         self.sack_ok = self.cfg.sack_permitted && offered_sack && repr.sack_permitted;
         // RFC 7323 §3.2: timestamps only if both SYNs carried TSopt.
@@ -202,8 +201,8 @@ impl TcpConnection {
 
     /// RTT sample from the handshake and RFC 6298 §5.7 after a SYN timeout.
     fn handshake_rtt(&mut self, now: SimTime, repr: &TcpRepr) {
-        if let Some(rtt) = self.take_rtt_sample(now, repr, 1) {
-            self.rtt_sample(rtt);
+        if let Some((rtt, sent)) = self.take_rtt_sample(now, repr, 1) {
+            self.rtt_sample(now, rtt, sent);
         }
         if self.syn_retransmitted {
             self.rtt.after_syn_timeout();
@@ -212,25 +211,25 @@ impl TcpConnection {
     }
 
     /// An RTT measurement from the timestamp echo (RFC 7323 §4) or from the timed segment
-    /// (RFC 6298 §3, Karn), for an ACK reaching `ack_off`.
-    fn take_rtt_sample(
+    /// (RFC 6298 §3, Karn), for an ACK reaching `ack_off`, with the timed segment's send time.
+    pub(crate) fn take_rtt_sample(
         &mut self,
         now: SimTime,
         repr: &TcpRepr,
         ack_off: u64,
-    ) -> Option<SimDuration> {
+    ) -> Option<(SimDuration, Option<SimTime>)> {
         if self.ts_ok {
             let ts = repr.timestamp?;
             let ticks = Self::ts_clock(now).wrapping_sub(ts.tsecr);
             let rtt = SimDuration::from_millis(u64::from(ticks));
             // A garbage echo would give an absurd sample; ignore anything beyond the maximum
             // RTO.
-            return (ticks < 1 << 31 && rtt <= self.cfg.max_rto).then_some(rtt);
+            return (ticks < 1 << 31 && rtt <= self.cfg.max_rto).then_some((rtt, None));
         }
         match self.timed {
             Some((end, sent)) if ack_off >= end => {
                 self.timed = None;
-                Some(now.saturating_since(sent))
+                Some((now.saturating_since(sent), Some(sent)))
             }
             _ => None,
         }
@@ -463,10 +462,9 @@ impl TcpConnection {
         // RFC 6675 §5: "Upon the receipt of any ACK containing SACK information, the
         // scoreboard MUST be updated via the Update () routine." Blocks outside the
         // outstanding data are ignored.
-        let mut newly_sacked = 0;
+        let mut blocks = [(0u64, 0u64); 4];
+        let mut n = 0;
         if self.sack_ok && style == RecoveryStyle::Pipe {
-            let mut blocks = [(0u64, 0u64); 4];
-            let mut n = 0;
             for (left, right) in repr.sack_blocks() {
                 let lo = self.soff_of(sctpsim_wire::TcpSeqNumber(left));
                 let hi = self.soff_of(sctpsim_wire::TcpSeqNumber(right));
@@ -476,6 +474,10 @@ impl TcpConnection {
                     n += 1;
                 }
             }
+        }
+        let sack1 = self.uses_sack1();
+        let mut newly_sacked = 0;
+        if !sack1 {
             newly_sacked = self.scoreboard.update(&blocks[..n]);
         }
 
@@ -491,9 +493,15 @@ impl TcpConnection {
             self.snd_wl2 = ack_off;
         }
 
+        // ns-2 `Agent/TCP/Sack1` reads SACK blocks and counts duplicates its own way.
+        if sack1 {
+            self.sack1_ack(now, repr, ack_off, acked, &blocks[..n]);
+            return true;
+        }
+
         if acked > 0 {
-            if let Some(rtt) = self.take_rtt_sample(now, repr, ack_off) {
-                self.rtt_sample(rtt);
+            if let Some((rtt, sent)) = self.take_rtt_sample(now, repr, ack_off) {
+                self.rtt_sample(now, rtt, sent);
             }
             self.on_new_ack(now, ack_off, acked);
         }
@@ -524,7 +532,7 @@ impl TcpConnection {
     }
 
     /// An ACK advanced SND.UNA to `ack_off` by `acked` octets.
-    fn on_new_ack(&mut self, now: SimTime, ack_off: u64, acked: u64) {
+    pub(super) fn on_new_ack(&mut self, now: SimTime, ack_off: u64, acked: u64) {
         let removed = self.scoreboard.ack(ack_off);
         self.stats.bytes_acked += removed.data_bytes;
         self.send_buf

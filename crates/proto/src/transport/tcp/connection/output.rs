@@ -127,8 +127,7 @@ impl TcpConnection {
             sack_permitted: if synack {
                 self.sack_ok
             } else {
-                self.cfg.sack_permitted
-                    && self.cfg.variant == super::super::config::TcpVariant::Sack
+                self.cfg.sack_permitted && self.cfg.variant.uses_sack()
             },
             timestamp: if synack {
                 self.ts_ok.then_some(TcpTimestamp {
@@ -185,6 +184,11 @@ impl TcpConnection {
                 let (seg, _, _) = self.retransmit(now, idx, mss);
                 return Some(seg);
             }
+        }
+
+        // ns-2 Sack1: its own pipe_ counter and GetNextRetran.
+        if self.recovery.is_some() && self.uses_sack1() {
+            return self.sack1_recovery_segment(now, mss);
         }
 
         // RFC 6675 §5 (C): SACK-based recovery is governed by pipe and NextSeg.
@@ -302,13 +306,13 @@ impl TcpConnection {
     }
 
     /// The configured cap on the send window (ns-2 `window_`).
-    fn window_cap(&self) -> u64 {
+    pub(super) fn window_cap(&self) -> u64 {
         self.cfg.max_send_window.map_or(u64::MAX, u64::from)
     }
 
     /// A segment of new data (and the FIN after the last byte) within `window` counted from
     /// SND.UNA, with sender SWS avoidance and Nagle (RFC 9293 §3.8.6.2.1, §3.7.4).
-    fn new_data_segment(
+    pub(super) fn new_data_segment(
         &mut self,
         now: SimTime,
         mss: u64,
@@ -374,7 +378,12 @@ impl TcpConnection {
 
     /// Retransmits the segment at `idx` (split to `mss` first); returns the segment, its length
     /// in sequence space and its end offset.
-    fn retransmit(&mut self, now: SimTime, idx: usize, mss: u64) -> ((TcpRepr, Vec<u8>), u64, u64) {
+    pub(super) fn retransmit(
+        &mut self,
+        now: SimTime,
+        idx: usize,
+        mss: u64,
+    ) -> ((TcpRepr, Vec<u8>), u64, u64) {
         if let Some(seg) = self.scoreboard.get(idx) {
             if seg.data_len() > mss {
                 let at = seg.start + mss;

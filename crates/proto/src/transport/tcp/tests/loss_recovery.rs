@@ -363,3 +363,317 @@ fn tahoe_goes_back_to_snd_una_in_slow_start_on_the_third_duplicate() {
         vec![off(5), off(6)]
     );
 }
+
+// ------------------------------------------------------------------ ns-2 Agent/TCP/Sack1
+
+/// Ten segments in flight for `Sack1` with ns-2's arithmetic checked by hand: SACK blocks
+/// report segments 1, 2, 3 (segment 0 lost).
+#[test]
+fn sack1_pipe_counts_acks_from_outstanding_minus_dupthresh() {
+    let mut conn = flight(TcpVariant::Sack1);
+    assert!(conn.sack_enabled());
+    for i in 1..=3u64 {
+        input(
+            &mut conn,
+            ms(200),
+            &ack_with_sack(1, &[(off(1), off(i + 1))]),
+            &[],
+        );
+    }
+    assert!(conn.in_recovery());
+    // slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF): 10 packets / 2.
+    assert_eq!((conn.cwnd(), conn.ssthresh()), (5000, 5000));
+    // Only the fast retransmission: pipe_ = 10 − 3 = 7 ≥ cwnd_ 5.
+    assert_eq!(data_offsets(&output(&mut conn, ms(200))), vec![off(0)]);
+    // Each further ACK takes one packet off pipe_: 6, 5, then 4 < 5 lets one packet out.
+    for i in 4..=5u64 {
+        input(
+            &mut conn,
+            ms(201),
+            &ack_with_sack(1, &[(off(1), off(i + 1))]),
+            &[],
+        );
+        expect_nothing(&mut conn, ms(201));
+    }
+    input(
+        &mut conn,
+        ms(202),
+        &ack_with_sack(1, &[(off(1), off(7))]),
+        &[],
+    );
+    // No hole below the highest SACK is left: new data (window_ allows it).
+    assert_eq!(data_offsets(&output(&mut conn, ms(202))), vec![off(10)]);
+    // The cumulative ACK of everything sent before recovery ends it at cwnd = ssthresh.
+    input(&mut conn, ms(300), &seg(1, Some(off(10))), &[]);
+    assert!(!conn.in_recovery());
+    assert_eq!(conn.cwnd(), 5000);
+}
+
+#[test]
+fn sack1_retransmits_a_hole_with_one_sack_above_it() {
+    // RFC 6675 would wait for IsLost (three SACKed segments above); ns-2's GetNextRetran
+    // takes any unSACKed packet below the highest SACK.
+    let mut conn = flight(TcpVariant::Sack1);
+    // Segments 0 and 8 lost: 1..7 and 9 arrive.
+    for i in 1..=7u64 {
+        input(
+            &mut conn,
+            ms(200),
+            &ack_with_sack(1, &[(off(1), off(i + 1))]),
+            &[],
+        );
+    }
+    output(&mut conn, ms(200));
+    input(
+        &mut conn,
+        ms(201),
+        &ack_with_sack(1, &[(off(9), off(10)), (off(1), off(8))]),
+        &[],
+    );
+    // pipe_ = 10 − 3 − 5 = 2 < 5: segment 8 at once, then new data.
+    let sent = data_offsets(&output(&mut conn, ms(201)));
+    assert_eq!(sent[0], off(8));
+    assert_eq!(conn.stats().retransmissions, 2);
+}
+
+#[test]
+fn sack1_partial_ack_restarts_the_timer_and_clears_the_backoff() {
+    let mut conn = flight(TcpVariant::Sack1);
+    for i in 1..=3u64 {
+        // Segments 0 and 5 lost.
+        input(
+            &mut conn,
+            ms(200),
+            &ack_with_sack(1, &[(off(1), off(i + 1))]),
+            &[],
+        );
+    }
+    output(&mut conn, ms(200));
+    let before = conn.poll_timeout().unwrap();
+    // Partial ACK up to segment 5 at 300 ms.
+    input(
+        &mut conn,
+        ms(300),
+        &ack_with_sack(off(5), &[(off(6), off(7))]),
+        &[],
+    );
+    assert!(conn.in_recovery());
+    assert!(conn.poll_timeout().unwrap() > before);
+    // No RTT sample and no window change on a partial ACK.
+    assert_eq!(conn.stats().rtt_samples, 1);
+    assert_eq!(conn.cwnd(), 5000);
+}
+
+#[test]
+fn sack1_timeout_forgets_sacks_and_ignores_duplicates() {
+    let mut conn = flight(TcpVariant::Sack1);
+    for i in 1..=3u64 {
+        input(
+            &mut conn,
+            ms(200),
+            &ack_with_sack(1, &[(off(1), off(i + 1))]),
+            &[],
+        );
+    }
+    output(&mut conn, ms(200));
+    conn.handle_timeout(conn.poll_timeout().unwrap());
+    assert!(!conn.in_recovery());
+    let t = ms(1300);
+    assert_eq!(data_offsets(&output(&mut conn, t)), vec![off(0)]);
+    // Duplicate ACKs with new SACK information are ignored until new data is ACKed.
+    for i in 4..=8u64 {
+        input(
+            &mut conn,
+            t,
+            &ack_with_sack(1, &[(off(1), off(i + 1))]),
+            &[],
+        );
+    }
+    assert!(!conn.in_recovery());
+    assert_eq!(conn.stats().fast_retransmits, 1);
+    // The ACK of segment 0 opens the window to two: go-back-N resends 1 and 2 although they
+    // were SACKed (the scoreboard was cleared; RFC 6675 recovery would skip them).
+    input(&mut conn, ms(1400), &seg(1, Some(off(1))), &[]);
+    assert_eq!(
+        data_offsets(&output(&mut conn, ms(1400))),
+        vec![off(1), off(2)]
+    );
+}
+
+/// A receiver reporting at most `max_blocks` SACK blocks per ACK in RFC 2018 §4 order, in
+/// whole segments (`off(i)`), for the scripted six-loss runs below.
+struct Sink {
+    next: u64,
+    got: std::collections::BTreeSet<u64>,
+    /// Reported blocks, most recent first, as segment index ranges `[a, b)`.
+    recent: Vec<(u64, u64)>,
+    max_blocks: usize,
+}
+
+impl Sink {
+    fn new(max_blocks: usize) -> Self {
+        Sink {
+            next: 0,
+            got: Default::default(),
+            recent: Vec::new(),
+            max_blocks,
+        }
+    }
+
+    /// The block of received segments around `i` (at or above `next`).
+    fn block(&self, i: u64) -> Option<(u64, u64)> {
+        if i < self.next || !self.got.contains(&i) {
+            return None;
+        }
+        let mut a = i;
+        while a > self.next && self.got.contains(&(a - 1)) {
+            a -= 1;
+        }
+        let mut b = i + 1;
+        while self.got.contains(&b) {
+            b += 1;
+        }
+        Some((a, b))
+    }
+
+    /// Segment `i` arrives; the ACK it triggers.
+    fn receive(&mut self, i: u64) -> TcpRepr {
+        self.got.insert(i);
+        while self.got.contains(&self.next) {
+            self.next += 1;
+        }
+        if let Some(b) = self.block(i) {
+            self.recent.retain(|&(l, r)| r <= b.0 || l >= b.1);
+            self.recent.insert(0, b);
+        }
+        let mut fresh: Vec<(u64, u64)> = Vec::new();
+        for &(l, _) in &self.recent {
+            if let Some(b) = self.block(l) {
+                if !fresh.contains(&b) {
+                    fresh.push(b);
+                }
+            }
+        }
+        self.recent = fresh;
+        let blocks: Vec<(u64, u64)> = self
+            .recent
+            .iter()
+            .take(self.max_blocks)
+            .map(|&(a, b)| (off(a), off(b)))
+            .collect();
+        ack_with_sack(off(self.next), &blocks)
+    }
+}
+
+/// Outcome of a scripted run.
+#[derive(Debug)]
+struct Run {
+    timeouts: u64,
+    fast_retransmits: u64,
+    retransmissions: u64,
+    /// From the first drop to the ACK covering the last dropped segment.
+    recovery: SimDuration,
+}
+
+/// An ns-2.1b8 sender (`TcpConfig::ns2_2001`) sends 60 segments over a path with 50 ms
+/// one-way delay (no serialisation); the first transmissions of `drops` are lost, and the
+/// ACKs triggered by the first arrivals of `ack_drops`.
+fn scripted(variant: TcpVariant, max_blocks: usize, drops: &[u64], ack_drops: &[u64]) -> Run {
+    use std::collections::{BTreeMap, BTreeSet};
+    enum Ev {
+        Data(u64),
+        Ack(TcpRepr),
+    }
+    let mut conn = established(TcpConfig::ns2_2001().with_variant(variant));
+    conn.send_backlogged(Some(60 * MSS as u64));
+    let mut sink = Sink::new(max_blocks);
+    let delay = SimDuration::from_millis(50);
+    let (mut queue, mut seq) = (BTreeMap::new(), 0u64);
+    let (mut sent_once, mut acked_once) = (BTreeSet::new(), BTreeSet::new());
+    let mut now = ms(100);
+    let (mut first_drop, mut recovered) = (None, None);
+    let last = *drops.iter().max().unwrap();
+    while conn.snd_una() < off(60) && now < ms(120_000) {
+        for (repr, payload) in output(&mut conn, now) {
+            if payload.is_empty() {
+                continue;
+            }
+            let i = u64::from(repr.seq_number.0.wrapping_sub(LOCAL_ISS.0) - 1) / MSS as u64;
+            if sent_once.insert(i) && drops.contains(&i) {
+                first_drop.get_or_insert(now);
+                continue;
+            }
+            seq += 1;
+            queue.insert((now + delay, seq), Ev::Data(i));
+        }
+        let timer = conn.poll_timeout();
+        let next = queue.keys().next().copied();
+        match (next, timer) {
+            (Some((t, _)), Some(d)) if d < t => {
+                now = d;
+                conn.handle_timeout(d);
+            }
+            (Some(key), _) => {
+                now = key.0;
+                match queue.remove(&key).unwrap() {
+                    Ev::Data(i) => {
+                        let ack = sink.receive(i);
+                        if !(acked_once.insert(i) && ack_drops.contains(&i)) {
+                            seq += 1;
+                            queue.insert((now + delay, seq), Ev::Ack(ack));
+                        }
+                    }
+                    Ev::Ack(ack) => input(&mut conn, now, &ack, &[]),
+                }
+            }
+            (None, Some(d)) => {
+                now = d;
+                conn.handle_timeout(d);
+            }
+            (None, None) => break,
+        }
+        if recovered.is_none() && conn.snd_una() > off(last) {
+            recovered = Some(now);
+        }
+    }
+    assert_eq!(conn.snd_una(), off(60), "the transfer completes");
+    let s = conn.stats();
+    Run {
+        timeouts: s.timeouts,
+        fast_retransmits: s.fast_retransmits,
+        retransmissions: s.retransmissions,
+        recovery: recovered.unwrap() - first_drop.unwrap(),
+    }
+}
+
+/// Six non-consecutive losses in one window of 20 (the Mobile IP study's pattern).
+const SIX: [u64; 6] = [30, 32, 34, 36, 38, 40];
+
+#[test]
+fn six_losses_reno_times_out_sack1_does_not() {
+    let reno = scripted(TcpVariant::Reno, 3, &SIX, &[]);
+    assert!(reno.timeouts >= 1, "{reno:?}");
+    let sack1 = scripted(TcpVariant::Sack1, 3, &SIX, &[]);
+    assert_eq!(sack1.timeouts, 0, "{sack1:?}");
+    assert_eq!(sack1.fast_retransmits, 1, "{sack1:?}");
+    // Exactly the six lost segments are resent.
+    assert_eq!(sack1.retransmissions, 6, "{sack1:?}");
+    assert!(sack1.recovery < reno.recovery, "{sack1:?} vs {reno:?}");
+}
+
+#[test]
+fn six_losses_sack1_with_three_blocks_resends_what_lost_acks_hid() {
+    // The ACKs of segments 33, 35 and 37 are lost. The ACK of 39 carries the most recent
+    // blocks 39, 37, 35 (and 33 with a fourth block): a three-block receiver never tells
+    // the sender that 33 arrived, and ns-2's GetNextRetran resends every packet the
+    // scoreboard does not show as SACKed, so 33 goes twice. (31 is hidden from neither: its
+    // ACK arrived, and the partial ACK of 30 covers it.)
+    let ack_drops = [33, 35, 37];
+    let three = scripted(TcpVariant::Sack1, 3, &SIX, &ack_drops);
+    let four = scripted(TcpVariant::Sack1, 4, &SIX, &ack_drops);
+    let many = scripted(TcpVariant::Sack1, 8, &SIX, &ack_drops);
+    assert_eq!(three.timeouts + four.timeouts + many.timeouts, 0);
+    assert_eq!(three.retransmissions, 7, "{three:?}");
+    assert_eq!(four.retransmissions, 6, "{four:?}");
+    assert_eq!(many.retransmissions, 6, "{many:?}");
+}
