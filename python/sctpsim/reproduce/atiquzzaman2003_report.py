@@ -12,7 +12,7 @@ from sctpsim.plot import Figure
 from sctpsim.report import fmt, fmt_mean_ci, markdown_table
 from sctpsim.reproduce import Context
 from sctpsim.reproduce import atiquzzaman2003 as a
-from sctpsim.reproduce.claims import Claim, mean_ci
+from sctpsim.reproduce.claims import Claim, claims_sections, mean_ci
 from sctpsim.reproduce.figures import new_figure, save_figure
 
 NAMES = {"reno": "TCP Reno", "sack": "TCP SACK (3 blocks)", "sctp": "SCTP"}
@@ -116,17 +116,7 @@ def report(ctx: Context, runs: pd.DataFrame, cells: pd.DataFrame, six: pd.DataFr
     )
     if ctx.quick:
         L.append(f"**Quick mode:** {n} seeds per cell. The full reproduction runs 20.")
-    L.append("## Claims")
-    L.append(markdown_table(
-        ["claim", "case", "paper", "ours (mean ± 95 % CI)", "unit", "tolerance", "verdict"],
-        [[c.claim, c.case, c.paper, fmt_mean_ci(c.ours_mean, c.ours_ci95), c.unit, c.tolerance, c.verdict] for c in claims],
-    ))
-    L.append("Why each tolerance:")
-    L.append("\n".join(f"- `{c.claim}` ({c.case}): {c.why}." for c in claims))
-    expl = [c for c in claims if c.verdict == "explained"]
-    if expl:
-        L.append("Measured causes of the differences:")
-        L.append("\n".join(f"- `{c.claim}` ({c.case}): {c.explanation}." for c in expl))
+    L.extend(claims_sections(claims))
     L.append("## Set-up and the choices the paper leaves open")
     L.append("Scenario: `scenarios/atiquzzaman2003/mobileip.toml` (topology drawn in its header).")
     L.append(markdown_table(["parameter", "value", "why"], [list(c) for c in a.CHOICES]))

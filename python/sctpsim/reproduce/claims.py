@@ -112,6 +112,24 @@ def paired_ratio(x: Sequence[float], y: Sequence[float]) -> Ratio:
     return Ratio(r, ci, n, pi)
 
 
+def claims_sections(claims: Sequence[Claim]) -> list[str]:
+    """The report's claims section as Markdown blocks: the table, why each tolerance, and the
+    measured cause of every explained difference."""
+    from sctpsim.report import fmt_mean_ci, markdown_table
+
+    out = ["## Claims", markdown_table(
+        ["claim", "case", "paper", "ours (mean ± 95 % CI)", "unit", "tolerance", "verdict"],
+        [[c.claim, c.case, c.paper, fmt_mean_ci(c.ours_mean, c.ours_ci95), c.unit, c.tolerance, c.verdict] for c in claims],
+    )]
+    out.append("Why each tolerance:")
+    out.append("\n".join(f"- `{c.claim}` ({c.case}): {c.why}." for c in claims))
+    expl = [c for c in claims if c.verdict == "explained"]
+    if expl:
+        out.append("Measured causes of the differences:")
+        out.append("\n".join(f"- `{c.claim}` ({c.case}): {c.explanation}." for c in expl))
+    return out
+
+
 def write_claims(path: str | Path, claims: Iterable[Claim]) -> Path:
     """``claims.csv``, written atomically."""
     p = Path(path)

@@ -10,7 +10,7 @@ import pandas as pd
 from sctpsim.plot import Figure
 from sctpsim.report import fmt, fmt_mean_ci, markdown_table
 from sctpsim.reproduce import Context
-from sctpsim.reproduce.claims import Claim, mean_ci
+from sctpsim.reproduce.claims import Claim, claims_sections, mean_ci
 from sctpsim.reproduce.figures import new_figure, save_figure
 from sctpsim.reproduce import ye2003 as y
 
@@ -133,17 +133,7 @@ def report(ctx: Context, s: pd.DataFrame, e: pd.DataFrame, claims: list[Claim], 
             f"**Quick mode:** {n_s} seeds per point of the string grid at 30 s per run, {n_e} seed pairs per early-retransmit "
             "case. The full reproduction (`sctpsim reproduce ye2003`) runs 20 seeds at 60 s and 50 pairs; its intervals are narrower."
         )
-    L.append("## Claims")
-    L.append(markdown_table(
-        ["claim", "case", "paper", "ours (mean ± 95 % CI)", "unit", "tolerance", "verdict"],
-        [[c.claim, c.case, c.paper, fmt_mean_ci(c.ours_mean, c.ours_ci95), c.unit, c.tolerance, c.verdict] for c in claims],
-    ))
-    L.append("Why each tolerance:")
-    L.append("\n".join(f"- `{c.claim}` ({c.case}): {c.why}." for c in claims))
-    expl = [c for c in claims if c.verdict == "explained"]
-    if expl:
-        L.append("Measured causes of the differences:")
-        L.append("\n".join(f"- `{c.claim}` ({c.case}): {c.explanation}." for c in expl))
+    L.extend(claims_sections(claims))
     L.append("## Set-up and the choices the paper leaves open")
     L.append("Scenario: `scenarios/ye2003/chain.toml` — n0, n1, n2, n3 on a line 250 m apart; one SCTP association from n0 "
              "to n1, n2 or n3 (1-3 hops); no other traffic; static nodes.")
