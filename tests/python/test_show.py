@@ -72,6 +72,23 @@ def test_json_lists_value_default_unit_and_source(tmp_path: Path) -> None:
     assert "flows[0].sctp.profile" not in rows and "flows[1].tcp.profile" not in rows
 
 
+def test_ns2_2001_profile_rows_name_their_source(tmp_path: Path) -> None:
+    f = tmp_path / "s.toml"
+    f.write_text(TCP_NS2)
+    r = cli("show", str(f), "--json", "--set", "flows[0].transport=tcp-sack1",
+            "--set", 'flows[0].tcp={ profile = "ns2-2001" }')
+    assert r.returncode == 0, r.stderr
+    rows = _rows(r)
+    assert rows["flows[0].transport"]["value"] == "tcp-sack1"
+    assert rows["flows[0].tcp.profile"]["value"] == "ns2-2001"
+    # ns-2.1b8: windowInit_ 2, singledup_ 0, minrto_ 1, rtxcur_init_ 6.0, maxrto_ 100000.
+    for field, value in [("initial_window_segments", 2), ("limited_transmit", False), ("min_rto", 1.0),
+                         ("initial_rto", 6.0), ("max_rto", 100_000.0), ("max_sack_blocks", 3)]:
+        row = rows[f"flows[0].tcp.{field}"]
+        assert row["value"] == value, row
+        assert row["source"] == "profile ns2-2001", row
+
+
 def test_radio_profile_routing_and_mobility_rows() -> None:
     r = cli("show", MANET, "--json", "--set", "radio.data_rate=1Mbps")
     assert r.returncode == 0, r.stderr

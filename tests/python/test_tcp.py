@@ -59,3 +59,18 @@ def test_no_ack_carries_more_sack_blocks_than_configured(tmp_path: Path, blocks:
     counts = [int(c) for line in r.stdout.split() for c in line.split(",") if c]
     assert counts, "the receiver must have sent SACK blocks"
     assert max(counts) == blocks
+
+
+def test_sack1_with_ns2_2001_recovers_six_losses_without_a_timeout(tmp_path: Path) -> None:
+    """ns-2's Agent/TCP/Sack1 with ns-2.1b8's defaults (the Mobile IP study's setup) repairs the
+    six holes without a timeout; Reno with the same defaults needs one."""
+    import sctpsim as api
+    from sctpsim.verify.tcp import recovery_time_s
+
+    base = api.Scenario.load(SIX)
+    out = {}
+    for transport in ("tcp-reno", "tcp-sack1"):
+        res = api.run(base.with_({"flows[0].transport": transport, "flows[0].tcp.profile": "ns2-2001"}))
+        out[transport] = (int(res.flows.iloc[0].timeouts), recovery_time_s(res.timeseries))
+    assert out["tcp-reno"][0] >= 1 and out["tcp-sack1"][0] == 0, out
+    assert out["tcp-reno"][1] > out["tcp-sack1"][1], out

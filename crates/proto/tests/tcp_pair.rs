@@ -7,7 +7,12 @@ use common::tcp_pair::{Pair, PathConfig};
 use sctpsim_kernel::{BitRate, Rng, SimDuration, SimTime};
 use sctpsim_proto::transport::tcp::{backlog_byte, State, TcpConfig, TcpEvent, TcpVariant};
 
-const VARIANTS: [TcpVariant; 3] = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::Sack];
+const VARIANTS: [TcpVariant; 4] = [
+    TcpVariant::Reno,
+    TcpVariant::NewReno,
+    TcpVariant::Sack,
+    TcpVariant::Sack1,
+];
 
 fn path(latency_ms: u64, mbps: u64) -> PathConfig {
     PathConfig::clean(
@@ -76,7 +81,7 @@ fn backlogged_file_is_delivered_exactly() {
 /// counts.
 fn impaired_run(seed: u64) -> (u64, u64) {
     let mut rng = Rng::from_seed(seed);
-    let variant = VARIANTS[(seed % 3) as usize];
+    let variant = VARIANTS[(seed % 4) as usize];
     let base = if seed.is_multiple_of(2) {
         TcpConfig::rfc()
     } else {

@@ -227,7 +227,7 @@ proptest! {
     #[test]
     fn random_segments_in_every_state_never_panic(
         which in 0u8..20,
-        variant in prop_oneof![Just(TcpVariant::Tahoe), Just(TcpVariant::Reno), Just(TcpVariant::NewReno), Just(TcpVariant::Sack)],
+        variant in prop_oneof![Just(TcpVariant::Tahoe), Just(TcpVariant::Reno), Just(TcpVariant::NewReno), Just(TcpVariant::Sack), Just(TcpVariant::Sack1)],
         timestamps in any::<bool>(),
         ops in proptest::collection::vec(op(), 1..40),
     ) {
