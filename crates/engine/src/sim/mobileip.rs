@@ -327,55 +327,43 @@ impl Simulation {
     /// the one under way learns where it goes).
     fn mip_attach(&mut self, node: NodeId, agent: Option<Ipv4Addr>) {
         let now = self.now;
-        let mac_of = |wifi: &crate::wireless::Wireless, a: Ipv4Addr| wifi.addrs.resolve(a);
-        let old_mac = {
-            let (Some(mip), Some(wifi)) = (self.mip.as_mut(), self.wifi.as_ref()) else {
-                return;
-            };
-            let Some(m) = mip.mobile(node) else { return };
-            m.last_agent.and_then(|a| mac_of(wifi, a))
+        let (Some(mip), Some(wifi)) = (self.mip.as_mut(), self.wifi.as_ref()) else {
+            return;
         };
-        let Some(mip) = self.mip.as_mut() else { return };
         let Some(m) = mip.mobile(node) else { return };
-        let prev = m.agent;
-        m.agent = agent;
-        if let Some(a) = prev {
-            m.last_agent = Some(a);
-        }
-        let first_attachment = prev.is_none() && m.pending.is_none() && m.last_agent.is_none();
-        if first_attachment {
+        let prev = std::mem::replace(&mut m.agent, agent);
+        if prev.is_none() && m.pending.is_none() && m.last_agent.is_none() {
+            // The first attachment is not a handover.
             m.last_agent = agent;
             return;
         }
-        match (&mut m.pending, prev) {
-            // Detached earlier: the handover under way now knows its new agent.
-            (Some(p), None) => {
+        if prev.is_none() {
+            if let Some(p) = m.pending.as_mut() {
+                // Detached earlier: the handover under way now knows its new agent.
                 p.to = agent;
                 p.agent_heard = agent.and_then(|a| m.last_ad.get(&a).copied());
+                return;
             }
-            _ => {
-                let from = prev.or(m.last_agent);
-                let old_mac = prev
-                    .and_then(|a| self.wifi.as_ref().and_then(|w| mac_of(w, a)))
-                    .or(old_mac);
-                let Some(mip) = self.mip.as_mut() else { return };
-                let Some(m) = mip.mobile(node) else { return };
-                let link_lost = old_mac.and_then(|mac| m.last_heard.get(&mac).copied());
-                let p = Pending {
-                    from,
-                    to: agent,
-                    started: now,
-                    link_lost,
-                    agent_heard: agent.and_then(|a| m.last_ad.get(&a).copied()),
-                    request_sent: None,
-                    retransmissions: 0,
-                    reply: None,
-                };
-                let old = m.pending.replace(p);
-                if let Some(old) = old {
-                    self.mip_close(node, old, None);
-                }
-            }
+        }
+        let from = prev.or(m.last_agent);
+        if prev.is_some() {
+            m.last_agent = prev;
+        }
+        let link_lost = from
+            .and_then(|a| wifi.addrs.resolve(a))
+            .and_then(|mac| m.last_heard.get(&mac).copied());
+        let p = Pending {
+            from,
+            to: agent,
+            started: now,
+            link_lost,
+            agent_heard: agent.and_then(|a| m.last_ad.get(&a).copied()),
+            request_sent: None,
+            retransmissions: 0,
+            reply: None,
+        };
+        if let Some(old) = m.pending.replace(p) {
+            self.mip_close(node, old, None);
         }
     }
 
@@ -484,28 +472,25 @@ impl Simulation {
         let mip = self.mip.as_mut()?;
         let wifi = self.wifi.as_ref()?;
         let cell = |n: NodeId| wifi.by_node.get(n.index()).copied().flatten();
-        if mip.mobile(node).is_some() {
+        if let Some(attachment) = mip.mobile(node).map(|m| m.mn.attachment()) {
             let Some(w) = cell(node) else {
                 return Some(MipHop::NoRoute);
             };
-            // An agent's own cell address: straight to it.
-            if mip.agents.contains_key(&dst) {
-                return Some(match wifi.addrs.resolve(dst) {
-                    Some(mac) => MipHop::Cell(w, mac),
-                    None => MipHop::NoRoute,
-                });
-            }
-            let Some(m) = mip.mobile(node) else {
-                return Some(MipHop::NoRoute);
-            };
-            return Some(match m.mn.attachment() {
-                Attachment::Home { agent } | Attachment::Foreign { agent, .. } => {
-                    match wifi.addrs.resolve(agent) {
-                        Some(mac) => MipHop::Cell(w, mac),
-                        None => MipHop::NoRoute,
-                    }
+            // An agent's own cell address: straight to it; anything else through the agent.
+            let to = if mip.agents.contains_key(&dst) {
+                Some(dst)
+            } else {
+                match attachment {
+                    Attachment::Home { agent } | Attachment::Foreign { agent, .. } => Some(agent),
+                    Attachment::Detached => None,
                 }
-                Attachment::Detached => MipHop::Detached,
+            };
+            return Some(match to {
+                None => MipHop::Detached,
+                Some(a) => wifi
+                    .addrs
+                    .resolve(a)
+                    .map_or(MipHop::NoRoute, |mac| MipHop::Cell(w, mac)),
             });
         }
         if let Some(&(mobile, ha)) = mip.homes.get(&dst) {
