@@ -215,6 +215,14 @@ pub struct NetworkResult {
     pub mip_tunnelled: u64,
     /// Mobile IP: tunnel packets foreign agents decapsulated and delivered to a visitor.
     pub mip_decapsulated: u64,
+    /// Access-router mobility: beacons the access routers sent (0 without).
+    pub ar_beacons_sent: u64,
+    /// Beacons the cellular mobiles received.
+    pub ar_beacons_heard: u64,
+    /// Addresses the cellular mobiles acquired (those held at t = 0 included).
+    pub ar_addresses_acquired: u64,
+    /// Addresses they released (their access router lost).
+    pub ar_addresses_released: u64,
 }
 
 /// Packets and bytes of one kind of routing message.
@@ -272,36 +280,115 @@ pub struct RoutingResult {
     pub rx_bytes: u64,
 }
 
-/// One Mobile IP handover of a mobile node (`handoffs.parquet`; `crate::sim` module
-/// `mobileip`, `docs/metrics.md`). Times are absolute simulation times, s; NaN where the step
+/// One handover of a mobile node (`handoffs.parquet`; `crate::sim` modules `mobileip` and
+/// `cellular`, `docs/metrics.md`). Times are absolute simulation times, s; NaN where the step
 /// did not happen.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct HandoffResult {
+    /// What moved the mobile: `mobile-ip` (a Mobile IP registration) or `csctp` (cellular
+    /// SCTP's ASCONFs over access-router mobility).
+    pub mechanism: String,
     /// The mobile node.
     pub mobile: String,
-    /// The agent it left (empty if none).
+    /// The agent (access router) it left (empty if none).
     pub from_agent: String,
-    /// The agent it moved to (empty if it found none before the run ended).
+    /// The agent (access router) it moved to (empty if it found none before the run ended).
     pub to_agent: String,
-    /// When its attachment left the old agent (movement detected).
+    /// Mobile IP: when its attachment left the old agent (movement detected). cSCTP: the
+    /// first beacon of the new access router.
     pub detected_s: f64,
-    /// The last frame it received from the old agent.
+    /// The last frame (Mobile IP) or beacon (cSCTP) it received from the old agent.
     pub link_lost_s: f64,
-    /// The last advertisement of the new agent it heard before taking it.
+    /// The last advertisement of the new agent it heard before taking it (Mobile IP; cSCTP:
+    /// the first beacon, as `detected_s`).
     pub agent_heard_s: f64,
-    /// Its first registration request of the handover.
+    /// Its first registration request of the handover (Mobile IP).
     pub registration_sent_s: f64,
-    /// The accepted registration reply.
+    /// The accepted registration reply (Mobile IP).
     pub reply_received_s: f64,
-    /// The first packet of a flow it received through the new agent.
+    /// The first packet of a flow (Mobile IP) or the first DATA (cSCTP) it received through
+    /// the new agent.
     pub first_packet_s: f64,
-    /// Registration requests resent during the handover.
+    /// Registration requests resent during the handover (Mobile IP).
     pub registration_retransmissions: u64,
-    /// Packets of flows dropped anywhere from `link_lost_s` to `first_packet_s` (or to the
-    /// end of the run).
+    /// Mobile IP: packets of flows dropped anywhere from `link_lost_s` to `first_packet_s` (or
+    /// to the end of the run). cSCTP: DATA chunks dropped anywhere from `detected_s` to
+    /// `released_s` (messages in flight lost).
     pub packets_lost: u64,
-    /// Packets the home agents tunnelled in the same interval.
+    /// Packets the home agents tunnelled in the same interval (Mobile IP).
     pub packets_tunnelled: u64,
+    /// cSCTP: the new address held (acquisition done).
+    pub acquired_s: f64,
+    /// cSCTP: ASCONF add-ip of the new address sent, and acknowledged.
+    pub add_ip_sent_s: f64,
+    /// See `add_ip_sent_s`.
+    pub add_ip_acked_s: f64,
+    /// cSCTP: ASCONF set-primary to the new address sent, and acknowledged.
+    pub set_primary_sent_s: f64,
+    /// See `set_primary_sent_s`.
+    pub set_primary_acked_s: f64,
+    /// cSCTP: ASCONF delete-ip of the old address sent, and acknowledged.
+    pub delete_ip_sent_s: f64,
+    /// See `delete_ip_sent_s`.
+    pub delete_ip_acked_s: f64,
+    /// cSCTP: the old address released (its access router lost); NaN if still held at the end.
+    pub released_s: f64,
+    /// cSCTP: the last DATA received on the old address.
+    pub last_old_data_s: f64,
+    /// cSCTP: the outage, `first_packet_s − last_old_data_s` (0 when data arrived on the new
+    /// address before it stopped on the old one).
+    pub outage_s: f64,
+    /// cSCTP: the part of the outage before the new access router was detected.
+    pub outage_detection_s: f64,
+    /// The part spent acquiring the new address.
+    pub outage_acquisition_s: f64,
+    /// The part from the address held to its add-ip acknowledged (the ASCONF round trip).
+    pub outage_add_ip_s: f64,
+    /// The part from the add-ip acknowledged to the set-primary sent (waiting for the new
+    /// access router to be the stronger).
+    pub outage_wait_primary_s: f64,
+    /// The part from the set-primary sent to the first DATA on the new address.
+    pub outage_switch_s: f64,
+    /// cSCTP: duplicate DATA chunks received from `detected_s` to `released_s`.
+    pub data_duplicated: u64,
+}
+
+impl HandoffResult {
+    /// A row with every time unknown (NaN) and every count 0.
+    pub fn empty(mechanism: &str, mobile: String) -> Self {
+        let n = f64::NAN;
+        HandoffResult {
+            mechanism: mechanism.to_string(),
+            mobile,
+            from_agent: String::new(),
+            to_agent: String::new(),
+            detected_s: n,
+            link_lost_s: n,
+            agent_heard_s: n,
+            registration_sent_s: n,
+            reply_received_s: n,
+            first_packet_s: n,
+            registration_retransmissions: 0,
+            packets_lost: 0,
+            packets_tunnelled: 0,
+            acquired_s: n,
+            add_ip_sent_s: n,
+            add_ip_acked_s: n,
+            set_primary_sent_s: n,
+            set_primary_acked_s: n,
+            delete_ip_sent_s: n,
+            delete_ip_acked_s: n,
+            released_s: n,
+            last_old_data_s: n,
+            outage_s: n,
+            outage_detection_s: n,
+            outage_acquisition_s: n,
+            outage_add_ip_s: n,
+            outage_wait_primary_s: n,
+            outage_switch_s: n,
+            data_duplicated: 0,
+        }
+    }
 }
 
 /// `summary.json`.

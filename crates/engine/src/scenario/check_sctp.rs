@@ -289,6 +289,7 @@ pub(super) fn check_sctp_flow(
         }
     }
     check_multipath(&sp, &sc, s)?;
+    check_csctp(&sp, &sc, f, s)?;
     at_least_one(format!("{sp}.initial_cwnd_bytes"), sc.initial_cwnd_bytes)?;
     at_least_one(
         format!("{sp}.initial_ssthresh_bytes"),
@@ -434,6 +435,50 @@ fn check_asconf(sp: &str, f: &FlowSpec, sc: &SctpSpec, s: &Scenario) -> Result<(
                 format!("{} is not an address of node \"{node}\"", a.address),
             ));
         }
+    }
+    Ok(())
+}
+
+/// `[flows.sctp] csctp`: a known name, and one end a cellular mobile (whose address events
+/// drive it) without scripted ASCONF actions (the addresses are the access routers').
+fn check_csctp(
+    sp: &str,
+    sc: &SctpSpec,
+    f: &super::schema::FlowSpec,
+    s: &Scenario,
+) -> Result<(), ScenarioError> {
+    let Some(v) = sc.csctp.as_deref() else {
+        return Ok(());
+    };
+    if !matches!(v, "off" | "single-primary" | "duplicated") {
+        return Err(ScenarioError::at(
+            format!("{sp}.csctp"),
+            format!("unknown value {v:?}: expected \"off\", \"single-primary\" or \"duplicated\""),
+        ));
+    }
+    if v == "off" {
+        return Ok(());
+    }
+    let mobile = |name: &str| {
+        s.node.iter().any(|n| {
+            n.name == name
+                && n.cellular
+                    .as_ref()
+                    .is_some_and(|c| c.role == super::schema::CellRoleKind::Mobile)
+        })
+    };
+    if !mobile(&f.src) && !mobile(&f.dst) {
+        return Err(ScenarioError::at(
+            format!("{sp}.csctp"),
+            "needs src or dst to be a node with cellular.role = \"mobile\"",
+        ));
+    }
+    if !sc.asconf.is_empty() {
+        return Err(ScenarioError::at(
+            format!("{sp}.asconf"),
+            "scripted ASCONF actions and csctp exclude each other (cSCTP's ASCONFs follow the \
+             mobile's addresses)",
+        ));
     }
     Ok(())
 }

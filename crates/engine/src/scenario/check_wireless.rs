@@ -61,6 +61,7 @@ pub fn expand(s: &mut Scenario) -> Result<(), ScenarioError> {
                 position_m: None,
                 wifi: None,
                 mobile_ip: None,
+                cellular: None,
             });
         }
     }
@@ -113,6 +114,7 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
     }
     super::schema_infra::check_infra(s)?;
     super::schema_mobileip::check_mobile_ip(s)?;
+    super::schema_cellular::check_cellular(s)?;
     if !has_wireless(s) {
         if s.simulation.trace_positions {
             return Err(ScenarioError::at(

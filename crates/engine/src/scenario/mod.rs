@@ -9,6 +9,7 @@ pub mod overrides;
 pub mod pairs;
 mod quantity;
 pub mod schema;
+pub mod schema_cellular;
 pub mod schema_infra;
 pub mod schema_mobileip;
 pub mod schema_routing;

@@ -3,6 +3,7 @@
 //! their source. `docs/scenario.md` documents each field; keep the two in step.
 
 use super::quantity::{Duration, Rate};
+pub use super::schema_cellular::*;
 pub use super::schema_infra::*;
 pub use super::schema_mobileip::*;
 pub use super::schema_routing::*;
@@ -44,6 +45,9 @@ pub struct Scenario {
     /// `[mobile_ip]`: Mobile IPv4 timers (`schema_mobileip.rs`).
     #[serde(default)]
     pub mobile_ip: Option<MobileIpSpec>,
+    /// `[cellular]`: access-router mobility (`schema_cellular.rs`).
+    #[serde(default)]
+    pub cellular: Option<CellularSpec>,
 }
 
 impl Scenario {
@@ -111,6 +115,10 @@ pub struct NodeSpec {
     /// `schema_mobileip.rs`). Default: none.
     #[serde(default)]
     pub mobile_ip: Option<MipNodeSpec>,
+    /// The node's access-router mobility role (`cellular = { role = "access-router" }` or
+    /// `{ role = "mobile" }`, `schema_cellular.rs`). Default: none.
+    #[serde(default)]
+    pub cellular: Option<CellNodeSpec>,
 }
 
 /// `[[link]]`: a full-duplex point-to-point link.

@@ -99,6 +99,13 @@ pub struct SctpSpec {
     /// checked in `check_sctp.rs`.
     #[serde(default)]
     pub multipath: Option<String>,
+    /// Cellular SCTP (Aydin & Shen 2005 §II; `docs/models/cellular.md`): `off` (default),
+    /// `single-primary` (ASCONF add-ip, set-primary and delete-ip driven by the mobile's
+    /// addresses and beacon strengths) or `duplicated` (the same, with every new DATA chunk
+    /// sent to both of the mobile's addresses during a handoff and SACKs kept per path). Needs
+    /// an end with `cellular.role = "mobile"`. A name, checked in `check_sctp.rs`.
+    #[serde(default)]
+    pub csctp: Option<String>,
     /// A-SCTP: most routes (paths) to the peer, the data path included. Default 2 (a primary
     /// and one alternate).
     #[serde(default)]

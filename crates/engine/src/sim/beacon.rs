@@ -73,6 +73,11 @@ impl Simulation {
         let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
             return;
         };
+        if ip.protocol() == IpProtocol::Icmp && self.cell.is_some() {
+            // Access-router beacons (`cellular.rs`).
+            self.cell_heard(node, &pkt.bytes);
+            return;
+        }
         if ip.protocol() == IpProtocol::Icmp && self.mip.is_some() {
             // Mobile IP agent advertisements and solicitations (`mobileip.rs`).
             self.mip_icmp(node, &pkt.bytes);

@@ -24,6 +24,7 @@
 //! 4. **Static routes**: shortest paths over links (wired scenarios) or over links and
 //!    wireless neighbours at t = 0 (`wireless/routing.rs`).
 
+use super::cellular::CellHop;
 use super::mobileip::MipHop;
 use super::Simulation;
 use crate::drop::DropReason;
@@ -55,7 +56,8 @@ pub(super) enum NoHop {
     /// A station (or a station's AP side) with no association; counted at wireless interface
     /// `w`.
     Unassociated(u32),
-    /// A Mobile IP mobile node attached to no agent.
+    /// A Mobile IP mobile node attached to no agent, or a cellular mobile holding no address
+    /// for the packet's source.
     NoAgent,
 }
 
@@ -109,6 +111,31 @@ impl Simulation {
             None => Ok(Hop::Link(iface)),
             Some(w) => neighbour(wifi, w, next),
         }
+    }
+
+    /// The next hop of packet `pkt` from `node` to `dst`: with access-router mobility the
+    /// packet's source address chooses a mobile's access router (`cellular.rs`); else
+    /// [`Simulation::fib`].
+    pub(super) fn fib_for(
+        &mut self,
+        node: NodeId,
+        dst: Ipv4Addr,
+        pkt: &Packet,
+    ) -> Result<Hop, NoHop> {
+        if self.cell.is_some() {
+            let src = sctpsim_wire::ipv4::Ipv4Packet::new_checked(&pkt.bytes[..])
+                .ok()
+                .map(|ip| ip.src_addr());
+            if let Some(h) = self.cell_hop(node, src, dst) {
+                return match h {
+                    CellHop::Cell(w, da) => Ok(Hop::Wifi(w, da)),
+                    CellHop::Link(k) => Ok(Hop::Link(k)),
+                    CellHop::NoAddress => Err(NoHop::NoAgent),
+                    CellHop::NoRoute => Err(NoHop::NoRoute),
+                };
+            }
+        }
+        self.fib(node, dst)
     }
 
     /// The static next hop over wireless hops only, out of interface `w`.

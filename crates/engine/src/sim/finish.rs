@@ -80,6 +80,7 @@ impl Simulation {
 
     pub(super) fn finish(mut self, wall_s: f64, interrupted: bool) -> Result<RunResult, SimError> {
         self.mip_finish();
+        self.cell_finish();
         let spec = &self.scenario.spec;
         let end_s = self.now.as_secs_f64();
         let flows = self.flow_results();
@@ -120,6 +121,10 @@ impl Simulation {
             beacons_received: 0,
             mip_tunnelled: self.mip.as_ref().map_or(0, |m| m.tunnelled),
             mip_decapsulated: self.mip.as_ref().map_or(0, |m| m.decapsulated),
+            ar_beacons_sent: self.cell.as_ref().map_or(0, |c| c.beacons_sent),
+            ar_beacons_heard: self.cell.as_ref().map_or(0, |c| c.beacons_heard),
+            ar_addresses_acquired: self.cell.as_ref().map_or(0, |c| c.acquired),
+            ar_addresses_released: self.cell.as_ref().map_or(0, |c| c.released),
         };
         for (k, link) in self.topo.links.iter().enumerate() {
             for (d, dir) in link.dirs.iter().enumerate() {
@@ -193,7 +198,15 @@ impl Simulation {
                 .mip
                 .as_mut()
                 .map(|m| std::mem::take(&mut m.handoffs))
-                .unwrap_or_default(),
+                .unwrap_or_default()
+                .into_iter()
+                .chain(
+                    self.cell
+                        .as_mut()
+                        .map(|c| std::mem::take(&mut c.handoffs))
+                        .unwrap_or_default(),
+                )
+                .collect(),
             network: net,
             trace: self.trace.as_ref().map(|t| t.summary()),
         };

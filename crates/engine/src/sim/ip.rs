@@ -14,7 +14,7 @@ use std::net::Ipv4Addr;
 impl Simulation {
     /// Route a packet out of `node` (originated or forwarded): the FIB's decision (`fib.rs`).
     pub(super) fn ip_output(&mut self, node: NodeId, dst: Ipv4Addr, pkt: Packet) {
-        match self.fib(node, dst) {
+        match self.fib_for(node, dst, &pkt) {
             Ok(hop) => self.send_via(node, hop, pkt),
             Err(why) => self.no_hop(node, why, &pkt),
         }
@@ -101,6 +101,9 @@ impl Simulation {
             self.mip_count_drop();
         }
         let rows = self.drop_rows(f, &pkt.bytes, reason);
+        if self.cell.is_some() {
+            self.cell_count_drop(rows);
+        }
         if let Some(c) = self.drops.get_mut(slot) {
             c.records[reason as usize] += rows;
         }
@@ -146,7 +149,9 @@ impl Simulation {
             self.broadcast_receive(node, pkt);
             return;
         }
-        if self.topo.nodes[node.index()].owns(dst) {
+        if self.topo.nodes[node.index()].owns(dst)
+            || (self.cell.is_some() && self.cell_local(node, dst, &pkt))
+        {
             self.deliver(node, proto, pkt);
             return;
         }
@@ -158,7 +163,7 @@ impl Simulation {
                 self.drop_packet(TraceAt::ip(node), &pkt, DropReason::TtlExpired);
                 self.send_icmp_error(node, IcmpError::TtlExceeded, &pkt.bytes);
             }
-            Ok(_) => match self.fib(node, dst) {
+            Ok(_) => match self.fib_for(node, dst, &pkt) {
                 Ok(hop) => {
                     self.topo.nodes[node.index()].ip.forwarded += 1;
                     self.trace(TraceAt::ip(node), TraceEvent::Forward, &pkt);

@@ -375,6 +375,7 @@ impl Simulation {
                 .unwrap_or_default()
         };
         let (from, to) = (name(self, p.from), name(self, p.to));
+        let row = HandoffResult::empty("mobile-ip", self.topo.nodes[node.index()].name.clone());
         let Some(mip) = self.mip.as_mut() else { return };
         let start = p.link_lost.unwrap_or(p.started);
         let end = first_packet.unwrap_or(self.now);
@@ -385,7 +386,6 @@ impl Simulation {
         };
         let s = |t: Option<SimTime>| t.map_or(f64::NAN, |t| t.as_secs_f64());
         let row = HandoffResult {
-            mobile: self.topo.nodes[node.index()].name.clone(),
             from_agent: from,
             to_agent: to,
             detected_s: p.started.as_secs_f64(),
@@ -397,6 +397,7 @@ impl Simulation {
             registration_retransmissions: p.retransmissions,
             packets_lost: count(&mip.drop_times),
             packets_tunnelled: count(&mip.tunnel_times),
+            ..row
         };
         mip.handoffs.push(row);
     }

@@ -13,6 +13,7 @@
 //! * `trace.rs` — the per-packet trace's hooks (`crate::trace`).
 
 mod beacon;
+mod cellular;
 mod fib;
 mod finish;
 pub(crate) mod flows;
@@ -78,6 +79,9 @@ enum Event {
     Beacon(u32),
     /// A node's Mobile IP deadline may have come (stale wake-ups are no-ops).
     MipTimer(NodeId),
+    /// A node's access-router mobility deadline may have come: an access router's beacon, a
+    /// mobile's acquisitions and losses (stale wake-ups are no-ops).
+    CellTimer(NodeId),
 }
 
 /// Progress of a running simulation, for progress bars.
@@ -161,6 +165,8 @@ pub struct Simulation {
     trace: Option<Box<Tracer>>,
     /// Mobile IP agents and mobile nodes, if any node has a role (`mobileip.rs`).
     mip: Option<Box<mobileip::MipRt>>,
+    /// Access routers and cellular mobiles, if any node has a role (`cellular.rs`).
+    cell: Option<Box<cellular::CellRt>>,
 }
 
 /// The drops of one flow's packets (or of packets of no flow), by [`DropReason`] index.
@@ -184,7 +190,7 @@ impl Simulation {
         let spec = &scenario.spec;
         let seeds = SeedTree::new(seed);
         let mut topo = Topology::build(spec, &seeds);
-        let wifi = crate::wireless::Wireless::build(spec, &mut topo, &seeds)
+        let mut wifi = crate::wireless::Wireless::build(spec, &mut topo, &seeds)
             .map_err(SimError::Build)?
             .map(Box::new);
         let routing = routing::RoutingRt::build(spec, &topo, &seeds);
@@ -195,6 +201,16 @@ impl Simulation {
             };
             mobileip::MipRt::build(spec, &seeds, cell).map(Box::new)
         });
+        let mut cell = match wifi.as_deref() {
+            Some(w) => cellular::CellRt::build(spec, &seeds, |i| {
+                let k = w.by_node.get(i).copied().flatten()?;
+                Some((k, w.ifaces[k as usize].addr))
+            }),
+            None => None,
+        };
+        if let (Some(c), Some(w)) = (cell.as_mut(), wifi.as_deref_mut()) {
+            c.init(&mut w.channel);
+        }
         let end = SimTime::ZERO + spec.simulation.duration.0;
         let mtu = spec.smallest_link_mtu();
         let index = |name: &str| {
@@ -215,10 +231,26 @@ impl Simulation {
                     .primary_addr()
                     .unwrap_or(Ipv4Addr::UNSPECIFIED)
             };
+            // A cellular mobile's address: the one it holds at t = 0; an SCTP end also hears of
+            // every address it may hold (`cellular.rs`).
+            let cell_of = |n: NodeId| {
+                let c = cell.as_ref()?;
+                Some((c.initial_address(n)?, c.addresses_of(n)))
+            };
+            let addr = |n: NodeId| cell_of(n).map_or_else(|| addr(n), |c| c.0);
             let (src_addr, dst_addr) = (addr(src), addr(dst));
             let id = FlowId(flows.len() as u32);
             let flow: Box<dyn FlowDriver> = if f.transport == crate::scenario::TransportKind::Sctp {
-                Box::new(sctp::build_sctp_flow(i, f, (src, dst), &topo, mtu, &seeds))
+                let ends = [cell_of(src), cell_of(dst)];
+                Box::new(sctp::build_sctp_flow(
+                    i,
+                    f,
+                    (src, dst),
+                    &topo,
+                    mtu,
+                    &seeds,
+                    ends,
+                ))
             } else {
                 build_flow(i, f, (src, dst), (src_addr, dst_addr), end, mtu, &seeds)
             };
@@ -267,6 +299,7 @@ impl Simulation {
             flow_out: Vec::new(),
             trace,
             mip,
+            cell: cell.map(Box::new),
         };
         sim.flows_at = net_events::flows_at(
             sim.topo.nodes.len(),
@@ -279,6 +312,7 @@ impl Simulation {
         sim.beacons_start();
         sim.infra_start();
         sim.mip_start();
+        sim.cell_start();
         let first_sample = SimTime::ZERO + sim.scenario.spec.simulation.sample_interval.0;
         sim.queue.push(first_sample.min(end), Event::Sample);
         Ok(sim)
@@ -360,6 +394,7 @@ impl Simulation {
             Event::RoutingTimer(n) => self.routing_timer(n),
             Event::Beacon(w) => self.beacon_send(w),
             Event::MipTimer(n) => self.mip_timer(n),
+            Event::CellTimer(n) => self.cell_timer(n),
         }
     }
 

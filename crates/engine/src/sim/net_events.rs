@@ -34,17 +34,20 @@ pub(crate) enum NetEvent {
         /// The neighbour.
         next_hop: Ipv4Addr,
     },
-    /// An address was added to one of the node's interfaces. Nothing changes a node's
-    /// addresses during a run yet; access-router mobility (the cSCTP issue) and Mobile IP
-    /// care-of addresses will send these.
-    #[allow(dead_code)]
+    /// An address was added to one of the node's interfaces (access-router mobility: an
+    /// address acquired from a new access router, `cellular.rs`).
     AddrAdded {
         /// The address.
         addr: Ipv4Addr,
     },
-    /// An address was removed from one of the node's interfaces (see `AddrAdded`).
-    #[allow(dead_code)]
+    /// An address was removed from one of the node's interfaces (its access router lost).
     AddrRemoved {
+        /// The address.
+        addr: Ipv4Addr,
+    },
+    /// Another held address became the preferred one: its access router's beacons are now the
+    /// strongest (by the hysteresis). Sent before the removal of the old address.
+    AddrPreferred {
         /// The address.
         addr: Ipv4Addr,
     },
@@ -74,6 +77,7 @@ impl NetEvent {
             NetEvent::LinkBroken { .. } => "link_broken",
             NetEvent::AddrAdded { .. } => "addr_added",
             NetEvent::AddrRemoved { .. } => "addr_removed",
+            NetEvent::AddrPreferred { .. } => "addr_preferred",
             NetEvent::Association { ap: Some(_), .. } => "associated",
             NetEvent::Association { ap: None, .. } => "disassociated",
             NetEvent::BeaconRssi { .. } => "beacon_rssi",

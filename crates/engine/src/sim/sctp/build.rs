@@ -154,11 +154,25 @@ pub(in crate::sim) fn build_sctp_flow(
     topo: &Topology,
     mtu: usize,
     seeds: &SeedTree,
+    cell: [Option<(Ipv4Addr, Vec<Ipv4Addr>)>; 2],
 ) -> SctpFlow {
     let (src, dst) = ep_nodes;
     let spec = f.sctp.clone().unwrap_or_default();
-    let mut local = addresses(topo, src, spec.local_addresses.as_ref());
-    let peer = addresses(topo, dst, spec.peer_addresses.as_ref());
+    // A cellular mobile takes part with the address it holds at t = 0 (`sim/cellular.rs`).
+    let cell_addr = |k: usize, node| match &cell[k] {
+        Some((a, _)) => vec![*a],
+        None => addresses(
+            topo,
+            node,
+            if k == 0 {
+                spec.local_addresses.as_ref()
+            } else {
+                spec.peer_addresses.as_ref()
+            },
+        ),
+    };
+    let mut local = cell_addr(0, src);
+    let peer = cell_addr(1, dst);
     // The INIT leaves from the first local address towards the primary: make that the address
     // of the interface the route to the primary uses.
     if let Some(s) = peer.first().and_then(|p| route_source(topo, src, *p)) {
@@ -177,7 +191,8 @@ pub(in crate::sim) fn build_sctp_flow(
             .unwrap_or(crate::sim::flows::EPHEMERAL_BASE.wrapping_add(i as u16)),
         dst_port: f.dst_port.unwrap_or(DEFAULT_SCTP_PORT),
     };
-    let cfg = sctp_config(f, mtu);
+    let mut cfg = sctp_config(f, mtu);
+    super::csctp::configure(&mut cfg, spec.csctp.as_deref());
     let rng = |side: u64| seeds.stream(&StreamKey::new("sctp-endpoint").with(i as u64).with(side));
     let client = SctpEndpoint::new(cfg.clone(), ep.src_port, local.clone(), rng(0));
     // A-SCTP is the data sender's (Argyriou & Madisetti 2004 §3); the receiver is plain SCTP,
@@ -222,6 +237,7 @@ pub(in crate::sim) fn build_sctp_flow(
         asconf_next: 0,
         scratch: Vec::new(),
         asctp,
+        csctp: super::csctp::Csctp::new(spec.csctp.as_deref(), &cell),
     };
     // Sources towards every address of the other side, those it adds by ASCONF included.
     let added = |side| flow.asconf_added(side).collect::<Vec<_>>();

@@ -27,6 +27,15 @@ fn carries_data(sctp: &[u8]) -> bool {
     })
 }
 
+/// The timer slot of association side `side`.
+fn side_slot(side: usize) -> u8 {
+    if side == SERVER {
+        DST
+    } else {
+        SRC
+    }
+}
+
 /// The association side a timer slot belongs to (the application acts at the client).
 fn side_of(slot: u8) -> usize {
     if slot == DST {
@@ -104,6 +113,9 @@ impl SctpFlow {
     /// Pin the source address of every destination of side `side` to the address of the
     /// interface its route leaves by (`SctpFlow::sources`, from the FIB's host routes).
     fn pin_sources(&mut self, side: usize) {
+        if self.csctp_sets_sources(side) {
+            return;
+        }
         let SctpSide {
             endpoint, handle, ..
         } = &mut self.sides[side];
@@ -144,8 +156,10 @@ impl SctpFlow {
             app_next,
             data_packets_sent,
             asctp,
+            csctp,
             ..
         } = self;
+        let mut csctp = csctp.as_mut().filter(|c| c.side == side);
         // The path manager works for the client only.
         let mut paths = asctp.as_mut().filter(|_| side == CLIENT);
         let SctpSide {
@@ -183,6 +197,10 @@ impl SctpFlow {
                     }
                 }
             }
+            if let Some(c) = csctp.as_deref_mut() {
+                c.pump_due = None;
+                c.apply(now, a);
+            }
             while let Some(m) = a.recv() {
                 if side == SERVER {
                     sink.deliver(now, &m);
@@ -200,9 +218,21 @@ impl SctpFlow {
                 out.push((t, route));
             }
             let mut up = false;
+            let mut again = false;
             while let Some(ev) = a.poll_event() {
                 up |= matches!(ev, SctpEvent::CommUp { .. });
+                if let Some(c) = csctp.as_deref_mut() {
+                    again |= c.on_event(now, &ev);
+                }
                 pin |= ctx.event(series, source, ev);
+            }
+            // cSCTP: an address confirmed (or the association up) may make requests due.
+            if let Some(c) = csctp.filter(|_| again) {
+                if c.apply(now, a) {
+                    while let Some((t, _)) = a.poll_transmit_on_path(now) {
+                        out.push((t, None));
+                    }
+                }
             }
             while let Some(m) = a.poll_metric() {
                 ctx.metric(series, m.time, m.kind);
@@ -238,9 +268,12 @@ impl FlowDriver for SctpFlow {
             remote,
             remote_port,
         };
+        // A cellular mobile's every possible address too (`sim/cellular.rs`).
         let added = |side| self.asconf_added(side);
         let to_server = self.peer_addrs.iter().copied().chain(added(FlowSide::Dst));
+        let to_server = to_server.chain(self.cell_addresses(SERVER));
         let to_client = self.local_addrs.iter().copied().chain(added(FlowSide::Src));
+        let to_client = to_client.chain(self.cell_addresses(CLIENT));
         to_server
             .map(|p| sock(SRC, ep.src_port, p, ep.dst_port))
             .chain(to_client.map(|l| sock(DST, ep.dst_port, l, ep.src_port)))
@@ -285,6 +318,11 @@ impl FlowDriver for SctpFlow {
                 if m.pump_due.is_some_and(|t| t <= now) {
                     m.pump_due = None;
                 }
+            }
+        }
+        if let Some(c) = self.csctp.as_mut() {
+            if side_slot(c.side) == slot && c.pump_due.is_some_and(|t| t <= now) {
+                c.pump_due = None;
             }
         }
         if slot == APP {
@@ -344,6 +382,16 @@ impl FlowDriver for SctpFlow {
         let assoc = self.sides[side_of(slot)]
             .assoc()
             .and_then(|a| a.poll_timeout());
+        // cSCTP's mobile end, pumped at once after an address event.
+        let cell = self
+            .csctp
+            .as_ref()
+            .filter(|c| side_slot(c.side) == slot)
+            .and_then(|c| c.pump_due);
+        let assoc = match (assoc, cell) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         // The path manager only while the client's association lives (it is what it acts
         // on: a deadline it could not clear would wake the flow forever).
         let live = self.sides[CLIENT].assoc().is_some_and(|a| !a.is_closed());
@@ -359,6 +407,13 @@ impl FlowDriver for SctpFlow {
     }
 
     fn handle_net_event(&mut self, now: SimTime, side: u8, ev: &NetEvent, net: &dyn NetView) {
+        // cSCTP: the mobile's address events; its end is pumped at once.
+        let s = if side == SRC { CLIENT } else { SERVER };
+        if let Some(c) = self.csctp.as_mut().filter(|c| c.side == s) {
+            if c.hear(ev) {
+                c.pump_due = Some(now);
+            }
+        }
         if side != SRC {
             return;
         }

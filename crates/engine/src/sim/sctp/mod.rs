@@ -32,6 +32,7 @@
 mod app;
 mod asctp;
 mod build;
+mod csctp;
 mod driver;
 mod results;
 mod rows;
@@ -123,6 +124,8 @@ pub(super) struct SctpFlow {
     pub scratch: Vec<(sctpsim_proto::transport::Transmit, Option<Vec<Ipv4Addr>>)>,
     /// A-SCTP (`sctp.multipath = "asctp"`): the client's path manager.
     asctp: Option<asctp::AsctpPaths>,
+    /// An end at a cellular mobile: its addresses, and cSCTP's ASCONFs if `sctp.csctp` is on.
+    csctp: Option<csctp::Csctp>,
 }
 
 impl SctpFlow {

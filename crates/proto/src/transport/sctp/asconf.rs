@@ -53,6 +53,8 @@ pub struct AsconfState {
     /// ... MUST be retransmitted").
     last_ack: Option<AsconfAckChunk>,
     next_correlation: u32,
+    /// The source address of our ASCONFs, if set ([`SctpAssociation::set_asconf_source`]).
+    source: Option<Ipv4Addr>,
 }
 
 impl AsconfState {
@@ -66,6 +68,7 @@ impl AsconfState {
             peer_serial: peer_last,
             last_ack: None,
             next_correlation: 1,
+            source: None,
         }
     }
 
@@ -509,5 +512,23 @@ impl SctpAssociation {
             }
             AsconfRequestKind::SetPrimary => {}
         }
+    }
+}
+
+impl SctpAssociation {
+    /// Send our ASCONFs from `addr` (`None`: from the source of the path they go to, the
+    /// default). `addr` may be an address not yet part of the association — a new address
+    /// whose add-ip the ASCONF carries, when the old ones no longer reach the peer: the peer
+    /// finds the association by the ASCONF's Address Parameter (RFC 5061 §5.1, §5.2; FreeBSD's
+    /// `sctp_findassociation_ep_asconf`, [`super::SctpEndpoint::handle_packet`]) and answers
+    /// to the packet's source (§5.2 "the ASCONF-ACK ... to the source address"). Cellular
+    /// SCTP's mobile sends its ASCONFs from its strongest address (Aydin & Shen 2005 §III).
+    pub fn set_asconf_source(&mut self, addr: Option<Ipv4Addr>) {
+        self.asconf.source = addr;
+    }
+
+    /// The source address set for ASCONFs, if any.
+    pub(crate) fn asconf_source(&self) -> Option<Ipv4Addr> {
+        self.asconf.source
     }
 }

@@ -260,6 +260,25 @@ impl SctpEndpoint {
             a.handle_packet(now, src, dst, pkt);
             return Some(DatagramEvent::Association(*h));
         }
+        // An ASCONF from an address the peer has not added yet (RFC 5061 §5.2): the
+        // association is the one its Address Parameter and ports name, if the tag is its own.
+        let asconf_addr = pkt.chunks.first().and_then(|c| match c {
+            ChunkRepr::Asconf(a) => match a.address {
+                std::net::IpAddr::V4(v4) => Some(v4),
+                std::net::IpAddr::V6(_) => None,
+            },
+            _ => None,
+        });
+        if let Some(addr) = asconf_addr {
+            if let Some((h, a)) = self.assocs.iter_mut().find(|(_, a)| {
+                !a.is_closed()
+                    && a.owns(addr, pkt.src_port, pkt.dst_port)
+                    && pkt.verification_tag == a.my_vtag()
+            }) {
+                a.handle_packet(now, src, dst, pkt);
+                return Some(DatagramEvent::Association(*h));
+            }
+        }
         let queued = self.out.len();
         if let Some(a) = self.handle_unowned(now, src, dst, pkt) {
             return Some(DatagramEvent::NewAssociation(self.insert(a)));

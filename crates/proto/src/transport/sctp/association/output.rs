@@ -147,7 +147,16 @@ impl SctpAssociation {
         if chunks.is_empty() {
             return None;
         }
-        let t = self.make_packet(dest, self.peer_vtag, chunks);
+        let mut t = self.make_packet(dest, self.peer_vtag, chunks);
+        if let Some(s) = self.asconf_source() {
+            if t.packet
+                .chunks
+                .iter()
+                .any(|c| matches!(c, ChunkRepr::Asconf(_)))
+            {
+                t.src = s;
+            }
+        }
         self.count_packet(&t);
         Some(t)
     }

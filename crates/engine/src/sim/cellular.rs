@@ -1,0 +1,790 @@
+//! Access-router mobility (Aydin & Shen 2005 §II.A, §III; `docs/models/cellular.md`): access
+//! routers (ARs) with their own subnets send layer-3 beacons; a mobile holds one address per
+//! AR it hears, acquired after a delay and released when the AR is lost; its transports hear of
+//! each address added, removed or becoming the strongest (`NetEvent::AddrAdded`,
+//! `AddrRemoved`, `AddrPreferred`), and cSCTP turns them into ASCONFs (`sim/sctp/csctp.rs`).
+//!
+//! # One radio, several access routers
+//!
+//! The ARs and the mobiles share one 802.11 channel in ad hoc mode (no 802.11 association), so
+//! a mobile's single radio receives the beacons and frames of every AR in range at once, and
+//! addresses a frame to any of them by its MAC address. Which AR a packet leaves by is chosen
+//! by its source address: a packet from the mobile's address in AR k's subnet goes to AR k's
+//! MAC address (the paper's policy of one path per address). Frames of ARs in range of each
+//! other contend and collide as any frames on one channel do.
+//!
+//! # Addresses
+//!
+//! AR k (the k-th node with `cellular.role = "access-router"`) owns the subnet
+//! 172.(16 + k / 256).(k mod 256).0/24; mobile m (the m-th mobile) gets host 10 + m in it. The
+//! wired nodes route a subnet towards its AR over the links' static routes; the AR sends a
+//! packet for one of its addresses straight to the mobile holding it, and drops it (`no_route`)
+//! when nobody holds it (released, or not yet acquired).
+//!
+//! # Beacons and strength
+//!
+//! A beacon is an ICMP Router Advertisement (RFC 1256 §3, type 9) broadcast on the AR's cell
+//! with TTL 1, its router entry the AR's address and its lifetime `lost_after`. The first
+//! beacon of each AR comes at a uniform phase within one interval (stream `("ar-beacon", k)`).
+//! A mobile takes a beacon's strength as the mean received power of the AR's radio at its own
+//! position when the beacon arrives (the propagation model's value, in dBm).
+//!
+//! # Life of an address
+//!
+//! A beacon from a new AR starts its acquisition (`acquisition_delay`, fixed or drawn from the
+//! stream `("ar-acquire", mobile)`); when the delay has run and the AR is not lost meanwhile,
+//! the address is held (`AddrAdded`). The preferred address is the held address of the
+//! strongest AR; another held address takes over only when its AR is stronger by
+//! `hysteresis_db` (`AddrPreferred`, sent before any removal, so that a transport moves its
+//! traffic before it withdraws the address). An AR not heard for `lost_after` is lost: a held
+//! address is released (`AddrRemoved`), an acquisition under way cancelled. At t = 0 a mobile
+//! holds the address of the strongest AR at its position (it was there before the run began).
+
+use super::net_events::NetEvent;
+use super::{Event, Simulation};
+use crate::packet::Packet;
+use crate::results::HandoffResult;
+use crate::scenario::schema::{
+    AcquisitionDistKind, CellRoleKind, CellularSpec, Scenario, DEFAULT_ACQUISITION_NS,
+    DEFAULT_BEACON_INTERVAL_NS, DEFAULT_LOST_AFTER_NS,
+};
+use sctpsim_kernel::{NodeId, Rng, SeedTree, SimDuration, SimTime, StreamKey, WakeSlot};
+use sctpsim_proto::mac::MacAddr;
+use sctpsim_wire::checksum;
+use sctpsim_wire::ipv4::{ipv4_datagram, IpProtocol, Ipv4Packet, Ipv4Repr};
+use sctpsim_wire::sctp::{chunk_type, SctpPacket};
+use std::collections::{BTreeMap, HashSet};
+use std::net::Ipv4Addr;
+
+/// ICMP Router Advertisement (RFC 1256 §3).
+const ICMP_ROUTER_ADVERTISEMENT: u8 = 9;
+/// Router entry size in 32-bit words (RFC 1256 §3: "Addr Entry Size ... 2").
+const ADDR_ENTRY_WORDS: u8 = 2;
+
+/// The effective `[cellular]` parameters.
+#[derive(Clone, Debug)]
+pub struct CellConfig {
+    /// Time between an AR's beacons.
+    pub beacon_interval: SimDuration,
+    /// An AR not heard for this long is lost.
+    pub lost_after: SimDuration,
+    /// Mean (or fixed) address-acquisition delay.
+    pub acquisition_delay: SimDuration,
+    /// How the delay is drawn.
+    pub acquisition_distribution: AcquisitionDistKind,
+    /// Hysteresis of the preferred address, dB.
+    pub hysteresis_db: f64,
+}
+
+impl CellConfig {
+    /// `[cellular]` with its defaults (Aydin & Shen 2005 §III).
+    pub fn from_spec(spec: Option<&CellularSpec>) -> Self {
+        let d = CellularSpec::default();
+        let s = spec.unwrap_or(&d);
+        CellConfig {
+            beacon_interval: s
+                .beacon_interval
+                .map_or(SimDuration::from_nanos(DEFAULT_BEACON_INTERVAL_NS), |x| x.0),
+            lost_after: s
+                .lost_after
+                .map_or(SimDuration::from_nanos(DEFAULT_LOST_AFTER_NS), |x| x.0),
+            acquisition_delay: s
+                .acquisition_delay
+                .map_or(SimDuration::from_nanos(DEFAULT_ACQUISITION_NS), |x| x.0),
+            acquisition_distribution: s.acquisition_distribution.unwrap_or_default(),
+            hysteresis_db: s.hysteresis_db.unwrap_or(0.0),
+        }
+    }
+}
+
+/// The address mobile `m` gets from AR `k`.
+pub fn cell_address(k: u32, m: u32) -> Ipv4Addr {
+    Ipv4Addr::new(172, 16 + (k / 256) as u8, (k % 256) as u8, 10 + m as u8)
+}
+
+/// An access router.
+struct Router {
+    node: NodeId,
+    /// Its wireless interface (radio) index.
+    w: u32,
+    /// Its cell address (the wireless interface's).
+    addr: Ipv4Addr,
+    next_beacon: SimTime,
+}
+
+/// What a mobile knows of one AR.
+#[derive(Clone, Debug)]
+struct View {
+    last_heard: SimTime,
+    rssi_dbm: f64,
+    /// `Some(t)`: acquisition under way, done at t; `None`: the address is held.
+    acquiring: Option<SimTime>,
+}
+
+/// One event in a mobile's history (for the handoffs table).
+#[derive(Clone, Copy, Debug)]
+enum Mark {
+    Detected(u32, SimTime),
+    Acquired(u32, SimTime),
+}
+
+/// A mobile.
+struct Mobile {
+    node: NodeId,
+    w: u32,
+    views: BTreeMap<u32, View>,
+    preferred: Option<u32>,
+    rng: Rng,
+    marks: Vec<Mark>,
+    /// TSNs of DATA chunks received (per flow tag), for duplicates.
+    seen: HashSet<(u32, u32)>,
+    /// Times of duplicate DATA chunks received.
+    dup_times: Vec<SimTime>,
+    /// Per AR: the first DATA received on its address since it was last acquired, and the
+    /// last DATA received on it (kept after the address is released).
+    data: BTreeMap<u32, (Option<SimTime>, Option<SimTime>)>,
+    /// Per AR: the last beacon heard (kept after the AR is lost).
+    last_beacon: BTreeMap<u32, SimTime>,
+}
+
+/// The ASCONF history of a cSCTP flow at its mobile end, for the handoffs table: (kind, our
+/// address, sent, acknowledged).
+#[derive(Clone, Debug, Default)]
+pub struct CsctpLog {
+    /// Add-ip requests.
+    pub add_ip: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
+    /// Set-primary requests.
+    pub set_primary: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
+    /// Delete-ip requests.
+    pub delete_ip: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
+}
+
+/// Access-router mobility of the whole network.
+pub(super) struct CellRt {
+    pub(super) cfg: CellConfig,
+    routers: Vec<Router>,
+    mobiles: Vec<Mobile>,
+    /// Node index → `Ok(router)` / `Err(mobile)`.
+    role_of: Vec<Option<Result<u32, u32>>>,
+    /// AR cell address → router.
+    router_addr: BTreeMap<Ipv4Addr, u32>,
+    wake: Vec<WakeSlot>,
+    /// Times DATA chunks of flows were dropped, with how many.
+    drop_times: Vec<(SimTime, u64)>,
+    /// Handovers closed (the old address released).
+    pub(super) handoffs: Vec<HandoffResult>,
+    /// Beacons sent / received by mobiles.
+    pub(super) beacons_sent: u64,
+    pub(super) beacons_heard: u64,
+    /// Addresses acquired / released.
+    pub(super) acquired: u64,
+    pub(super) released: u64,
+    /// Handovers under way at each mobile: (old AR, new AR).
+    open: Vec<Vec<(u32, u32)>>,
+    /// Handovers ended (the old address released), their rows written at the end of the run
+    /// (the ASCONFs a release causes come after it).
+    closed: Vec<Closed>,
+}
+
+/// A handover that ended, with what of it may change later (a mobile may come back).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Closed {
+    m: u32,
+    old: u32,
+    new: u32,
+    released: SimTime,
+    first_new: Option<SimTime>,
+    last_old: Option<SimTime>,
+}
+
+/// The next hop the access-router layer chose.
+pub(super) enum CellHop {
+    /// Out of wireless interface `w` to a MAC address.
+    Cell(u32, MacAddr),
+    /// Out of a link.
+    Link(u32),
+    /// A mobile with no held address for the packet.
+    NoAddress,
+    /// No route.
+    NoRoute,
+}
+
+impl CellRt {
+    /// The runtime of a scenario with cellular roles. `cell` gives a node's wireless interface
+    /// (index, address).
+    pub(super) fn build(
+        s: &Scenario,
+        seeds: &SeedTree,
+        cell: impl Fn(usize) -> Option<(u32, Ipv4Addr)>,
+    ) -> Option<Self> {
+        if !s.node.iter().any(|n| n.cellular.is_some()) {
+            return None;
+        }
+        let cfg = CellConfig::from_spec(s.cellular.as_ref());
+        let n = s.node.len();
+        let mut rt = CellRt {
+            cfg: cfg.clone(),
+            routers: Vec::new(),
+            mobiles: Vec::new(),
+            role_of: vec![None; n],
+            router_addr: BTreeMap::new(),
+            wake: vec![WakeSlot::default(); n],
+            drop_times: Vec::new(),
+            handoffs: Vec::new(),
+            beacons_sent: 0,
+            beacons_heard: 0,
+            acquired: 0,
+            released: 0,
+            open: Vec::new(),
+            closed: Vec::new(),
+        };
+        for (i, node) in s.node.iter().enumerate() {
+            let (Some(c), Some((w, addr))) = (&node.cellular, cell(i)) else {
+                continue;
+            };
+            match c.role {
+                CellRoleKind::AccessRouter => {
+                    let k = rt.routers.len() as u32;
+                    let mut rng = seeds.stream(&StreamKey::new("ar-beacon").with(u64::from(k)));
+                    let phase = rng.below(cfg.beacon_interval.as_nanos().max(1));
+                    rt.routers.push(Router {
+                        node: NodeId(i as u32),
+                        w,
+                        addr,
+                        next_beacon: SimTime::ZERO + SimDuration::from_nanos(phase),
+                    });
+                    rt.router_addr.insert(addr, k);
+                    rt.role_of[i] = Some(Ok(k));
+                }
+                CellRoleKind::Mobile => {
+                    let m = rt.mobiles.len() as u32;
+                    rt.mobiles.push(Mobile {
+                        node: NodeId(i as u32),
+                        w,
+                        views: BTreeMap::new(),
+                        preferred: None,
+                        rng: seeds.stream(&StreamKey::new("ar-acquire").with(u64::from(m))),
+                        marks: Vec::new(),
+                        seen: HashSet::new(),
+                        dup_times: Vec::new(),
+                        data: BTreeMap::new(),
+                        last_beacon: BTreeMap::new(),
+                    });
+                    rt.open.push(Vec::new());
+                    rt.role_of[i] = Some(Err(m));
+                }
+            }
+        }
+        Some(rt)
+    }
+
+    fn mobile_of(&self, node: NodeId) -> Option<u32> {
+        match self.role_of.get(node.index()) {
+            Some(Some(Err(m))) => Some(*m),
+            _ => None,
+        }
+    }
+
+    /// The AR and mobile an address belongs to, if it is one of the cellular addresses.
+    fn owner(&self, a: Ipv4Addr) -> Option<(u32, u32)> {
+        let o = a.octets();
+        if o[0] != 172 || !(16..32).contains(&o[1]) || o[3] < 10 {
+            return None;
+        }
+        let k = u32::from(o[1] - 16) * 256 + u32::from(o[2]);
+        let m = u32::from(o[3] - 10);
+        ((k as usize) < self.routers.len() && (m as usize) < self.mobiles.len()).then_some((k, m))
+    }
+
+    /// Whether mobile node `node` holds address `a` (acquired and not released).
+    fn holds(&self, m: u32, k: u32) -> bool {
+        self.mobiles[m as usize]
+            .views
+            .get(&k)
+            .is_some_and(|v| v.acquiring.is_none())
+    }
+
+    /// Every cellular address of the mobile at `node` (held or not), for socket tables.
+    pub(super) fn addresses_of(&self, node: NodeId) -> Vec<Ipv4Addr> {
+        match self.mobile_of(node) {
+            Some(m) => (0..self.routers.len() as u32)
+                .map(|k| cell_address(k, m))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Gives each mobile the address of the strongest access router at its position at
+    /// t = 0 (it was there before the run began).
+    pub(super) fn init(&mut self, channel: &mut crate::wireless::channel::Channel) {
+        let now = SimTime::ZERO;
+        for mob in &mut self.mobiles {
+            let best = self
+                .routers
+                .iter()
+                .enumerate()
+                .map(|(k, r)| {
+                    let p = channel.mean_power(r.w, mob.w, now);
+                    (k as u32, sctpsim_world::power::w_to_dbm(p))
+                })
+                .filter(|(_, dbm)| dbm.is_finite())
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((k, rssi_dbm)) = best {
+                mob.views.insert(
+                    k,
+                    View {
+                        last_heard: now,
+                        rssi_dbm,
+                        acquiring: None,
+                    },
+                );
+                mob.last_beacon.insert(k, now);
+                mob.data.insert(k, (None, None));
+                mob.preferred = Some(k);
+                self.acquired += 1;
+            }
+        }
+    }
+
+    /// The address mobile `node` holds at t = 0 (after [`CellRt::init`]).
+    pub(super) fn initial_address(&self, node: NodeId) -> Option<Ipv4Addr> {
+        let m = self.mobile_of(node)?;
+        let k = self.mobiles[m as usize].preferred?;
+        Some(cell_address(k, m))
+    }
+
+    /// A delay drawn for one acquisition.
+    fn draw_delay(cfg: &CellConfig, rng: &mut Rng) -> SimDuration {
+        let mean = cfg.acquisition_delay.as_nanos() as f64;
+        let ns = match cfg.acquisition_distribution {
+            AcquisitionDistKind::Fixed => mean,
+            AcquisitionDistKind::Uniform => rng.uniform() * 2.0 * mean,
+            AcquisitionDistKind::Exponential => -mean * rng.uniform_open0().ln(),
+        };
+        SimDuration::from_nanos(ns.max(0.0).min(u64::MAX as f64 / 2.0) as u64)
+    }
+}
+
+/// The RFC 1256 §3 Router Advertisement of an AR: one router entry (its address, preference
+/// 0) and a lifetime of `lifetime_s`.
+fn router_advertisement(addr: Ipv4Addr, lifetime_s: u16) -> Vec<u8> {
+    let mut b = vec![0u8; 16];
+    b[0] = ICMP_ROUTER_ADVERTISEMENT;
+    b[4] = 1;
+    b[5] = ADDR_ENTRY_WORDS;
+    b[6..8].copy_from_slice(&lifetime_s.to_be_bytes());
+    b[8..12].copy_from_slice(&addr.octets());
+    let c = checksum::internet_checksum(&b);
+    b[2..4].copy_from_slice(&c.to_be_bytes());
+    b
+}
+
+/// TSNs of the DATA chunks of an SCTP packet.
+fn data_tsns(sctp: &[u8]) -> Vec<u32> {
+    let Ok(p) = SctpPacket::new_checked(sctp) else {
+        return Vec::new();
+    };
+    p.chunks()
+        .filter_map(|c| c.ok())
+        .filter(|c| c.kind() == chunk_type::DATA && c.value().len() >= 4)
+        .map(|c| u32::from_be_bytes([c.value()[0], c.value()[1], c.value()[2], c.value()[3]]))
+        .collect()
+}
+
+impl Simulation {
+    /// Starts the access routers' beacons and the mobiles' timers.
+    pub(super) fn cell_start(&mut self) {
+        let Some(cell) = self.cell.as_ref() else {
+            return;
+        };
+        let nodes: Vec<NodeId> = cell
+            .routers
+            .iter()
+            .map(|r| r.node)
+            .chain(cell.mobiles.iter().map(|m| m.node))
+            .collect();
+        for n in nodes {
+            self.cell_arm(n);
+        }
+    }
+
+    /// Queue `node`'s next cellular wake-up.
+    fn cell_arm(&mut self, node: NodeId) {
+        let Some(cell) = self.cell.as_mut() else {
+            return;
+        };
+        let t = match cell.role_of.get(node.index()).copied().flatten() {
+            Some(Ok(k)) => Some(cell.routers[k as usize].next_beacon),
+            Some(Err(m)) => {
+                let lost = cell.cfg.lost_after;
+                cell.mobiles[m as usize]
+                    .views
+                    .values()
+                    .map(|v| match v.acquiring {
+                        Some(t) => t.min(v.last_heard + lost),
+                        None => v.last_heard + lost,
+                    })
+                    .min()
+            }
+            None => None,
+        };
+        if let Some(t) = t {
+            let t = t.max(self.now);
+            if cell.wake[node.index()].arm(t) {
+                self.queue.push(t, Event::CellTimer(node));
+            }
+        }
+    }
+
+    /// A cellular wake-up of `node`: an AR's beacon, a mobile's acquisitions and losses.
+    pub(super) fn cell_timer(&mut self, node: NodeId) {
+        let now = self.now;
+        let Some(cell) = self.cell.as_mut() else {
+            return;
+        };
+        cell.wake[node.index()].fired(now);
+        match cell.role_of.get(node.index()).copied().flatten() {
+            Some(Ok(k)) => {
+                let r = &mut cell.routers[k as usize];
+                if r.next_beacon <= now {
+                    r.next_beacon = now + cell.cfg.beacon_interval;
+                    let (addr, lifetime) = (r.addr, cell.cfg.lost_after.as_nanos() / 1_000_000_000);
+                    cell.beacons_sent += 1;
+                    self.cell_beacon(node, addr, lifetime.min(u64::from(u16::MAX)) as u16);
+                }
+            }
+            Some(Err(m)) => self.cell_update(m),
+            None => return,
+        }
+        self.cell_arm(node);
+    }
+
+    /// Broadcast AR `node`'s beacon on its cell (ahead of data, as control).
+    fn cell_beacon(&mut self, node: NodeId, addr: Ipv4Addr, lifetime_s: u16) {
+        let payload = router_advertisement(addr, lifetime_s);
+        let ident = self.next_ip_id(node);
+        let repr = Ipv4Repr {
+            src_addr: addr,
+            dst_addr: Ipv4Addr::BROADCAST,
+            protocol: IpProtocol::Icmp,
+            payload_len: payload.len(),
+            ttl: 1,
+            ident,
+            dscp: 0,
+            dont_frag: false,
+        };
+        let Ok(bytes) = ipv4_datagram(&repr, &payload) else {
+            return;
+        };
+        let Some(w) = self
+            .wifi
+            .as_ref()
+            .and_then(|x| x.by_node.get(node.index()).copied().flatten())
+        else {
+            return;
+        };
+        let pkt = self.originate(node, bytes, None);
+        self.wifi_output(w, MacAddr::BROADCAST, pkt, true);
+    }
+
+    /// A broadcast ICMP packet reached `node`: an AR beacon if `node` is a mobile. Returns
+    /// whether it was one.
+    pub(super) fn cell_heard(&mut self, node: NodeId, bytes: &[u8]) -> bool {
+        let now = self.now;
+        let (Some(cell), Some(wifi)) = (self.cell.as_mut(), self.wifi.as_mut()) else {
+            return false;
+        };
+        let Some(m) = cell.mobile_of(node) else {
+            return false;
+        };
+        let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
+            return false;
+        };
+        let icmp = ip.payload();
+        if icmp.len() < 16
+            || icmp[0] != ICMP_ROUTER_ADVERTISEMENT
+            || checksum::internet_checksum(icmp) != 0
+        {
+            return false;
+        }
+        let Some(&k) = cell.router_addr.get(&ip.src_addr()) else {
+            return false;
+        };
+        cell.beacons_heard += 1;
+        let rw = cell.routers[k as usize].w;
+        let mob = &mut cell.mobiles[m as usize];
+        let rssi_dbm = sctpsim_world::power::w_to_dbm(wifi.channel.mean_power(rw, mob.w, now));
+        let t = now.as_secs_f64();
+        self.series.push_owned(
+            t,
+            "node",
+            node.0,
+            k.to_string(),
+            "ar_beacon_rssi_dbm",
+            rssi_dbm,
+        );
+        let cfg = cell.cfg.clone();
+        mob.last_beacon.insert(k, now);
+        match mob.views.get_mut(&k) {
+            Some(v) => {
+                v.last_heard = now;
+                v.rssi_dbm = rssi_dbm;
+            }
+            None => {
+                let delay = CellRt::draw_delay(&cfg, &mut mob.rng);
+                mob.views.insert(
+                    k,
+                    View {
+                        last_heard: now,
+                        rssi_dbm,
+                        acquiring: Some(now + delay),
+                    },
+                );
+                mob.marks.push(Mark::Detected(k, now));
+            }
+        }
+        self.cell_update(m);
+        self.cell_arm(node);
+        true
+    }
+
+    /// A mobile's acquisitions that are done, ARs lost, and its preferred address; the
+    /// transports at the node hear each change.
+    fn cell_update(&mut self, m: u32) {
+        let now = self.now;
+        let Some(cell) = self.cell.as_mut() else {
+            return;
+        };
+        let lost_after = cell.cfg.lost_after;
+        let hyst = cell.cfg.hysteresis_db;
+        let mob = &mut cell.mobiles[m as usize];
+        let node = mob.node;
+        let mut added = Vec::new();
+        let mut removed = Vec::new();
+        mob.views.retain(|&k, v| {
+            if v.last_heard + lost_after <= now {
+                if v.acquiring.is_none() {
+                    removed.push(k);
+                }
+                return false;
+            }
+            if v.acquiring.is_some_and(|t| t <= now) {
+                v.acquiring = None;
+                added.push(k);
+            }
+            true
+        });
+        for &k in &added {
+            mob.marks.push(Mark::Acquired(k, now));
+            mob.data.insert(k, (None, None));
+        }
+        // The strongest held AR; the current one keeps its place within the hysteresis.
+        let held = |k: &u32| mob.views.get(k).is_some_and(|v| v.acquiring.is_none());
+        let best = mob
+            .views
+            .iter()
+            .filter(|(_, v)| v.acquiring.is_none())
+            .max_by(|a, b| a.1.rssi_dbm.total_cmp(&b.1.rssi_dbm))
+            .map(|(k, v)| (*k, v.rssi_dbm));
+        let preferred = match (mob.preferred.filter(held), best) {
+            (Some(p), Some((b, rssi))) if b != p && rssi > mob.views[&p].rssi_dbm + hyst => Some(b),
+            (Some(p), _) => Some(p),
+            (None, b) => b.map(|x| x.0),
+        };
+        let changed = preferred != mob.preferred && preferred.is_some();
+        mob.preferred = preferred;
+        cell.acquired += added.len() as u64;
+        cell.released += removed.len() as u64;
+        // Handovers: a new address while another is held opens one; the release of the old
+        // one closes it.
+        for &k in &added {
+            let olds: Vec<u32> = cell.mobiles[m as usize]
+                .views
+                .iter()
+                .filter(|(&j, v)| j != k && v.acquiring.is_none())
+                .map(|(&j, _)| j)
+                .collect();
+            for j in olds {
+                cell.open[m as usize].push((j, k));
+            }
+        }
+        let t = now.as_secs_f64();
+        for &k in &added {
+            let a = cell_address(k, m);
+            self.series
+                .push_owned(t, "node", node.0, a.to_string(), "ar_address", 1.0);
+            self.notify(node, &NetEvent::AddrAdded { addr: a });
+        }
+        if changed {
+            if let Some(p) = preferred {
+                let a = cell_address(p, m);
+                self.series
+                    .push_owned(t, "node", node.0, a.to_string(), "ar_preferred", 1.0);
+                self.notify(node, &NetEvent::AddrPreferred { addr: a });
+            }
+        }
+        for &k in &removed {
+            let a = cell_address(k, m);
+            self.series
+                .push_owned(t, "node", node.0, a.to_string(), "ar_address", 0.0);
+            self.notify(node, &NetEvent::AddrRemoved { addr: a });
+            self.cell_close(m, k, now);
+        }
+    }
+
+    /// The cellular next hop of a packet from `node` with source `src` to `dst`, or `None`
+    /// without access-router mobility.
+    pub(super) fn cell_hop(
+        &mut self,
+        node: NodeId,
+        src: Option<Ipv4Addr>,
+        dst: Ipv4Addr,
+    ) -> Option<CellHop> {
+        let cell = self.cell.as_ref()?;
+        let wifi = self.wifi.as_ref()?;
+        let mac_of = |w: u32| wifi.ifaces[w as usize].mac;
+        if let Some(m) = cell.mobile_of(node) {
+            let mob = &cell.mobiles[m as usize];
+            // An AR's own address: straight to it if heard.
+            if let Some(&k) = cell.router_addr.get(&dst) {
+                return Some(if mob.views.contains_key(&k) {
+                    CellHop::Cell(mob.w, mac_of(cell.routers[k as usize].w))
+                } else {
+                    CellHop::NoRoute
+                });
+            }
+            // By source address: the AR whose subnet it is in, if held; else the preferred.
+            let k = match src.and_then(|s| cell.owner(s)) {
+                Some((k, mm)) if mm == m => Some(k).filter(|&k| cell.holds(m, k)),
+                _ => mob.preferred,
+            };
+            return Some(match k {
+                Some(k) => CellHop::Cell(mob.w, mac_of(cell.routers[k as usize].w)),
+                None => CellHop::NoAddress,
+            });
+        }
+        if let Some((k, m)) = cell.owner(dst) {
+            let r = &cell.routers[k as usize];
+            if r.node == node {
+                return Some(if cell.holds(m, k) {
+                    CellHop::Cell(r.w, mac_of(cell.mobiles[m as usize].w))
+                } else {
+                    CellHop::NoRoute
+                });
+            }
+            return Some(match self.topo.route(node, r.addr) {
+                Some(i) => CellHop::Link(i),
+                None => CellHop::NoRoute,
+            });
+        }
+        // Everything else over the links.
+        Some(match self.topo.route(node, dst) {
+            Some(i) => CellHop::Link(i),
+            None => CellHop::NoRoute,
+        })
+    }
+
+    /// Whether `dst` is a cellular address of mobile `node` (held or not: an AR forwards only
+    /// to a holder, so a packet that arrives was sent while it was held). Records DATA
+    /// arrivals for the handoffs table.
+    pub(super) fn cell_local(&mut self, node: NodeId, dst: Ipv4Addr, pkt: &Packet) -> bool {
+        let now = self.now;
+        let Some(cell) = self.cell.as_mut() else {
+            return false;
+        };
+        let Some(m) = cell.mobile_of(node) else {
+            return false;
+        };
+        let Some((k, mm)) = cell.owner(dst) else {
+            return false;
+        };
+        if mm != m {
+            return false;
+        }
+        let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
+            return true;
+        };
+        if ip.protocol() == IpProtocol::Sctp {
+            let tsns = data_tsns(ip.payload());
+            if !tsns.is_empty() {
+                let flow = pkt.tag.flow.map_or(u32::MAX, |f| f.0);
+                let mob = &mut cell.mobiles[m as usize];
+                for t in tsns {
+                    if !mob.seen.insert((flow, t)) {
+                        mob.dup_times.push(now);
+                    }
+                }
+                let d = mob.data.entry(k).or_default();
+                d.0.get_or_insert(now);
+                d.1 = Some(now);
+            }
+        }
+        true
+    }
+
+    /// `rows` DATA chunks of a flow were dropped now.
+    pub(super) fn cell_count_drop(&mut self, rows: u64) {
+        let now = self.now;
+        if let Some(c) = self.cell.as_mut() {
+            if rows > 0 {
+                c.drop_times.push((now, rows));
+            }
+        }
+    }
+
+    /// The handovers of mobile `m` away from AR `k` end: its address there was released.
+    fn cell_close(&mut self, m: u32, k: u32, now: SimTime) {
+        let Some(cell) = self.cell.as_mut() else {
+            return;
+        };
+        let open = std::mem::take(&mut cell.open[m as usize]);
+        let (closing, rest): (Vec<_>, Vec<_>) = open.into_iter().partition(|&(old, _)| old == k);
+        cell.open[m as usize] = rest;
+        for (old, new) in closing {
+            let data = &cell.mobiles[m as usize].data;
+            cell.closed.push(Closed {
+                m,
+                old,
+                new,
+                released: now,
+                first_new: data.get(&new).and_then(|d| d.0),
+                last_old: data.get(&old).and_then(|d| d.1),
+            });
+        }
+    }
+
+    /// Rows of the handovers still open at the end of the run.
+    pub(super) fn cell_finish(&mut self) {
+        let Some(cell) = self.cell.as_mut() else {
+            return;
+        };
+        let open: Vec<(u32, Vec<(u32, u32)>)> = cell
+            .open
+            .iter_mut()
+            .enumerate()
+            .map(|(m, v)| (m as u32, std::mem::take(v)))
+            .collect();
+        let mut ended = std::mem::take(&mut cell.closed);
+        for (m, list) in open {
+            for (old, new) in list {
+                let data = &cell.mobiles[m as usize].data;
+                ended.push(Closed {
+                    m,
+                    old,
+                    new,
+                    released: SimTime::NEVER,
+                    first_new: data.get(&new).and_then(|d| d.0),
+                    last_old: data.get(&old).and_then(|d| d.1),
+                });
+            }
+        }
+        for c in ended {
+            let row = self.cell_row(&c);
+            if let Some(cell) = self.cell.as_mut() {
+                cell.handoffs.push(row);
+            }
+        }
+    }
+}
+
+mod rows;

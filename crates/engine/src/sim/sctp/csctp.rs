@@ -1,0 +1,226 @@
+//! Cellular SCTP at a flow's mobile end (Aydin & Shen 2005 §II; `docs/models/cellular.md`):
+//! the mobile's address events (`sim/cellular.rs`) become ASCONFs of its association — an
+//! address acquired → add-ip (the modified ASCONF that opens a handoff), the strongest address
+//! → set-primary, an address lost → delete-ip (the one that closes it) — and the mobile sends
+//! its SACKs and ASCONFs from its strongest address (the paper's address policy, §III; the
+//! correspondent sends to the primary, as any SCTP sender).
+//!
+//! Requests wait until the association can carry them: an address is added once the
+//! association is established; set-primary is asked once the address is part of the
+//! association (its add-ip acknowledged); the address of the preferred access router becomes
+//! the source of SACKs as soon as it is part of the association, and the source of ASCONFs at
+//! once (the peer finds the association by the ASCONF's Address Parameter, RFC 5061 §5.2), so
+//! that an add-ip still goes through when the old access router is already out of reach.
+
+use super::{SctpFlow, CLIENT, SERVER};
+use crate::sim::cellular::CsctpLog;
+use crate::sim::net_events::NetEvent;
+use sctpsim_kernel::SimTime;
+use sctpsim_proto::transport::sctp::{
+    AsconfRequestKind, SctpAssociation, SctpConfig, SctpEvent, State,
+};
+use std::net::Ipv4Addr;
+
+/// `sctp.csctp`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Plain SCTP at a cellular mobile: the association keeps its first address.
+    Off,
+    /// ASCONFs follow the addresses; one primary at a time.
+    SinglePrimary,
+    /// The same, with duplicated transfer and per-path SACKs during a handoff.
+    Duplicated,
+}
+
+impl Mode {
+    fn from_name(v: Option<&str>) -> Mode {
+        match v {
+            Some("single-primary") => Mode::SinglePrimary,
+            Some("duplicated") => Mode::Duplicated,
+            _ => Mode::Off,
+        }
+    }
+}
+
+/// The association configuration of a cSCTP flow (both ends).
+pub(super) fn configure(cfg: &mut SctpConfig, mode: Option<&str>) {
+    let _ = (cfg, Mode::from_name(mode));
+}
+
+/// A flow end at a cellular mobile.
+#[derive(Clone, Debug)]
+pub(crate) struct Csctp {
+    /// The mobile's side (`CLIENT` or `SERVER`).
+    pub side: usize,
+    pub mode: Mode,
+    /// Every address the mobile may hold (socket-table entries of the other side).
+    pub addresses: Vec<Ipv4Addr>,
+    /// Addresses acquired, not yet offered to the peer.
+    to_add: Vec<Ipv4Addr>,
+    /// Addresses released, not yet withdrawn.
+    to_delete: Vec<Ipv4Addr>,
+    /// The preferred address (the strongest access router's).
+    preferred: Option<Ipv4Addr>,
+    /// The address last asked to be the peer's primary (or the first address).
+    primary: Option<Ipv4Addr>,
+    /// The source address in use towards the peer.
+    source: Option<Ipv4Addr>,
+    /// What was asked and when (the handoffs table).
+    pub log: CsctpLog,
+    /// An address event waits for the end to be pumped.
+    pub pump_due: Option<SimTime>,
+}
+
+impl Csctp {
+    /// The cSCTP state of a flow whose end `k` is a cellular mobile (`cell[k]`: its initial
+    /// address and every address it may hold), if one is.
+    pub fn new(mode: Option<&str>, cell: &[Option<(Ipv4Addr, Vec<Ipv4Addr>)>; 2]) -> Option<Self> {
+        let (side, (first, all)) = cell
+            .iter()
+            .enumerate()
+            .find_map(|(k, c)| c.as_ref().map(|c| (k, c)))?;
+        Some(Csctp {
+            side: if side == 0 { CLIENT } else { SERVER },
+            mode: Mode::from_name(mode),
+            addresses: all.clone(),
+            to_add: Vec::new(),
+            to_delete: Vec::new(),
+            preferred: Some(*first),
+            primary: Some(*first),
+            source: Some(*first),
+            log: CsctpLog::default(),
+            pump_due: None,
+        })
+    }
+
+    /// An address event at the mobile. Returns whether it may make a request due.
+    pub fn hear(&mut self, ev: &NetEvent) -> bool {
+        if self.mode == Mode::Off {
+            return false;
+        }
+        match *ev {
+            NetEvent::AddrAdded { addr } => {
+                self.to_delete.retain(|a| *a != addr);
+                if !self.to_add.contains(&addr) {
+                    self.to_add.push(addr);
+                }
+            }
+            NetEvent::AddrRemoved { addr } => {
+                self.to_add.retain(|a| *a != addr);
+                if !self.to_delete.contains(&addr) {
+                    self.to_delete.push(addr);
+                }
+                if self.preferred == Some(addr) {
+                    self.preferred = None;
+                }
+            }
+            NetEvent::AddrPreferred { addr } => self.preferred = Some(addr),
+            _ => return false,
+        }
+        true
+    }
+
+    /// An event of the mobile's association: ASCONF outcomes go into the log. Returns whether
+    /// requests may now be due (an address confirmed).
+    pub fn on_event(&mut self, now: SimTime, ev: &SctpEvent) -> bool {
+        let SctpEvent::AsconfResult {
+            kind,
+            addr,
+            success,
+        } = *ev
+        else {
+            return matches!(ev, SctpEvent::CommUp { .. });
+        };
+        let list = match kind {
+            AsconfRequestKind::AddIp => &mut self.log.add_ip,
+            AsconfRequestKind::SetPrimary => &mut self.log.set_primary,
+            AsconfRequestKind::DeleteIp => &mut self.log.delete_ip,
+        };
+        if let Some(i) = list.iter().position(|e| e.0 == addr && e.2.is_none()) {
+            if success {
+                list[i].2 = Some(now);
+            } else {
+                // A refused request did not happen, for the handoffs table.
+                list.remove(i);
+            }
+        }
+        success && kind == AsconfRequestKind::AddIp
+    }
+
+    /// Issue what is due on association `a`. Returns whether anything was asked.
+    pub fn apply(&mut self, now: SimTime, a: &mut SctpAssociation) -> bool {
+        if self.mode == Mode::Off || a.state() != State::Established {
+            return false;
+        }
+        // ASCONFs leave from the strongest address, even before it is part of the
+        // association (the peer finds the association by the ASCONF's Address Parameter): the
+        // old address may no longer reach the peer when the new one arrives.
+        a.set_asconf_source(self.preferred);
+        let mut acted = false;
+        for addr in std::mem::take(&mut self.to_add) {
+            if a.local_addrs().contains(&addr) {
+                continue;
+            }
+            if a.add_local_address(now, addr).is_ok() {
+                self.log.add_ip.push((addr, now, None));
+                acted = true;
+            }
+        }
+        // The strongest address, once part of the association, is the source towards the
+        // peer and is asked to be its primary.
+        if let Some(p) = self.preferred.filter(|p| a.local_addrs().contains(p)) {
+            if self.source != Some(p) {
+                for peer in a.peer_addrs() {
+                    // Cannot fail: both addresses belong to the association.
+                    let _ = a.set_source_address(peer, p);
+                }
+                self.source = Some(p);
+            }
+            if self.primary != Some(p) && a.request_peer_primary(now, p).is_ok() {
+                self.log.set_primary.push((p, now, None));
+                self.primary = Some(p);
+                acted = true;
+            }
+        }
+        let mut keep = Vec::new();
+        for addr in std::mem::take(&mut self.to_delete) {
+            if !a.local_addrs().contains(&addr) {
+                continue;
+            }
+            if a.delete_local_address(now, addr).is_ok() {
+                self.log.delete_ip.push((addr, now, None));
+                acted = true;
+            } else {
+                // The last address (nothing else held yet): withdrawn when another arrives.
+                keep.push(addr);
+            }
+        }
+        self.to_delete = keep;
+        acted
+    }
+}
+
+impl SctpFlow {
+    /// The mobile end's ASCONF history, for the handoffs table.
+    pub(crate) fn csctp_log(&self) -> Option<&CsctpLog> {
+        self.csctp
+            .as_ref()
+            .filter(|c| c.mode != Mode::Off)
+            .map(|c| &c.log)
+    }
+
+    /// Every address the mobile end of this flow may hold (empty without one).
+    pub(super) fn cell_addresses(&self, side: usize) -> impl Iterator<Item = Ipv4Addr> + '_ {
+        self.csctp
+            .iter()
+            .filter(move |c| c.side == side)
+            .flat_map(|c| c.addresses.iter().copied())
+    }
+
+    /// Whether side `side` is a cSCTP mobile end (whose sources cSCTP sets).
+    pub(super) fn csctp_sets_sources(&self, side: usize) -> bool {
+        self.csctp
+            .as_ref()
+            .is_some_and(|c| c.side == side && c.mode != Mode::Off)
+    }
+}
