@@ -66,6 +66,9 @@ pub struct SctpResult {
     pub messages_missing: u64,
     /// Packets for the association that failed the SCTP checks (CRC32c, structure).
     pub malformed_packets: u64,
+    /// Associations of the flow lost (RFC 9260 §8.1 too many retransmissions, or an ABORT
+    /// received) at either end: 0 for a flow that kept its association.
+    pub associations_lost: u64,
     /// `asctp` for an A-SCTP flow (`flows.sctp.multipath`); absent otherwise, with the two
     /// A-SCTP counters below (so that runs without A-SCTP keep their columns).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -92,6 +92,7 @@ fn a_long_acquisition_at_speed_does_not_abort_the_association() {
         );
         let a = &r.summary.sctp[0];
         assert_eq!(a.state, "ESTABLISHED", "seed {seed}: {a:?}");
+        assert_eq!(a.associations_lost, 0, "seed {seed}: {a:?}");
         assert_eq!((a.delivery_errors, a.messages_missing), (0, 0), "{a:?}");
     }
 }

@@ -238,6 +238,7 @@ pub(in crate::sim) fn build_sctp_flow(
         scratch: Vec::new(),
         asctp,
         csctp: super::csctp::Csctp::new(spec.csctp.as_deref(), &cell),
+        associations_lost: 0,
     };
     // Sources towards every address of the other side, those it adds by ASCONF included.
     let added = |side| flow.asconf_added(side).collect::<Vec<_>>();

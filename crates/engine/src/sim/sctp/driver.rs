@@ -157,6 +157,7 @@ impl SctpFlow {
             data_packets_sent,
             asctp,
             csctp,
+            associations_lost,
             ..
         } = self;
         let mut csctp = csctp.as_mut().filter(|c| c.side == side);
@@ -221,6 +222,9 @@ impl SctpFlow {
             let mut again = false;
             while let Some(ev) = a.poll_event() {
                 up |= matches!(ev, SctpEvent::CommUp { .. });
+                if matches!(ev, SctpEvent::CommLost { .. }) {
+                    *associations_lost += 1;
+                }
                 if let Some(c) = csctp.as_deref_mut() {
                     again |= c.on_event(now, &ev);
                 }

@@ -126,6 +126,8 @@ pub(super) struct SctpFlow {
     asctp: Option<asctp::AsctpPaths>,
     /// An end at a cellular mobile: its addresses, and cSCTP's ASCONFs if `sctp.csctp` is on.
     csctp: Option<csctp::Csctp>,
+    /// `CommLost` notifications of either end (`SctpResult::associations_lost`).
+    pub associations_lost: u64,
 }
 
 impl SctpFlow {

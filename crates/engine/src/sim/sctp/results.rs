@@ -82,6 +82,7 @@ impl Simulation {
                 forward_tsns_sent: cs.forward_tsns_sent,
                 delivery_errors: s.sink.stats().errors,
                 messages_missing: s.sink.stats().missing,
+                associations_lost: s.associations_lost,
                 malformed_packets: s.sides.iter().map(|sd| sd.malformed).sum(),
                 multipath: s.asctp.as_ref().map(|_| "asctp".into()),
                 failover_retransmissions: s.asctp.as_ref().map(|_| cs.failover_retransmissions),
