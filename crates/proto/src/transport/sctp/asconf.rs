@@ -196,6 +196,7 @@ impl SctpAssociation {
             }
         }
         let chunk = AsconfChunk {
+            handoff: sctpsim_wire::sctp::HandoffIndication::None,
             sequence_number: self.asconf.next_serial,
             address: IpAddr::V4(address),
             params,

@@ -760,6 +760,7 @@ pub(super) mod test {
 
     pub(super) fn sack(q: &RetransmitQueue, cum_idx: u64, gaps: &[(u16, u16)]) -> SackChunk {
         SackChunk {
+            per_path: false,
             cum_tsn_ack: q.tsn(cum_idx).prev(),
             a_rwnd: 100_000,
             gap_blocks: gaps
