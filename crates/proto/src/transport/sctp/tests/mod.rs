@@ -14,6 +14,7 @@ mod abort;
 mod asconf;
 mod asctp;
 mod collision;
+mod csctp;
 mod data;
 mod early_retransmit;
 mod endpoint;
