@@ -167,6 +167,9 @@ impl SctpAssociation {
     /// Back to standard SCTP: per-path receive state and copies are forgotten; a standard
     /// SACK soon tells the sender the whole receive state.
     fn csctp_leave(&mut self, _now: SimTime) {
+        if !self.cfg.csctp.duplicate_during_handoff {
+            return; // signalling only: nothing to undo
+        }
         let had_rx_state = !self.csctp.rx.due().is_empty();
         self.csctp.rx.clear();
         self.csctp.dup_out.clear();
