@@ -288,6 +288,7 @@ fn forge_chunk(rng: &mut Rng, own_tsn: Tsn, peer_tsn: Tsn, cookies: &[Vec<u8>]) 
         4..=6 => {
             let cum = near(rng, own_tsn);
             ChunkRepr::Sack(SackChunk {
+                per_path: false,
                 cum_tsn_ack: cum,
                 a_rwnd: pick(rng, &[0, 1000, 65_535, u32::MAX]),
                 gap_blocks: (0..rng.below(6))
@@ -359,6 +360,7 @@ fn forge_chunk(rng: &mut Rng, own_tsn: Tsn, peer_tsn: Tsn, cookies: &[Vec<u8>]) 
                 .collect(),
         }),
         16 => ChunkRepr::Asconf(AsconfChunk {
+            handoff: sctpsim_wire::sctp::HandoffIndication::None,
             sequence_number: rng.next_u64() as u32,
             address: IpAddr::V4(random_addr(rng)),
             params: (0..rng.below(4))

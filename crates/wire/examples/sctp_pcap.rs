@@ -155,6 +155,7 @@ pub fn sample_packets() -> Vec<(&'static str, Vec<u8>)> {
         ],
     });
     let sack = ChunkRepr::Sack(SackChunk {
+        per_path: false,
         cum_tsn_ack: Tsn(1001),
         a_rwnd: 60_000,
         gap_blocks: vec![
@@ -277,6 +278,7 @@ pub fn sample_packets() -> Vec<(&'static str, Vec<u8>)> {
                 8,
                 TAG_B,
                 &[ChunkRepr::Asconf(AsconfChunk {
+                    handoff: sctpsim_wire::sctp::HandoffIndication::None,
                     sequence_number: 0x0001_0000,
                     address: IpAddr::V4(A),
                     params: vec![
@@ -318,6 +320,63 @@ pub fn sample_packets() -> Vec<(&'static str, Vec<u8>)> {
                             }],
                         },
                     ],
+                })],
+            ),
+        ),
+        (
+            "ASCONF (cSCTP handoff start: H flag, Add IP)",
+            to_b(
+                10,
+                TAG_B,
+                &[ChunkRepr::Asconf(AsconfChunk {
+                    handoff: sctpsim_wire::sctp::HandoffIndication::Start,
+                    sequence_number: 0x0001_0001,
+                    address: IpAddr::V4(A),
+                    params: vec![Parameter::AddIpAddress {
+                        correlation_id: 4,
+                        address: IpAddr::V4(Ipv4Addr::new(10, 0, 4, 1)),
+                    }],
+                })],
+            ),
+        ),
+        (
+            "ASCONF-ACK (of the handoff start)",
+            to_a(
+                10,
+                TAG_A,
+                &[ChunkRepr::AsconfAck(AsconfAckChunk {
+                    sequence_number: 0x0001_0001,
+                    params: vec![Parameter::SuccessIndication { correlation_id: 4 }],
+                })],
+            ),
+        ),
+        (
+            "ASCONF (cSCTP handoff end: E flag, Delete IP)",
+            to_b(
+                11,
+                TAG_B,
+                &[ChunkRepr::Asconf(AsconfChunk {
+                    handoff: sctpsim_wire::sctp::HandoffIndication::End,
+                    sequence_number: 0x0001_0002,
+                    address: IpAddr::V4(Ipv4Addr::new(10, 0, 4, 1)),
+                    params: vec![Parameter::DeleteIpAddress {
+                        correlation_id: 5,
+                        address: IpAddr::V4(A),
+                    }],
+                })],
+            ),
+        ),
+        (
+            "SACK (cSCTP per-path: P flag)",
+            to_a(
+                11,
+                TAG_A,
+                &[ChunkRepr::Sack(SackChunk {
+                    per_path: true,
+                    cum_tsn_ack: Tsn(1000),
+                    a_rwnd: 60_000,
+                    gap_blocks: vec![GapAckBlock { start: 2, end: 2 }],
+                    duplicate_tsns: vec![],
                 })],
             ),
         ),

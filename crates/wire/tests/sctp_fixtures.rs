@@ -193,6 +193,7 @@ fn init_ack() {
 #[test]
 fn sack() {
     let sack = SackChunk {
+        per_path: false,
         cum_tsn_ack: Tsn(0x10),
         a_rwnd: 0x1000,
         gap_blocks: vec![GapAckBlock { start: 2, end: 3 }, GapAckBlock { start: 5, end: 5 }],
@@ -353,6 +354,7 @@ fn asconf() {
             0x00, 0x05, 0x00, 0x08, 10, 0, 0, 9,
         ],
         ChunkRepr::Asconf(AsconfChunk {
+            handoff: sctpsim_wire::sctp::HandoffIndication::None,
             sequence_number: 5,
             address: A,
             params: vec![Parameter::AddIpAddress {
@@ -374,6 +376,7 @@ fn asconf() {
     check(
         &bytes,
         ChunkRepr::Asconf(AsconfChunk {
+            handoff: sctpsim_wire::sctp::HandoffIndication::None,
             sequence_number: u32::MAX,
             address: A,
             params: vec![
@@ -385,6 +388,71 @@ fn asconf() {
     // The address parameter is mandatory.
     let bad = [0xc1u8, 0x00, 0x00, 0x0c, 0, 0, 0, 1, 0x00, 0x09, 0x00, 0x04];
     assert_eq!(RawChunk::new_checked(&bad).unwrap().parse(), Err(WireError::Malformed));
+}
+
+/// cSCTP (Aydin & Shen §II): the handoff indication rides in the reserved ASCONF flags (H =
+/// 0x01 start, E = 0x02 end); both bits together are contradictory and read as none; other
+/// reserved bits are ignored.
+#[rustfmt::skip]
+#[test]
+fn asconf_handoff_flags() {
+    use sctpsim_wire::sctp::HandoffIndication;
+    let body = [
+        0x00, 0x00, 0x00, 0x05, // sequence number
+        0x00, 0x05, 0x00, 0x08, 10, 0, 0, 1, // address parameter
+        0xc0, 0x01, 0x00, 0x10, // Add IP Address, length 16
+        0x00, 0x00, 0x00, 0x01, //   correlation id 1
+        0x00, 0x05, 0x00, 0x08, 10, 0, 0, 9,
+    ];
+    let with_flags = |flags: u8| {
+        let mut b = vec![0xc1, flags, 0x00, 0x20];
+        b.extend(body);
+        b
+    };
+    let chunk = |handoff| {
+        ChunkRepr::Asconf(AsconfChunk {
+            handoff,
+            sequence_number: 5,
+            address: A,
+            params: vec![Parameter::AddIpAddress {
+                correlation_id: 1,
+                address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, 9)),
+            }],
+        })
+    };
+    check(&with_flags(0x01), chunk(HandoffIndication::Start));
+    check(&with_flags(0x02), chunk(HandoffIndication::End));
+    for (flags, want) in [
+        (0x03, HandoffIndication::None),
+        (0x81, HandoffIndication::Start),
+        (0xfc, HandoffIndication::None),
+    ] {
+        let bytes = with_flags(flags);
+        assert_eq!(RawChunk::new_checked(&bytes).unwrap().parse(), Ok(chunk(want)));
+    }
+}
+
+/// cSCTP per-path SACK: flag P = 0x02; the other reserved bits are ignored.
+#[rustfmt::skip]
+#[test]
+fn sack_per_path_flag() {
+    let bytes = [
+        0x03, 0x02, 0x00, 0x10, // type 3, flags P, length 16
+        0x00, 0x00, 0x00, 0x10, // cumulative TSN ack
+        0x00, 0x00, 0x10, 0x00, // a_rwnd
+        0x00, 0x00, 0x00, 0x00, // no gaps, no duplicates
+    ];
+    let sack = |per_path| ChunkRepr::Sack(SackChunk {
+        per_path,
+        cum_tsn_ack: Tsn(0x10),
+        a_rwnd: 0x1000,
+        gap_blocks: vec![],
+        duplicate_tsns: vec![],
+    });
+    check(&bytes, sack(true));
+    let mut other = bytes;
+    other[1] = 0xfd;
+    assert_eq!(RawChunk::new_checked(&other).unwrap().parse(), Ok(sack(false)));
 }
 
 #[rustfmt::skip]

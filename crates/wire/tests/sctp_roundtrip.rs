@@ -167,16 +167,20 @@ fn sack_chunk() -> impl Strategy<Value = SackChunk> {
         any::<u32>(),
         vec(any::<(u16, u16)>(), 0..40),
         vec(tsn(), 0..40),
+        any::<bool>(),
     )
-        .prop_map(|(cum_tsn_ack, a_rwnd, gaps, duplicate_tsns)| SackChunk {
-            cum_tsn_ack,
-            a_rwnd,
-            gap_blocks: gaps
-                .into_iter()
-                .map(|(start, end)| GapAckBlock { start, end })
-                .collect(),
-            duplicate_tsns,
-        })
+        .prop_map(
+            |(cum_tsn_ack, a_rwnd, gaps, duplicate_tsns, per_path)| SackChunk {
+                per_path,
+                cum_tsn_ack,
+                a_rwnd,
+                gap_blocks: gaps
+                    .into_iter()
+                    .map(|(start, end)| GapAckBlock { start, end })
+                    .collect(),
+                duplicate_tsns,
+            },
+        )
 }
 
 fn chunk() -> impl Strategy<Value = ChunkRepr> {
@@ -197,8 +201,13 @@ fn chunk() -> impl Strategy<Value = ChunkRepr> {
         tsn().prop_map(|lowest_tsn| ChunkRepr::Ecne { lowest_tsn }),
         tsn().prop_map(|lowest_tsn| ChunkRepr::Cwr { lowest_tsn }),
         any::<bool>().prop_map(|t_bit| ChunkRepr::ShutdownComplete { t_bit }),
-        (any::<u32>(), ip_addr(), vec(parameter(), 0..6)).prop_map(
-            |(sequence_number, address, params)| ChunkRepr::Asconf(AsconfChunk {
+        (any::<u32>(), ip_addr(), vec(parameter(), 0..6), 0u8..3).prop_map(
+            |(sequence_number, address, params, h)| ChunkRepr::Asconf(AsconfChunk {
+                handoff: match h {
+                    0 => sctpsim_wire::sctp::HandoffIndication::None,
+                    1 => sctpsim_wire::sctp::HandoffIndication::Start,
+                    _ => sctpsim_wire::sctp::HandoffIndication::End,
+                },
                 sequence_number,
                 address,
                 params
@@ -340,6 +349,7 @@ fn oversized_values_are_errors_not_panics() {
     };
     assert_eq!(max.to_bytes().map(|b| b.len()), Ok(65_536));
     let sack = ChunkRepr::Sack(SackChunk {
+        per_path: false,
         cum_tsn_ack: Tsn(0),
         a_rwnd: 0,
         gap_blocks: vec![GapAckBlock { start: 1, end: 1 }; 70_000],

@@ -81,6 +81,21 @@ fn tshark_reports_no_error() {
     assert_eq!(status.lines().count(), packets().len());
     assert!(status.lines().all(|l| l == "1"), "{status}");
 
+    // The cSCTP frames are there, with their flags as tshark reads them: the handoff-start
+    // ASCONF (H) with its ASCONF-ACK, the handoff-end ASCONF (E), the per-path SACK (P).
+    for (filter, n) in [
+        ("sctp.chunk_type == 0xc1 && sctp.chunk_flags == 0x01", 1),
+        ("sctp.chunk_type == 0xc1 && sctp.chunk_flags == 0x02", 1),
+        (
+            "sctp.chunk_type == 0x80 && sctp.asconf_ack_seq_nr_number == 0x00010001",
+            1,
+        ),
+        ("sctp.chunk_type == 3 && sctp.chunk_flags == 0x02", 1),
+    ] {
+        let out = tshark(&path, &["-Y", filter]);
+        assert_eq!(out.lines().count(), n, "{filter}: {out}");
+    }
+
     // The same filter does catch a damaged packet.
     let mut bad = packets();
     let last = bad[0].len() - 1;

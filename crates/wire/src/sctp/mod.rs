@@ -41,7 +41,7 @@ pub mod crc32c;
 pub mod packet;
 pub mod serial;
 
-pub use chunk::asconf::{AsconfAckChunk, AsconfChunk};
+pub use chunk::asconf::{AsconfAckChunk, AsconfChunk, HandoffIndication};
 pub use chunk::data::DataChunk;
 pub use chunk::error_cause::{cause_code, ErrorCause};
 pub use chunk::forward_tsn::{ForwardTsnChunk, ForwardTsnStream};

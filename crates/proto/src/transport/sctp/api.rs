@@ -224,6 +224,14 @@ pub enum SctpEvent {
         /// Whether the peer accepted it.
         success: bool,
     },
+    /// cSCTP (Aydin & Shen §II, Fig. 3): this end's handoff state machine changed state.
+    Handoff {
+        /// `true`: Normal → Handoff; `false`: Handoff → Normal.
+        started: bool,
+        /// Which state machine: the mobile node's (it sent the handoff indication) or the
+        /// correspondent node's (it received it).
+        role: super::csctp::HandoffRole,
+    },
     /// SCTP_DATA_IO_EVENT-like: at least one message is ready for
     /// [`super::SctpAssociation::recv`].
     Readable,

@@ -13,7 +13,8 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use sctpsim_kernel::SimTime;
 use sctpsim_wire::sctp::{
-    AsconfAckChunk, AsconfChunk, ChunkRepr, ErrorCause, Parameter, UnrecognizedAction,
+    AsconfAckChunk, AsconfChunk, ChunkRepr, ErrorCause, HandoffIndication, Parameter,
+    UnrecognizedAction,
 };
 
 use super::api::{ApiError, AsconfRequestKind, SctpEvent};
@@ -45,7 +46,9 @@ pub struct AsconfState {
     /// Serial number of our next ASCONF (RFC 5061 §5.1: initialized to our Initial TSN).
     next_serial: u32,
     outstanding: Option<Outstanding>,
-    queue: VecDeque<(AsconfRequestKind, Ipv4Addr)>,
+    /// Requests waiting for the next ASCONF, with the cSCTP handoff indication the ASCONF
+    /// carrying them must have.
+    queue: VecDeque<(AsconfRequestKind, Ipv4Addr, HandoffIndication)>,
     /// The last serial number processed from the peer (initialized to the peer's Initial TSN
     /// minus one, so the first expected is its Initial TSN).
     peer_serial: u32,
@@ -76,6 +79,17 @@ impl AsconfState {
     pub fn is_outstanding(&self) -> bool {
         self.outstanding.is_some()
     }
+
+    /// Whether our address `addr` is being deleted (a Delete IP for it is queued or awaits its
+    /// ASCONF-ACK): it is no longer used as a source.
+    pub fn deleting(&self, addr: Ipv4Addr) -> bool {
+        let del = AsconfRequestKind::DeleteIp;
+        self.queue.iter().any(|q| q.0 == del && q.1 == addr)
+            || self
+                .outstanding
+                .as_ref()
+                .is_some_and(|o| o.requests.iter().any(|r| r.kind == del && r.addr == addr))
+    }
 }
 
 fn addr_param(a: Ipv4Addr) -> Parameter {
@@ -83,11 +97,12 @@ fn addr_param(a: Ipv4Addr) -> Parameter {
 }
 
 impl SctpAssociation {
-    fn queue_asconf(
+    pub(crate) fn queue_asconf(
         &mut self,
         now: SimTime,
         kind: AsconfRequestKind,
         addr: Ipv4Addr,
+        handoff: HandoffIndication,
     ) -> Result<(), ApiError> {
         if !self.asconf_ok {
             return Err(ApiError::NotSupported);
@@ -95,7 +110,7 @@ impl SctpAssociation {
         if !self.state.is_established_or_closing() {
             return Err(ApiError::InvalidState);
         }
-        self.asconf.queue.push_back((kind, addr));
+        self.asconf.queue.push_back((kind, addr, handoff));
         self.send_next_asconf(now);
         Ok(())
     }
@@ -107,7 +122,7 @@ impl SctpAssociation {
         if self.local_addrs.contains(&addr) {
             return Err(ApiError::AddressExists);
         }
-        self.queue_asconf(now, AsconfRequestKind::AddIp, addr)
+        self.queue_asconf(now, AsconfRequestKind::AddIp, addr, HandoffIndication::None)
     }
 
     /// RFC 5061 §4.2.2 Delete IP Address: withdraws our address `addr`.
@@ -118,23 +133,44 @@ impl SctpAssociation {
         if self.local_addrs.len() < 2 {
             return Err(ApiError::LastAddress);
         }
-        self.queue_asconf(now, AsconfRequestKind::DeleteIp, addr)
+        self.queue_asconf(
+            now,
+            AsconfRequestKind::DeleteIp,
+            addr,
+            HandoffIndication::None,
+        )
     }
 
     /// RFC 5061 §4.2.4 Set Primary Address: asks the peer to send to our address `addr`.
     pub fn request_peer_primary(&mut self, now: SimTime, addr: Ipv4Addr) -> Result<(), ApiError> {
-        self.queue_asconf(now, AsconfRequestKind::SetPrimary, addr)
+        self.queue_asconf(
+            now,
+            AsconfRequestKind::SetPrimary,
+            addr,
+            HandoffIndication::None,
+        )
     }
 
     /// RFC 5061 §5.1 A1–A5: if no ASCONF is outstanding, bundle the queued requests into one
-    /// with the next serial number, send it and start T4-RTO.
+    /// with the next serial number, send it and start T4-RTO. A request with a cSCTP handoff
+    /// indication goes alone in its ASCONF (the flag is per chunk, so it must not be bundled
+    /// with requests that do not belong to the handoff).
     fn send_next_asconf(&mut self, now: SimTime) {
         if self.asconf.outstanding.is_some() || self.asconf.queue.is_empty() {
             return;
         }
         let mut requests = Vec::new();
         let mut params = Vec::new();
-        while let Some((kind, addr)) = self.asconf.queue.pop_front() {
+        let handoff = self
+            .asconf
+            .queue
+            .front()
+            .map_or(HandoffIndication::None, |q| q.2);
+        while let Some(&(kind, addr, h)) = self.asconf.queue.front() {
+            if !requests.is_empty() && (h != HandoffIndication::None || handoff != h) {
+                break;
+            }
+            self.asconf.queue.pop_front();
             let correlation_id = self.asconf.next_correlation;
             self.asconf.next_correlation = self.asconf.next_correlation.wrapping_add(1);
             let address = IpAddr::V4(addr);
@@ -196,6 +232,7 @@ impl SctpAssociation {
             }
         }
         let chunk = AsconfChunk {
+            handoff,
             sequence_number: self.asconf.next_serial,
             address: IpAddr::V4(address),
             params,
@@ -260,6 +297,7 @@ impl SctpAssociation {
         self.asconf.peer_serial = expected;
         let src = ctx.src.unwrap_or(Ipv4Addr::UNSPECIFIED);
         let mut responses: Vec<(u32, Option<ErrorCause>)> = Vec::new();
+        let (mut added, mut deleted) = (false, false);
         for p in &a.params {
             let (corr, result) = match p {
                 Parameter::AddIpAddress {
@@ -289,8 +327,14 @@ impl SctpAssociation {
                 }
                 _ => continue,
             };
+            match p {
+                Parameter::AddIpAddress { .. } => added |= result.is_ok(),
+                Parameter::DeleteIpAddress { .. } => deleted |= result.is_ok(),
+                _ => {}
+            }
             responses.push((corr, result.err()));
         }
+        self.csctp_peer_asconf(now, a.handoff, added, deleted);
         // Responses: every error; a success only once an error came before it (RFC 5061 §5.3:
         // requests without a response before the first error count as successful).
         let mut params = Vec::new();
@@ -468,6 +512,7 @@ impl SctpAssociation {
                 failed_from = Some(pos);
             }
         }
+        let (mut added, mut deleted) = (false, false);
         for (pos, r) in out.requests.iter().enumerate() {
             let error = ack.params.iter().any(|p| {
                 matches!(p, Parameter::ErrorCauseIndication { correlation_id, .. } if *correlation_id == r.correlation_id)
@@ -478,6 +523,8 @@ impl SctpAssociation {
             let success = !error && (failed_from.is_none_or(|f| pos < f) || success_ind);
             if success {
                 self.apply_asconf_success(now, r);
+                added |= r.kind == AsconfRequestKind::AddIp;
+                deleted |= r.kind == AsconfRequestKind::DeleteIp;
             }
             self.events.push_back(SctpEvent::AsconfResult {
                 kind: r.kind,
@@ -485,6 +532,7 @@ impl SctpAssociation {
                 success,
             });
         }
+        self.csctp_own_asconf_acked(now, out.chunk.handoff, added, deleted);
         self.send_next_asconf(now);
         Flow::Continue
     }

@@ -278,6 +278,9 @@ pub struct SctpConfig {
     /// Several route paths to one peer address ([`super::asctp::Multipath`]): `Asctp` is
     /// Argyriou & Madisetti's A-SCTP (2004 §3); off in both profiles.
     pub multipath: super::asctp::Multipath,
+    /// Cellular SCTP (Aydin & Shen, §II): handoff signalling and, optionally, duplicated
+    /// transfer with per-path SACKs during a handoff ([`super::csctp`]); off in every profile.
+    pub csctp: super::csctp::CsctpConfig,
 
     // ----- extensions -----
     /// Offer and accept PR-SCTP (RFC 3758, Forward-TSN-Supported).
@@ -351,6 +354,10 @@ impl SctpConfig {
             return_to_primary: true,
             early_retransmit: EarlyRetransmit::Off,
             multipath: super::asctp::Multipath::Off,
+            csctp: super::csctp::CsctpConfig {
+                enabled: false,
+                duplicate_during_handoff: false,
+            },
             pr_sctp: true,
             asconf: true,
             max_paths: 16,

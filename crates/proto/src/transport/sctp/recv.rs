@@ -388,6 +388,7 @@ impl RecvState {
         self.sack_now = false;
         self.sack_pending = false;
         SackChunk {
+            per_path: false,
             cum_tsn_ack: self.cum_tsn(),
             a_rwnd,
             gap_blocks,

@@ -19,6 +19,9 @@ use super::path::Path;
 use super::stats::RtxCause;
 
 mod early;
+mod perpath;
+
+pub use perpath::{ChunkCopy, CopyKey, PerPathOutcome};
 
 /// A retransmission mark: why, and where the retransmission goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,8 +66,13 @@ pub struct TxChunk {
     pub packet: u64,
     /// Abandoned (PR-SCTP, RFC 3758 §3.5).
     pub abandoned: bool,
+    /// cSCTP: a duplicate of it was sent (for the retransmission counter).
+    pub had_copy: bool,
     /// End of the message's lifetime, if it has one.
     pub expires: Option<SimTime>,
+    /// cSCTP duplicated transfer: the copy sent to a second destination during a handoff
+    /// (`retransmit/perpath.rs`); `None` outside it.
+    pub dup: Option<ChunkCopy>,
 }
 
 /// A chunk newly acknowledged by a SACK.
@@ -104,6 +112,14 @@ pub struct SackOutcome {
     pub misses_out_of_range: u64,
 }
 
+/// cSCTP: takes a chunk's duplicate copy out of its path's flight (a standard SACK
+/// acknowledged the chunk without saying which copy arrived, or the chunk went away).
+fn release_dup(c: &TxChunk, paths: &mut [Path]) {
+    if let Some(d) = c.dup.filter(|d| d.in_flight) {
+        flight_sub(paths, d.dest, c.len);
+    }
+}
+
 /// Per-destination flightsize bookkeeping.
 fn flight_sub(paths: &mut [Path], dest: Ipv4Addr, len: u32) {
     if let Some(p) = paths.iter_mut().find(|p| p.addr == dest) {
@@ -139,6 +155,10 @@ pub struct RetransmitQueue {
     marked: usize,
     /// Number of the packet being filled (see [`TxChunk::packet`]).
     packet_seq: u64,
+    /// cSCTP: copies still in flight of chunks that are already acknowledged (through another
+    /// path), kept so that their own path's per-path SACK credits or blames them
+    /// (`retransmit/perpath.rs`).
+    pub acked_copies: BTreeMap<CopyKey, ChunkCopy>,
 }
 
 impl RetransmitQueue {
@@ -154,6 +174,7 @@ impl RetransmitQueue {
             outstanding: 0,
             marked: 0,
             packet_seq: 0,
+            acked_copies: BTreeMap::new(),
         }
     }
 
@@ -230,7 +251,9 @@ impl RetransmitQueue {
                 early_retransmitted: false,
                 packet: 0,
                 abandoned: false,
+                had_copy: false,
                 expires,
+                dup: None,
             },
         );
         self.next_idx += 1;
@@ -251,6 +274,15 @@ impl RetransmitQueue {
                         None => (idx, idx),
                         Some((lo, hi)) => (lo.min(idx), hi.max(idx)),
                     });
+                }
+            }
+            if c.tx_count > 0 {
+                // cSCTP: a retransmission supersedes the duplicate copy (it is no longer
+                // accounted in its path's flight).
+                if let Some(d) = c.dup.take() {
+                    if d.in_flight {
+                        flight_sub(paths, d.dest, c.len);
+                    }
                 }
             }
             c.tx_count += 1;
@@ -282,7 +314,9 @@ impl RetransmitQueue {
 
     /// Whether anything is in flight to `dest`.
     pub fn has_in_flight(&self, dest: Ipv4Addr) -> bool {
-        self.chunks.values().any(|c| c.in_flight && c.dest == dest)
+        self.chunks.values().any(|c| {
+            (c.in_flight && c.dest == dest) || c.dup.is_some_and(|d| d.in_flight && d.dest == dest)
+        }) || self.acked_copies.keys().any(|k| k.dest == dest)
     }
 
     /// RFC 9260 §6.2.1 "Processing a Received SACK" and §7.2.4 miss indications.
@@ -352,6 +386,7 @@ impl RetransmitQueue {
                 if c.in_flight {
                     flight_sub(paths, c.dest, c.len);
                 }
+                release_dup(&c, paths);
                 if c.rtx.is_some() {
                     self.marked -= 1;
                 }
@@ -415,6 +450,8 @@ impl RetransmitQueue {
                 if c.rtx.take().is_some() {
                     self.marked -= 1;
                 }
+                release_dup(c, paths);
+                c.dup = None;
                 if c.in_flight {
                     c.in_flight = false;
                     flight_sub(paths, c.dest, c.len);
@@ -518,7 +555,7 @@ impl RetransmitQueue {
     /// RFC 9260 §6.3.3 E3: marks every chunk in flight to `expired` for retransmission to
     /// `dest`. Returns the number of chunks marked.
     pub fn mark_t3(&mut self, expired: Ipv4Addr, dest: Ipv4Addr, paths: &mut [Path]) -> usize {
-        let mut n = 0;
+        let mut n = self.expire_copies(expired, dest, paths);
         for c in self.chunks.values_mut() {
             if c.dest != expired || c.acked || c.abandoned || c.tx_count == 0 {
                 continue;
@@ -526,6 +563,11 @@ impl RetransmitQueue {
             if c.in_flight {
                 c.in_flight = false;
                 flight_sub(paths, c.dest, c.len);
+            }
+            if c.dup.is_some_and(|d| d.in_flight) {
+                // cSCTP: its copy on another path is still outstanding; that path's SACKs or
+                // T3-rtx decide (`retransmit/perpath.rs`).
+                continue;
             }
             if c.rtx.is_none() {
                 self.marked += 1;
@@ -645,6 +687,8 @@ impl RetransmitQueue {
             if c.rtx.take().is_some() {
                 self.marked -= 1;
             }
+            release_dup(c, paths);
+            c.dup = None;
             if c.in_flight {
                 c.in_flight = false;
                 flight_sub(paths, c.dest, c.len);
@@ -669,12 +713,25 @@ impl RetransmitQueue {
         let marked = self.chunks.values().filter(|c| c.rtx.is_some()).count();
         assert_eq!(marked, self.marked, "marked chunks");
         for p in paths {
+            let copies: u32 = self
+                .chunks
+                .values()
+                .filter_map(|c| c.dup.filter(|d| d.in_flight && d.dest == p.addr))
+                .chain(
+                    self.acked_copies
+                        .iter()
+                        .filter(|(k, _)| k.dest == p.addr)
+                        .map(|(_, c)| *c),
+                )
+                .map(|d| d.len)
+                .sum();
             let flight: u32 = self
                 .chunks
                 .values()
                 .filter(|c| c.in_flight && c.dest == p.addr)
                 .map(|c| c.len)
-                .sum();
+                .sum::<u32>()
+                + copies;
             assert_eq!(flight, p.flight_size, "flightsize of {}", p.addr);
         }
         for c in self.chunks.values() {
@@ -699,6 +756,7 @@ impl RetransmitQueue {
             .map(|c| c.msg)
             .collect();
         self.chunks.clear();
+        self.acked_copies.clear();
         self.outstanding = 0;
         self.marked = 0;
         for p in paths {
@@ -760,6 +818,7 @@ pub(super) mod test {
 
     pub(super) fn sack(q: &RetransmitQueue, cum_idx: u64, gaps: &[(u16, u16)]) -> SackChunk {
         SackChunk {
+            per_path: false,
             cum_tsn_ack: q.tsn(cum_idx).prev(),
             a_rwnd: 100_000,
             gap_blocks: gaps

@@ -94,6 +94,22 @@ pub struct SctpStats {
     /// only with TSNs outside the TSN range of the chunk's path (Argyriou & Madisetti 2004
     /// §3, "Overcoming packet reordering").
     pub misses_out_of_range: u64,
+    /// cSCTP duplicated transfer (Aydin & Shen §II): DATA chunks sent a second time, as a
+    /// copy to the secondary peer address during a handoff.
+    pub csctp_duplicates_sent: u64,
+    /// cSCTP: new DATA chunks sent during a handoff without a copy because the secondary
+    /// path's cwnd had no room.
+    pub csctp_not_duplicated: u64,
+    /// cSCTP: per-path SACKs sent (receiver in handoff with duplicated transfer).
+    pub csctp_per_path_sacks_sent: u64,
+    /// cSCTP: per-path SACKs received and processed per path.
+    pub csctp_per_path_sacks_received: u64,
+    /// cSCTP: retransmissions of chunks that had a duplicate (both copies were lost, or were
+    /// believed lost).
+    pub csctp_retransmissions_of_duplicated: u64,
+    /// cSCTP: copies of DATA chunks declared lost on their path by per-path miss indications
+    /// (each reduces only that path's cwnd).
+    pub csctp_copies_lost: u64,
     /// Retransmissions (either cause) sent to a destination other than the last one used.
     pub retransmissions_to_alternate: u64,
     /// Fast retransmit events (a SACK that triggered at least one fast retransmission at the

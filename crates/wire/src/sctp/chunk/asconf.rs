@@ -26,6 +26,13 @@
 //! +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
 //! ```
 //!
+//! ASCONF chunk flags are reserved by RFC 5061 §5.1 ("set to 0 on transmit, ignored on
+//! receipt"). Cellular SCTP (Aydin & Shen, "Evaluating Cellular SCTP over One-Hop Wireless
+//! Networks", §II) needs a *modified* ASCONF that signals the start of a handoff (with the Add IP
+//! of the new address) and its end (with the Delete IP of the old one); the paper does not give
+//! an encoding, so sctpsim carries it in two of those reserved flag bits ([`FLAG_HANDOFF_START`],
+//! [`FLAG_HANDOFF_END`]). A plain RFC 5061 peer ignores them and processes the chunk as usual.
+//!
 //! Request parameters are [`Parameter::AddIpAddress`], [`Parameter::DeleteIpAddress`] and
 //! [`Parameter::SetPrimaryAddress`]; responses are [`Parameter::SuccessIndication`] and
 //! [`Parameter::ErrorCauseIndication`]. Other parameters are parsed and kept in order.
@@ -36,9 +43,57 @@ use super::params::{address_tlv_len, read_address_tlv, write_address_tlv, Parame
 use crate::sctp::bytes::{Reader, Writer};
 use crate::Result;
 
-/// An ASCONF chunk (RFC 5061 §5.1). Flags are reserved and ignored.
+/// ASCONF flag "H": this ASCONF starts a cSCTP handoff (Aydin & Shen §II: the modified
+/// ASCONF(add-ip)). A reserved bit of RFC 5061 §5.1, so plain peers ignore it.
+pub const FLAG_HANDOFF_START: u8 = 0x01;
+/// ASCONF flag "E": this ASCONF ends a cSCTP handoff (Aydin & Shen §II: the modified
+/// ASCONF(delete-ip)). A reserved bit of RFC 5061 §5.1, so plain peers ignore it.
+pub const FLAG_HANDOFF_END: u8 = 0x02;
+
+/// The cSCTP handoff indication an ASCONF carries in its flags (Aydin & Shen §II).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum HandoffIndication {
+    /// No flag: a plain RFC 5061 ASCONF.
+    #[default]
+    None,
+    /// [`FLAG_HANDOFF_START`]: the mobile node starts a handoff (sent with the Add IP of the new
+    /// address).
+    Start,
+    /// [`FLAG_HANDOFF_END`]: the mobile node ends a handoff (sent with the Delete IP of the old
+    /// address).
+    End,
+}
+
+impl HandoffIndication {
+    /// Reads the indication from the ASCONF flags byte. Both bits together contradict each
+    /// other and are read as [`HandoffIndication::None`] (the chunk is then treated as a plain
+    /// RFC 5061 ASCONF, which is what a peer without cSCTP does anyway); other bits are ignored
+    /// as RFC 5061 §5.1 requires.
+    pub fn from_flags(flags: u8) -> Self {
+        match flags & (FLAG_HANDOFF_START | FLAG_HANDOFF_END) {
+            FLAG_HANDOFF_START => HandoffIndication::Start,
+            FLAG_HANDOFF_END => HandoffIndication::End,
+            _ => HandoffIndication::None,
+        }
+    }
+
+    /// The flags byte that carries this indication.
+    pub fn flags(self) -> u8 {
+        match self {
+            HandoffIndication::None => 0,
+            HandoffIndication::Start => FLAG_HANDOFF_START,
+            HandoffIndication::End => FLAG_HANDOFF_END,
+        }
+    }
+}
+
+/// An ASCONF chunk (RFC 5061 §5.1). The flags carry the cSCTP handoff indication (see the module
+/// documentation); every other flag bit is reserved and ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AsconfChunk {
+    /// cSCTP handoff indication carried in the flags ([`HandoffIndication::None`] for a plain
+    /// RFC 5061 ASCONF).
+    pub handoff: HandoffIndication,
     /// Sequence Number of this ASCONF (serial arithmetic, RFC 5061 §5.1).
     pub sequence_number: u32,
     /// The mandatory Address Parameter: an address of the sender, used by the receiver to find
@@ -51,11 +106,12 @@ pub struct AsconfChunk {
 impl AsconfChunk {
     /// The first TLV must be an IPv4 or IPv6 address parameter ([`crate::WireError::Malformed`]
     /// otherwise).
-    pub(crate) fn parse_value(value: &[u8]) -> Result<Self> {
+    pub(crate) fn parse_value(flags: u8, value: &[u8]) -> Result<Self> {
         let mut r = Reader::new(value);
         let sequence_number = r.u32()?;
         let address = read_address_tlv(&mut r)?;
         Ok(AsconfChunk {
+            handoff: HandoffIndication::from_flags(flags),
             sequence_number,
             address,
             params: Parameter::parse_list(r.rest())?,

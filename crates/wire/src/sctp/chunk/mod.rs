@@ -229,6 +229,8 @@ impl ChunkRepr {
             ChunkRepr::Abort { t_bit: true, .. } | ChunkRepr::ShutdownComplete { t_bit: true } => {
                 FLAG_T
             }
+            ChunkRepr::Asconf(a) => a.handoff.flags(),
+            ChunkRepr::Sack(s) if s.per_path => sack::FLAG_PER_PATH,
             ChunkRepr::Unknown(u) => u.flags,
             _ => 0,
         }
@@ -250,7 +252,7 @@ impl ChunkRepr {
             t::DATA => ChunkRepr::Data(DataChunk::parse_value(flags, value)?),
             t::INIT => ChunkRepr::Init(InitChunk::parse_value(value)?),
             t::INIT_ACK => ChunkRepr::InitAck(InitChunk::parse_value(value)?),
-            t::SACK => ChunkRepr::Sack(SackChunk::parse_value(value)?),
+            t::SACK => ChunkRepr::Sack(SackChunk::parse_value(flags, value)?),
             t::HEARTBEAT => ChunkRepr::Heartbeat {
                 info: parse_heartbeat_info(value)?,
             },
@@ -281,7 +283,7 @@ impl ChunkRepr {
             t::SHUTDOWN_COMPLETE => ChunkRepr::ShutdownComplete {
                 t_bit: flags & FLAG_T != 0,
             },
-            t::ASCONF => ChunkRepr::Asconf(AsconfChunk::parse_value(value)?),
+            t::ASCONF => ChunkRepr::Asconf(AsconfChunk::parse_value(flags, value)?),
             t::ASCONF_ACK => ChunkRepr::AsconfAck(AsconfAckChunk::parse_value(value)?),
             t::FORWARD_TSN => ChunkRepr::ForwardTsn(ForwardTsnChunk::parse_value(value)?),
             kind => ChunkRepr::Unknown(UnknownChunk {

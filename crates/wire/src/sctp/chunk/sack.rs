@@ -49,11 +49,21 @@ impl GapAckBlock {
     }
 }
 
+/// SACK flag "P" (sctpsim's cSCTP extension, after Aydin & Shen §II "ack related parameters
+/// per local address"): this SACK acknowledges only the DATA copies that arrived on the
+/// receiver's address the SACK is sent from (a *per-path* SACK used during a duplicated transfer
+/// in a handoff), not the association's global receive state. RFC 9260 §3.3.4 reserves the SACK
+/// flags (0 on transmit, ignored on receipt). Bit 0x01 is avoided because Wireshark dissects it
+/// as the nonce sum of the expired ECN-nonce draft (draft-ladha-sctp-nonce).
+pub const FLAG_PER_PATH: u8 = 0x02;
+
 /// A SACK chunk (RFC 9260 §3.3.4). All gap ack blocks and duplicate TSNs are kept, in order and
-/// unvalidated (blocks may overlap or be out of order on the wire). Flags are reserved and
-/// ignored.
+/// unvalidated (blocks may overlap or be out of order on the wire). The flags carry the
+/// [`FLAG_PER_PATH`] mark; the other bits are reserved and ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SackChunk {
+    /// [`FLAG_PER_PATH`]: a cSCTP per-path SACK (false for a standard SACK).
+    pub per_path: bool,
     /// Cumulative TSN Ack: the last TSN received in sequence.
     pub cum_tsn_ack: Tsn,
     /// Advertised Receiver Window Credit, in bytes.
@@ -67,7 +77,7 @@ pub struct SackChunk {
 impl SackChunk {
     /// Parses the value; the counts must fit the chunk ([`WireError::Truncated`]), trailing
     /// bytes after the listed entries are ignored.
-    pub(crate) fn parse_value(value: &[u8]) -> Result<Self> {
+    pub(crate) fn parse_value(flags: u8, value: &[u8]) -> Result<Self> {
         let mut r = Reader::new(value);
         let cum_tsn_ack = Tsn(r.u32()?);
         let a_rwnd = r.u32()?;
@@ -88,6 +98,7 @@ impl SackChunk {
             duplicate_tsns.push(Tsn(r.u32()?));
         }
         Ok(SackChunk {
+            per_path: flags & FLAG_PER_PATH != 0,
             cum_tsn_ack,
             a_rwnd,
             gap_blocks,

@@ -38,7 +38,15 @@ impl SctpAssociation {
             self.abort_with(now, ErrorCause::NoUserData { tsn: d.tsn }, None);
             return Flow::Stop;
         }
-        match self.rx.receive(d) {
+        let cum_before = self.rx.cum_tsn();
+        let verdict = self.rx.receive(d);
+        if matches!(
+            verdict,
+            DataVerdict::New | DataVerdict::Duplicate | DataVerdict::InvalidStream
+        ) {
+            self.csctp_on_data(ctx.dst(), ctx.src(), cum_before, d.tsn);
+        }
+        match verdict {
             DataVerdict::New => {
                 ctx.data_new = true;
                 self.stats.data_chunks_received += 1;
@@ -104,6 +112,12 @@ impl SctpAssociation {
                 .map(|p| p.rto.rto())
                 .unwrap_or(self.cfg.rto_initial);
             self.timers.set(Timer::T2Shutdown, now + rto);
+        } else if self.csctp_rx_active() {
+            // cSCTP: acknowledged per local address (`csctp.rs`).
+            if self.csctp_after_data_packet(ctx.dst()) {
+                let delay = self.cfg.effective_sack_delay();
+                self.timers.set_if_idle(Timer::DelayedSack, now + delay);
+            }
         } else {
             let arm = self.rx.on_data_packet(
                 &self.cfg,
@@ -123,10 +137,14 @@ impl SctpAssociation {
     }
 
     /// RFC 9260 §6.2.1: a SACK.
-    pub(crate) fn on_sack(&mut self, now: SimTime, _ctx: &mut PacketCtx, sack: &SackChunk) -> Flow {
+    pub(crate) fn on_sack(&mut self, now: SimTime, ctx: &mut PacketCtx, sack: &SackChunk) -> Flow {
         if !self.state.is_established_or_closing() {
             self.stats.chunks_dropped += 1;
             return Flow::Continue;
+        }
+        if sack.per_path && self.cfg.csctp.enabled {
+            // cSCTP: a SACK for the path of its source address only (`csctp.rs`).
+            return self.csctp_on_per_path_sack(now, ctx, sack);
         }
         self.stats.sacks_received += 1;
         self.stats.gap_blocks_received += sack.gap_blocks.len() as u64;

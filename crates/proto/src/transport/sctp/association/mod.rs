@@ -161,6 +161,8 @@ pub struct SctpAssociation {
     pub(crate) metrics: VecDeque<MetricEvent>,
     pub(crate) reported_cwnd: BTreeMap<Ipv4Addr, (u32, u32)>,
     pub(crate) stats: SctpStats,
+    /// cSCTP handoff state and duplicated-transfer bookkeeping (`csctp.rs`).
+    pub(crate) csctp: super::csctp::CsctpState,
 }
 
 impl SctpAssociation {
@@ -217,6 +219,7 @@ impl SctpAssociation {
             metrics: VecDeque::new(),
             reported_cwnd: BTreeMap::new(),
             stats: SctpStats::default(),
+            csctp: super::csctp::CsctpState::default(),
         }
     }
 
@@ -512,6 +515,7 @@ impl SctpAssociation {
                     if self.rx.sack_pending() {
                         self.rx.request_sack();
                     }
+                    self.csctp_delayed_sack();
                 }
                 Timer::Heartbeat(addr) => self.on_heartbeat_timer(now, addr),
                 Timer::PrSctpExpiry => self.on_lifetime_timer(now),

@@ -22,12 +22,17 @@ use super::{SctpAssociation, State};
 impl SctpAssociation {
     /// The next packet, or `None` when there is nothing (allowed) to send.
     pub(crate) fn next_packet(&mut self, now: SimTime) -> Option<OutPacket> {
+        self.csctp_queue_sacks(now);
         if let Some(t) = self.pending.pop_front() {
             self.count_packet(&t);
             return Some(t);
         }
         if self.state == State::Closed {
             return None;
+        }
+        if let Some(t) = self.csctp_dup_packet(now) {
+            self.count_packet(&t);
+            return Some(t);
         }
         let live = self.state.is_established_or_closing();
         let sack_due = live && self.rx.sack_due();
@@ -232,6 +237,9 @@ impl SctpAssociation {
             }
             self.stats.data_chunks_sent += 1;
             self.stats.data_bytes_sent += u64::from(data_len);
+            if self.tx.chunks.get(&idx).is_some_and(|c| c.had_copy) {
+                self.stats.csctp_retransmissions_of_duplicated += 1;
+            }
             match cause {
                 RtxCause::Fast => self.stats.fast_retransmissions += 1,
                 RtxCause::T3 => self.stats.t3_retransmissions += 1,
@@ -362,6 +370,7 @@ impl SctpAssociation {
             *used += len;
             chunks.push(chunk);
             self.tx.on_sent(idx, dest, now, &mut self.paths);
+            self.csctp_duplicate(now, idx, dest);
             sent_any = true;
             new_data = true;
             self.peer_rwnd = self.peer_rwnd.saturating_sub(data_len);

@@ -10,6 +10,7 @@ const R3: Ipv4Addr = Ipv4Addr::new(10, 0, 2, 2);
 
 fn asconf(seq: u32, params: Vec<Parameter>) -> ChunkRepr {
     ChunkRepr::Asconf(AsconfChunk {
+        handoff: sctpsim_wire::sctp::HandoffIndication::None,
         sequence_number: seq,
         address: IpAddr::V4(R1),
         params,

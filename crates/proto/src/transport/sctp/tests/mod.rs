@@ -14,6 +14,7 @@ mod abort;
 mod asconf;
 mod asctp;
 mod collision;
+mod csctp;
 mod data;
 mod early_retransmit;
 mod endpoint;
@@ -280,6 +281,7 @@ pub(super) fn reparse(bytes: &[u8]) -> SctpRepr {
 /// A SACK chunk.
 pub(super) fn sack_chunk(cum: Tsn, gaps: &[(u16, u16)], a_rwnd: u32) -> ChunkRepr {
     ChunkRepr::Sack(SackChunk {
+        per_path: false,
         cum_tsn_ack: cum,
         a_rwnd,
         gap_blocks: gaps

@@ -203,6 +203,19 @@ impl Pair {
         }
     }
 
+    /// Sets the loss probability of one direction of a network (`to_server`: the client's
+    /// packets).
+    pub fn set_loss(&mut self, n: u8, to_server: bool, loss: f64) {
+        let side = if to_server {
+            Side::Server
+        } else {
+            Side::Client
+        };
+        if let Some(l) = self.links.get_mut(&(n, side)) {
+            l.cfg.loss = loss;
+        }
+    }
+
     fn enqueue(&mut self, to: Side, t: Transmit) {
         let n = net(t.dst);
         self.enqueue_on(to, t, n);

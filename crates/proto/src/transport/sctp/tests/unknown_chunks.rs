@@ -140,6 +140,7 @@ fn random_chunk(rng: &mut Rng, h: &Harness) -> ChunkRepr {
             }],
         }),
         13 => ChunkRepr::Asconf(sctpsim_wire::sctp::AsconfChunk {
+            handoff: sctpsim_wire::sctp::HandoffIndication::None,
             sequence_number: REMOTE_TSN.0.wrapping_add(rng.below(3) as u32),
             address: IpAddr::V4(R1),
             params: vec![
