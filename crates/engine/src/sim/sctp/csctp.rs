@@ -44,7 +44,9 @@ impl Mode {
 
 /// The association configuration of a cSCTP flow (both ends).
 pub(super) fn configure(cfg: &mut SctpConfig, mode: Option<&str>) {
-    let _ = (cfg, Mode::from_name(mode));
+    let mode = Mode::from_name(mode);
+    cfg.csctp.enabled = mode != Mode::Off;
+    cfg.csctp.duplicate_during_handoff = mode == Mode::Duplicated;
 }
 
 /// A flow end at a cellular mobile.
@@ -161,7 +163,7 @@ impl Csctp {
             if a.local_addrs().contains(&addr) {
                 continue;
             }
-            if a.add_local_address(now, addr).is_ok() {
+            if a.add_local_address_handoff(now, addr).is_ok() {
                 self.log.add_ip.push((addr, now, None));
                 acted = true;
             }
@@ -187,7 +189,7 @@ impl Csctp {
             if !a.local_addrs().contains(&addr) {
                 continue;
             }
-            if a.delete_local_address(now, addr).is_ok() {
+            if a.delete_local_address_handoff(now, addr).is_ok() {
                 self.log.delete_ip.push((addr, now, None));
                 acted = true;
             } else {
