@@ -161,11 +161,13 @@ def _speed_table(c: pd.DataFrame) -> str:
         return ""
     speeds = sorted(c["speed_kmh"].unique())
     rows = []
-    for mech, acq in [("csctp", x) for x in a.ACQUISITIONS] + [("duplicated", a.DUP_ACQUISITION), ("mobileip", "—")]:
+    for mech, acq in ([("csctp", x) for x in a.ACQUISITIONS] + [("duplicated", a.DUP_ACQUISITION), ("mobileip", "—")]
+                      + [("edgeloss", x) for x in a.EDGE_LOSS_ACQUISITIONS]):
         g = c[(c["mechanism"] == mech) & (c["acquisition"] == acq)].set_index("speed_kmh")
         if g.empty:
             continue
-        label = {"csctp": f"cSCTP, {acq}", "duplicated": f"cSCTP duplicated, {acq}", "mobileip": "Mobile IPv4"}[mech]
+        label = {"csctp": f"cSCTP, {acq}", "duplicated": f"cSCTP duplicated, {acq}", "mobileip": "Mobile IPv4",
+                 "edgeloss": f"cSCTP, {acq}, errors towards the cell edge (sensitivity)"}[mech]
         rows.append([label, *[fmt_mean_ci(g.loc[v, "mean"], g.loc[v, "ci95"]) if v in g.index else "—" for v in speeds],
                      int(g["lost"].sum())])
     return (markdown_table(["mechanism, acquisition", *[f"{v:g} km/h" for v in speeds], "associations lost"], rows)
