@@ -123,3 +123,34 @@ cellular = { role = "access-router" }
     let e = load_err(ROAD, &[("flows[0].sctp.csctp", "both")]);
     assert!(e.contains("flows[0].sctp.csctp"), "{e}");
 }
+
+#[test]
+fn a_router_lost_and_heard_again_is_added_again_and_never_a_source_while_being_deleted() {
+    // Seeds of the study at which a beacon lost at the edge of a cell made the mobile release
+    // the new router's address and acquire it again 250 ms later, while its delete-ip was in
+    // flight: the address must be added again (else the association stalls on the old one),
+    // and must not be the SACKs' source meanwhile (the peer, which already removed it,
+    // answers with an ABORT).
+    for (metres, seed) in [
+        (500.0, 6_092_753_725_965_239_209),
+        (2000.0, 1_058_337_066_464_649_739),
+    ] {
+        let end = format!("[[0, 0], [{metres}, 0]]");
+        let r = common::run_seeded(
+            ROAD,
+            &[
+                ("mobility.waypoints[0].positions_m", end.as_str()),
+                ("cellular.acquisition_delay", "250ms"),
+            ],
+            Some(seed),
+        );
+        let a = &r.summary.sctp[0];
+        assert_eq!(
+            (a.state.as_str(), a.associations_lost),
+            ("ESTABLISHED", 0),
+            "{a:?}"
+        );
+        assert!(a.path_switches >= 1, "{a:?}");
+        assert!(a.messages_delivered > 45_000, "{a:?}");
+    }
+}

@@ -65,6 +65,16 @@ class Context:
     def figures(self) -> Path:
         return self.out / "figures"
 
+    def long_table(self, table: str, skip: Callable[[str], bool] = lambda _p: False) -> pd.DataFrame:
+        """Every run's rows of a long table (``handoffs``, ``macs``) of the parts not skipped, with a
+        ``part`` column; empty if none."""
+        frames = []
+        for name in self.results:
+            p = self.out / "sweeps" / name / f"{table}.parquet"
+            if not skip(name) and p.exists():
+                frames.append(pd.read_parquet(p).assign(part=name))
+        return pd.concat(frames, ignore_index=True, sort=False) if frames else pd.DataFrame()
+
     def timeseries(self, part: str, key: str) -> pd.DataFrame | None:
         """A run's time series (parts with ``timeseries=True``)."""
         p = store.ResultStore(self.out / "sweeps" / part).timeseries_path(key)

@@ -296,18 +296,9 @@ def six_losses(ctx: Context) -> pd.DataFrame:
 
 def handoffs(ctx: Context) -> pd.DataFrame:
     """Every handover of every throughput run (the sweeps' ``handoffs.parquet``)."""
-    frames = []
-    for name in ctx.results:
-        if name.startswith("six-losses") or name.startswith("noretry"):
-            continue
-        p = ctx.out / "sweeps" / name / "handoffs.parquet"
-        if p.exists():
-            h = pd.read_parquet(p)
-            h["part"] = name
-            frames.append(h)
-    if not frames:
-        return pd.DataFrame()
-    h = pd.concat(frames, ignore_index=True, sort=False)
+    h = ctx.long_table("handoffs", skip=lambda p: p.startswith(("six-losses", "noretry")))
+    if h.empty:
+        return h
     h["latency_s"] = h["reply_received_s"] - h["link_lost_s"]
     h["disruption_s"] = h["first_packet_s"] - h["link_lost_s"]
     h["wireless_kbps"] = h["part"].str.split("-").str[1].str.removesuffix("k").astype(int)

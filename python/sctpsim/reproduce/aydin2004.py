@@ -162,18 +162,9 @@ def runs(ctx: Context) -> pd.DataFrame:
 
 def handoffs(ctx: Context) -> pd.DataFrame:
     """Every handover row of the throughput parts, with its part, speed and acquisition."""
-    frames = []
-    for name in ctx.results:
-        if name.startswith("timeline"):
-            continue
-        p = ctx.out / "sweeps" / name / "handoffs.parquet"
-        if p.exists():
-            h = pd.read_parquet(p)
-            h["part"] = name
-            frames.append(h)
-    if not frames:
-        return pd.DataFrame()
-    h = pd.concat(frames, ignore_index=True, sort=False)
+    h = ctx.long_table("handoffs", skip=lambda p: p.startswith("timeline"))
+    if h.empty:
+        return h
     h["speed_kmh"] = h[P_ROUTE].map(speed_of)
     parts = ["outage_detection_s", "outage_acquisition_s", "outage_add_ip_s", "outage_wait_primary_s", "outage_switch_s"]
     h["breakdown_s"] = h[parts].sum(axis=1, min_count=1) if set(parts) <= set(h.columns) else math.nan

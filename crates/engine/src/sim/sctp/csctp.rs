@@ -123,7 +123,7 @@ impl Csctp {
     }
 
     /// An event of the mobile's association: ASCONF outcomes go into the log. Returns whether
-    /// requests may now be due (an address confirmed).
+    /// requests may now be due (an add-ip or delete-ip answered, or the association up).
     pub fn on_event(&mut self, now: SimTime, ev: &SctpEvent) -> bool {
         let SctpEvent::AsconfResult {
             kind,
@@ -146,7 +146,14 @@ impl Csctp {
                 list.remove(i);
             }
         }
-        success && kind == AsconfRequestKind::AddIp
+        // A confirmed or refused request may release one waiting behind it (an address
+        // re-acquired while its delete-ip was in flight, or released while its add-ip was).
+        kind != AsconfRequestKind::SetPrimary
+    }
+
+    /// Whether a request of ours for `addr` in `log` awaits its acknowledgement.
+    fn pending(log: &[(Ipv4Addr, SimTime, Option<SimTime>)], addr: Ipv4Addr) -> bool {
+        log.iter().any(|e| e.0 == addr && e.2.is_none())
     }
 
     /// Issue what is due on association `a`. Returns whether anything was asked.
@@ -159,8 +166,14 @@ impl Csctp {
         // old address may no longer reach the peer when the new one arrives.
         a.set_asconf_source(self.preferred);
         let mut acted = false;
+        let mut keep = Vec::new();
         for addr in std::mem::take(&mut self.to_add) {
             if a.local_addrs().contains(&addr) {
+                // Still part of the association: fine, unless its delete-ip is in flight (the
+                // router was lost and heard again meanwhile): add it again once that is done.
+                if Self::pending(&self.log.delete_ip, addr) {
+                    keep.push(addr);
+                }
                 continue;
             }
             if a.add_local_address_handoff(now, addr).is_ok() {
@@ -168,9 +181,14 @@ impl Csctp {
                 acted = true;
             }
         }
+        self.to_add = keep;
         // The strongest address, once part of the association, is the source towards the
-        // peer and is asked to be its primary.
-        if let Some(p) = self.preferred.filter(|p| a.local_addrs().contains(p)) {
+        // peer and is asked to be its primary — not while its delete-ip is in flight (its
+        // router was lost and heard again): the peer may already have removed it and would
+        // answer a packet from it with an ABORT (RFC 9260 §8.4), which ends the association.
+        let usable =
+            |p: &Ipv4Addr| a.local_addrs().contains(p) && !Self::pending(&self.log.delete_ip, *p);
+        if let Some(p) = self.preferred.filter(usable) {
             if self.source != Some(p) {
                 for peer in a.peer_addrs() {
                     // Cannot fail: both addresses belong to the association.
@@ -187,6 +205,11 @@ impl Csctp {
         let mut keep = Vec::new();
         for addr in std::mem::take(&mut self.to_delete) {
             if !a.local_addrs().contains(&addr) {
+                // Not part of the association: fine, unless its add-ip is in flight (released
+                // before the peer confirmed it): withdraw it once that is done.
+                if Self::pending(&self.log.add_ip, addr) {
+                    keep.push(addr);
+                }
                 continue;
             }
             if a.delete_local_address_handoff(now, addr).is_ok() {

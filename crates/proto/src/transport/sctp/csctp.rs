@@ -193,18 +193,13 @@ impl SctpAssociation {
         added: bool,
         deleted: bool,
     ) {
-        if !self.cfg.csctp.enabled {
-            return;
-        }
-        let mn = HandoffRole::MobileNode;
-        if indication == HandoffIndication::Start && added && self.local_addrs.len() > 1 {
-            self.csctp_set(now, HandoffState::Handoff, mn);
-        } else if self.csctp.state == HandoffState::Handoff
-            && (deleted || indication == HandoffIndication::End)
-            && self.local_addrs.len() <= 1
-        {
-            self.csctp_set(now, HandoffState::Normal, mn);
-        }
+        let addresses = self.local_addrs.len();
+        self.csctp_step(
+            now,
+            (indication, added, deleted),
+            addresses,
+            HandoffRole::MobileNode,
+        );
     }
 
     /// The peer's ASCONF with `indication` was processed.
@@ -215,17 +210,36 @@ impl SctpAssociation {
         added: bool,
         deleted: bool,
     ) {
+        let addresses = self.paths.len();
+        self.csctp_step(
+            now,
+            (indication, added, deleted),
+            addresses,
+            HandoffRole::Correspondent,
+        );
+    }
+
+    /// One step of the MN's or the CN's machine: an Add IP with the start indication that
+    /// leaves the mobile with more than one address starts a handoff; a Delete IP (or the end
+    /// indication) that leaves it with one ends it. `addresses`: the mobile's addresses as this
+    /// end counts them (its own, or the paths to the peer).
+    fn csctp_step(
+        &mut self,
+        now: SimTime,
+        (indication, added, deleted): (HandoffIndication, bool, bool),
+        addresses: usize,
+        role: HandoffRole,
+    ) {
         if !self.cfg.csctp.enabled {
             return;
         }
-        let cn = HandoffRole::Correspondent;
-        if indication == HandoffIndication::Start && added && self.paths.len() > 1 {
-            self.csctp_set(now, HandoffState::Handoff, cn);
+        if indication == HandoffIndication::Start && added && addresses > 1 {
+            self.csctp_set(now, HandoffState::Handoff, role);
         } else if self.csctp.state == HandoffState::Handoff
             && (deleted || indication == HandoffIndication::End)
-            && self.paths.len() <= 1
+            && addresses <= 1
         {
-            self.csctp_set(now, HandoffState::Normal, cn);
+            self.csctp_set(now, HandoffState::Normal, role);
         }
     }
 

@@ -158,3 +158,53 @@ fn packets_go_to_the_association_of_their_peer() {
     // (§8.4 rule 7).
     assert_eq!(ep.handle_packet(now, R1, L1, &from(REMOTE_PORT + 1)), None);
 }
+
+/// The client and server endpoints of [`endpoints`], with the association established at both.
+fn established_endpoints() -> (SctpEndpoint, AssocHandle, SctpEndpoint, AssocHandle) {
+    let (mut client, c, mut server) = endpoints();
+    let now = SimTime::ZERO;
+    let init = out(&mut client, c, now).remove(0);
+    server.handle_datagram(now, L1, R1, &init).unwrap();
+    let ack = server.poll_transmit().expect("INIT ACK").payload;
+    client.handle_datagram(now, R1, L1, &ack).unwrap();
+    let echo = out(&mut client, c, now).remove(0);
+    let Ok(Some(DatagramEvent::NewAssociation(s))) = server.handle_datagram(now, L1, R1, &echo)
+    else {
+        panic!("the COOKIE ECHO creates the association")
+    };
+    for p in out(&mut server, s, now) {
+        client.handle_datagram(now, R1, L1, &p).unwrap();
+    }
+    (client, c, server, s)
+}
+
+#[test]
+fn an_asconf_from_a_new_address_finds_its_association_by_the_address_parameter() {
+    // RFC 5061 §5.2: the client adds L2 with an ASCONF sent from L2 itself (its old address
+    // may no longer reach the server); the server knows only L1, finds the association by the
+    // ASCONF's Address Parameter (L1) and answers to L2.
+    let (mut client, c, mut server, s) = established_endpoints();
+    let now = SimTime::ZERO + SimDuration::from_millis(10);
+    let a = client.assoc_mut(c).unwrap();
+    a.set_asconf_source(Some(L2));
+    a.add_local_address(now, L2).unwrap();
+    let t = a.poll_transmit(now).expect("the ASCONF");
+    assert_eq!(t.src, L2);
+    assert_eq!(
+        server.handle_datagram(now, L2, R1, &t.payload),
+        Ok(Some(DatagramEvent::Association(s)))
+    );
+    let sa = server.assoc_mut(s).unwrap();
+    assert_eq!(sa.peer_addrs(), vec![L1, L2]);
+    let acks: Vec<_> = std::iter::from_fn(|| sa.poll_transmit(now)).collect();
+    assert!(acks.iter().any(|t| t.dst == L2), "{acks:?}");
+    // A packet from an unknown address with the wrong tag is not taken for the association.
+    let mut forged = t.payload.clone();
+    let mut sctp = sctpsim_wire::sctp::SctpPacket::new_unchecked(&mut forged[..]);
+    sctp.set_verification_tag(0x5eed_0bad);
+    sctp.fill_checksum();
+    let before = server.associations().count();
+    let ev = server.handle_datagram(now, Ipv4Addr::new(10, 9, 9, 9), R1, &forged);
+    assert_ne!(ev, Ok(Some(DatagramEvent::Association(s))));
+    assert_eq!(server.associations().count(), before);
+}
