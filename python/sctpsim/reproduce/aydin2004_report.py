@@ -101,7 +101,7 @@ def _breakdown_figure(ctx: Context, h: pd.DataFrame) -> Figure:
     fig, axes = new_figure(1, 1, width_in=8.0, height_in=4.0)
     ax = axes[0][0]
     hi = h["speed_kmh"].max()
-    parts = [p for p in h["part"].unique() if p.startswith("csctp-") or p.startswith("duplicated-")]
+    parts = [p for p in h["part"].unique() if p.startswith(("csctp-", "duplicated-", "edgeloss-"))]
     bottom = [0.0] * len(parts)
     for i, (col, label) in enumerate(PHASES):
         vals = [float(h[(h["part"] == p) & (h["speed_kmh"] == hi)][col].mean()) * 1e3 for p in parts]
