@@ -296,7 +296,7 @@ impl CellRt {
         ((k as usize) < self.routers.len() && (m as usize) < self.mobiles.len()).then_some((k, m))
     }
 
-    /// Whether mobile node `node` holds address `a` (acquired and not released).
+    /// Whether mobile `m` holds its address at AR `k` (acquired and not released).
     fn holds(&self, m: u32, k: u32) -> bool {
         self.mobiles[m as usize]
             .views

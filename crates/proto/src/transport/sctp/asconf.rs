@@ -119,26 +119,41 @@ impl SctpAssociation {
     /// becomes usable as a source once the peer acknowledges it
     /// ([`SctpEvent::AsconfResult`]).
     pub fn add_local_address(&mut self, now: SimTime, addr: Ipv4Addr) -> Result<(), ApiError> {
+        self.queue_add_ip(now, addr, HandoffIndication::None)
+    }
+
+    /// Add IP of `addr` with `handoff` in the ASCONF's flags (plain or cSCTP).
+    pub(crate) fn queue_add_ip(
+        &mut self,
+        now: SimTime,
+        addr: Ipv4Addr,
+        handoff: HandoffIndication,
+    ) -> Result<(), ApiError> {
         if self.local_addrs.contains(&addr) {
             return Err(ApiError::AddressExists);
         }
-        self.queue_asconf(now, AsconfRequestKind::AddIp, addr, HandoffIndication::None)
+        self.queue_asconf(now, AsconfRequestKind::AddIp, addr, handoff)
     }
 
     /// RFC 5061 §4.2.2 Delete IP Address: withdraws our address `addr`.
     pub fn delete_local_address(&mut self, now: SimTime, addr: Ipv4Addr) -> Result<(), ApiError> {
+        self.queue_delete_ip(now, addr, HandoffIndication::None)
+    }
+
+    /// Delete IP of `addr` with `handoff` in the ASCONF's flags (plain or cSCTP).
+    pub(crate) fn queue_delete_ip(
+        &mut self,
+        now: SimTime,
+        addr: Ipv4Addr,
+        handoff: HandoffIndication,
+    ) -> Result<(), ApiError> {
         if !self.local_addrs.contains(&addr) {
             return Err(ApiError::UnknownAddress);
         }
         if self.local_addrs.len() < 2 {
             return Err(ApiError::LastAddress);
         }
-        self.queue_asconf(
-            now,
-            AsconfRequestKind::DeleteIp,
-            addr,
-            HandoffIndication::None,
-        )
+        self.queue_asconf(now, AsconfRequestKind::DeleteIp, addr, handoff)
     }
 
     /// RFC 5061 §4.2.4 Set Primary Address: asks the peer to send to our address `addr`.

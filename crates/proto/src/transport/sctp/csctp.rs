@@ -27,7 +27,7 @@ use std::net::Ipv4Addr;
 use sctpsim_kernel::SimTime;
 use sctpsim_wire::sctp::{ChunkRepr, DataChunk, ErrorCause, HandoffIndication, SackChunk, Tsn};
 
-use super::api::{ApiError, AsconfRequestKind, SctpEvent};
+use super::api::{ApiError, SctpEvent};
 use super::association::{Flow, PacketCtx, SctpAssociation};
 use super::congestion::{AckSample, CongestionControl, Standard};
 use super::csctp_rx::PerPathRx;
@@ -100,15 +100,7 @@ impl SctpAssociation {
         if !self.cfg.csctp.enabled {
             return Err(ApiError::NotSupported);
         }
-        if self.local_addrs.contains(&addr) {
-            return Err(ApiError::AddressExists);
-        }
-        self.queue_asconf(
-            now,
-            AsconfRequestKind::AddIp,
-            addr,
-            HandoffIndication::Start,
-        )
+        self.queue_add_ip(now, addr, HandoffIndication::Start)
     }
 
     /// cSCTP: withdraws our address `addr` (RFC 5061 Delete IP) in an ASCONF that signals the
@@ -124,18 +116,7 @@ impl SctpAssociation {
         if !self.cfg.csctp.enabled {
             return Err(ApiError::NotSupported);
         }
-        if !self.local_addrs.contains(&addr) {
-            return Err(ApiError::UnknownAddress);
-        }
-        if self.local_addrs.len() < 2 {
-            return Err(ApiError::LastAddress);
-        }
-        self.queue_asconf(
-            now,
-            AsconfRequestKind::DeleteIp,
-            addr,
-            HandoffIndication::End,
-        )
+        self.queue_delete_ip(now, addr, HandoffIndication::End)
     }
 
     /// cSCTP: this end's handoff state ([`HandoffState::Normal`] without cSCTP).
