@@ -26,7 +26,7 @@ def test_list_names_every_study_of_the_design() -> None:
     ("args", "message"),
     [
         (["nope"], "unknown study 'nope'"),
-        (["omnetpp-olsr"], "not available yet"),
+        (["ye2003", "--out", "/proc/version"], "--out /proc/version"),
         ([], "name a study"),
         (["ye2003", "--jobs", "0"], "--jobs must be at least 1"),
         (["ye2003", "--dask", "nowhere"], "--dask 'nowhere'"),

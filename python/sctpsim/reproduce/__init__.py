@@ -100,14 +100,14 @@ class Study:
 
 def _studies() -> dict[str, Study | None]:
     """Every study DESIGN.md §6 names; ``None`` for those not built yet."""
-    from sctpsim.reproduce import argyriou2004, atiquzzaman2003, aydin2004, ye2003
+    from sctpsim.reproduce import argyriou2004, atiquzzaman2003, aydin2004, omnetpp_olsr, ye2003
 
     return {
         "ye2003": ye2003.STUDY,
         "argyriou2004": argyriou2004.STUDY,
         "atiquzzaman2003": atiquzzaman2003.STUDY,
         "aydin2004": aydin2004.STUDY,
-        "omnetpp-olsr": None,
+        "omnetpp-olsr": omnetpp_olsr.STUDY,
     }
 
 
