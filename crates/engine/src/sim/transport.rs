@@ -213,7 +213,8 @@ pub(super) fn ports(payload: &[u8]) -> Option<(u16, u16)> {
 /// transport's packets do) crossed, from its TTL on arrival: every node that forwards it —
 /// the IP layer (`ip.rs`) or an ad hoc router (DSR, AODV, OLSR) — lowers the TTL by one
 /// (RFC 1812 §5.3.1), so a direct neighbour receives TTL 64 (1 hop), a packet relayed once
-/// TTL 63 (2 hops). A Mobile IP tunnel counts as one hop of the inner packet.
+/// TTL 63 (2 hops). Not exact across a Mobile IP tunnel: the inner packet's TTL does not see
+/// the links inside the tunnel.
 pub(super) fn hops_from_ttl(ttl: u8) -> u32 {
     u32::from(super::DEFAULT_TTL.saturating_sub(ttl)) + 1
 }
