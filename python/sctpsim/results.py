@@ -41,6 +41,8 @@ FLOW_COLUMNS = [
     "id", "transport", "app", "src", "dst", "bytes_sent", "bytes_delivered", "goodput_bps",
     "packets_sent", "packets_delivered", "delivered_fraction", "retransmissions",
     "fast_retransmits", "timeouts", "mean_rtt_s", "mean_delay_s", "reordered", "delivery_errors",
+    "acks_sent", "data_packets_sent", "data_packets_received", "mean_route_hops",
+    "relayed_fraction",
 ]
 
 #: Column order of timeseries.parquet.

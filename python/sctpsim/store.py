@@ -62,7 +62,9 @@ _LONG_NOT_SUMMED = {"collision_probability"}
 
 #: Per-flow metrics that are summed over flows for ``flows.<m>.sum`` (others get only the mean:
 #: a sum of fractions, delays or RTTs means nothing).
-_NOT_SUMMED = {"delivered_fraction", "mean_rtt_s", "mean_delay_s"}
+_NOT_SUMMED = {
+    "delivered_fraction", "mean_rtt_s", "mean_delay_s", "mean_route_hops", "relayed_fraction",
+}
 
 
 def run_key(scenario_hash: str, params: Mapping[str, Any], seed: int, version: str) -> str:

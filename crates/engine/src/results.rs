@@ -49,6 +49,22 @@ pub struct FlowResult {
     /// checking sink: 0 unless data was corrupted, duplicated or misplaced). 0 for UDP; SCTP's
     /// checking sink is in the association rows (`delivery_errors`, `messages_missing`).
     pub delivery_errors: u64,
+    /// Acknowledgements the receiving end sent: TCP pure ACKs (segments without data, SYN or
+    /// FIN), SCTP SACK chunks; 0 for UDP.
+    pub acks_sent: u64,
+    /// Transport packets carrying user data the sending end put on the wire, retransmissions
+    /// included: TCP segments with payload, SCTP packets with at least one DATA chunk, UDP
+    /// datagrams.
+    pub data_packets_sent: u64,
+    /// Such packets that reached the receiving transport (duplicates included; packets that
+    /// failed its checks not).
+    pub data_packets_received: u64,
+    /// Mean number of hops (links crossed; 1 for a direct neighbour) of the data packets that
+    /// reached the receiving transport, from the IP TTL (`null` if none arrived).
+    pub mean_route_hops: Option<f64>,
+    /// Fraction of those packets that crossed at least one relay (2 hops or more; `null` if
+    /// none arrived).
+    pub relayed_fraction: Option<f64>,
 }
 
 /// One direction of a link.

@@ -9,7 +9,10 @@ use crate::scenario::{
 };
 use crate::sim::routing::{aodv_config, dsr_config, olsr_config};
 use crate::wireless::infra::mac_role;
-use crate::wireless::mobility::{DEFAULT_CHANGE_INTERVAL, DEFAULT_UPDATE_INTERVAL};
+use crate::wireless::mobility::{
+    DEFAULT_CHANGE_INTERVAL, DEFAULT_UPDATE_INTERVAL, MASS_CHANGE_INTERVAL,
+    MASS_CHANGE_INTERVAL_SD, MASS_TURN_SD_DEG,
+};
 use crate::wireless::profiles::{
     profile_name, RadioParams, ReceptionParams, DEFAULT_FRAME_ERROR_MAX_P,
 };
@@ -714,6 +717,47 @@ fn mobility(rows: &mut Rows<'_>, m: &MobilitySpec, driven: usize) {
                 format!("{p}.max_turn_deg"),
                 opt(m.max_turn_deg),
                 Value::Null,
+                "deg",
+                d,
+            );
+            rows.add(
+                format!("{p}.turn_sd_deg"),
+                opt(m.turn_sd_deg),
+                Value::Null,
+                "deg",
+                d,
+            );
+            rows.add(
+                format!("{p}.change_interval_sd"),
+                opt_secs(m.change_interval_sd),
+                Value::Null,
+                "s",
+                d,
+            );
+        }
+        MobilityKind::Mass => {
+            speed(rows);
+            rows.add(
+                format!("{p}.change_interval"),
+                secs(m.change_interval.map_or(MASS_CHANGE_INTERVAL, |i| i.0)),
+                secs(MASS_CHANGE_INTERVAL),
+                "s",
+                d,
+            );
+            rows.add(
+                format!("{p}.change_interval_sd"),
+                secs(
+                    m.change_interval_sd
+                        .map_or(MASS_CHANGE_INTERVAL_SD, |i| i.0),
+                ),
+                secs(MASS_CHANGE_INTERVAL_SD),
+                "s",
+                d,
+            );
+            rows.add(
+                format!("{p}.turn_sd_deg"),
+                m.turn_sd_deg.unwrap_or(MASS_TURN_SD_DEG),
+                MASS_TURN_SD_DEG,
                 "deg",
                 d,
             );

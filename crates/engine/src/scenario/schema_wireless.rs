@@ -374,6 +374,10 @@ pub enum MobilityKind {
     RandomWaypoint,
     /// Random walk / random direction with turning.
     RandomWalk,
+    /// INET's `MassMobility`: a random walk with normally distributed turns and intervals
+    /// (defaults from INET's examples: turns normal(0°, 30°), intervals truncnormal(2 s,
+    /// 0.5 s)).
+    Mass,
     /// Gauss–Markov.
     GaussMarkov,
     /// An ns-2 movement file (`setdest` output).
@@ -466,6 +470,14 @@ pub struct MobilitySpec {
     /// Largest turn per change (random walk; default: any new heading), degrees.
     #[serde(default)]
     pub max_turn_deg: Option<f64>,
+    /// Standard deviation of a normally distributed turn per change (random walk, instead of
+    /// `max_turn_deg`; mass: default 30), degrees.
+    #[serde(default)]
+    pub turn_sd_deg: Option<f64>,
+    /// Standard deviation of the time between changes, which is then normal with mean
+    /// `change_interval`, truncated at zero (random walk; mass: default 0.5 s).
+    #[serde(default)]
+    pub change_interval_sd: Option<Duration>,
     /// Memory α in [0, 1] (Gauss–Markov).
     #[serde(default)]
     pub alpha: Option<f64>,

@@ -37,7 +37,8 @@ impl Simulation {
         let end = self.now;
         self.flows
             .iter()
-            .map(|flow| {
+            .zip(&self.route_hops)
+            .map(|(flow, hops)| {
                 let ep = flow.ep();
                 let fs = &spec.flows[ep.spec_index];
                 let start = sctpsim_kernel::SimTime::ZERO + fs.start.0;
@@ -60,8 +61,15 @@ impl Simulation {
                     mean_delay_s: None,
                     reordered: 0,
                     delivery_errors: 0,
+                    acks_sent: 0,
+                    data_packets_sent: 0,
+                    data_packets_received: 0,
+                    mean_route_hops: None,
+                    relayed_fraction: None,
                 };
                 let (mut r, stop) = flow.result(base, end);
+                r.mean_route_hops = hops.mean();
+                r.relayed_fraction = hops.relayed_fraction();
                 let active = stop.min(end).saturating_since(start).as_secs_f64();
                 r.goodput_bps = if active > 0.0 {
                     r.bytes_delivered as f64 * 8.0 / active

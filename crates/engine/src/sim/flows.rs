@@ -157,6 +157,7 @@ pub(super) fn build_flow(
             // the MSS (RFC 6691 §2).
             max_payload: mtu.saturating_sub(40),
             data_segments_received: 0,
+            data_segments_sent: 0,
             delivery_errors: 0,
         })
     } else {
@@ -180,6 +181,7 @@ pub(super) fn build_flow(
             udp,
             source: CbrSource::new(cfg),
             sink: DatagramSink::new(),
+            datagrams_received: 0,
         })
     }
 }

@@ -146,6 +146,8 @@ pub struct Simulation {
     capture: Option<Capture>,
     series: TimeSeries,
     flow_sampled_bytes: Vec<u64>,
+    /// Route lengths of each flow's delivered data packets (`transport.rs`).
+    route_hops: Vec<transport::RouteHops>,
     link_sampled_bytes: Vec<[u64; 2]>,
     /// Time each link direction has been busy so far (for utilisation), ns.
     link_busy_ns: Vec<[u64; 2]>,
@@ -289,6 +291,7 @@ impl Simulation {
             capture,
             series: TimeSeries::default(),
             flow_sampled_bytes: vec![0; nflows],
+            route_hops: vec![transport::RouteHops::default(); nflows],
             link_sampled_bytes: vec![[0; 2]; nlinks],
             link_busy_ns: vec![[0; 2]; nlinks],
             wifi,
@@ -440,6 +443,12 @@ impl Simulation {
                 .push(t, "flow", id, "", "goodput_bps", delta as f64 * 8.0 / dt);
             self.series
                 .push(t, "flow", id, "", "bytes_delivered", bytes as f64);
+            // `delivered_hops`, not `route_hops`: that name is A-SCTP's path-manager row.
+            if let Some((mean, max)) = self.route_hops[i].take_interval() {
+                self.series.push(t, "flow", id, "", "delivered_hops", mean);
+                self.series
+                    .push(t, "flow", id, "", "delivered_hops_max", f64::from(max));
+            }
         }
         for (k, link) in self.topo.links.iter().enumerate() {
             for d in 0..2 {

@@ -24,6 +24,9 @@ pub(super) struct TcpFlow {
     pub max_payload: usize,
     /// Segments with payload that reached the receiver (duplicates included).
     pub data_segments_received: u64,
+    /// Segments with payload the client put on the wire (retransmissions included; not a
+    /// FIN without data).
+    pub data_segments_sent: u64,
     /// Delivered bytes that differed from the source's pattern (the checking sink).
     pub delivery_errors: u64,
 }
@@ -108,14 +111,15 @@ impl FlowDriver for TcpFlow {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<(), ()> {
+    ) -> Result<bool, ()> {
         let seg = TcpPacket::new_checked(payload).map_err(|_| ())?;
-        if side == DST && payload.len() > seg.header_len() as usize {
+        let data = side == DST && payload.len() > seg.header_len() as usize;
+        if data {
             self.data_segments_received += 1;
         }
         // Malformed segments are counted by the connection (`malformed_dropped`) and dropped.
         let _ = self.sides[end_of(side)].handle_packet(now, src, dst, payload);
-        Ok(())
+        Ok(data)
     }
 
     fn handle_timeout(&mut self, now: SimTime, slot: u8) {
@@ -151,6 +155,12 @@ impl FlowDriver for TcpFlow {
                 break;
             };
             let node = if end == 0 { self.ep.src } else { self.ep.dst };
+            if end == 0
+                && TcpPacket::new_checked(&tx.payload[..])
+                    .is_ok_and(|seg| tx.payload.len() > seg.header_len() as usize)
+            {
+                self.data_segments_sent += 1;
+            }
             // DF set, as `sctpsim_wire::tcp_segment` builds it (RFC 9293 §3.7.2: TCP relies
             // on path MTU discovery).
             out.extend(Transmit::ipv4(node, tx, IpProtocol::Tcp, true, ident));
@@ -215,6 +225,9 @@ impl FlowDriver for TcpFlow {
             mean_rtt_s: client.mean_rtt_s(),
             reordered: server.out_of_order_segments_received,
             delivery_errors: self.delivery_errors,
+            acks_sent: server.acks_sent,
+            data_packets_sent: self.data_segments_sent,
+            data_packets_received: self.data_segments_received,
             ..base
         };
         (r, end)

@@ -122,7 +122,9 @@ pub(super) trait FlowDriver: Send {
     fn sockets(&self) -> Vec<Socket>;
 
     /// A transport packet (`payload`: from the transport header on) arrived at end `side`,
-    /// from `src` to `dst`. `Err` if it is malformed (counted by the node's IP layer).
+    /// from `src` to `dst`. `Err` if it is malformed (counted by the node's IP layer);
+    /// `Ok(true)` if it is a data packet at the receiving end (counted in the flow's
+    /// `data_packets_received`), whose route length the engine records ([`RouteHops`]).
     fn handle_datagram(
         &mut self,
         now: SimTime,
@@ -130,7 +132,7 @@ pub(super) trait FlowDriver: Send {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<(), ()>;
+    ) -> Result<bool, ()>;
 
     /// Timer `slot`'s deadline came (or an earlier time: then a no-op).
     fn handle_timeout(&mut self, now: SimTime, slot: u8);
@@ -205,6 +207,65 @@ pub(super) fn ports(payload: &[u8]) -> Option<(u16, u16)> {
         u16::from_be_bytes([p[0], p[1]]),
         u16::from_be_bytes([p[2], p[3]]),
     ))
+}
+
+/// The number of links a packet that left its source with TTL [`super::DEFAULT_TTL`] (every
+/// transport's packets do) crossed, from its TTL on arrival: every node that forwards it —
+/// the IP layer (`ip.rs`) or an ad hoc router (DSR, AODV, OLSR) — lowers the TTL by one
+/// (RFC 1812 §5.3.1), so a direct neighbour receives TTL 64 (1 hop), a packet relayed once
+/// TTL 63 (2 hops). Not exact across a Mobile IP tunnel: the inner packet's TTL does not see
+/// the links inside the tunnel.
+pub(super) fn hops_from_ttl(ttl: u8) -> u32 {
+    u32::from(super::DEFAULT_TTL.saturating_sub(ttl)) + 1
+}
+
+/// The route lengths of one flow's data packets that reached the receiving transport: over
+/// the run (`mean_route_hops`, `relayed_fraction` of `flows.parquet`) and since the last
+/// sample (`delivered_hops`, `delivered_hops_max` rows).
+#[derive(Clone, Debug, Default)]
+pub(super) struct RouteHops {
+    /// Packets over the run.
+    pub packets: u64,
+    /// Sum of their hops.
+    pub hops_sum: u64,
+    /// Those with 2 hops or more.
+    pub relayed: u64,
+    /// Packets since the last sample.
+    pub interval_packets: u64,
+    /// Sum of their hops.
+    pub interval_sum: u64,
+    /// The most hops among them.
+    pub interval_max: u32,
+}
+
+impl RouteHops {
+    /// A data packet that crossed `hops` links arrived.
+    pub fn record(&mut self, hops: u32) {
+        self.packets += 1;
+        self.hops_sum += u64::from(hops);
+        self.relayed += u64::from(hops >= 2);
+        self.interval_packets += 1;
+        self.interval_sum += u64::from(hops);
+        self.interval_max = self.interval_max.max(hops);
+    }
+
+    /// Mean hops over the run (`None` if no data packet arrived).
+    pub fn mean(&self) -> Option<f64> {
+        (self.packets > 0).then(|| self.hops_sum as f64 / self.packets as f64)
+    }
+
+    /// Fraction of the packets relayed at least once (`None` if none arrived).
+    pub fn relayed_fraction(&self) -> Option<f64> {
+        (self.packets > 0).then(|| self.relayed as f64 / self.packets as f64)
+    }
+
+    /// The interval's mean and maximum, if a data packet arrived in it; starts a new interval.
+    pub fn take_interval(&mut self) -> Option<(f64, u32)> {
+        let n = std::mem::take(&mut self.interval_packets);
+        let sum = std::mem::take(&mut self.interval_sum);
+        let max = std::mem::take(&mut self.interval_max);
+        (n > 0).then(|| (sum as f64 / n as f64, max))
+    }
 }
 
 /// The engine's IPv4 Identification counters, lent to a flow while it builds packets.
@@ -290,14 +351,21 @@ impl Simulation {
             self.port_unreachable(node, bytes);
             return;
         };
+        let ttl = ip.ttl();
         let Some(d) = self.flows.get_mut(f.index()) else {
             return;
         };
-        if d.handle_datagram(now, side, src, dst, ip.payload())
-            .is_err()
-        {
-            self.topo.nodes[node.index()].ip.malformed_drops += 1;
-            return;
+        match d.handle_datagram(now, side, src, dst, ip.payload()) {
+            Err(()) => {
+                self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                return;
+            }
+            Ok(true) => {
+                if let Some(h) = self.route_hops.get_mut(f.index()) {
+                    h.record(hops_from_ttl(ttl));
+                }
+            }
+            Ok(false) => {}
         }
         self.flow_pump(f, side);
     }

@@ -18,6 +18,8 @@ pub(super) struct UdpFlow {
     pub udp: UdpRepr,
     pub source: CbrSource,
     pub sink: DatagramSink,
+    /// Datagrams that passed the UDP checks at the sink's socket.
+    pub datagrams_received: u64,
 }
 
 impl FlowDriver for UdpFlow {
@@ -43,11 +45,12 @@ impl FlowDriver for UdpFlow {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<(), ()> {
+    ) -> Result<bool, ()> {
         let udp = UdpPacket::new_checked(payload).map_err(|_| ())?;
         UdpRepr::parse(&udp, src, dst).map_err(|_| ())?;
         self.sink.handle_datagram(now, udp.payload());
-        Ok(())
+        self.datagrams_received += 1;
+        Ok(true)
     }
 
     fn handle_timeout(&mut self, _now: SimTime, _slot: u8) {
@@ -130,6 +133,8 @@ impl FlowDriver for UdpFlow {
             packets_delivered: st.packets,
             mean_delay_s: self.sink.mean_delay_s(),
             reordered: st.reordered,
+            data_packets_sent: self.source.packets_sent(),
+            data_packets_received: self.datagrams_received,
             ..base
         };
         (r, self.source.config().stop)

@@ -23,6 +23,18 @@ use sctpsim_world::{Area, MobilityModel, ParamError, Position, Trajectory, Veloc
 /// `change_distance_m` is given (ns-3 `RandomWalk2dMobilityModel::Time` default: 1 s).
 pub const DEFAULT_CHANGE_INTERVAL: SimDuration = SimDuration::from_secs(1);
 
+/// Mass (INET `MassMobility`): mean time between changes when `change_interval` is not
+/// given. `MassMobility.ned` has no defaults; INET's examples (`examples/adhoc/ieee80211/
+/// omnetpp.ini`, the IDE's wireless templates) set `changeInterval = truncnormal(2s, 0.5s)`.
+pub const MASS_CHANGE_INTERVAL: SimDuration = SimDuration::from_secs(2);
+
+/// Mass: standard deviation of the time between changes (INET's examples: 0.5 s).
+pub const MASS_CHANGE_INTERVAL_SD: SimDuration = SimDuration::from_millis(500);
+
+/// Mass: standard deviation of the turn, degrees (INET's examples: `changeAngleBy =
+/// normal(0deg, 30deg)`, after Perkins & Wang 1999, quoted in `MassMobility.ned`).
+pub const MASS_TURN_SD_DEG: f64 = 30.0;
+
 /// Gauss–Markov: time between updates when `update_interval` is not given (ns-3
 /// `GaussMarkovMobilityModel::TimeStep` default: 1 s).
 pub const DEFAULT_UPDATE_INTERVAL: SimDuration = SimDuration::from_secs(1);
@@ -76,6 +88,8 @@ fn fields_set(m: &MobilitySpec) -> Vec<&'static str> {
     add("change_interval", m.change_interval.is_some());
     add("change_distance_m", m.change_distance_m.is_some());
     add("max_turn_deg", m.max_turn_deg.is_some());
+    add("turn_sd_deg", m.turn_sd_deg.is_some());
+    add("change_interval_sd", m.change_interval_sd.is_some());
     add("alpha", m.alpha.is_some());
     add("mean_speed_mps", m.mean_speed_mps.is_some());
     add("speed_std_mps", m.speed_std_mps.is_some());
@@ -115,6 +129,14 @@ fn allowed(model: MobilityKind) -> Vec<&'static str> {
             "change_interval",
             "change_distance_m",
             "max_turn_deg",
+            "turn_sd_deg",
+            "change_interval_sd",
+        ],
+        MobilityKind::Mass => &[
+            "speed_mps",
+            "change_interval",
+            "change_interval_sd",
+            "turn_sd_deg",
         ],
         MobilityKind::GaussMarkov => &[
             "alpha",
@@ -139,10 +161,74 @@ fn model_name(m: MobilityKind) -> &'static str {
         MobilityKind::ConstantVelocity => "constant-velocity",
         MobilityKind::RandomWaypoint => "random-waypoint",
         MobilityKind::RandomWalk => "random-walk",
+        MobilityKind::Mass => "mass",
         MobilityKind::GaussMarkov => "gauss-markov",
         MobilityKind::Setdest => "setdest",
         MobilityKind::Bonnmotion => "bonnmotion",
     }
+}
+
+/// When a random walk (or mass) node changes speed and heading, and how it turns; errors
+/// name the field.
+fn walk_change_and_turn(m: &MobilitySpec) -> Result<(ChangeTrigger, Turn), ScenarioError> {
+    let mass = m.model == MobilityKind::Mass;
+    let interval_sd = match (dur(m.change_interval_sd), mass) {
+        (Some(sd), _) => Some(sd),
+        (None, true) => Some(MASS_CHANGE_INTERVAL_SD),
+        (None, false) => None,
+    };
+    let mean_interval = dur(m.change_interval).unwrap_or(if mass {
+        MASS_CHANGE_INTERVAL
+    } else {
+        DEFAULT_CHANGE_INTERVAL
+    });
+    let change = match (m.change_interval, m.change_distance_m) {
+        (Some(_), Some(_)) => {
+            return Err(err(
+                "change_distance_m",
+                "give either change_interval or change_distance_m",
+            ))
+        }
+        (_, Some(_)) if m.change_interval_sd.is_some() => {
+            return Err(err(
+                "change_interval_sd",
+                "only with change_interval, not with change_distance_m",
+            ))
+        }
+        (_, Some(d)) => ChangeTrigger::Distance { distance_m: d },
+        (_, None) => ChangeTrigger::Interval(match interval_sd {
+            Some(sd) => DurationDist::TruncNormal {
+                mean: mean_interval,
+                sd,
+            },
+            None => DurationDist::Constant(mean_interval),
+        }),
+    };
+    let sd_deg = m.turn_sd_deg.or(mass.then_some(MASS_TURN_SD_DEG));
+    let turn = match (m.max_turn_deg, sd_deg) {
+        (Some(_), Some(_)) => {
+            return Err(err(
+                "turn_sd_deg",
+                "give either max_turn_deg (uniform turns) or turn_sd_deg (normal turns)",
+            ))
+        }
+        (Some(d), None) => Turn::UpTo {
+            max_rad: d.to_radians(),
+        },
+        (None, Some(sd)) => {
+            if !sd.is_finite() || sd < 0.0 {
+                return Err(err(
+                    "turn_sd_deg",
+                    format!("must be finite and >= 0 degrees, got {sd}"),
+                ));
+            }
+            Turn::Normal {
+                sigma_rad: sd.to_radians(),
+            }
+        }
+        (None, None) => Turn::Any,
+    };
+    Ok((change, turn))
 }
 
 /// The trace text of a setdest or BonnMotion model: `text`, or the file `file`.
@@ -313,7 +399,10 @@ pub fn build_motion(s: &Scenario, seeds: &SeedTree) -> Result<Vec<(usize, Motion
     }
     let random = matches!(
         m.model,
-        MobilityKind::RandomWaypoint | MobilityKind::RandomWalk | MobilityKind::GaussMarkov
+        MobilityKind::RandomWaypoint
+            | MobilityKind::RandomWalk
+            | MobilityKind::Mass
+            | MobilityKind::GaussMarkov
     );
     let traced = matches!(m.model, MobilityKind::Setdest | MobilityKind::Bonnmotion);
     let place = placement(
@@ -415,27 +504,10 @@ pub fn build_motion(s: &Scenario, seeds: &SeedTree) -> Result<Vec<(usize, Motion
                 out.push((k, moving(MobilityModel::RandomWaypoint(rw))));
             }
         }
-        MobilityKind::RandomWalk => {
+        MobilityKind::RandomWalk | MobilityKind::Mass => {
             let a = need_area(m)?;
             let (lo, hi) = speed("speed_mps")?;
-            let change = match (m.change_interval, m.change_distance_m) {
-                (Some(_), Some(_)) => {
-                    return Err(err(
-                        "change_distance_m",
-                        "give either change_interval or change_distance_m",
-                    ))
-                }
-                (_, Some(d)) => ChangeTrigger::Distance { distance_m: d },
-                (i, None) => ChangeTrigger::Interval(DurationDist::Constant(
-                    dur(i).unwrap_or(DEFAULT_CHANGE_INTERVAL),
-                )),
-            };
-            let turn = match m.max_turn_deg {
-                Some(d) => Turn::UpTo {
-                    max_rad: d.to_radians(),
-                },
-                None => Turn::Any,
-            };
+            let (change, turn) = walk_change_and_turn(m)?;
             for (j, &k) in driven.iter().enumerate() {
                 let mut p = RandomWalkParams::new(a, lo, hi, SimDuration::from_secs(1));
                 p.change = change;

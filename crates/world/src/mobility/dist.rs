@@ -20,10 +20,25 @@ pub enum DurationDist {
         /// Mean.
         mean: SimDuration,
     },
+    /// Normal with mean `mean` and standard deviation `sd`, truncated at zero: negative draws
+    /// are drawn again (OMNeT++'s `truncnormal(mean, sd)`, which INET's `MassMobility`
+    /// examples use for `changeInterval`).
+    TruncNormal {
+        /// Mean of the normal before truncation (positive).
+        mean: SimDuration,
+        /// Its standard deviation.
+        sd: SimDuration,
+    },
 }
 
+/// Redraws of a negative truncated-normal draw before the mean is taken instead: with a
+/// positive mean a draw is negative with probability below 1/2, so this is never reached in
+/// practice; it only bounds the loop.
+const TRUNC_NORMAL_MAX_DRAWS: u32 = 64;
+
 impl DurationDist {
-    /// One draw. `Constant` takes no draw from `rng`; the others take one.
+    /// One draw. `Constant` takes no draw from `rng`; `TruncNormal` takes one normal draw per
+    /// try (two uniforms); the others take one.
     pub fn sample(&self, rng: &mut Rng) -> SimDuration {
         match *self {
             DurationDist::Constant(d) => d,
@@ -33,6 +48,16 @@ impl DurationDist {
             }
             DurationDist::Exponential { mean } => {
                 SimDuration::from_secs_f64(rng.exp(mean.as_secs_f64()))
+            }
+            DurationDist::TruncNormal { mean, sd } => {
+                let (m, s) = (mean.as_secs_f64(), sd.as_secs_f64());
+                for _ in 0..TRUNC_NORMAL_MAX_DRAWS {
+                    let x = m + s * rng.normal();
+                    if x >= 0.0 {
+                        return SimDuration::from_secs_f64(x);
+                    }
+                }
+                mean
             }
         }
     }
@@ -45,13 +70,18 @@ impl DurationDist {
                 SimDuration::from_nanos(min.as_nanos() / 2 + max.as_nanos() / 2)
             }
             DurationDist::Exponential { mean } => mean,
+            // The mean before truncation: above it by sd·φ(α)/(1 − Φ(α)), α = −mean/sd, which
+            // is below 0.01 % of the mean for sd ≤ mean/4 (INET's 2 s, 0.5 s).
+            DurationDist::TruncNormal { mean, .. } => mean,
         }
     }
 
     /// Checks that durations are positive and `min ≤ max`.
     pub fn validate(&self, field: &'static str) -> Result<(), ParamError> {
         match *self {
-            DurationDist::Constant(d) | DurationDist::Exponential { mean: d } => {
+            DurationDist::Constant(d)
+            | DurationDist::Exponential { mean: d }
+            | DurationDist::TruncNormal { mean: d, .. } => {
                 positive(field, d.as_nanos() as f64).map(|_| ())
             }
             DurationDist::Uniform { min, max } => {
@@ -102,5 +132,43 @@ mod test {
             max: SimDuration::from_secs(1),
         };
         assert!(bad.validate("x").is_err());
+    }
+
+    #[test]
+    fn truncated_normal_draws() {
+        let mut rng = Rng::from_seed(11);
+        let d = DurationDist::TruncNormal {
+            mean: SimDuration::from_secs(2),
+            sd: SimDuration::from_millis(500),
+        };
+        let n = 50_000;
+        let (mut sum, mut sq) = (0.0, 0.0);
+        for _ in 0..n {
+            let x = d.sample(&mut rng).as_secs_f64();
+            assert!(x >= 0.0);
+            sum += x;
+            sq += x * x;
+        }
+        let mean = sum / n as f64;
+        let sd = (sq / n as f64 - mean * mean).sqrt();
+        assert!((mean - 2.0).abs() < 0.01, "{mean}");
+        assert!((sd - 0.5).abs() < 0.01, "{sd}");
+        // Heavily truncated: every draw is still ≥ 0, and the truncated mean is above the
+        // mean of the normal.
+        let wide = DurationDist::TruncNormal {
+            mean: SimDuration::from_secs(1),
+            sd: SimDuration::from_secs(3),
+        };
+        let mut sum = 0.0;
+        for _ in 0..n {
+            sum += wide.sample(&mut rng).as_secs_f64();
+        }
+        assert!(sum / n as f64 > 1.5);
+        assert!(wide.validate("x").is_ok());
+        let zero = DurationDist::TruncNormal {
+            mean: SimDuration::ZERO,
+            sd: SimDuration::from_secs(1),
+        };
+        assert_eq!(zero.validate("x").unwrap_err().field, "x");
     }
 }

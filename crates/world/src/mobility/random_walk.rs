@@ -6,7 +6,10 @@
 //! direction of Camp, Boleng & Davies, "A survey of mobility models for ad hoc network
 //! research", WCMC 2(5), 2002; ns-3 `RandomWalk2dMobilityModel`), or by an angle
 //! uniform in `[−max, +max]` relative to its heading ([`Turn::UpTo`]: "random walk with
-//! turning", INET's `MassMobility` with `changeAngleBy`). At the area's edges it reflects like
+//! turning"), or by a normally distributed angle ([`Turn::Normal`]: INET's `MassMobility`,
+//! whose examples set `changeAngleBy = normal(0deg, 30deg)` and `changeInterval =
+//! truncnormal(2s, 0.5s)`, [`DurationDist::TruncNormal`]; the model after Perkins & Wang,
+//! "Optimized smooth handoffs in Mobile IP", ISCC 1999). At the area's edges it reflects like
 //! a billiard ball, keeping its speed; the interval keeps running across a reflection.
 //!
 //! The OMNeT++ study (`shared/papers/omnetpp-tcp-vs-sctp-olsr.txt` §2.2–2.3.1) moves 10 nodes
@@ -33,6 +36,12 @@ pub enum Turn {
         /// Largest turn, radians (with π every new heading is equally likely, as with
         /// [`Turn::Any`]).
         max_rad: f64,
+    },
+    /// The heading changes by a normally distributed angle with mean 0 and standard deviation
+    /// `sigma_rad` (INET `MassMobility`'s `changeAngleBy = normal(0deg, σ)`).
+    Normal {
+        /// Standard deviation of the turn, radians.
+        sigma_rad: f64,
     },
 }
 
@@ -104,8 +113,14 @@ impl RandomWalkParams {
                 }
             }
         }
-        if let Turn::UpTo { max_rad } = self.turn {
-            non_negative("max_turn_rad", max_rad)?;
+        match self.turn {
+            Turn::UpTo { max_rad } => {
+                non_negative("max_turn_rad", max_rad)?;
+            }
+            Turn::Normal { sigma_rad } => {
+                non_negative("turn_sd_rad", sigma_rad)?;
+            }
+            Turn::Any => {}
         }
         finite("z_m", self.z_m)?;
         if let Some(p) = self.initial_position {
@@ -138,6 +153,9 @@ impl Source {
         self.heading = match self.p.turn {
             Turn::Any => self.rng.uniform() * core::f64::consts::TAU,
             Turn::UpTo { max_rad } => self.heading + self.rng.uniform_range(-max_rad, max_rad),
+            Turn::Normal { sigma_rad } => {
+                (self.heading + sigma_rad * self.rng.normal()).rem_euclid(core::f64::consts::TAU)
+            }
         };
         self.remaining_ns = match self.p.change {
             ChangeTrigger::Interval(d) => d.sample(&mut self.rng).as_nanos(),
@@ -313,5 +331,95 @@ mod test {
         }
         p.speed_min_mps = 0.0;
         assert_eq!(p.validate().unwrap_err().field, "speed_mps.min");
+    }
+
+    /// Signed heading change from `a` to `b`, in (−π, π].
+    fn turn(a: f64, b: f64) -> f64 {
+        let mut d = b - a;
+        while d > core::f64::consts::PI {
+            d -= core::f64::consts::TAU;
+        }
+        while d <= -core::f64::consts::PI {
+            d += core::f64::consts::TAU;
+        }
+        d
+    }
+
+    /// INET `MassMobility` as its examples configure it: 20 m/s, turns normal(0°, 30°),
+    /// intervals truncnormal(2 s, 0.5 s).
+    fn mass(area_m: f64) -> RandomWalkParams {
+        let mut p = RandomWalkParams::new(
+            Area::new(area_m, area_m).unwrap(),
+            20.0,
+            20.0,
+            SimDuration::from_secs(2),
+        );
+        p.turn = Turn::Normal {
+            sigma_rad: 30f64.to_radians(),
+        };
+        p.change = ChangeTrigger::Interval(DurationDist::TruncNormal {
+            mean: SimDuration::from_secs(2),
+            sd: SimDuration::from_millis(500),
+        });
+        p
+    }
+
+    #[test]
+    fn normal_turns_have_mean_zero_and_the_given_sd() {
+        // An area so large that no reflection changes a heading: every leg is one interval.
+        let mut p = mass(1e9);
+        p.initial_position = Some(Position::xy(5e8, 5e8));
+        let mut m = RandomWalk::new(p, Rng::from_seed(5)).unwrap();
+        m.position(s(40_000));
+        let legs = m.legs();
+        assert!(legs.len() > 15_000, "{}", legs.len());
+        let turns: Vec<f64> = legs
+            .windows(2)
+            .map(|w| {
+                let h = |l: &Leg| l.velocity.y_mps.atan2(l.velocity.x_mps);
+                turn(h(&w[0]), h(&w[1]))
+            })
+            .collect();
+        let n = turns.len() as f64;
+        let mean = turns.iter().sum::<f64>() / n;
+        let sd = (turns.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let sigma = 30f64.to_radians();
+        assert!(mean.abs() < 0.02, "mean turn {mean} rad");
+        assert!((sd - sigma).abs() < 0.03 * sigma, "sd {sd} rad, σ {sigma}");
+        // Intervals: truncnormal(2 s, 0.5 s), constant speed.
+        let durs: Vec<f64> = legs[..legs.len() - 1]
+            .iter()
+            .map(|l| (l.end - l.start).as_secs_f64())
+            .collect();
+        let mean_d = durs.iter().sum::<f64>() / durs.len() as f64;
+        assert!((mean_d - 2.0).abs() < 0.02, "{mean_d}");
+        for l in legs {
+            assert!((l.velocity.speed_mps() - 20.0).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn normal_turns_reflect_inside_the_area_and_repeat_per_seed() {
+        let run = |seed| {
+            let mut m = RandomWalk::new(mass(500.0), Rng::from_seed(seed)).unwrap();
+            m.position(s(3600));
+            m.legs().to_vec()
+        };
+        let legs = run(9);
+        assert!(legs.len() > 1000);
+        for l in &legs {
+            for q in [l.from, l.to] {
+                assert!(
+                    (-1e-6..=500.0 + 1e-6).contains(&q.x_m)
+                        && (-1e-6..=500.0 + 1e-6).contains(&q.y_m),
+                    "{q:?}"
+                );
+            }
+        }
+        assert_eq!(legs, run(9));
+        assert_ne!(legs, run(10));
+        let mut bad = mass(500.0);
+        bad.turn = Turn::Normal { sigma_rad: -1.0 };
+        assert_eq!(bad.validate().unwrap_err().field, "turn_sd_rad");
     }
 }

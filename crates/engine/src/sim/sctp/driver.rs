@@ -291,14 +291,14 @@ impl FlowDriver for SctpFlow {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<(), ()> {
+    ) -> Result<bool, ()> {
         let side = side_of(side);
         let sd = &mut self.sides[side];
         let Ok(event) = sd.endpoint.handle_datagram(now, src, dst, payload) else {
             // RFC 9260 §6.8: a packet with a bad CRC32c is silently discarded (counted with
             // the association's rows, not as an IP-layer malformed packet).
             sd.malformed += 1;
-            return Ok(());
+            return Ok(false);
         };
         let created = match event {
             Some(DatagramEvent::NewAssociation(h)) => {
@@ -307,13 +307,14 @@ impl FlowDriver for SctpFlow {
             }
             _ => false,
         };
-        if side == SERVER && carries_data(payload) {
+        let data = side == SERVER && carries_data(payload);
+        if data {
             self.data_packets_received += 1;
         }
         if created {
             self.pin_sources(side);
         }
-        Ok(())
+        Ok(data)
     }
 
     fn handle_timeout(&mut self, now: SimTime, slot: u8) {

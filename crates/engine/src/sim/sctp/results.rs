@@ -13,6 +13,7 @@ impl SctpFlow {
         let s = self;
         let empty = SctpStats::default();
         let cs = s.sides[CLIENT].assoc().map_or(&empty, |a| a.stats());
+        let ss = s.sides[SERVER].assoc().map_or(&empty, |a| a.stats());
         FlowResult {
             bytes_sent: cs.data_bytes_sent,
             bytes_delivered: s.sink.stats().bytes,
@@ -28,6 +29,9 @@ impl SctpFlow {
                 .then(|| cs.rtt_sum_ns as f64 / cs.rtt_samples as f64 / 1e9),
             mean_delay_s: s.sink.mean_delay_s(),
             reordered: s.sink.stats().reordered,
+            acks_sent: ss.sacks_sent,
+            data_packets_sent: s.data_packets_sent,
+            data_packets_received: s.data_packets_received,
             ..base
         }
     }
