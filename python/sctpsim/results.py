@@ -42,7 +42,7 @@ FLOW_COLUMNS = [
     "packets_sent", "packets_delivered", "delivered_fraction", "retransmissions",
     "fast_retransmits", "timeouts", "mean_rtt_s", "mean_delay_s", "reordered", "delivery_errors",
     "acks_sent", "data_packets_sent", "data_packets_received", "mean_route_hops",
-    "relayed_fraction",
+    "relayed_fraction", "first_data_received_s",
 ]
 
 #: Column order of timeseries.parquet.

@@ -63,7 +63,7 @@ _LONG_NOT_SUMMED = {"collision_probability"}
 #: Per-flow metrics that are summed over flows for ``flows.<m>.sum`` (others get only the mean:
 #: a sum of fractions, delays or RTTs means nothing).
 _NOT_SUMMED = {
-    "delivered_fraction", "mean_rtt_s", "mean_delay_s", "mean_route_hops", "relayed_fraction",
+    "delivered_fraction", "mean_rtt_s", "mean_delay_s", "mean_route_hops", "relayed_fraction", "first_data_received_s",
 }
 
 

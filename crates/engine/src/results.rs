@@ -65,6 +65,9 @@ pub struct FlowResult {
     /// Fraction of those packets that crossed at least one relay (2 hops or more; `null` if
     /// none arrived).
     pub relayed_fraction: Option<f64>,
+    /// When the first data packet reached the receiving transport, s (null if none did): how
+    /// long the route and the connection set-up kept the data back.
+    pub first_data_received_s: Option<f64>,
 }
 
 /// One direction of a link.

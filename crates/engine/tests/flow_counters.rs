@@ -39,6 +39,12 @@ fn check_hops(r: &RunResult, hops: usize, what: &str) {
     assert_eq!(f.mean_route_hops, Some(hops as f64), "{what}: {f:?}");
     let relayed = if hops > 1 { 1.0 } else { 0.0 };
     assert_eq!(f.relayed_fraction, Some(relayed), "{what}: {f:?}");
+    // The flows start at 5 s; the first data packet arrives after the set-up, within seconds.
+    let first = f.first_data_received_s.expect("first data packet time");
+    assert!(
+        (5.0..30.0).contains(&first),
+        "{what}: first data at {first} s"
+    );
     let rows = series(r, "delivered_hops");
     assert!(!rows.is_empty(), "{what}: delivered_hops rows");
     assert!(
@@ -75,6 +81,7 @@ fn a_flow_with_nothing_delivered_has_no_route_length() {
     assert!(f.data_packets_sent > 0, "{f:?}");
     assert_eq!(f.mean_route_hops, None);
     assert_eq!(f.relayed_fraction, None);
+    assert_eq!(f.first_data_received_s, None);
     assert!(series(&r, "delivered_hops").is_empty());
 }
 

@@ -70,8 +70,8 @@ CHOICES: list[tuple[str, str, str]] = [
     ("propagation", "free space, path-loss exponent 2", "§2.3.1: 'Free-Space loss', 'Path loss coefficient: 2'"),
     ("field", "server at (0, 250) m, client at (500, 250) m, 10 nodes walking in 500 m × 500 m",
      "§2.2: server 'at the outer left center', client 'at the outer right center'; §2.3.1: 10 moving devices"),
-    ("mobility", "random walk with turning (INET MassMobility-style): constant speed, heading changed every 2 s by up to 30°, reflection at the edges",
-     "§2.3.1: 'Random Walk, change of direction with different turning speeds'; the turn and interval are not given"),
+    ("mobility", "INET MassMobility: constant speed, heading turned by a normal angle (sd 30°) every truncnormal(2 s, 0.5 s), reflection at the edges",
+     "§2.3.1: 'Random Walk, change of direction with different turning speeds'; the turn and interval are not given: INET's ad hoc examples (examples/adhoc/ieee80211/omnetpp.ini)"),
     ("routing", "OLSR (RFC 3626), HELLO 2 s, TC 5 s, willingness 3", "§1.3; RFC 3626 defaults, as INET's OLSR"),
     ("TCP", "Reno, MSS 536 B, receive window 7,504 B (14 MSS), no delayed ACK, Nagle, IW 1, RTO 3 s initially, ≥ 1 s, no SACK or timestamps",
      "§2.3.4 'Standard implementation of INET framework': INET's TCP.ned and TCPBaseAlg.cc defaults of 2009-2010"),
@@ -166,7 +166,7 @@ def runs(ctx: Context) -> pd.DataFrame:
         df["relayed"] = _col(df, "flows[0].relayed_fraction")
         df["retransmissions"] = _col(df, "flows[0].retransmissions")
         df["timeouts"] = _col(df, "flows[0].timeouts")
-        df["first_delivery_s"] = _col(df, "flows[0].first_delivery_s")
+        df["first_delivery_s"] = _col(df, "flows[0].first_data_received_s")
         frames.append(df)
     return pd.concat(frames, ignore_index=True, sort=False) if frames else pd.DataFrame()
 

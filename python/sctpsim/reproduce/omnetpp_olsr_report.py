@@ -27,7 +27,7 @@ def figures(ctx: Context, c: pd.DataFrame) -> dict[str, Figure]:
                                 "Mean transport RTT sample against node speed (95 % CIs)")
         figs["hops"] = _by_speed(ctx, c, "hops", "mean route length (hops)", "hops-vs-speed",
                                  "Mean number of hops of the data packets delivered (1 = direct), 95 % CIs")
-    for what in ("goodput_bps", "rtt_s", "route_hops"):
+    for what in ("goodput_bps", "rtt_s", "delivered_hops"):
         f = _timeline(ctx, what)
         if f is not None:
             figs[f"time-{what}"] = f
@@ -88,7 +88,7 @@ def _timeline(ctx: Context, metric: str) -> Figure | None:
         return None
     speeds = sorted({s for s, _, _ in series})
     fig, axes = new_figure(len(speeds), 1, width_in=5.5 * len(speeds), height_in=3.6, sharey=True)
-    unit = {"goodput_bps": ("throughput (Mbit/s)", 1e-6), "rtt_s": ("RTT sample (ms)", 1e3), "route_hops": ("route length (hops)", 1.0)}[metric]
+    unit = {"goodput_bps": ("throughput (Mbit/s)", 1e-6), "rtt_s": ("RTT sample (ms)", 1e3), "delivered_hops": ("route length (hops)", 1.0)}[metric]
     for v, label, f in series:
         ax = axes[0][speeds.index(v)]
         style = {"lw": 0.8} if metric != "rtt_s" else {"lw": 0, "marker": ".", "ms": 1.5}
@@ -98,7 +98,7 @@ def _timeline(ctx: Context, metric: str) -> Figure | None:
     axes[0][0].set_ylabel(unit[0])
     for ax in axes[0]:
         ax.legend(fontsize=7, markerscale=5)
-    what = {"goodput_bps": "Throughput (1 s bins)", "rtt_s": "Every RTT sample", "route_hops": "Route length of the packets delivered (1 s bins)"}[metric]
+    what = {"goodput_bps": "Throughput (1 s bins)", "rtt_s": "Every RTT sample", "delivered_hops": "Route length of the packets delivered (1 s bins)"}[metric]
     return save_figure(fig, ctx.figures / f"time-{metric.replace('_', '-')}",
                        f"Figs. 2-5: {what} against time in the paper's set-up, TCP and SCTP with 1 and 5 streams, at the slowest and fastest speed")
 
@@ -186,13 +186,13 @@ def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, claims: list[Claim], 
     L.append(
         "The paper concluded from the absent effect of speed that the server and the client talked directly, but had no way "
         "to see it. We count the hops of every data packet delivered (`mean_route_hops`, `relayed_fraction` in flows.parquet; "
-        "`route_hops` rows in the time series)."
+        "`delivered_hops` rows in the time series)."
     )
     L.append(_table(c, [("hops", "mean hops", 3), ("relayed", "relayed fraction", 3)]))
     if "hops" in figs:
         L.append(_img(figs["hops"]))
-    if "time-route_hops" in figs:
-        L.append(_img(figs["time-route_hops"]))
+    if "time-delivered_hops" in figs:
+        L.append(_img(figs["time-delivered_hops"]))
     L.append("## Throughput (Figs. 2-4)")
     if "speed" in figs:
         L.append(_img(figs["speed"]))

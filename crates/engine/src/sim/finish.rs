@@ -66,10 +66,12 @@ impl Simulation {
                     data_packets_received: 0,
                     mean_route_hops: None,
                     relayed_fraction: None,
+                    first_data_received_s: None,
                 };
                 let (mut r, stop) = flow.result(base, end);
                 r.mean_route_hops = hops.mean();
                 r.relayed_fraction = hops.relayed_fraction();
+                r.first_data_received_s = hops.first.map(|t| t.as_secs_f64());
                 let active = stop.min(end).saturating_since(start).as_secs_f64();
                 r.goodput_bps = if active > 0.0 {
                     r.bytes_delivered as f64 * 8.0 / active

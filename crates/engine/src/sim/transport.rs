@@ -236,11 +236,14 @@ pub(super) struct RouteHops {
     pub interval_sum: u64,
     /// The most hops among them.
     pub interval_max: u32,
+    /// When the first data packet arrived (`first_data_received_s`).
+    pub first: Option<SimTime>,
 }
 
 impl RouteHops {
-    /// A data packet that crossed `hops` links arrived.
-    pub fn record(&mut self, hops: u32) {
+    /// A data packet that crossed `hops` links arrived at `now`.
+    pub fn record(&mut self, now: SimTime, hops: u32) {
+        self.first.get_or_insert(now);
         self.packets += 1;
         self.hops_sum += u64::from(hops);
         self.relayed += u64::from(hops >= 2);
@@ -362,7 +365,7 @@ impl Simulation {
             }
             Ok(true) => {
                 if let Some(h) = self.route_hops.get_mut(f.index()) {
-                    h.record(hops_from_ttl(ttl));
+                    h.record(now, hops_from_ttl(ttl));
                 }
             }
             Ok(false) => {}

@@ -206,7 +206,10 @@ mod test {
             for k in 0..=4000 {
                 let p = 0.5 * (k as f64 / 4000.0).powi(3);
                 let (a, b) = (coded_ber(rate, p), coded_ber_direct(rate, p));
-                assert!((a - b).abs() <= 1e-12 * b.abs() + 1e-300, "{rate:?} p={p}: {a} vs {b}");
+                assert!(
+                    (a - b).abs() <= 1e-12 * b.abs() + 1e-300,
+                    "{rate:?} p={p}: {a} vs {b}"
+                );
             }
         }
     }
