@@ -568,9 +568,7 @@ impl Dcf {
         if self.rate.is_some() {
             self.choose_rate(now);
         }
-        let Some(cur) = self.current.as_ref() else {
-            return None;
-        };
+        let cur = self.current.as_ref()?;
         let req = if self.uses_rts(cur) {
             self.transmit_rts()
         } else {

@@ -391,7 +391,7 @@ mod tests {
             let mut attempt = 0;
             loop {
                 let r = s.select(now, attempt, &t, &mut rng);
-                now = now + SimDuration::from_micros(500);
+                now += SimDuration::from_micros(500);
                 let ok = r <= good;
                 s.attempt_done(r, ok);
                 if ok || attempt >= 6 {

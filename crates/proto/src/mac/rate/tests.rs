@@ -121,7 +121,7 @@ proptest! {
                 let mut attempt = [0u32; 3];
                 for _ in 0..600 {
                     let k = fb.below(3) as usize;
-                    now = now + SimDuration::from_micros(fb.below(3_000));
+                    now += SimDuration::from_micros(fb.below(3_000));
                     let m = rc.select(now, dsts[k], attempt[k]);
                     prop_assert!(c.standard.supports(m), "{} picked {:?} on {:?}", algo.name(), m, c.standard);
                     prop_assert!(rc.rates().contains(&m));
