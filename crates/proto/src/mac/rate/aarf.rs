@@ -8,6 +8,9 @@
 //! fallback after [`AarfParams::failure_threshold`] consecutive failures resets both to their
 //! minimum (10 and 15). A stable channel thus costs fewer failed probes.
 //!
+//! ns-3's `AarfWifiManager` sets the timer threshold to max(10, `TimerK` × the old timer
+//! threshold) instead; `docs/models/mac80211.md` lists this among the readings that differ.
+//!
 //! Defaults: ns-3 3.44 `AarfWifiManager` attributes (`SuccessK` 2, `TimerK` 2,
 //! `MaxSuccessThreshold` 60, `MinTimerThreshold` 15, `MinSuccessThreshold` 10), the paper's
 //! values.

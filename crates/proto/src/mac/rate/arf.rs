@@ -14,11 +14,10 @@
 //! and the paper's two consecutive failures. The state machine also carries AARF's adaptive
 //! thresholds ([`super::aarf`]), which only change when it is built with [`ArfState::aarf`].
 //!
-//! One reading differs from ns-3's code, which keeps the "recovery" flag after a failed probe
-//! until the next Ack (so only the probe's own failure falls back, later failures of the same
-//! run do not): here the probe decides once, and the failures after it count towards the
-//! usual two. With the consecutive-failure rule of the paper either way moves down on a
-//! run of losses; the measured consequence is in `docs/models/mac80211.md`.
+//! One reading differs from ns-3's `ArfWifiManager`, which keeps its "recovery" flag after a
+//! failed probe until the next Ack (only the probe's own failure falls back, later failures of
+//! the same run do not): here the probe decides once, and the failures after it count towards
+//! the usual two. The comparison with ns-3 is in `docs/models/mac80211.md`.
 
 use super::aarf::AarfParams;
 
