@@ -17,6 +17,8 @@ HERE = Path(__file__).resolve().parent
 LIBS = {
     "manet_cbr": ["aodv", "olsr", "wifi", "mobility", "internet", "applications",
                   "traffic-control", "network", "propagation", "core"],
+    "rate_control": ["wifi", "mobility", "internet", "applications", "traffic-control",
+                     "network", "propagation", "core"],
     "manet_tcp": ["aodv", "dsr", "wifi", "mobility", "internet", "applications",
                   "traffic-control", "network", "propagation", "core"],
 }

@@ -167,6 +167,13 @@ pub struct MacResult {
     /// Station: packets from or to it dropped because it was not associated; AP: packets
     /// queued for a station that reassociated with another AP, dropped.
     pub unassociated_drops: u64,
+    /// Rate adaptation (`radio.rate_control`): changes of a destination's current rate (ARF,
+    /// AARF: the rate in use; Minstrel: the best-throughput rate), summed over destinations;
+    /// 0 with `constant`.
+    pub rate_changes: u64,
+    /// Mean PHY rate of the unicast data frames this MAC sent, per attempt (retransmissions
+    /// included), bit/s; 0 if it sent none.
+    pub mean_data_rate_bps: f64,
 }
 
 /// Network-wide figures.

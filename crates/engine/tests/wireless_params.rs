@@ -202,3 +202,19 @@ noise_figure_db = -2.0"#,
         "radio.propagation.std_db",
     );
 }
+
+#[test]
+fn rate_control_names() {
+    let e = rejects(
+        "profile = \"80211a\"\nrate_control = \"foo\"",
+        "radio.rate_control",
+    );
+    assert_eq!(
+        e,
+        "radio.rate_control: unknown algorithm \"foo\"; expected constant, arf, aarf or minstrel"
+    );
+    for ok in ["constant", "arf", "aarf", "minstrel"] {
+        let text = scenario(&format!("profile = \"80211b\"\nrate_control = \"{ok}\""));
+        common::run_with(&text, &[]);
+    }
+}

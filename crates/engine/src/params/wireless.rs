@@ -220,6 +220,13 @@ fn radio(rows: &mut Rows<'_>, spec: RadioSpec) {
         &prof,
     );
     rows.add(
+        "radio.rate_control",
+        mac.rate_control.name(),
+        "constant",
+        "",
+        "ARF: Kamerman & Monteban 1997 (ns-3 ArfWifiManager); AARF: Lacage et al., MSWiM 2004 (ns-3 AarfWifiManager); Minstrel: Linux mac80211 (ns-3 MinstrelWifiManager)",
+    );
+    rows.add(
         "radio.basic_rate",
         basic_rates(mac),
         dflt(&|b| basic_rates(&b.mac)),

@@ -214,6 +214,10 @@ pub struct RadioSpec {
     /// Which failures count against which retry limit (default `standard`).
     #[serde(default)]
     pub retry_accounting: Option<RetryAccountingKind>,
+    /// Rate adaptation of unicast data frames, per destination: `constant` (default: every
+    /// frame at `data_rate`), `arf`, `aarf` or `minstrel` (`sctpsim_proto::mac::rate`).
+    #[serde(default)]
+    pub rate_control: Option<String>,
     /// Interface queue limit in waiting packets.
     #[serde(default)]
     pub queue_limit_packets: Option<u32>,

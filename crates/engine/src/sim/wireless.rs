@@ -366,6 +366,8 @@ impl Simulation {
                     disassociations: infra.disassociations,
                     beacons_lost: infra.beacons_lost,
                     unassociated_drops: infra.unassociated_drops,
+                    rate_changes: f.dcf.rate_controller().map_or(0, |rc| rc.rate_changes()),
+                    mean_data_rate_bps: c.mean_data_rate_bps(),
                 }
             })
             .collect()

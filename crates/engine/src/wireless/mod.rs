@@ -114,12 +114,16 @@ impl Wireless {
                     .with(k as u64)
                     .with(u64::from(index))
             };
-            let dcf = Dcf::new(
+            let mut dcf = Dcf::new(
                 mac,
                 mac_cfg.clone(),
                 infra::mac_role(s, k).unwrap_or(MacRole::AdHoc { bssid: ADHOC_BSSID }),
                 seeds.stream(&key("dcf-backoff")),
             );
+            if mac_cfg.rate_control.is_adaptive() {
+                // Minstrel's sampling stream (ARF and AARF draw nothing).
+                dcf.set_rate_control_stream(seeds.stream(&key("minstrel")));
+            }
             let radio = Radio::new(params.reception.clone(), seeds.stream(&key("sinr-rx")))
                 .with_frame_error(
                     params.frame_error.clone(),

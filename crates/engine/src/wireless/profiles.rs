@@ -34,8 +34,10 @@ use crate::scenario::{
     ReceptionKind, RetryAccountingKind, ScenarioError,
 };
 use sctpsim_proto::mac::phy_timing::{ANY_RATE_MAX_BPS, ANY_RATE_MIN_BPS};
+use sctpsim_proto::mac::rate::adaptive_rates;
 use sctpsim_proto::mac::{
-    MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile, RetryAccounting,
+    MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile, RateControlConfig,
+    RetryAccounting,
 };
 use sctpsim_world::power::{db_to_ratio, dbm_to_w, thermal_noise_w, w_to_dbm};
 use sctpsim_world::propagation::{
@@ -339,6 +341,16 @@ impl RadioParams {
             mac.preamble = pre;
             mac.rx_phy_start_delay = t.rx_phy_start_delay;
         }
+        if let Some(name) = &spec.rate_control {
+            mac.rate_control = RateControlConfig::from_name(name).ok_or_else(|| {
+                err(
+                    "rate_control",
+                    format!(
+                        "unknown algorithm \"{name}\"; expected constant, arf, aarf or minstrel"
+                    ),
+                )
+            })?;
+        }
         mac.validate().map_err(|e| err("profile", e))?;
 
         let tx_power_w = match spec.tx_power {
@@ -545,8 +557,8 @@ impl RadioParams {
 
     /// Distance up to which two radios are neighbours for static routing, m: the mean received
     /// power reaches RXThresh (threshold model), or (SINR model) the sensitivity and the SNR a
-    /// 1500-byte packet at the data rate needs to get through 9 times in 10 without
-    /// interference.
+    /// 1500-byte packet at the data rate (with rate adaptation: the PHY's lowest rate) needs
+    /// to get through 9 times in 10 without interference.
     pub fn neighbour_range_m(&self) -> f64 {
         range_for_threshold_m(&self.propagation, self.tx_power_w, self.neighbour_power_w())
     }
@@ -559,7 +571,15 @@ impl RadioParams {
             ReceptionParams::Sinr {
                 model, rx_thresh_w, ..
             } => {
-                let mode = wifi_mode(self.mac.data_mode)
+                let data = if self.mac.rate_control.is_adaptive() {
+                    adaptive_rates(self.mac.standard)
+                        .first()
+                        .copied()
+                        .unwrap_or(self.mac.data_mode)
+                } else {
+                    self.mac.data_mode
+                };
+                let mode = wifi_mode(data)
                     .expect("from_spec rejects rates without an error model under SINR reception");
                 let snr = min_snr_for_success(mode, ROUTE_FRAME_BITS, ROUTE_FRAME_SUCCESS);
                 rx_thresh_w.max(snr * model.noise_w(mode))

@@ -54,12 +54,26 @@ pub struct MacCounters {
     pub drops_long_retry: u64,
     /// CTS not sent because the NAV was set when the RTS arrived.
     pub cts_suppressed: u64,
+    /// Unicast data frames put on the air (first transmissions and retransmissions).
+    pub tx_unicast_data: u64,
+    /// Sum of the PHY rates (bit/s) of those frames: over `tx_unicast_data`, the mean data
+    /// rate per attempt.
+    pub tx_unicast_data_bps: u64,
 }
 
 impl MacCounters {
     /// Collisions observed by this transmitter: AckTimeouts plus CTSTimeouts.
     pub fn collisions(&self) -> u64 {
         self.ack_timeouts + self.cts_timeouts
+    }
+
+    /// Mean PHY rate of the unicast data frames sent (bit/s, per attempt; 0 without any).
+    pub fn mean_data_rate_bps(&self) -> f64 {
+        if self.tx_unicast_data == 0 {
+            0.0
+        } else {
+            self.tx_unicast_data_bps as f64 / self.tx_unicast_data as f64
+        }
     }
 
     /// Frames dropped at a retry limit.

@@ -47,6 +47,7 @@ use super::infra::{MacRole, MgmtOut};
 use super::phy_timing::{PhyMode, ACK_BYTES};
 use super::profiles::{MacConfig, RetryAccounting};
 use super::queue::IfQueue;
+use super::rate::RateController;
 use super::{DropReason, MacAddr, MacEvent, MacSdu, RxInfo, TxRequest};
 
 mod access;
@@ -84,6 +85,8 @@ struct Outgoing {
     retries: u32,
     /// The frame itself has been on the air: a retransmission sets the Retry bit.
     sent_once: bool,
+    /// Data attempts of the frame that got no Ack (the rate controller's retry position).
+    data_failures: u32,
 }
 
 /// Where the frame exchange of the frame in service stands.
@@ -172,6 +175,8 @@ pub struct Dcf {
     dup_cache: BTreeMap<MacAddr, SeqControl>,
     next_seq: u16,
     rng: Rng,
+    /// Rate adaptation (`None`: every unicast data frame at `cfg.data_mode`).
+    rate: Option<Box<RateController>>,
 }
 
 impl Dcf {
@@ -182,7 +187,11 @@ impl Dcf {
     pub fn new(addr: MacAddr, cfg: impl Into<Arc<MacConfig>>, role: MacRole, mut rng: Rng) -> Self {
         let cfg = cfg.into();
         let role = Role::new(role, addr, &mut rng);
+        // The controller's own stream is set by `set_rate_control_stream`; until then a fixed
+        // one (never the backoff stream, whose draws must not depend on the algorithm).
+        let rate = RateController::new(&cfg, Rng::from_seed(0)).map(Box::new);
         Dcf {
+            rate,
             addr,
             queue: IfQueue::new(cfg.queue_limit),
             cs: CarrierSense::new(),
@@ -200,6 +209,22 @@ impl Dcf {
             events: VecDeque::new(),
             counters: MacCounters::default(),
         }
+    }
+
+    /// Gives the rate controller (Minstrel samples with it) its random stream: the engine
+    /// passes `seeds.stream(("minstrel", node, iface))`. No effect without rate adaptation.
+    pub fn set_rate_control_stream(&mut self, rng: Rng) {
+        self.rate = RateController::new(&self.cfg, rng).map(Box::new);
+    }
+
+    /// The rate controller, if the MAC adapts its rate.
+    pub fn rate_controller(&self) -> Option<&RateController> {
+        self.rate.as_deref()
+    }
+
+    /// The rate controller (for recording its rate changes).
+    pub fn rate_controller_mut(&mut self) -> Option<&mut RateController> {
+        self.rate.as_deref_mut()
     }
 
     // ----------------------------------------------------------------------------------------
@@ -540,6 +565,10 @@ impl Dcf {
         if !cur.ra.is_group() {
             self.counters.unicast_attempts += 1;
         }
+        if self.rate.is_some() {
+            self.choose_rate(now);
+        }
+        let cur = self.current.as_ref()?;
         let req = if self.uses_rts(cur) {
             self.transmit_rts()
         } else {
@@ -590,6 +619,26 @@ impl Dcf {
     // ----------------------------------------------------------------------------------------
     // Transmit side.
 
+    /// Asks the rate controller for the rate of this attempt of a unicast data frame (and of
+    /// its RTS), and rewrites the frame's Duration field for the Ack at that rate.
+    fn choose_rate(&mut self, now: SimTime) {
+        let (Some(rc), Some(cur)) = (self.rate.as_deref_mut(), self.current.as_mut()) else {
+            return;
+        };
+        if cur.ra.is_group() || !matches!(cur.payload, Payload::Sdu(_)) {
+            return;
+        }
+        let mode = rc.select(now, cur.ra, cur.data_failures);
+        if mode != cur.mode {
+            cur.mode = mode;
+            // §9.2.5: SIFS + Ack time at the Ack's rate for this data rate.
+            let d = duration_field(self.cfg.sifs + self.cfg.ack_time(mode));
+            let mut f = Ieee80211Frame::new_unchecked(&mut cur.frame[..]);
+            f.set_duration_id(d);
+            f.fill_fcs();
+        }
+    }
+
     fn uses_rts(&self, cur: &Outgoing) -> bool {
         !cur.ra.is_group() && cur.frame.len() > self.cfg.rts_threshold as usize
     }
@@ -636,6 +685,9 @@ impl Dcf {
                 self.counters.tx_data += 1;
                 if cur.ra.is_group() {
                     self.counters.tx_group += 1;
+                } else {
+                    self.counters.tx_unicast_data += 1;
+                    self.counters.tx_unicast_data_bps += cur.mode.rate_bps();
                 }
             }
             Payload::Mgmt(_) => self.counters.tx_mgmt += 1,
@@ -666,6 +718,9 @@ impl Dcf {
         self.backoff.reset_cw(self.cfg.cw_min);
         if !out.ra.is_group() {
             self.counters.tx_success += 1;
+            if let (Some(rc), Payload::Sdu(_)) = (self.rate.as_deref_mut(), &out.payload) {
+                rc.report_acked(now, out.ra, out.mode);
+            }
         }
         if let Payload::Sdu(sdu) = out.payload {
             self.events.push_back(MacEvent::TxSuccess {
@@ -693,6 +748,12 @@ impl Dcf {
             self.phase = Phase::Idle;
             return;
         };
+        if !was_cts && matches!(cur.payload, Payload::Sdu(_)) && !cur.ra.is_group() {
+            if let Some(rc) = self.rate.as_deref_mut() {
+                rc.report_failed(now, cur.ra, cur.mode);
+            }
+            cur.data_failures += 1;
+        }
         let above_threshold = cur.frame.len() > threshold;
         let long = match accounting {
             // §10.3.4.4: an RTS failure counts against the short retry count.
@@ -721,6 +782,11 @@ impl Dcf {
                     _ => self.counters.drops_short_retry += 1,
                 }
                 let out = self.current.take();
+                if let (Some(rc), Some(o)) = (self.rate.as_deref_mut(), &out) {
+                    if matches!(o.payload, Payload::Sdu(_)) {
+                        rc.report_final_failure(now, o.ra);
+                    }
+                }
                 self.phase = Phase::Idle;
                 // §10.3.3: CW is reset when a retry limit is reached.
                 self.backoff.reset_cw(self.cfg.cw_min);
@@ -820,6 +886,7 @@ impl Dcf {
             long_retries: 0,
             retries: 0,
             sent_once: false,
+            data_failures: 0,
         })
     }
 

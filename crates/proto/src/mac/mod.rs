@@ -39,6 +39,7 @@ pub mod infra;
 pub mod phy_timing;
 pub mod profiles;
 mod queue;
+pub mod rate;
 
 #[cfg(test)]
 mod tests;
@@ -49,6 +50,7 @@ pub use infra::{ApConfig, MacRole, StaConfig};
 pub use phy_timing::{tx_duration, OfdmRate, PhyFamily, PhyMode, PhyStandard, Preamble};
 pub use profiles::{MacConfig, RadioProfile, RetryAccounting};
 pub use queue::IfQueue;
+pub use rate::{RateControlConfig, RateController};
 use sctpsim_kernel::{Packet, PacketTag};
 pub use sctpsim_wire::ieee80211::{FrameKind, MacAddr};
 

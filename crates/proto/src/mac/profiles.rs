@@ -31,6 +31,8 @@
 
 use sctpsim_kernel::SimDuration;
 
+use super::rate::RateControlConfig;
+
 use super::phy_timing::{
     self, tx_duration, OfdmRate, PhyMode, PhyStandard, PhyTiming, Preamble, ACK_BYTES,
     ANY_RATE_MAX_BPS, ANY_RATE_MIN_BPS,
@@ -51,8 +53,11 @@ pub struct MacConfig {
     pub cw_max: u32,
     /// aRxPHYStartDelay (enters AckTimeout and CTSTimeout).
     pub rx_phy_start_delay: SimDuration,
-    /// Rate of unicast data and management-by-data frames (no rate adaptation).
+    /// Rate of unicast data frames with [`RateControlConfig::Constant`] (the default); with
+    /// an adaptive `rate_control`, not used for data.
     pub data_mode: PhyMode,
+    /// Rate adaptation of unicast data frames, per destination ([`super::rate`]).
+    pub rate_control: RateControlConfig,
     /// The BSS basic rate set (BSSBasicRateSet): control responses and RTS use the highest of
     /// these not faster than the frame they answer (§10.6.6.5); management frames the lowest.
     pub basic_modes: Vec<PhyMode>,
@@ -101,6 +106,7 @@ impl MacConfig {
             cw_max: t.cw_max,
             rx_phy_start_delay: t.rx_phy_start_delay,
             data_mode,
+            rate_control: RateControlConfig::Constant,
             basic_modes,
             broadcast_mode: None,
             preamble,

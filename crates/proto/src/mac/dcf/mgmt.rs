@@ -185,6 +185,7 @@ impl Dcf {
             long_retries: 0,
             retries: 0,
             sent_once: false,
+            data_failures: 0,
         }
     }
 

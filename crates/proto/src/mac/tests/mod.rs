@@ -7,6 +7,7 @@ mod backoff;
 mod dup;
 mod infra;
 mod nav;
+mod rate;
 mod retry;
 mod rts_cts;
 mod saturation;
