@@ -28,6 +28,7 @@ mod repo;
 mod table;
 #[cfg(test)]
 mod tests;
+mod vecmap;
 
 pub use mpr::{select as select_mprs, WILL_ALWAYS, WILL_DEFAULT, WILL_HIGH, WILL_LOW, WILL_NEVER};
 pub use table::Route;

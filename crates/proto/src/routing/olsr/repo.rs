@@ -3,12 +3,13 @@
 //! (§3.4) and interface association set (§4.1), with the HELLO (§7.1.1, §8.1.1, §8.2.1,
 //! §8.4.1), TC (§9.5) and MID (§5.4) processing that fills them.
 //!
-//! Every map is a `BTreeMap` so that iteration — and therefore MPR selection, routing-table tie
+//! Every map is sorted (`BTreeMap`, or a `VecMap` — a sorted vector — for the sets read on every packet) so that iteration — and therefore MPR selection, routing-table tie
 //! breaks and HELLO contents — is deterministic (DESIGN.md §1.3). A tuple's time `t` is valid
 //! while `t > now`: it expires *at* `t`, which is where the router's wake-up lands (RFC 3626
 //! writes "t >= current time"; the one-nanosecond difference is immaterial and keeps wake-ups
 //! exact).
 
+use super::vecmap::VecMap;
 use sctpsim_kernel::{SimDuration, SimTime};
 use sctpsim_wire::olsr::{
     HelloRepr, TcRepr, ASYM_LINK, LOST_LINK, MPR_NEIGH, NOT_NEIGH, SYM_LINK, SYM_NEIGH,
@@ -119,18 +120,18 @@ impl MinTime {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Repositories {
     /// Link set, by neighbour interface address.
-    pub links: BTreeMap<Ipv4Addr, LinkTuple>,
+    pub links: VecMap<Ipv4Addr, LinkTuple>,
     /// Neighbour set: main address → N_willingness. A neighbour exists while a link to it does
     /// (§8.1); its N_status is derived from its links ([`Repositories::sym_neighbors_into`]).
-    pub neighbors: BTreeMap<Ipv4Addr, u8>,
+    pub neighbors: VecMap<Ipv4Addr, u8>,
     /// 2-hop neighbour set: (N_neighbor_main_addr, N_2hop_addr) → N_time.
-    pub two_hop: BTreeMap<(Ipv4Addr, Ipv4Addr), SimTime>,
+    pub two_hop: VecMap<(Ipv4Addr, Ipv4Addr), SimTime>,
     /// MPR selector set: MS_main_addr → MS_time.
-    pub selectors: BTreeMap<Ipv4Addr, SimTime>,
+    pub selectors: VecMap<Ipv4Addr, SimTime>,
     /// Topology set: (T_last_addr, T_dest_addr) → (T_seq, T_time). Keyed by last hop first,
     /// so that one originator's tuples (§9.5) and the tuples the §10 expansion follows from a
     /// node are each one range of the map.
-    pub topology: BTreeMap<(Ipv4Addr, Ipv4Addr), (u16, SimTime)>,
+    pub topology: VecMap<(Ipv4Addr, Ipv4Addr), (u16, SimTime)>,
     /// The earliest T_time of the topology set (see [`MinTime`]).
     pub topology_min: MinTime,
     /// The earliest N_time of the 2-hop set (see [`MinTime`]).
@@ -203,7 +204,7 @@ impl Repositories {
         let mut changed = false;
         let vt = now + validity;
         // §7.1.1 step 1: a new link tuple starts with L_SYM_time expired.
-        let link = self.links.entry(src).or_insert_with(|| {
+        let link = self.links.get_or_insert_with(src, || {
             changed = true;
             LinkTuple {
                 main: originator,

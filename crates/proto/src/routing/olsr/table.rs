@@ -23,15 +23,18 @@ pub(super) type Table = Vec<(Ipv4Addr, Route)>;
 
 /// The route to `dst` in `table`, if any.
 pub(super) fn lookup(table: &[(Ipv4Addr, Route)], dst: Ipv4Addr) -> Option<Route> {
+    let key = u32::from(dst);
     table
-        .binary_search_by_key(&dst, |(d, _)| *d)
+        .binary_search_by_key(&key, |(d, _)| u32::from(*d))
         .ok()
         .map(|i| table[i].1)
 }
 
 /// Inserts `r` for `dest` unless `dest` already has a route; returns whether it was inserted.
 fn insert_new(table: &mut Table, dest: Ipv4Addr, r: Route) -> bool {
-    match table.binary_search_by_key(&dest, |(d, _)| *d) {
+    // Compared as integers (the same order as `Ipv4Addr`'s).
+    let key = u32::from(dest);
+    match table.binary_search_by_key(&key, |(d, _)| u32::from(*d)) {
         Ok(_) => false,
         Err(i) => {
             table.insert(i, (dest, r));
