@@ -28,6 +28,7 @@ mod repo;
 mod table;
 #[cfg(test)]
 mod tests;
+mod vecmap;
 
 pub use mpr::{select as select_mprs, WILL_ALWAYS, WILL_DEFAULT, WILL_HIGH, WILL_LOW, WILL_NEVER};
 pub use table::Route;
@@ -122,7 +123,15 @@ pub struct Olsr {
     rng: Rng,
     repo: Repositories,
     mprs: BTreeSet<Ipv4Addr>,
-    routes: BTreeMap<Ipv4Addr, Route>,
+    /// The routing table, sorted by destination.
+    routes: table::Table,
+    /// The previous table, kept as the buffer of the next computation.
+    routes_prev: table::Table,
+    table_scratch: table::Scratch,
+    mpr_scratch: mpr::Scratch,
+    /// Table recomputations (a test hook: several messages in one packet cause one).
+    #[cfg(test)]
+    recomputations: u64,
     /// Symmetric neighbours at the last update, to notice losses.
     sym: BTreeSet<Ipv4Addr>,
     /// Symmetric links (interface, main address) at the last update: the routing table's
@@ -174,7 +183,12 @@ impl Olsr {
             rng,
             repo: Repositories::default(),
             mprs: BTreeSet::new(),
-            routes: BTreeMap::new(),
+            routes: Vec::new(),
+            routes_prev: Vec::new(),
+            table_scratch: table::Scratch::default(),
+            mpr_scratch: mpr::Scratch::default(),
+            #[cfg(test)]
+            recomputations: 0,
             sym: BTreeSet::new(),
             sym_links: BTreeSet::new(),
             advertised: BTreeSet::new(),
@@ -223,14 +237,25 @@ impl Olsr {
         self.repo.two_hop.keys().copied().collect()
     }
 
-    /// The topology set as (destination, last hop) pairs.
+    /// The topology set as (destination, last hop) pairs, sorted.
     pub fn topology(&self) -> Vec<(Ipv4Addr, Ipv4Addr)> {
-        self.repo.topology.keys().copied().collect()
+        let mut t: Vec<(Ipv4Addr, Ipv4Addr)> = self
+            .repo
+            .topology
+            .keys()
+            .map(|(last, dest)| (*dest, *last))
+            .collect();
+        t.sort_unstable();
+        t
     }
 
-    /// The routing table.
-    pub fn routes(&self) -> &BTreeMap<Ipv4Addr, Route> {
+    /// The routing table as (destination, route), sorted by destination.
+    pub fn routes(&self) -> &[(Ipv4Addr, Route)] {
         &self.routes
+    }
+
+    fn route(&self, dst: Ipv4Addr) -> Option<Route> {
+        table::lookup(&self.routes, dst)
     }
 
     /// The last Advertised Neighbour Sequence Number (§9.3).
@@ -241,7 +266,11 @@ impl Olsr {
     /// Checks the router's invariants (for tests and the fuzz target); panics with a message
     /// naming the broken one.
     pub fn check_invariants(&self) {
-        assert!(!self.routes.contains_key(&self.addr), "route to self");
+        assert!(self.route(self.addr).is_none(), "route to self");
+        assert!(
+            self.routes.windows(2).all(|w| w[0].0 < w[1].0),
+            "routing table not sorted"
+        );
         for (dst, r) in &self.routes {
             assert!(r.dist >= 1, "route to {dst} of length 0");
             let l = self.repo.links.get(&r.next_hop);
@@ -397,7 +426,22 @@ impl Olsr {
     /// symmetric neighbours (LinkBroken), recomputes the MPR set, the advertised set (ANSN) and
     /// the routing table (RouteBroken for lost destinations). `changed` says whether a caller
     /// already altered a repository's content.
-    fn update(&mut self, now: SimTime, mut changed: bool) {
+    fn update(&mut self, now: SimTime, changed: bool) {
+        if self.refresh(now, changed) {
+            self.recompute(now);
+        }
+        // Times only move when a repository was written (or purged); a packet of duplicates
+        // leaves the deadline as it was.
+        if self.repo.touched {
+            self.next_expiry = self.repo.next_expiry(now);
+            self.repo.touched = false;
+        }
+    }
+
+    /// The cheap part of [`Olsr::update`]: purges expired tuples, brings the symmetric
+    /// neighbour and link sets up to date (LinkBroken, §8.5 clean-up) and returns whether
+    /// the MPR set and routing table must be recomputed (`changed`, or a change found here).
+    fn refresh(&mut self, now: SimTime, mut changed: bool) -> bool {
         // Every time in the repositories that lies ahead was at least `next_expiry` when it was
         // last computed (at the end of the previous update; every repository change is
         // followed by an update at the same instant before time moves on), so before then a
@@ -434,46 +478,67 @@ impl Olsr {
             changed = true;
             self.sym_links = sym_links.collect();
         }
-        if changed {
-            // The MPR set is a function of the symmetric neighbours (with willingness) and the
-            // 2-hop set only: a TC or MID changes neither, so most changes skip reselection.
-            if self.repo.two_hop_changed || sym_now != self.mpr_input {
-                let sym_map: BTreeMap<Ipv4Addr, u8> = sym_now.iter().copied().collect();
-                self.mprs = mpr::select(self.addr, &sym_map, self.repo.two_hop.keys().copied());
-                self.repo.two_hop_changed = false;
-                self.mpr_input.clone_from(&sym_now);
-            }
-            if !self.repo.selectors.keys().eq(self.advertised.iter()) {
-                // §9.3: a new advertised set gets a new ANSN; an emptied one is still sent
-                // (empty) for the validity of the last TC, to withdraw it.
-                self.ansn = self.ansn.wrapping_add(1);
-                if self.repo.selectors.is_empty() {
-                    self.tc_empty_until = now + self.cfg.top_hold_time;
-                }
-                self.advertised = self.repo.selectors.keys().copied().collect();
-            }
-            let routes = table::compute(self.addr, &self.repo, now);
-            for dst in self.routes.keys() {
-                if !routes.contains_key(dst) {
-                    self.events
-                        .push_back(RoutingEvent::RouteBroken { dst: *dst });
-                }
-            }
-            self.routes = routes;
-        }
-        // Times only move when a repository was written (or purged); a packet of duplicates
-        // leaves the deadline as it was.
-        if self.repo.touched {
-            self.next_expiry = self.repo.next_expiry(now);
-            self.repo.touched = false;
-        }
         self.sym_buf = sym_now;
+        changed
+    }
+
+    /// Recomputes what the repositories feed: the MPR set (§8.3.1, only when its inputs
+    /// changed), the advertised set and ANSN (§9.3) and the routing table (§10), with a
+    /// RouteBroken event for every destination that left the table.
+    fn recompute(&mut self, now: SimTime) {
+        #[cfg(test)]
+        {
+            self.recomputations += 1;
+        }
+        // The MPR set is a function of the symmetric neighbours (with willingness) and the
+        // 2-hop set only: a TC or MID changes neither, so most changes skip reselection.
+        if self.repo.two_hop_changed || self.sym_buf != self.mpr_input {
+            mpr::select_into(
+                self.addr,
+                &self.sym_buf,
+                self.repo.two_hop.keys().copied(),
+                &mut self.mpr_scratch,
+                &mut self.mprs,
+            );
+            self.repo.two_hop_changed = false;
+            self.mpr_input.clone_from(&self.sym_buf);
+        }
+        if !self.repo.selectors.keys().eq(self.advertised.iter()) {
+            // §9.3: a new advertised set gets a new ANSN; an emptied one is still sent
+            // (empty) for the validity of the last TC, to withdraw it.
+            self.ansn = self.ansn.wrapping_add(1);
+            if self.repo.selectors.is_empty() {
+                self.tc_empty_until = now + self.cfg.top_hold_time;
+            }
+            self.advertised = self.repo.selectors.keys().copied().collect();
+        }
+        std::mem::swap(&mut self.routes, &mut self.routes_prev);
+        table::compute_into(
+            self.addr,
+            &self.repo,
+            now,
+            &mut self.routes,
+            &mut self.table_scratch,
+        );
+        // Both tables are sorted: destinations of the old one missing from the new one, in
+        // address order.
+        let mut new = self.routes.iter().map(|(d, _)| *d).peekable();
+        for (dst, _) in &self.routes_prev {
+            while new.next_if(|d| d < dst).is_some() {}
+            if new.next_if_eq(dst).is_none() {
+                self.events
+                    .push_back(RoutingEvent::RouteBroken { dst: *dst });
+            }
+        }
     }
 
     /// Processes one OLSR packet received from interface `src` (§3.4).
     fn receive_olsr(&mut self, now: SimTime, src: Ipv4Addr, repr: OlsrRepr, ip_len: usize) {
         // Purge first so that processing sees only valid tuples.
         self.update(now, false);
+        // Whether a message of this packet changed a repository: the MPR set and the routing
+        // table are recomputed once, after the last message (nothing in message processing
+        // reads them).
         let mut changed = false;
         let msg_bytes: usize = repr.messages.iter().map(MessageRepr::buffer_len).sum();
         let overhead = ip_len.saturating_sub(msg_bytes);
@@ -506,9 +571,9 @@ impl Olsr {
                     self.cfg.neighb_hold_time,
                 );
                 // A HELLO may make the link symmetric (or not) without creating a tuple: bring
-                // the derived state up to date before the packet's later messages.
-                self.update(now, changed);
-                changed = false;
+                // the symmetric sets (and the §8.5 clean-up) up to date before the packet's
+                // later messages; the recomputation waits for the end of the packet.
+                changed = self.refresh(now, changed);
                 continue;
             }
             if dup.is_none() && self.repo.is_sym_iface(src, now) {
@@ -575,7 +640,7 @@ impl Olsr {
 
     /// Sends a data packet (tag and all) to the next hop toward `dst`, or drops it.
     fn route_data(&mut self, packet: Packet, dst: Ipv4Addr) {
-        match self.routes.get(&dst) {
+        match self.route(dst) {
             Some(r) => self.outputs.push_back(RoutingOutput::Transmit {
                 next_hop: r.next_hop,
                 packet,
@@ -669,7 +734,7 @@ impl Router for Olsr {
                         });
                     }
                     Ok(_) => {
-                        if self.routes.contains_key(&dst) {
+                        if self.route(dst).is_some() {
                             self.counters.data_forwarded += 1;
                         }
                         self.route_data(packet, dst);
@@ -694,7 +759,7 @@ impl Router for Olsr {
             let dst = Ipv4Packet::new_checked(&packet.bytes[..])
                 .ok()
                 .map(|p| p.dst_addr());
-            match dst.and_then(|d| self.routes.get(&d).map(|r| (d, r.next_hop))) {
+            match dst.and_then(|d| self.route(d).map(|r| (d, r.next_hop))) {
                 Some((_, hop)) if hop != next_hop => {
                     self.counters.salvaged += 1;
                     self.outputs.push_back(RoutingOutput::Transmit {
@@ -787,6 +852,6 @@ impl Router for Olsr {
     }
 
     fn next_hop(&self, dst: Ipv4Addr) -> Option<Ipv4Addr> {
-        self.routes.get(&dst).map(|r| r.next_hop)
+        self.route(dst).map(|r| r.next_hop)
     }
 }

@@ -36,70 +36,152 @@ pub fn select(
     neighbors: &BTreeMap<Ipv4Addr, u8>,
     two_hop: impl IntoIterator<Item = (Ipv4Addr, Ipv4Addr)>,
 ) -> BTreeSet<Ipv4Addr> {
-    // coverage[y] = the N2 nodes y reaches (y in N).
-    let mut coverage: BTreeMap<Ipv4Addr, BTreeSet<Ipv4Addr>> = neighbors
-        .iter()
-        .filter(|(_, w)| **w != WILL_NEVER)
-        .map(|(n, _)| (*n, BTreeSet::new()))
-        .collect();
+    let neighbors: Vec<(Ipv4Addr, u8)> = neighbors.iter().map(|(n, w)| (*n, *w)).collect();
+    let mut out = BTreeSet::new();
+    select_into(me, &neighbors, two_hop, &mut Scratch::default(), &mut out);
+    out
+}
+
+/// Buffers of [`select_into`], reused from one selection to the next.
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    /// N: the neighbours with willingness other than WILL_NEVER, by address.
+    cand: Vec<(Ipv4Addr, u8)>,
+    /// (index in `cand`, N2 node) for every 2-hop tuple through a candidate, sorted.
+    pairs: Vec<(u32, Ipv4Addr)>,
+    /// N2, sorted.
+    n2: Vec<Ipv4Addr>,
+    /// For each pair, the index of its N2 node in `n2`.
+    cov: Vec<u32>,
+    /// The pairs of candidate `i` are `pairs[start[i]..start[i + 1]]`.
+    start: Vec<u32>,
+    /// Per N2 node: how many candidates reach it.
+    providers: Vec<u32>,
+    /// Per N2 node: not yet covered by the MPRs chosen so far.
+    uncovered: Vec<bool>,
+    /// Per candidate: already chosen.
+    chosen: Vec<bool>,
+}
+
+/// [`select`] over sorted slices and reused buffers: `neighbors` is the symmetric
+/// neighbourhood sorted by address; the result replaces the contents of `out`.
+pub(super) fn select_into(
+    me: Ipv4Addr,
+    neighbors: &[(Ipv4Addr, u8)],
+    two_hop: impl IntoIterator<Item = (Ipv4Addr, Ipv4Addr)>,
+    s: &mut Scratch,
+    out: &mut BTreeSet<Ipv4Addr>,
+) {
+    out.clear();
+    let is_neighbor = |a: Ipv4Addr| neighbors.binary_search_by_key(&a, |(n, _)| *n).is_ok();
+    s.cand.clear();
+    s.cand
+        .extend(neighbors.iter().filter(|(_, w)| *w != WILL_NEVER).copied());
+    let cand_index =
+        |cand: &[(Ipv4Addr, u8)], a: Ipv4Addr| cand.binary_search_by_key(&a, |(n, _)| *n).ok();
+    // coverage: the N2 nodes each candidate reaches.
+    s.pairs.clear();
     for (n, two) in two_hop {
-        if two == me || neighbors.contains_key(&two) {
+        if two == me || is_neighbor(two) {
             continue;
         }
-        if let Some(c) = coverage.get_mut(&n) {
-            c.insert(two);
+        if let Some(i) = cand_index(&s.cand, n) {
+            s.pairs.push((i as u32, two));
         }
     }
-    let mut uncovered: BTreeSet<Ipv4Addr> = coverage.values().flatten().copied().collect();
-    let mut mprs = BTreeSet::new();
-    let add = |y: Ipv4Addr, mprs: &mut BTreeSet<Ipv4Addr>, uncovered: &mut BTreeSet<_>| {
-        mprs.insert(y);
-        if let Some(c) = coverage.get(&y) {
-            for t in c {
-                uncovered.remove(t);
+    // The 2-hop set comes sorted and without repeats; other callers may not.
+    if !s.pairs.is_sorted() {
+        s.pairs.sort_unstable();
+    }
+    s.pairs.dedup();
+    s.n2.clear();
+    s.n2.extend(s.pairs.iter().map(|(_, t)| *t));
+    s.n2.sort_unstable();
+    s.n2.dedup();
+    s.cov.clear();
+    s.providers.clear();
+    s.providers.resize(s.n2.len(), 0);
+    s.start.clear();
+    s.start.resize(s.cand.len() + 1, 0);
+    for (i, t) in &s.pairs {
+        let j = s.n2.binary_search(t).unwrap_or(0);
+        s.cov.push(j as u32);
+        s.providers[j] += 1;
+        s.start[*i as usize + 1] += 1;
+    }
+    for i in 0..s.cand.len() {
+        s.start[i + 1] += s.start[i];
+    }
+    s.uncovered.clear();
+    s.uncovered.resize(s.n2.len(), true);
+    let mut remaining = s.n2.len();
+    s.chosen.clear();
+    s.chosen.resize(s.cand.len(), false);
+    let Scratch {
+        cand,
+        pairs,
+        cov,
+        start,
+        providers,
+        uncovered,
+        chosen,
+        ..
+    } = s;
+    // Adds `y` to the MPR set and marks what it covers.
+    macro_rules! add {
+        ($y:expr) => {{
+            let y: Ipv4Addr = $y;
+            out.insert(y);
+            if let Some(i) = cand_index(cand, y) {
+                chosen[i] = true;
+                for &j in &cov[start[i] as usize..start[i + 1] as usize] {
+                    if std::mem::replace(&mut uncovered[j as usize], false) {
+                        remaining -= 1;
+                    }
+                }
             }
-        }
-    };
+        }};
+    }
     // Step 1: WILL_ALWAYS neighbours.
     for (n, w) in neighbors {
         if *w == WILL_ALWAYS {
-            add(*n, &mut mprs, &mut uncovered);
+            add!(*n);
         }
     }
-    // Step 3: sole providers of some 2-hop node.
-    let mut providers: BTreeMap<Ipv4Addr, Vec<Ipv4Addr>> = BTreeMap::new();
-    for (y, c) in &coverage {
-        for t in c {
-            providers.entry(*t).or_default().push(*y);
-        }
-    }
-    for p in providers.values() {
-        if let [only] = p[..] {
-            add(only, &mut mprs, &mut uncovered);
+    // Step 3: sole providers of some 2-hop node (the resulting set does not depend on the
+    // order in which they are added).
+    for (k, (i, _)) in pairs.iter().enumerate() {
+        if providers[cov[k] as usize] == 1 {
+            add!(cand[*i as usize].0);
         }
     }
     // Step 4: greedy by (willingness, reachability, degree), lowest address last.
-    while !uncovered.is_empty() {
-        let best = coverage
-            .iter()
-            .filter(|(y, _)| !mprs.contains(*y))
-            .map(|(y, c)| {
-                let reach = c.iter().filter(|t| uncovered.contains(*t)).count();
-                let will = neighbors.get(y).copied().unwrap_or(WILL_NEVER);
-                (*y, will, reach, c.len())
-            })
-            .filter(|(_, _, reach, _)| *reach > 0)
-            .max_by(|a, b| {
-                (a.1, a.2, a.3)
-                    .cmp(&(b.1, b.2, b.3))
-                    .then_with(|| b.0.cmp(&a.0))
-            });
+    loop {
+        if remaining == 0 {
+            break;
+        }
+        let mut best: Option<(usize, (u8, usize, usize))> = None;
+        for (i, (_, will)) in cand.iter().enumerate() {
+            if chosen[i] {
+                continue;
+            }
+            let c = &cov[start[i] as usize..start[i + 1] as usize];
+            let reach = c.iter().filter(|j| uncovered[**j as usize]).count();
+            if reach == 0 {
+                continue;
+            }
+            let key = (*will, reach, c.len());
+            // Candidates come in address order: only a strictly better one replaces the
+            // best, so ties go to the lowest address.
+            if best.is_none_or(|(_, k)| key > k) {
+                best = Some((i, key));
+            }
+        }
         match best {
-            Some((y, ..)) => add(y, &mut mprs, &mut uncovered),
+            Some((i, _)) => add!(cand[i].0),
             None => break, // cannot happen: every N2 node has a provider in N
         }
     }
-    mprs
 }
 
 #[cfg(test)]

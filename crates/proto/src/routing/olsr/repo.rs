@@ -3,12 +3,13 @@
 //! (§3.4) and interface association set (§4.1), with the HELLO (§7.1.1, §8.1.1, §8.2.1,
 //! §8.4.1), TC (§9.5) and MID (§5.4) processing that fills them.
 //!
-//! Every map is a `BTreeMap` so that iteration — and therefore MPR selection, routing-table tie
+//! Every map is sorted (`BTreeMap`, or a `VecMap` — a sorted vector — for the sets read on every packet) so that iteration — and therefore MPR selection, routing-table tie
 //! breaks and HELLO contents — is deterministic (DESIGN.md §1.3). A tuple's time `t` is valid
 //! while `t > now`: it expires *at* `t`, which is where the router's wake-up lands (RFC 3626
 //! writes "t >= current time"; the one-nanosecond difference is immaterial and keeps wake-ups
 //! exact).
 
+use super::vecmap::VecMap;
 use sctpsim_kernel::{SimDuration, SimTime};
 use sctpsim_wire::olsr::{
     HelloRepr, TcRepr, ASYM_LINK, LOST_LINK, MPR_NEIGH, NOT_NEIGH, SYM_LINK, SYM_NEIGH,
@@ -72,20 +73,69 @@ pub(super) struct DupTuple {
     pub retransmitted: bool,
 }
 
+/// The earliest time held in one (large) set, kept up to date as tuples are written so that
+/// [`Repositories::next_expiry`] need not scan the set after every packet. It is exact unless
+/// the tuple holding the minimum was refreshed to a later time or removed; then it is marked
+/// stale and the next query rescans the set.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct MinTime {
+    min: Option<SimTime>,
+    stale: bool,
+}
+
+impl MinTime {
+    /// A tuple time went from `old` (`None`: a new tuple) to `new`.
+    pub fn wrote(&mut self, old: Option<SimTime>, new: SimTime) {
+        if old.is_some() && old == self.min && old.is_some_and(|o| new > o) {
+            self.stale = true;
+        }
+        if self.min.is_none_or(|m| new < m) {
+            self.min = Some(new);
+        }
+    }
+
+    /// A tuple with time `old` was removed.
+    pub fn removed(&mut self, old: SimTime) {
+        if self.min == Some(old) {
+            self.stale = true;
+        }
+    }
+
+    /// Anything may have changed (bulk removal).
+    pub fn invalidate(&mut self) {
+        self.stale = true;
+    }
+
+    /// The earliest time among `times` still valid at `now`, rescanning only when needed.
+    pub fn get(&mut self, now: SimTime, times: impl Iterator<Item = SimTime>) -> Option<SimTime> {
+        if self.stale || self.min.is_some_and(|m| !valid(m, now)) {
+            self.min = times.filter(|t| valid(*t, now)).min();
+            self.stale = false;
+        }
+        self.min
+    }
+}
+
 /// All repositories of one node.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Repositories {
     /// Link set, by neighbour interface address.
-    pub links: BTreeMap<Ipv4Addr, LinkTuple>,
+    pub links: VecMap<Ipv4Addr, LinkTuple>,
     /// Neighbour set: main address → N_willingness. A neighbour exists while a link to it does
     /// (§8.1); its N_status is derived from its links ([`Repositories::sym_neighbors_into`]).
-    pub neighbors: BTreeMap<Ipv4Addr, u8>,
+    pub neighbors: VecMap<Ipv4Addr, u8>,
     /// 2-hop neighbour set: (N_neighbor_main_addr, N_2hop_addr) → N_time.
-    pub two_hop: BTreeMap<(Ipv4Addr, Ipv4Addr), SimTime>,
+    pub two_hop: VecMap<(Ipv4Addr, Ipv4Addr), SimTime>,
     /// MPR selector set: MS_main_addr → MS_time.
-    pub selectors: BTreeMap<Ipv4Addr, SimTime>,
-    /// Topology set: (T_dest_addr, T_last_addr) → (T_seq, T_time).
-    pub topology: BTreeMap<(Ipv4Addr, Ipv4Addr), (u16, SimTime)>,
+    pub selectors: VecMap<Ipv4Addr, SimTime>,
+    /// Topology set: (T_last_addr, T_dest_addr) → (T_seq, T_time). Keyed by last hop first,
+    /// so that one originator's tuples (§9.5) and the tuples the §10 expansion follows from a
+    /// node are each one range of the map.
+    pub topology: VecMap<(Ipv4Addr, Ipv4Addr), (u16, SimTime)>,
+    /// The earliest T_time of the topology set (see [`MinTime`]).
+    pub topology_min: MinTime,
+    /// The earliest N_time of the 2-hop set (see [`MinTime`]).
+    pub two_hop_min: MinTime,
     /// Duplicate set: (D_addr, D_seq_num) → tuple. Written only through
     /// [`Repositories::insert_dup`], which keeps `dup_queue` in step.
     pub dups: BTreeMap<(Ipv4Addr, u16), DupTuple>,
@@ -154,7 +204,7 @@ impl Repositories {
         let mut changed = false;
         let vt = now + validity;
         // §7.1.1 step 1: a new link tuple starts with L_SYM_time expired.
-        let link = self.links.entry(src).or_insert_with(|| {
+        let link = self.links.get_or_insert_with(src, || {
             changed = true;
             LinkTuple {
                 main: originator,
@@ -202,7 +252,9 @@ impl Repositories {
                             if two == me {
                                 continue;
                             }
-                            if self.two_hop.insert((originator, two), vt).is_none() {
+                            let old = self.two_hop.insert((originator, two), vt);
+                            self.two_hop_min.wrote(old, vt);
+                            if old.is_none() {
                                 changed = true;
                                 self.two_hop_changed = true;
                             }
@@ -211,7 +263,8 @@ impl Repositories {
                     NOT_NEIGH => {
                         for &a in &l.addrs {
                             let two = self.main_of(a);
-                            if self.two_hop.remove(&(originator, two)).is_some() {
+                            if let Some(old) = self.two_hop.remove(&(originator, two)) {
+                                self.two_hop_min.removed(old);
                                 changed = true;
                                 self.two_hop_changed = true;
                             }
@@ -240,36 +293,46 @@ impl Repositories {
         tc: &TcRepr,
         validity: SimDuration,
     ) -> bool {
-        // One scan for this originator's tuples: step 2's staleness test, step 3's removals and
-        // what the routing table reads of them (their destinations) before the update.
+        let range = (originator, Ipv4Addr::UNSPECIFIED)..=(originator, Ipv4Addr::BROADCAST);
+        // One pass over this originator's tuples (one range of the map): step 2's staleness
+        // test, step 3's removals and what the routing table reads of them (their
+        // destinations) before the update.
         let mut before: Vec<Ipv4Addr> = Vec::new();
-        let mut older: Vec<Ipv4Addr> = Vec::new();
-        for ((dest, last), (seq, _)) in &self.topology {
-            if *last != originator {
-                continue;
-            }
+        let mut older = false;
+        for ((_, dest), (seq, _)) in self.topology.range(range.clone()) {
             // Step 2: a newer ANSN already recorded from this originator makes the TC stale.
             if seq_newer(*seq, tc.ansn) {
                 return false;
             }
             before.push(*dest);
-            if seq_newer(tc.ansn, *seq) {
-                older.push(*dest);
-            }
+            older |= seq_newer(tc.ansn, *seq);
         }
         self.touched = true;
         // Step 3: older information from this originator goes.
-        for dest in older {
-            self.topology.remove(&(dest, originator));
+        if older {
+            let stale: Vec<(Ipv4Addr, SimTime)> = self
+                .topology
+                .range(range.clone())
+                .filter(|(_, (seq, _))| seq_newer(tc.ansn, *seq))
+                .map(|((_, dest), (_, t))| (*dest, *t))
+                .collect();
+            for (dest, t) in stale {
+                self.topology.remove(&(originator, dest));
+                self.topology_min.removed(t);
+            }
         }
         // Step 4: refresh or record each advertised neighbour.
         let vt = now + validity;
         for &dest in &tc.neighbors {
             let dest = self.main_of(dest);
-            match self.topology.get_mut(&(dest, originator)) {
-                Some(t) => t.1 = vt,
+            match self.topology.get_mut(&(originator, dest)) {
+                Some(t) => {
+                    self.topology_min.wrote(Some(t.1), vt);
+                    t.1 = vt;
+                }
                 None => {
-                    self.topology.insert((dest, originator), (tc.ansn, vt));
+                    self.topology.insert((originator, dest), (tc.ansn, vt));
+                    self.topology_min.wrote(None, vt);
                 }
             }
         }
@@ -277,9 +340,8 @@ impl Repositories {
         // what the table reads, so it is not a change.
         !self
             .topology
-            .keys()
-            .filter(|(_, last)| *last == originator)
-            .map(|(dest, _)| dest)
+            .range(range)
+            .map(|((_, dest), _)| dest)
             .eq(before.iter())
     }
 
@@ -362,6 +424,8 @@ impl Repositories {
         self.neighbors
             .retain(|n, _| links.values().any(|l| l.main == *n));
         self.two_hop.retain(|_, t| valid(*t, now));
+        self.two_hop_min.invalidate();
+        self.topology_min.invalidate();
         self.selectors.retain(|_, t| valid(*t, now));
         self.topology.retain(|_, (_, t)| valid(*t, now));
         self.ifaces.retain(|_, (_, t)| valid(*t, now));
@@ -394,18 +458,22 @@ impl Repositories {
 
     /// The earliest future instant at which some tuple expires or a link changes state (the
     /// duplicate set is excluded: stale duplicates are harmless and purged on the way).
-    pub fn next_expiry(&self, now: SimTime) -> Option<SimTime> {
+    pub fn next_expiry(&mut self, now: SimTime) -> Option<SimTime> {
         let link_times = self
             .links
             .values()
             .flat_map(|l| [l.sym_time, l.asym_time, l.time, l.lost_until]);
-        link_times
-            .chain(self.two_hop.values().copied())
+        let small = link_times
             .chain(self.selectors.values().copied())
-            .chain(self.topology.values().map(|(_, t)| *t))
             .chain(self.ifaces.values().map(|(_, t)| *t))
             .filter(|t| valid(*t, now))
-            .min()
+            .min();
+        // The two large sets keep their minimum as they are written.
+        let two_hop = self.two_hop_min.get(now, self.two_hop.values().copied());
+        let topology = self
+            .topology_min
+            .get(now, self.topology.values().map(|(_, t)| *t));
+        [small, two_hop, topology].into_iter().flatten().min()
     }
 }
 
@@ -438,7 +506,7 @@ mod test {
         };
         assert!(r.process_tc(t(1), a(1), &tc(5, &[2, 3]), v));
         assert!(!r.process_tc(t(2), a(1), &tc(4, &[9]), v), "stale ANSN");
-        assert!(!r.topology.contains_key(&(a(9), a(1))));
+        assert!(!r.topology.contains_key(&(a(1), a(9))));
         assert!(r.process_tc(t(3), a(1), &tc(5, &[4]), v), "same ANSN adds");
         assert_eq!(r.topology.len(), 3);
         assert!(
@@ -447,13 +515,13 @@ mod test {
         );
         assert_eq!(
             r.topology.keys().copied().collect::<Vec<_>>(),
-            vec![(a(2), a(1))]
+            vec![(a(1), a(2))]
         );
-        assert_eq!(r.topology[&(a(2), a(1))], (6, t(4) + v));
+        assert_eq!(r.topology[&(a(1), a(2))], (6, t(4) + v));
         // Wrap-around: 0 is newer than 65535.
         assert!(r.process_tc(t(5), a(7), &tc(65535, &[2]), v));
         assert!(r.process_tc(t(6), a(7), &tc(0, &[3]), v));
-        assert!(!r.topology.contains_key(&(a(2), a(7))));
+        assert!(!r.topology.contains_key(&(a(7), a(2))));
         assert!(r.purge(t(30)));
         assert!(r.topology.is_empty());
     }

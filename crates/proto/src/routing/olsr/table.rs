@@ -6,7 +6,6 @@
 use super::mpr::WILL_NEVER;
 use super::repo::Repositories;
 use sctpsim_kernel::SimTime;
-use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
 /// One routing table entry (§10: R_dest_addr → R_next_addr, R_dist; R_iface_addr is the single
@@ -19,15 +18,49 @@ pub struct Route {
     pub dist: u32,
 }
 
-/// Computes the table of `me` at `now` from `repo`.
-pub(super) fn compute(
+/// A routing table: (destination, route) sorted by destination.
+pub(super) type Table = Vec<(Ipv4Addr, Route)>;
+
+/// The route to `dst` in `table`, if any.
+pub(super) fn lookup(table: &[(Ipv4Addr, Route)], dst: Ipv4Addr) -> Option<Route> {
+    let key = u32::from(dst);
+    table
+        .binary_search_by_key(&key, |(d, _)| u32::from(*d))
+        .ok()
+        .map(|i| table[i].1)
+}
+
+/// Inserts `r` for `dest` unless `dest` already has a route; returns whether it was inserted.
+fn insert_new(table: &mut Table, dest: Ipv4Addr, r: Route) -> bool {
+    // Compared as integers (the same order as `Ipv4Addr`'s).
+    let key = u32::from(dest);
+    match table.binary_search_by_key(&key, |(d, _)| u32::from(*d)) {
+        Ok(_) => false,
+        Err(i) => {
+            table.insert(i, (dest, r));
+            true
+        }
+    }
+}
+
+/// Buffers reused from one computation to the next (no allocation once they have grown).
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    frontier: Vec<(Ipv4Addr, Route)>,
+    added: Table,
+}
+
+/// Computes the table of `me` at `now` from `repo` into `table` (cleared first).
+pub(super) fn compute_into(
     me: Ipv4Addr,
     repo: &Repositories,
     now: SimTime,
-) -> BTreeMap<Ipv4Addr, Route> {
-    let mut table: BTreeMap<Ipv4Addr, Route> = BTreeMap::new();
+    table: &mut Table,
+    scratch: &mut Scratch,
+) {
+    table.clear();
     // Step 2: every symmetric link gives a 1-hop route to the neighbour interface and to the
-    // neighbour's main address.
+    // neighbour's main address (the first link in interface order wins).
     for (iface, l) in &repo.links {
         if !l.is_sym(now) {
             continue;
@@ -38,7 +71,7 @@ pub(super) fn compute(
         };
         for dest in [*iface, l.main] {
             if dest != me {
-                table.entry(dest).or_insert(r);
+                insert_new(table, dest, r);
             }
         }
     }
@@ -47,14 +80,14 @@ pub(super) fn compute(
     // per run of its tuples rather than once per tuple.
     let mut current: Option<(Ipv4Addr, Option<Route>)> = None;
     for (n, two) in repo.two_hop.keys() {
-        if *two == me || table.contains_key(two) {
+        if *two == me {
             continue;
         }
         let via = match current {
             Some((m, via)) if m == *n => via,
             _ => {
                 let willing = repo.neighbors.get(n).copied().unwrap_or(WILL_NEVER) != WILL_NEVER;
-                let via = table.get(n).filter(|r| willing && r.dist == 1).copied();
+                let via = lookup(table, *n).filter(|r| willing && r.dist == 1);
                 current = Some((*n, via));
                 via
             }
@@ -62,7 +95,8 @@ pub(super) fn compute(
         let Some(via) = via else {
             continue;
         };
-        table.insert(
+        insert_new(
+            table,
             *two,
             Route {
                 next_hop: via.next_hop,
@@ -75,60 +109,49 @@ pub(super) fn compute(
     // HELLO has not yet told us about the advertised node (the 2-hop set lags), and gives the
     // same table otherwise.
     //
-    // Done as a breadth-first search over the topology set indexed by last hop, which gives
-    // the same table as the RFC's "for h = 1, 2, ...: scan every topology tuple" loop: at each
-    // h, a destination not yet in the table takes the route through the lowest-addressed last
-    // hop at distance h (the scan met the tuples in (destination, last hop) order and kept the
-    // first).
-    let mut by_last: Vec<(Ipv4Addr, Ipv4Addr)> = repo
-        .topology
-        .keys()
-        .filter(|(dest, _)| *dest != me)
-        .map(|(dest, last)| (*last, *dest))
-        .collect();
-    by_last.sort_unstable();
+    // Done as a breadth-first search over the topology set, which is keyed by last hop (the
+    // tuples leaving one node are one range), and gives the same table as the RFC's "for h =
+    // 1, 2, ...: scan every topology tuple" loop: at each h, a destination not yet in the
+    // table takes the route through the lowest-addressed last hop at distance h (the scan met
+    // the tuples in (destination, last hop) order and kept the first).
+    let Scratch { frontier, added } = scratch;
     let mut h = 1;
-    let mut frontier: Vec<(Ipv4Addr, Route)> = table
-        .iter()
-        .filter(|(_, r)| r.dist == h)
-        .map(|(d, r)| (*d, *r))
-        .collect();
-    let mut added: BTreeMap<Ipv4Addr, Route> = BTreeMap::new();
+    frontier.clear();
+    frontier.extend(table.iter().filter(|(_, r)| r.dist == h).copied());
     while !frontier.is_empty() {
-        // `frontier` is in address order (from a BTreeMap), so the first route offered to a
-        // destination comes from its lowest-addressed last hop.
-        for (last, r) in &frontier {
-            let start = by_last.partition_point(|(l, _)| l < last);
-            for (_, dest) in by_last[start..].iter().take_while(|(l, _)| l == last) {
-                if !table.contains_key(dest) {
-                    added.entry(*dest).or_insert(Route {
-                        next_hop: r.next_hop,
-                        dist: h + 1,
-                    });
+        added.clear();
+        // `frontier` is in address order, so the first route offered to a destination comes
+        // from its lowest-addressed last hop.
+        for (last, r) in frontier.iter() {
+            let range = (*last, Ipv4Addr::UNSPECIFIED)..=(*last, Ipv4Addr::BROADCAST);
+            for ((_, dest), _) in repo.topology.range(range) {
+                if *dest != me && lookup(table, *dest).is_none() {
+                    insert_new(
+                        added,
+                        *dest,
+                        Route {
+                            next_hop: r.next_hop,
+                            dist: h + 1,
+                        },
+                    );
                 }
             }
         }
-        for (dest, r) in std::mem::take(&mut added) {
-            table.insert(dest, r);
+        for (dest, r) in added.iter() {
+            insert_new(table, *dest, *r);
         }
         h += 1;
         // Everything h hops away: what was just added and (at h = 2) the 2-hop entries.
         frontier.clear();
-        frontier.extend(
-            table
-                .iter()
-                .filter(|(_, r)| r.dist == h)
-                .map(|(d, r)| (*d, *r)),
-        );
+        frontier.extend(table.iter().filter(|(_, r)| r.dist == h).copied());
     }
     // Step 5: other interfaces of known nodes (MID).
     for (iface, (main, _)) in &repo.ifaces {
-        if *iface == me || table.contains_key(iface) {
+        if *iface == me || lookup(table, *iface).is_some() {
             continue;
         }
-        if let Some(r) = table.get(main).copied() {
-            table.insert(*iface, r);
+        if let Some(r) = lookup(table, *main) {
+            insert_new(table, *iface, r);
         }
     }
-    table
 }

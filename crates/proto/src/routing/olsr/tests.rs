@@ -629,3 +629,137 @@ fn emptied_advertised_set_is_withdrawn_by_empty_tcs() {
     );
     assert!(tcs[first_empty..].len() >= 2);
 }
+
+/// An OLSR packet from `src` carrying `messages`, as it arrives off the air.
+fn control_packet(src: Ipv4Addr, seq: u16, messages: Vec<MessageRepr>) -> Packet {
+    let payload = OlsrRepr { seq, messages }.to_bytes().unwrap();
+    let udp = UdpRepr {
+        src_port: UDP_PORT,
+        dst_port: UDP_PORT,
+    };
+    Packet::untagged(udp_datagram(
+        src,
+        Ipv4Addr::BROADCAST,
+        1,
+        seq,
+        &udp,
+        &payload,
+    ))
+}
+
+/// A HELLO from `from` listing `links` as (link type, neighbour type, addresses).
+fn hello_from(from: Ipv4Addr, seq: u16, links: &[(u8, u8, &[Ipv4Addr])]) -> MessageRepr {
+    MessageRepr {
+        vtime: encode_time_ns(SimDuration::from_secs(6).as_nanos()),
+        originator: from,
+        ttl: 1,
+        hop_count: 0,
+        seq,
+        body: MessageBody::Hello(HelloRepr {
+            htime: encode_time_ns(SimDuration::from_secs(2).as_nanos()),
+            willingness: WILL_DEFAULT,
+            links: links
+                .iter()
+                .map(|(lt, nt, addrs)| LinkMessage {
+                    code: LinkCode::new(*lt, *nt),
+                    addrs: addrs.to_vec(),
+                })
+                .collect(),
+        }),
+    }
+}
+
+/// A TC originated by `from` advertising `neighbors`.
+fn tc_from(from: Ipv4Addr, seq: u16, ansn: u16, neighbors: &[Ipv4Addr]) -> MessageRepr {
+    MessageRepr {
+        vtime: encode_time_ns(SimDuration::from_secs(15).as_nanos()),
+        originator: from,
+        ttl: 255,
+        hop_count: 0,
+        seq,
+        body: MessageBody::Tc(TcRepr {
+            ansn,
+            neighbors: neighbors.to_vec(),
+        }),
+    }
+}
+
+/// The routing table is recomputed once per received packet, after its last message, and a
+/// route lookup right after the packet sees what its HELLO and TCs brought: a HELLO from 1
+/// that lists us (the link becomes symmetric) and 2 as a symmetric neighbour (2-hop set),
+/// then TCs by 1 (advertising 3) and by 3 (advertising 4), all in one packet.
+#[test]
+fn one_recomputation_per_packet_and_lookups_see_it() {
+    let a = TestNet::addr;
+    let mut r = Olsr::new(a(0), OlsrConfig::default(), Rng::from_seed(7));
+    let now = secs(1);
+    assert_eq!(r.recomputations, 0);
+    let hello = hello_from(
+        a(1),
+        1,
+        &[
+            (sctpsim_wire::olsr::ASYM_LINK, NOT_NEIGH, &[a(0)]),
+            (sctpsim_wire::olsr::SYM_LINK, SYM_NEIGH, &[a(2)]),
+        ],
+    );
+    let packet = control_packet(
+        a(1),
+        1,
+        vec![
+            hello,
+            tc_from(a(1), 2, 1, &[a(3)]),
+            tc_from(a(3), 1, 1, &[a(4)]),
+        ],
+    );
+    r.handle_receive(now, a(1), packet);
+    assert_eq!(
+        r.recomputations, 1,
+        "three changing messages, one recomputation"
+    );
+    assert_eq!(r.next_hop(a(1)), Some(a(1)));
+    assert_eq!(r.next_hop(a(2)), Some(a(1)), "2-hop route from the HELLO");
+    assert_eq!(r.next_hop(a(3)), Some(a(1)), "from 1's TC");
+    assert_eq!(
+        r.next_hop(a(4)),
+        Some(a(1)),
+        "from 3's TC, two hops further"
+    );
+    let dists: Vec<(Ipv4Addr, u32)> = r.routes().iter().map(|(d, x)| (*d, x.dist)).collect();
+    assert_eq!(dists, vec![(a(1), 1), (a(2), 2), (a(3), 2), (a(4), 3)]);
+    assert_eq!(r.mpr_set().iter().copied().collect::<Vec<_>>(), vec![a(1)]);
+    r.check_invariants();
+    // A data packet sent now goes out at once on the new route.
+    r.handle_send(now, Packet::untagged(TestNet::data_packet(0, 2, 64, 1)));
+    match r.poll_output() {
+        Some(RoutingOutput::Transmit {
+            next_hop, control, ..
+        }) => {
+            assert_eq!(next_hop, a(1));
+            assert!(!control);
+        }
+        other => panic!("expected a transmission, got {other:?}"),
+    }
+    // A packet of duplicates changes nothing and recomputes nothing.
+    let again = control_packet(a(1), 2, vec![tc_from(a(3), 1, 1, &[a(4)])]);
+    r.handle_receive(now, a(1), again);
+    assert_eq!(r.recomputations, 1);
+    // The HELLO that withdraws 2 (NOT_NEIGH) changes the 2-hop set: one recomputation, and
+    // the route to 2 is gone (RouteBroken) as soon as the packet has been processed.
+    let hello = hello_from(
+        a(1),
+        3,
+        &[
+            (sctpsim_wire::olsr::SYM_LINK, SYM_NEIGH, &[a(0)]),
+            (sctpsim_wire::olsr::LOST_LINK, NOT_NEIGH, &[a(2)]),
+        ],
+    );
+    while r.poll_event().is_some() {}
+    r.handle_receive(now, a(1), control_packet(a(1), 3, vec![hello]));
+    assert_eq!(r.recomputations, 2);
+    assert_eq!(r.next_hop(a(2)), None);
+    assert_eq!(
+        r.poll_event(),
+        Some(RoutingEvent::RouteBroken { dst: a(2) })
+    );
+    r.check_invariants();
+}
