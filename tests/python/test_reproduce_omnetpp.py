@@ -31,7 +31,7 @@ def _run(setup: str, proto: str, streams: int, v: float, i: int, **kw: float) ->
     row = {"setup": setup, "protocol": proto, "streams": streams, "speed_mps": v, "replication": i,
            "label": f"SCTP, {streams} stream{'s' if streams != 1 else ''}" if streams else "TCP",
            "throughput_kbps": 3000.0 + i, "loss_pct": 0.3 + 0.01 * i, "paper_loss_pct": 0.3, "ack_overhead_pct": 100.0,
-           "rtt_ms": 5.0, "hops": 1.0, "relayed": 0.0, "data_sent": 150000.0 + i, "data_sent_200s": 150000.0 + i, "link_breaks": 0.0, "routes_broken": 0.0, "first_delivery_s": 9.0 + 0.1 * i}
+           "rtt_ms": 5.0, "hops": 1.0, "relayed": 0.0, "data_sent": 150000.0 + i, "data_sent_200s": 150000.0 + i, "link_breaks": 0.0, "routes_broken": 0.0, "server_rate_mbps": 9.0, "server_failed_pct": 10.0, "server_rate_changes": 100.0, "first_delivery_s": 9.0 + 0.1 * i}
     row.update(kw)
     return row
 

@@ -171,11 +171,26 @@ def runs(ctx: Context) -> pd.DataFrame:
         df["timeouts"] = _col(df, "flows[0].timeouts")
         df["first_delivery_s"] = _col(df, "flows[0].first_data_received_s")
         frames.append(df)
-    return pd.concat(frames, ignore_index=True, sort=False) if frames else pd.DataFrame()
+    if not frames:
+        return pd.DataFrame()
+    r = pd.concat(frames, ignore_index=True, sort=False)
+    # The server's 802.11 interface: the data rate ARF settles on and how often it fails.
+    m = ctx.long_table("macs", skip=lambda p: p.startswith("timeline"))
+    if not m.empty and {"node", "key", "mean_data_rate_bps"} <= set(m.columns):
+        srv = m[m["node"] == "server"].drop_duplicates("key").set_index("key")
+        r["server_rate_mbps"] = r["key"].map(pd.to_numeric(srv["mean_data_rate_bps"], errors="coerce") / 1e6)
+        r["server_failed_pct"] = r["key"].map(pd.to_numeric(srv["collisions"], errors="coerce")
+                                              / pd.to_numeric(srv["unicast_attempts"], errors="coerce") * 100)
+        r["server_rate_changes"] = r["key"].map(pd.to_numeric(srv["rate_changes"], errors="coerce"))
+    for col in ("server_rate_mbps", "server_failed_pct", "server_rate_changes"):
+        if col not in r.columns:
+            r[col] = math.nan
+    return r
 
 
 METRICS = ("throughput_kbps", "loss_pct", "paper_loss_pct", "ack_overhead_pct", "rtt_ms", "hops", "relayed", "data_sent",
-           "data_sent_200s", "first_delivery_s", "link_breaks", "routes_broken")
+           "data_sent_200s", "first_delivery_s", "link_breaks", "routes_broken", "server_rate_mbps", "server_failed_pct",
+           "server_rate_changes")
 
 
 def cells(r: pd.DataFrame) -> pd.DataFrame:

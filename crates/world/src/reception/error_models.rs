@@ -56,10 +56,31 @@ pub fn chunk_success_rate_bits(mode: WifiMode, snr_linear: f64, nbits: f64) -> f
     if nbits.is_nan() || nbits <= 0.0 {
         return 1.0;
     }
+    if surely_all_correct(mode, snr_linear, nbits) {
+        return 1.0;
+    }
     let ber = bit_error_rate(mode, snr_linear);
     // ln(1 − ber) via ln_1p keeps tiny error rates exact.
     (nbits * (-ber).ln_1p()).exp()
 }
+
+/// Whether `nbits` OFDM bits at `snr_linear` are certain to give a success rate of exactly 1.0
+/// in `f64`: `nbits · BER` below 2⁻⁵⁶ by [`super::ofdm::coded_ber_bound`], so
+/// `exp(nbits · ln(1 − BER))` rounds to 1. Most frames a radio overhears from nearby are in
+/// this regime; the bound costs one `powi` where the union bound costs a hundred terms.
+fn surely_all_correct(mode: WifiMode, snr_linear: f64, nbits: f64) -> bool {
+    let Some(rate) = mode.code_rate() else {
+        return false;
+    };
+    if snr_linear.is_nan() {
+        return false;
+    }
+    let p = super::ofdm::uncoded_ber(mode.modulation(), snr_linear);
+    nbits * super::ofdm::coded_ber_bound(rate, p) < SURELY_ONE
+}
+
+/// 2⁻⁵⁶: `exp(x)` for `−2⁻⁵⁶ < x ≤ 0` is 1.0 (the next double below 1 is 1 − 2⁻⁵³).
+const SURELY_ONE: f64 = 1.0 / 72_057_594_037_927_936.0;
 
 /// The smallest SINR (linear) at which `nbits` bits in `mode` succeed with probability at
 /// least `target` (bisection in dB over −20…60 dB; `f64::INFINITY` if even 60 dB is not
@@ -87,6 +108,26 @@ pub fn min_snr_for_success(mode: WifiMode, nbits: u64, target: f64) -> f64 {
 #[cfg(test)]
 mod test {
     use super::*;
+
+    /// Where the bound says "surely 1", the full computation gives exactly 1.0 too.
+    #[test]
+    fn the_shortcut_changes_no_result() {
+        let full = |m: WifiMode, snr: f64, n: f64| (n * (-bit_error_rate(m, snr)).ln_1p()).exp();
+        let mut shortcuts = 0;
+        for m in WifiMode::ALL {
+            for k in 0..2_000 {
+                let snr = 10f64.powf((-5.0 + 0.025 * k as f64) / 10.0);
+                for n in [24.0, 304.0, 1_000.0, 12_000.0, 65_000.0] {
+                    if surely_all_correct(m, snr, n) {
+                        shortcuts += 1;
+                        assert_eq!(full(m, snr, n), 1.0, "{m:?} snr={snr} n={n}");
+                    }
+                    assert_eq!(chunk_success_rate_bits(m, snr, n).to_bits(), full(m, snr, n).to_bits());
+                }
+            }
+        }
+        assert!(shortcuts > 10_000, "{shortcuts}");
+    }
 
     /// The cache returns exactly the computed value, also after other keys took the slot.
     #[test]

@@ -164,6 +164,31 @@ pub fn coded_ber(rate: CodeRate, p: f64) -> f64 {
     (sum / f64::from(rate.info_bits_per_period())).min(0.5)
 }
 
+/// An upper bound on [`coded_ber`] that costs one `powi`: the Bhattacharyya bound
+/// `P_d(p) ≤ (4p(1 − p))^{d/2}` (Proakis & Salehi ch. 8) of every term, each at most the
+/// `d_free` one when `4p < 1`, so `Pb ≤ (Σ β_d / b)·(4p)^{d_free/2}`. `+∞` when `4p ≥ 1`.
+pub fn coded_ber_bound(rate: CodeRate, p: f64) -> f64 {
+    if p <= 0.0 {
+        return 0.0;
+    }
+    let x = 4.0 * p;
+    if x >= 1.0 || x.is_nan() {
+        return f64::INFINITY;
+    }
+    let (d_free, betas): (u32, &[f64]) = match rate {
+        CodeRate::Half => (SPECTRUM_HALF.0, &SPECTRUM_HALF.1),
+        CodeRate::TwoThirds => (SPECTRUM_TWO_THIRDS.0, &SPECTRUM_TWO_THIRDS.1),
+        CodeRate::ThreeQuarters => (SPECTRUM_THREE_QUARTERS.0, &SPECTRUM_THREE_QUARTERS.1),
+    };
+    let total: f64 = betas.iter().sum();
+    // (4p)^{d_free/2} = (4p)^{⌊d_free/2⌋} · √(4p) for odd d_free.
+    let mut pow = x.powi((d_free / 2) as i32);
+    if !d_free.is_multiple_of(2) {
+        pow *= x.sqrt();
+    }
+    total * pow / f64::from(rate.info_bits_per_period())
+}
+
 /// [`coded_ber`] through [`pairwise_error`], the form that follows the formula directly (the
 /// reference of the table-based one in tests).
 #[cfg(test)]
@@ -194,6 +219,17 @@ pub fn ofdm_ber(mode: super::WifiMode, snr: f64) -> Option<f64> {
 mod test {
     use super::*;
     use crate::reception::WifiMode;
+
+    #[test]
+    fn the_bound_bounds() {
+        for rate in [CodeRate::Half, CodeRate::TwoThirds, CodeRate::ThreeQuarters] {
+            for k in 0..=4000 {
+                let p = 0.25 * (k as f64 / 4000.0).powi(6);
+                assert!(coded_ber(rate, p) <= coded_ber_bound(rate, p) * (1.0 + 1e-12), "{rate:?} p={p}");
+            }
+            assert_eq!(coded_ber_bound(rate, 0.3), f64::INFINITY);
+        }
+    }
 
     #[test]
     fn table_form_matches_the_formula() {

@@ -49,6 +49,9 @@ pub struct SendQueue {
     cursor: Option<u16>,
     bytes: usize,
     messages: usize,
+    /// Queued messages with a lifetime: without any, [`SendQueue::earliest_expiry`] need not
+    /// scan the queues (it is asked after every packet, and a backlogged sender's queue is long).
+    with_lifetime: usize,
 }
 
 impl SendQueue {
@@ -99,6 +102,7 @@ impl SendQueue {
     pub fn push(&mut self, msg: PendingMessage) {
         self.bytes += msg.data.len();
         self.messages += 1;
+        self.with_lifetime += usize::from(msg.expires.is_some());
         self.queues.entry(msg.stream).or_default().push_back(msg);
     }
 
@@ -135,6 +139,7 @@ impl SendQueue {
         self.cursor = Some(stream);
         self.bytes -= msg.data.len();
         self.messages -= 1;
+        self.with_lifetime -= usize::from(msg.expires.is_some());
         let ssn = if msg.unordered {
             Ssn(0)
         } else {
@@ -167,12 +172,16 @@ impl SendQueue {
         for m in &dropped {
             self.bytes -= m.data.len();
             self.messages -= 1;
+            self.with_lifetime -= 1;
         }
         dropped
     }
 
     /// The earliest lifetime end among queued messages.
     pub fn earliest_expiry(&self) -> Option<SimTime> {
+        if self.with_lifetime == 0 {
+            return None;
+        }
         self.queues
             .values()
             .flat_map(|q| q.iter().filter_map(|m| m.expires))
@@ -185,6 +194,7 @@ impl SendQueue {
         self.queues.clear();
         self.bytes = 0;
         self.messages = 0;
+        self.with_lifetime = 0;
         n
     }
 
