@@ -188,10 +188,10 @@ impl Repositories {
         }
         // Links are keyed by interface and a neighbour's main address is normally that
         // interface, so the list is usually sorted already.
-        if !out.is_sorted() {
-            out.sort_unstable();
+        if !out.is_sorted_by_key(|(n, w)| (u32::from(*n), *w)) {
+            out.sort_unstable_by_key(|(n, w)| (u32::from(*n), *w));
         }
-        out.dedup();
+        out.dedup_by_key(|(n, w)| (u32::from(*n), *w));
     }
 
     /// Link sensing and neighbour detection for one HELLO (§7.1.1, §8.1.1, §8.2.1, §8.4.1):
