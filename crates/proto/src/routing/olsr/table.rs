@@ -85,7 +85,8 @@ impl Table {
         if vl == Via::Mid {
             return true; // not expanded from; kept conservative
         }
-        let Some((rd, vd)) = self.entry(dest) else {
+        // A MID route is added after the expansion, so it does not stop it: conservative.
+        let Some((rd, vd)) = self.entry(dest).filter(|(_, v)| *v != Via::Mid) else {
             return true;
         };
         let offered = rl.dist + 1;
@@ -125,7 +126,8 @@ impl Table {
             return false;
         }
         match self.entry(two) {
-            None => true,
+            // A MID route is added after step 3, so it does not stop it: conservative.
+            None | Some((_, Via::Mid)) => true,
             Some((r, _)) if r.dist == 1 => false,
             Some((r, Via::TwoHop(p))) if r.dist == 2 => u32::from(n) < u32::from(p),
             Some(_) => true,
