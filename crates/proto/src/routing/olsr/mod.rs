@@ -129,9 +129,11 @@ pub struct Olsr {
     routes_prev: table::Table,
     table_scratch: table::Scratch,
     mpr_scratch: mpr::Scratch,
-    /// Table recomputations (a test hook: several messages in one packet cause one).
-    #[cfg(test)]
+    /// Routing table computations (see [`Olsr::recomputations`]).
     recomputations: u64,
+    /// The time of the last update: the table must equal a computation from the repositories
+    /// at that time ([`Olsr::check_invariants`]).
+    last_update: SimTime,
     /// Symmetric neighbours at the last update, to notice losses.
     sym: BTreeSet<Ipv4Addr>,
     /// Symmetric links (interface, main address) at the last update: the routing table's
@@ -183,12 +185,12 @@ impl Olsr {
             rng,
             repo: Repositories::default(),
             mprs: BTreeSet::new(),
-            routes: Vec::new(),
-            routes_prev: Vec::new(),
+            routes: table::Table::default(),
+            routes_prev: table::Table::default(),
             table_scratch: table::Scratch::default(),
             mpr_scratch: mpr::Scratch::default(),
-            #[cfg(test)]
             recomputations: 0,
+            last_update: SimTime::ZERO,
             sym: BTreeSet::new(),
             sym_links: BTreeSet::new(),
             advertised: BTreeSet::new(),
@@ -251,11 +253,18 @@ impl Olsr {
 
     /// The routing table as (destination, route), sorted by destination.
     pub fn routes(&self) -> &[(Ipv4Addr, Route)] {
-        &self.routes
+        &self.routes.routes
+    }
+
+    /// How many times the routing table (§10) was computed: once per input that changed
+    /// something the table can depend on, never for refreshed validity times (for tests and
+    /// cost metrics).
+    pub fn recomputations(&self) -> u64 {
+        self.recomputations
     }
 
     fn route(&self, dst: Ipv4Addr) -> Option<Route> {
-        table::lookup(&self.routes, dst)
+        table::lookup(&self.routes.routes, dst)
     }
 
     /// The last Advertised Neighbour Sequence Number (§9.3).
@@ -268,10 +277,10 @@ impl Olsr {
     pub fn check_invariants(&self) {
         assert!(self.route(self.addr).is_none(), "route to self");
         assert!(
-            self.routes.windows(2).all(|w| w[0].0 < w[1].0),
+            self.routes.routes.windows(2).all(|w| w[0].0 < w[1].0),
             "routing table not sorted"
         );
-        for (dst, r) in &self.routes {
+        for (dst, r) in &self.routes.routes {
             assert!(r.dist >= 1, "route to {dst} of length 0");
             let l = self.repo.links.get(&r.next_hop);
             assert!(
@@ -284,6 +293,32 @@ impl Olsr {
                 self.sym
             );
         }
+        // A skipped recomputation must have been no change: the table is what a computation
+        // from the repositories gives.
+        let mut fresh = table::Table::default();
+        table::compute_into(
+            self.addr,
+            &self.repo,
+            self.last_update,
+            &mut fresh,
+            &mut table::Scratch::default(),
+        );
+        assert_eq!(
+            self.routes.routes, fresh.routes,
+            "{}: routing table differs from a fresh computation",
+            self.addr
+        );
+        // Likewise a skipped MPR selection.
+        let mut fresh_mprs = BTreeSet::new();
+        mpr::select_into(
+            self.addr,
+            &self.mpr_input,
+            self.repo.two_hop.keys().copied(),
+            &mut mpr::Scratch::default(),
+            &mut fresh_mprs,
+        );
+        assert_eq!(self.mpr_input, self.sym_buf, "MPR input out of date");
+        assert_eq!(self.mprs, fresh_mprs, "{}: MPR set out of date", self.addr);
         for m in &self.mprs {
             assert!(self.sym.contains(m), "MPR {m} is not a symmetric neighbour");
         }
@@ -427,9 +462,9 @@ impl Olsr {
     /// the routing table (RouteBroken for lost destinations). `changed` says whether a caller
     /// already altered a repository's content.
     fn update(&mut self, now: SimTime, changed: bool) {
-        if self.refresh(now, changed) {
-            self.recompute(now);
-        }
+        let changed = self.refresh(now, changed);
+        self.recompute(now, changed);
+        self.last_update = now;
         // Times only move when a repository was written (or purged); a packet of duplicates
         // leaves the deadline as it was.
         if self.repo.touched {
@@ -440,7 +475,8 @@ impl Olsr {
 
     /// The cheap part of [`Olsr::update`]: purges expired tuples, brings the symmetric
     /// neighbour and link sets up to date (LinkBroken, §8.5 clean-up) and returns whether
-    /// the MPR set and routing table must be recomputed (`changed`, or a change found here).
+    /// the routing table must be recomputed whatever the logged 2-hop and topology changes
+    /// (`changed`, or an expiry or a symmetric link or neighbour change found here).
     fn refresh(&mut self, now: SimTime, mut changed: bool) -> bool {
         // Every time in the repositories that lies ahead was at least `next_expiry` when it was
         // last computed (at the end of the previous update; every repository change is
@@ -483,16 +519,22 @@ impl Olsr {
     }
 
     /// Recomputes what the repositories feed: the MPR set (§8.3.1, only when its inputs
-    /// changed), the advertised set and ANSN (§9.3) and the routing table (§10), with a
-    /// RouteBroken event for every destination that left the table.
-    fn recompute(&mut self, now: SimTime) {
-        #[cfg(test)]
-        {
-            self.recomputations += 1;
-        }
-        // The MPR set is a function of the symmetric neighbours (with willingness) and the
-        // 2-hop set only: a TC or MID changes neither, so most changes skip reselection.
-        if self.repo.two_hop_changed || self.sym_buf != self.mpr_input {
+    /// changed), the advertised set and ANSN (§9.3) and the routing table (§10, when `full`
+    /// or when a logged 2-hop or topology change can alter it), with a RouteBroken event for
+    /// every destination that left the table.
+    fn recompute(&mut self, now: SimTime, full: bool) {
+        let me = self.addr;
+        // The MPR set is a function of the symmetric neighbours (with willingness) and of the
+        // 2-hop tuples whose 2-hop node is neither us nor a symmetric neighbour (N2) only: a
+        // TC or MID changes neither, nor does a 2-hop tuple to a node we hear directly.
+        let sym = &self.sym_buf;
+        let n2_changed = self.repo.two_hop_log.iter().any(|(_, _, two)| {
+            *two != me
+                && sym
+                    .binary_search_by_key(&u32::from(*two), |(n, _)| u32::from(*n))
+                    .is_err()
+        });
+        if self.repo.two_hop_changed || n2_changed || self.sym_buf != self.mpr_input {
             mpr::select_into(
                 self.addr,
                 &self.sym_buf,
@@ -512,6 +554,37 @@ impl Olsr {
             }
             self.advertised = self.repo.selectors.keys().copied().collect();
         }
+        // The table is a function of the symmetric links, the willingness of neighbours and
+        // the 2-hop, topology and MID sets. Unless `full` (an expiry, a link, neighbour or MID
+        // change), only 2-hop and topology tuples were created or removed: each is tested
+        // against the current table, and if none can change it, together they cannot either
+        // (see docs/models/olsr.md, *What is computed when*).
+        let repo = &self.repo;
+        let routes = &self.routes;
+        let needed =
+            full || repo.two_hop_log.iter().any(|&(added, n, two)| {
+                if added {
+                    let willing = repo
+                        .neighbors
+                        .get(&n)
+                        .is_some_and(|w| *w != mpr::WILL_NEVER);
+                    routes.two_hop_added_matters(me, n, two, willing)
+                } else {
+                    routes.two_hop_removed_matters(n, two)
+                }
+            }) || repo.topology_log.iter().any(|&(added, last, dest)| {
+                if added {
+                    routes.topology_added_matters(me, last, dest)
+                } else {
+                    routes.topology_removed_matters(last, dest)
+                }
+            });
+        self.repo.two_hop_log.clear();
+        self.repo.topology_log.clear();
+        if !needed {
+            return;
+        }
+        self.recomputations += 1;
         std::mem::swap(&mut self.routes, &mut self.routes_prev);
         table::compute_into(
             self.addr,
@@ -522,8 +595,8 @@ impl Olsr {
         );
         // Both tables are sorted: destinations of the old one missing from the new one, in
         // address order.
-        let mut new = self.routes.iter().map(|(d, _)| *d).peekable();
-        for (dst, _) in &self.routes_prev {
+        let mut new = self.routes.routes.iter().map(|(d, _)| *d).peekable();
+        for (dst, _) in &self.routes_prev.routes {
             while new.next_if(|d| d < dst).is_some() {}
             if new.next_if_eq(dst).is_none() {
                 self.events
@@ -579,7 +652,8 @@ impl Olsr {
             if dup.is_none() && self.repo.is_sym_iface(src, now) {
                 match &msg.body {
                     MessageBody::Tc(tc) => {
-                        changed |= self.repo.process_tc(now, msg.originator, tc, validity);
+                        // Created and removed tuples are logged for `recompute` to judge.
+                        self.repo.process_tc(now, msg.originator, tc, validity);
                     }
                     MessageBody::Mid(addrs) => {
                         changed |=

@@ -47,10 +47,11 @@ pub fn select(
 pub(super) struct Scratch {
     /// N: the neighbours with willingness other than WILL_NEVER, by address.
     cand: Vec<(Ipv4Addr, u8)>,
-    /// (index in `cand`, N2 node) for every 2-hop tuple through a candidate, sorted.
-    pairs: Vec<(u32, Ipv4Addr)>,
-    /// N2, sorted.
-    n2: Vec<Ipv4Addr>,
+    /// (index in `cand`, N2 node as an integer) for every 2-hop tuple through a candidate,
+    /// sorted.
+    pairs: Vec<(u32, u32)>,
+    /// N2 (addresses as integers, the same order), sorted.
+    n2: Vec<u32>,
     /// For each pair, the index of its N2 node in `n2`.
     cov: Vec<u32>,
     /// The pairs of candidate `i` are `pairs[start[i]..start[i + 1]]`.
@@ -73,20 +74,38 @@ pub(super) fn select_into(
     out: &mut BTreeSet<Ipv4Addr>,
 ) {
     out.clear();
-    let is_neighbor = |a: Ipv4Addr| neighbors.binary_search_by_key(&a, |(n, _)| *n).is_ok();
+    // Addresses are compared as integers (the same order as `Ipv4Addr`'s).
+    let is_neighbor = |a: Ipv4Addr| {
+        let k = u32::from(a);
+        neighbors
+            .binary_search_by_key(&k, |(n, _)| u32::from(*n))
+            .is_ok()
+    };
     s.cand.clear();
     s.cand
         .extend(neighbors.iter().filter(|(_, w)| *w != WILL_NEVER).copied());
-    let cand_index =
-        |cand: &[(Ipv4Addr, u8)], a: Ipv4Addr| cand.binary_search_by_key(&a, |(n, _)| *n).ok();
-    // coverage: the N2 nodes each candidate reaches.
+    let cand_index = |cand: &[(Ipv4Addr, u8)], a: Ipv4Addr| {
+        let k = u32::from(a);
+        cand.binary_search_by_key(&k, |(n, _)| u32::from(*n)).ok()
+    };
+    // coverage: the N2 nodes each candidate reaches. The 2-hop set comes ordered by
+    // neighbour: the candidate is looked up once per run of its tuples.
     s.pairs.clear();
+    let mut current: Option<(Ipv4Addr, Option<usize>)> = None;
     for (n, two) in two_hop {
         if two == me || is_neighbor(two) {
             continue;
         }
-        if let Some(i) = cand_index(&s.cand, n) {
-            s.pairs.push((i as u32, two));
+        let i = match current {
+            Some((m, i)) if m == n => i,
+            _ => {
+                let i = cand_index(&s.cand, n);
+                current = Some((n, i));
+                i
+            }
+        };
+        if let Some(i) = i {
+            s.pairs.push((i as u32, u32::from(two)));
         }
     }
     // The 2-hop set comes sorted and without repeats; other callers may not.

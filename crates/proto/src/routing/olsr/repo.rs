@@ -147,9 +147,17 @@ pub(super) struct Repositories {
     /// loss, purge); the router clears it once it recomputed [`Repositories::next_expiry`].
     /// Most packets carry only duplicates and touch nothing, so the scan is skipped for them.
     pub touched: bool,
-    /// Set whenever a 2-hop tuple is created or removed (an input of MPR selection); the router
-    /// clears it when it reselects.
+    /// Set when 2-hop tuples were removed in bulk (purge; an input of MPR selection); the
+    /// router clears it when it reselects. Single creations and removals go to `two_hop_log`.
     pub two_hop_changed: bool,
+    /// 2-hop tuples created (`true`) or removed (`false`) by message processing since the
+    /// router last looked: (added, neighbour, 2-hop node). The router tests each against the
+    /// MPR selection's inputs and the routing table and clears the log.
+    pub two_hop_log: Vec<(bool, Ipv4Addr, Ipv4Addr)>,
+    /// Topology tuples created (`true`) or removed (`false`) by TC processing since the router
+    /// last looked: (added, last hop, destination). A tuple replaced under a new ANSN with the
+    /// same destination is neither.
+    pub topology_log: Vec<(bool, Ipv4Addr, Ipv4Addr)>,
     /// Interface association set (§4.1, from MID): I_iface_addr → (I_main_addr, I_time).
     pub ifaces: BTreeMap<Ipv4Addr, (Ipv4Addr, SimTime)>,
 }
@@ -180,15 +188,19 @@ impl Repositories {
         }
         // Links are keyed by interface and a neighbour's main address is normally that
         // interface, so the list is usually sorted already.
-        if !out.is_sorted() {
-            out.sort_unstable();
+        if !out.is_sorted_by_key(|(n, w)| (u32::from(*n), *w)) {
+            out.sort_unstable_by_key(|(n, w)| (u32::from(*n), *w));
         }
-        out.dedup();
+        out.dedup_by_key(|(n, w)| (u32::from(*n), *w));
     }
 
     /// Link sensing and neighbour detection for one HELLO (§7.1.1, §8.1.1, §8.2.1, §8.4.1):
     /// `src` is the sender interface (IP source), `me` our address, `validity` the decoded
-    /// Vtime. Returns whether a tuple was created or removed (times alone do not count).
+    /// Vtime. Returns whether a neighbour's willingness changed (an input of the routing table
+    /// the router cannot judge from the logs); 2-hop tuples created or removed go to
+    /// `two_hop_log`; new link, neighbour and selector tuples are told by the router's own
+    /// comparisons (symmetric links, symmetric neighbours, advertised set). Refreshed times
+    /// are no change.
     #[allow(clippy::too_many_arguments)]
     pub fn process_hello(
         &mut self,
@@ -204,15 +216,13 @@ impl Repositories {
         let mut changed = false;
         let vt = now + validity;
         // §7.1.1 step 1: a new link tuple starts with L_SYM_time expired.
-        let link = self.links.get_or_insert_with(src, || {
-            changed = true;
-            LinkTuple {
-                main: originator,
-                sym_time: SimTime::ZERO,
-                asym_time: SimTime::ZERO,
-                time: vt,
-                lost_until: SimTime::ZERO,
-            }
+        // A new link starts asymmetric: the router notices it when it becomes symmetric.
+        let link = self.links.get_or_insert_with(src, || LinkTuple {
+            main: originator,
+            sym_time: SimTime::ZERO,
+            asym_time: SimTime::ZERO,
+            time: vt,
+            lost_until: SimTime::ZERO,
         });
         link.main = originator;
         // §7.1.1 step 2: L_ASYM_time refreshed; our own address in a link message decides
@@ -237,9 +247,14 @@ impl Repositories {
         link.time = link.time.max(link.asym_time);
         let sym = link.is_sym(now);
         // §8.1.1: the neighbour tuple carries the advertised willingness (an input of MPR
-        // selection and of the routing table, so a new value counts as a change).
-        let will = Some(hello.willingness);
-        if self.neighbors.insert(originator, hello.willingness) != will {
+        // selection and of the routing table, so a new value counts as a change). A new
+        // neighbour has no symmetric link yet unless this HELLO gave it one, which the router
+        // notices as a new symmetric neighbour.
+        if self
+            .neighbors
+            .insert(originator, hello.willingness)
+            .is_some_and(|w| w != hello.willingness)
+        {
             changed = true;
         }
         // §8.2.1: 2-hop information only from symmetric links.
@@ -255,8 +270,7 @@ impl Repositories {
                             let old = self.two_hop.insert((originator, two), vt);
                             self.two_hop_min.wrote(old, vt);
                             if old.is_none() {
-                                changed = true;
-                                self.two_hop_changed = true;
+                                self.two_hop_log.push((true, originator, two));
                             }
                         }
                     }
@@ -265,8 +279,7 @@ impl Repositories {
                             let two = self.main_of(a);
                             if let Some(old) = self.two_hop.remove(&(originator, two)) {
                                 self.two_hop_min.removed(old);
-                                changed = true;
-                                self.two_hop_changed = true;
+                                self.two_hop_log.push((false, originator, two));
                             }
                         }
                     }
@@ -277,15 +290,16 @@ impl Repositories {
             let selected = hello.links.iter().any(|l| {
                 l.code.is_valid() && l.code.neighbor_type() == MPR_NEIGH && l.addrs.contains(&me)
             });
-            if selected && self.selectors.insert(originator, vt).is_none() {
-                changed = true;
+            if selected {
+                self.selectors.insert(originator, vt);
             }
         }
         changed
     }
 
     /// TC processing (§9.5) for a TC from a symmetric neighbour (the caller checks step 1).
-    /// Returns whether the topology set changed in content.
+    /// Returns whether the topology set changed in content; the tuples created and removed go
+    /// to `topology_log`.
     pub fn process_tc(
         &mut self,
         now: SimTime,
@@ -337,12 +351,25 @@ impl Repositories {
             }
         }
         // A new ANSN that re-advertises the same neighbours replaces tuples without changing
-        // what the table reads, so it is not a change.
-        !self
+        // what the table reads, so it is not a change. Both lists are sorted: merge them.
+        let log_len = self.topology_log.len();
+        let mut after = self
             .topology
             .range(range)
-            .map(|((_, dest), _)| dest)
-            .eq(before.iter())
+            .map(|((_, dest), _)| *dest)
+            .peekable();
+        for &b in &before {
+            while let Some(a) = after.next_if(|a| *a < b) {
+                self.topology_log.push((true, originator, a));
+            }
+            if after.next_if_eq(&b).is_none() {
+                self.topology_log.push((false, originator, b));
+            }
+        }
+        for a in after {
+            self.topology_log.push((true, originator, a));
+        }
+        self.topology_log.len() != log_len
     }
 
     /// MID processing (§5.4) for a MID from a symmetric neighbour. Returns whether an

@@ -18,8 +18,132 @@ pub struct Route {
     pub dist: u32,
 }
 
-/// A routing table: (destination, route) sorted by destination.
-pub(super) type Table = Vec<(Ipv4Addr, Route)>;
+/// How a route was found: what the relevance tests of [`Table`] compare a repository change
+/// against to tell whether it can alter the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Via {
+    /// Step 2: a symmetric link (1 hop).
+    Link,
+    /// Step 3: a 2-hop tuple through this neighbour (the lowest-addressed usable one).
+    TwoHop(Ipv4Addr),
+    /// Step 3 (continued): a topology tuple from this last hop (the lowest-addressed one at
+    /// the distance before).
+    Topology(Ipv4Addr),
+    /// Step 5: another interface of a known node (MID).
+    Mid,
+}
+
+/// A routing table: (destination, route) sorted by destination, and how each route was found
+/// (same index).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Table {
+    /// (destination, route), sorted by destination.
+    pub routes: Vec<(Ipv4Addr, Route)>,
+    /// `via[i]` tells how `routes[i]` was found.
+    pub via: Vec<Via>,
+}
+
+impl Table {
+    fn clear(&mut self) {
+        self.routes.clear();
+        self.via.clear();
+    }
+
+    /// The route to `dst` and how it was found.
+    pub fn entry(&self, dst: Ipv4Addr) -> Option<(Route, Via)> {
+        let key = u32::from(dst);
+        self.routes
+            .binary_search_by_key(&key, |(d, _)| u32::from(*d))
+            .ok()
+            .map(|i| (self.routes[i].1, self.via[i]))
+    }
+
+    /// Inserts `r` for `dest` unless `dest` already has a route.
+    fn insert_new(&mut self, dest: Ipv4Addr, r: Route, via: Via) {
+        // Compared as integers (the same order as `Ipv4Addr`'s).
+        let key = u32::from(dest);
+        if let Err(i) = self
+            .routes
+            .binary_search_by_key(&key, |(d, _)| u32::from(*d))
+        {
+            self.routes.insert(i, (dest, r));
+            self.via.insert(i, via);
+        }
+    }
+
+    /// Whether adding the topology tuple (`last`, `dest`) to the repositories this table was
+    /// computed from can change it. It cannot when `dest` is us, when `last` has no route
+    /// (the expansion never reaches it), when `dest` already has a shorter route, or one of
+    /// the same length found first (through a 2-hop tuple, or a lower-addressed last hop).
+    pub fn topology_added_matters(&self, me: Ipv4Addr, last: Ipv4Addr, dest: Ipv4Addr) -> bool {
+        if dest == me {
+            return false;
+        }
+        let Some((rl, vl)) = self.entry(last) else {
+            return false;
+        };
+        if vl == Via::Mid {
+            return true; // not expanded from; kept conservative
+        }
+        // A MID route is added after the expansion, so it does not stop it: conservative.
+        let Some((rd, vd)) = self.entry(dest).filter(|(_, v)| *v != Via::Mid) else {
+            return true;
+        };
+        let offered = rl.dist + 1;
+        match offered.cmp(&rd.dist) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => match vd {
+                Via::Link | Via::TwoHop(_) => false,
+                Via::Topology(p) => u32::from(last) < u32::from(p),
+                Via::Mid => true,
+            },
+        }
+    }
+
+    /// Whether removing the topology tuple (`last`, `dest`) can change the table: only if the
+    /// route to `dest` was found through it (every other route keeps its path, and nothing
+    /// shorter appears when a tuple goes).
+    pub fn topology_removed_matters(&self, last: Ipv4Addr, dest: Ipv4Addr) -> bool {
+        match self.entry(dest) {
+            Some((_, Via::Topology(p))) => p == last,
+            Some((_, Via::Mid)) => true,
+            _ => false,
+        }
+    }
+
+    /// Whether adding the 2-hop tuple (`n`, `two`) can change the table. It cannot when `two`
+    /// is us, when `n` cannot be a first hop (no 1-hop route, or WILL_NEVER: `willing`), or when
+    /// `two` already has a route of 1 hop or of 2 through a lower-addressed neighbour.
+    pub fn two_hop_added_matters(
+        &self,
+        me: Ipv4Addr,
+        n: Ipv4Addr,
+        two: Ipv4Addr,
+        willing: bool,
+    ) -> bool {
+        if two == me || !willing || self.entry(n).is_none_or(|(r, _)| r.dist != 1) {
+            return false;
+        }
+        match self.entry(two) {
+            // A MID route is added after step 3, so it does not stop it: conservative.
+            None | Some((_, Via::Mid)) => true,
+            Some((r, _)) if r.dist == 1 => false,
+            Some((r, Via::TwoHop(p))) if r.dist == 2 => u32::from(n) < u32::from(p),
+            Some(_) => true,
+        }
+    }
+
+    /// Whether removing the 2-hop tuple (`n`, `two`) can change the table: only if the route
+    /// to `two` was found through it.
+    pub fn two_hop_removed_matters(&self, n: Ipv4Addr, two: Ipv4Addr) -> bool {
+        match self.entry(two) {
+            Some((_, Via::TwoHop(p))) => p == n,
+            Some((_, Via::Mid)) => true,
+            _ => false,
+        }
+    }
+}
 
 /// The route to `dst` in `table`, if any.
 pub(super) fn lookup(table: &[(Ipv4Addr, Route)], dst: Ipv4Addr) -> Option<Route> {
@@ -28,19 +152,6 @@ pub(super) fn lookup(table: &[(Ipv4Addr, Route)], dst: Ipv4Addr) -> Option<Route
         .binary_search_by_key(&key, |(d, _)| u32::from(*d))
         .ok()
         .map(|i| table[i].1)
-}
-
-/// Inserts `r` for `dest` unless `dest` already has a route; returns whether it was inserted.
-fn insert_new(table: &mut Table, dest: Ipv4Addr, r: Route) -> bool {
-    // Compared as integers (the same order as `Ipv4Addr`'s).
-    let key = u32::from(dest);
-    match table.binary_search_by_key(&key, |(d, _)| u32::from(*d)) {
-        Ok(_) => false,
-        Err(i) => {
-            table.insert(i, (dest, r));
-            true
-        }
-    }
 }
 
 /// Buffers reused from one computation to the next (no allocation once they have grown).
@@ -71,7 +182,7 @@ pub(super) fn compute_into(
         };
         for dest in [*iface, l.main] {
             if dest != me {
-                insert_new(table, dest, r);
+                table.insert_new(dest, r, Via::Link);
             }
         }
     }
@@ -87,7 +198,7 @@ pub(super) fn compute_into(
             Some((m, via)) if m == *n => via,
             _ => {
                 let willing = repo.neighbors.get(n).copied().unwrap_or(WILL_NEVER) != WILL_NEVER;
-                let via = lookup(table, *n).filter(|r| willing && r.dist == 1);
+                let via = lookup(&table.routes, *n).filter(|r| willing && r.dist == 1);
                 current = Some((*n, via));
                 via
             }
@@ -95,13 +206,13 @@ pub(super) fn compute_into(
         let Some(via) = via else {
             continue;
         };
-        insert_new(
-            table,
+        table.insert_new(
             *two,
             Route {
                 next_hop: via.next_hop,
                 dist: 2,
             },
+            Via::TwoHop(*n),
         );
     }
     // Step 3 (continued): topology tuples extend the table one hop at a time. The RFC starts
@@ -117,7 +228,7 @@ pub(super) fn compute_into(
     let Scratch { frontier, added } = scratch;
     let mut h = 1;
     frontier.clear();
-    frontier.extend(table.iter().filter(|(_, r)| r.dist == h).copied());
+    frontier.extend(table.routes.iter().filter(|(_, r)| r.dist == h).copied());
     while !frontier.is_empty() {
         added.clear();
         // `frontier` is in address order, so the first route offered to a destination comes
@@ -125,33 +236,33 @@ pub(super) fn compute_into(
         for (last, r) in frontier.iter() {
             let range = (*last, Ipv4Addr::UNSPECIFIED)..=(*last, Ipv4Addr::BROADCAST);
             for ((_, dest), _) in repo.topology.range(range) {
-                if *dest != me && lookup(table, *dest).is_none() {
-                    insert_new(
-                        added,
+                if *dest != me && lookup(&table.routes, *dest).is_none() {
+                    added.insert_new(
                         *dest,
                         Route {
                             next_hop: r.next_hop,
                             dist: h + 1,
                         },
+                        Via::Topology(*last),
                     );
                 }
             }
         }
-        for (dest, r) in added.iter() {
-            insert_new(table, *dest, *r);
+        for ((dest, r), via) in added.routes.iter().zip(&added.via) {
+            table.insert_new(*dest, *r, *via);
         }
         h += 1;
         // Everything h hops away: what was just added and (at h = 2) the 2-hop entries.
         frontier.clear();
-        frontier.extend(table.iter().filter(|(_, r)| r.dist == h).copied());
+        frontier.extend(table.routes.iter().filter(|(_, r)| r.dist == h).copied());
     }
     // Step 5: other interfaces of known nodes (MID).
     for (iface, (main, _)) in &repo.ifaces {
-        if *iface == me || lookup(table, *iface).is_some() {
+        if *iface == me || lookup(&table.routes, *iface).is_some() {
             continue;
         }
-        if let Some(r) = lookup(table, *main) {
-            insert_new(table, *iface, r);
+        if let Some(r) = lookup(&table.routes, *main) {
+            table.insert_new(*iface, r, Via::Mid);
         }
     }
 }

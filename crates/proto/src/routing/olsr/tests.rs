@@ -693,7 +693,7 @@ fn one_recomputation_per_packet_and_lookups_see_it() {
     let a = TestNet::addr;
     let mut r = Olsr::new(a(0), OlsrConfig::default(), Rng::from_seed(7));
     let now = secs(1);
-    assert_eq!(r.recomputations, 0);
+    assert_eq!(r.recomputations(), 0);
     let hello = hello_from(
         a(1),
         1,
@@ -713,7 +713,8 @@ fn one_recomputation_per_packet_and_lookups_see_it() {
     );
     r.handle_receive(now, a(1), packet);
     assert_eq!(
-        r.recomputations, 1,
+        r.recomputations(),
+        1,
         "three changing messages, one recomputation"
     );
     assert_eq!(r.next_hop(a(1)), Some(a(1)));
@@ -742,7 +743,7 @@ fn one_recomputation_per_packet_and_lookups_see_it() {
     // A packet of duplicates changes nothing and recomputes nothing.
     let again = control_packet(a(1), 2, vec![tc_from(a(3), 1, 1, &[a(4)])]);
     r.handle_receive(now, a(1), again);
-    assert_eq!(r.recomputations, 1);
+    assert_eq!(r.recomputations(), 1);
     // The HELLO that withdraws 2 (NOT_NEIGH) changes the 2-hop set: one recomputation, and
     // the route to 2 is gone (RouteBroken) as soon as the packet has been processed.
     let hello = hello_from(
@@ -755,11 +756,172 @@ fn one_recomputation_per_packet_and_lookups_see_it() {
     );
     while r.poll_event().is_some() {}
     r.handle_receive(now, a(1), control_packet(a(1), 3, vec![hello]));
-    assert_eq!(r.recomputations, 2);
+    assert_eq!(r.recomputations(), 2);
     assert_eq!(r.next_hop(a(2)), None);
     assert_eq!(
         r.poll_event(),
         Some(RoutingEvent::RouteBroken { dst: a(2) })
+    );
+    r.check_invariants();
+}
+
+/// Node 0 hears 1 (symmetric), which reports 2 and 3 as its symmetric neighbours (2-hop
+/// routes through 1); 1's TC advertises 2 and 3, 3's TC advertises 4 (3 hops, last hop 3).
+/// Returns the router after that packet (one recomputation).
+fn refreshed_router() -> Olsr {
+    let a = TestNet::addr;
+    let mut r = Olsr::new(a(0), OlsrConfig::default(), Rng::from_seed(7));
+    let hello = hello_from(
+        a(1),
+        1,
+        &[(sctpsim_wire::olsr::SYM_LINK, SYM_NEIGH, &[a(0), a(2), a(3)])],
+    );
+    let packet = control_packet(
+        a(1),
+        1,
+        vec![
+            hello,
+            tc_from(a(1), 2, 1, &[a(2), a(3)]),
+            tc_from(a(3), 1, 1, &[a(4)]),
+        ],
+    );
+    r.handle_receive(secs(1), a(1), packet);
+    assert_eq!(r.recomputations(), 1);
+    assert_eq!(r.next_hop(a(4)), Some(a(1)));
+    r.check_invariants();
+    r
+}
+
+/// Refreshes are not changes (RFC 3626 §8.3.1, §10: recompute "when a change is detected"):
+/// the same HELLO again, the same TC again with a new sequence number, the same advertised set
+/// under a new ANSN, and new tuples that cannot alter the table (a 2-hop tuple to a node
+/// already one hop away, a longer path to a known destination) recompute nothing, and the
+/// table stays what a fresh computation gives.
+#[test]
+fn refreshed_tuples_do_not_recompute() {
+    let a = TestNet::addr;
+    let mut r = refreshed_router();
+    let routes = r.routes().to_vec();
+    let mprs = r.mpr_set().clone();
+    let hello = hello_from(
+        a(1),
+        5,
+        &[(sctpsim_wire::olsr::SYM_LINK, SYM_NEIGH, &[a(0), a(2), a(3)])],
+    );
+    // Two seconds later: same HELLO (validity times refreshed), same TCs with new sequence
+    // numbers, 3's advertised set under a new ANSN.
+    let packet = control_packet(
+        a(1),
+        2,
+        vec![
+            hello,
+            tc_from(a(1), 6, 1, &[a(2), a(3)]),
+            tc_from(a(3), 7, 2, &[a(4)]),
+        ],
+    );
+    r.handle_receive(secs(3), a(1), packet);
+    assert_eq!(r.recomputations(), 1, "refreshes only: no recomputation");
+    assert_eq!(r.routes(), &routes[..]);
+    assert_eq!(r.mpr_set(), &mprs);
+    r.check_invariants();
+    // 4 (three hops) advertises 2 and 3 (two hops): longer paths to known destinations,
+    // which cannot change anything.
+    let packet = control_packet(a(1), 3, vec![tc_from(a(4), 1, 1, &[a(2), a(3)])]);
+    r.handle_receive(secs(4), a(1), packet);
+    assert_eq!(r.recomputations(), 1, "a longer path is no change");
+    assert_eq!(r.routes(), &routes[..]);
+    assert_eq!(
+        r.topology().len(),
+        5,
+        "the tuples are recorded all the same"
+    );
+    r.check_invariants();
+}
+
+/// A real change recomputes at once, and a lookup right after sees it: a new 2-hop node, a
+/// TC that moves a destination closer, a TC withdrawing the tuple a route was found through
+/// (RouteBroken in the same call), and the expiry of topology tuples.
+#[test]
+fn real_changes_still_recompute() {
+    let a = TestNet::addr;
+    let mut r = refreshed_router();
+    // 1 now also lists 5: a new 2-hop node.
+    let hello = hello_from(
+        a(1),
+        5,
+        &[(
+            sctpsim_wire::olsr::SYM_LINK,
+            SYM_NEIGH,
+            &[a(0), a(2), a(3), a(5)],
+        )],
+    );
+    r.handle_receive(secs(2), a(1), control_packet(a(1), 2, vec![hello]));
+    assert_eq!(r.recomputations(), 2);
+    assert_eq!(
+        r.routes()
+            .iter()
+            .find(|(d, _)| *d == a(5))
+            .map(|(_, x)| x.dist),
+        Some(2)
+    );
+    r.check_invariants();
+    // 2 advertises 4: the same length as through 3, but 2 < 3 wins the tie, so the route's
+    // last hop changes (the next hop stays 1): recomputed.
+    r.handle_receive(
+        secs(3),
+        a(1),
+        control_packet(a(1), 3, vec![tc_from(a(2), 1, 1, &[a(4)])]),
+    );
+    assert_eq!(r.recomputations(), 3);
+    r.check_invariants();
+    // 3 withdraws 4 under a new ANSN: the route to 4 was found through 2 since the last
+    // change, so nothing to recompute; then 2 withdraws it too, which removes the route.
+    r.handle_receive(
+        secs(4),
+        a(1),
+        control_packet(a(1), 4, vec![tc_from(a(3), 2, 2, &[])]),
+    );
+    assert_eq!(
+        r.recomputations(),
+        3,
+        "3 → 4 was not the tuple the route used"
+    );
+    assert_eq!(r.next_hop(a(4)), Some(a(1)));
+    r.check_invariants();
+    while r.poll_event().is_some() {}
+    r.handle_receive(
+        secs(5),
+        a(1),
+        control_packet(a(1), 5, vec![tc_from(a(2), 2, 2, &[])]),
+    );
+    assert_eq!(r.recomputations(), 4, "2 → 4 was");
+    assert_eq!(r.next_hop(a(4)), None, "the lookup right after sees it");
+    assert_eq!(
+        r.poll_event(),
+        Some(RoutingEvent::RouteBroken { dst: a(4) })
+    );
+    r.check_invariants();
+    // Expiry: keep the link up with HELLOs and let 1's TC (15 s from t = 1 s) expire.
+    assert!(r.next_hop(a(3)).is_some());
+    let before = r.recomputations();
+    for t in [7, 11, 15] {
+        let hello = hello_from(
+            a(1),
+            t as u16 + 10,
+            &[(sctpsim_wire::olsr::SYM_LINK, SYM_NEIGH, &[a(0), a(2), a(5)])],
+        );
+        r.handle_receive(
+            secs(t),
+            a(1),
+            control_packet(a(1), t as u16 + 10, vec![hello]),
+        );
+    }
+    r.handle_timeout(secs(17));
+    assert!(r.recomputations() > before, "expiry recomputes");
+    assert_eq!(
+        r.next_hop(a(3)),
+        None,
+        "1's TC and 1's 2-hop tuple to 3 expired"
     );
     r.check_invariants();
 }

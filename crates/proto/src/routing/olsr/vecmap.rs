@@ -5,7 +5,34 @@
 //! Iteration is in key order, as with a `BTreeMap`, so everything that iterates stays
 //! deterministic (DESIGN.md §1.3).
 
+use std::net::Ipv4Addr;
 use std::ops::RangeInclusive;
+
+/// A key with an integer image in the same order (searches compare machine integers rather
+/// than `Ipv4Addr`'s byte arrays).
+pub(super) trait IntKey: Ord + Copy {
+    /// The integer image: `a < b` exactly when `a.int() < b.int()`.
+    fn int(&self) -> u64;
+}
+
+impl IntKey for Ipv4Addr {
+    fn int(&self) -> u64 {
+        u64::from(u32::from(*self))
+    }
+}
+
+impl IntKey for (Ipv4Addr, Ipv4Addr) {
+    fn int(&self) -> u64 {
+        (u64::from(u32::from(self.0)) << 32) | u64::from(u32::from(self.1))
+    }
+}
+
+#[cfg(test)]
+impl IntKey for u32 {
+    fn int(&self) -> u64 {
+        u64::from(*self)
+    }
+}
 
 /// A map sorted by key.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,9 +48,10 @@ impl<K, V> Default for VecMap<K, V> {
     }
 }
 
-impl<K: Ord + Copy, V> VecMap<K, V> {
+impl<K: IntKey, V> VecMap<K, V> {
     fn find(&self, k: &K) -> Result<usize, usize> {
-        self.entries.binary_search_by(|(e, _)| e.cmp(k))
+        let key = k.int();
+        self.entries.binary_search_by_key(&key, |(e, _)| e.int())
     }
 
     /// The value of `k`.
@@ -100,10 +128,11 @@ impl<K: Ord + Copy, V> VecMap<K, V> {
     pub fn range(&self, range: RangeInclusive<K>) -> impl Iterator<Item = (&K, &V)> + Clone {
         // The ranges read are short (one node's tuples): find the start, then walk.
         let (start, end) = range.into_inner();
-        let lo = self.entries.partition_point(|(k, _)| *k < start);
+        let (start, end) = (start.int(), end.int());
+        let lo = self.entries.partition_point(|(k, _)| k.int() < start);
         self.entries[lo..]
             .iter()
-            .take_while(move |(k, _)| *k <= end)
+            .take_while(move |(k, _)| k.int() <= end)
             .map(|(k, v)| (k, v))
     }
 
@@ -118,7 +147,7 @@ impl<K: Ord + Copy, V> VecMap<K, V> {
     }
 }
 
-impl<'a, K: Ord + Copy, V> IntoIterator for &'a VecMap<K, V> {
+impl<'a, K: IntKey, V> IntoIterator for &'a VecMap<K, V> {
     type Item = (&'a K, &'a V);
     type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
     fn into_iter(self) -> Self::IntoIter {
@@ -126,7 +155,7 @@ impl<'a, K: Ord + Copy, V> IntoIterator for &'a VecMap<K, V> {
     }
 }
 
-impl<K: Ord + Copy, V> std::ops::Index<&K> for VecMap<K, V> {
+impl<K: IntKey, V> std::ops::Index<&K> for VecMap<K, V> {
     type Output = V;
     fn index(&self, k: &K) -> &V {
         self.get(k).expect("no entry for key")
