@@ -45,7 +45,10 @@ pub fn make_message(seq: u32, sent_at: SimTime, len: usize) -> Vec<u8> {
     let len = len.max(SeqTsHeader::LEN);
     let mut v = vec![0u8; len];
     SeqTsHeader { seq, sent_at }.emit(&mut v);
-    for (b, p) in v[SeqTsHeader::LEN..].iter_mut().zip(patterns(seq, SeqTsHeader::LEN)) {
+    for (b, p) in v[SeqTsHeader::LEN..]
+        .iter_mut()
+        .zip(patterns(seq, SeqTsHeader::LEN))
+    {
         *b = p;
     }
     v

@@ -122,7 +122,10 @@ mod test {
                         shortcuts += 1;
                         assert_eq!(full(m, snr, n), 1.0, "{m:?} snr={snr} n={n}");
                     }
-                    assert_eq!(chunk_success_rate_bits(m, snr, n).to_bits(), full(m, snr, n).to_bits());
+                    assert_eq!(
+                        chunk_success_rate_bits(m, snr, n).to_bits(),
+                        full(m, snr, n).to_bits()
+                    );
                 }
             }
         }

@@ -225,7 +225,10 @@ mod test {
         for rate in [CodeRate::Half, CodeRate::TwoThirds, CodeRate::ThreeQuarters] {
             for k in 0..=4000 {
                 let p = 0.25 * (k as f64 / 4000.0).powi(6);
-                assert!(coded_ber(rate, p) <= coded_ber_bound(rate, p) * (1.0 + 1e-12), "{rate:?} p={p}");
+                assert!(
+                    coded_ber(rate, p) <= coded_ber_bound(rate, p) * (1.0 + 1e-12),
+                    "{rate:?} p={p}"
+                );
             }
             assert_eq!(coded_ber_bound(rate, 0.3), f64::INFINITY);
         }
