@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from sctpsim.reproduce import Analysis, Context, Part, Study
-from sctpsim.reproduce.claims import Claim, mean_ci
+from sctpsim.reproduce.claims import Claim, mean_ci, column as _col
 from sctpsim.scenarios import study_dir
 
 SCENARIO = study_dir("atiquzzaman2003") / "mobileip.toml"
@@ -156,9 +156,6 @@ def _transport_sets(transport: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 # Per-run quantities
 
-
-def _col(df: pd.DataFrame, name: str) -> pd.Series:
-    return pd.to_numeric(df[name], errors="coerce") if name in df.columns else pd.Series([math.nan] * len(df), index=df.index)
 
 
 def _wireline(v: Any) -> float:

@@ -31,7 +31,7 @@ from typing import Any
 import pandas as pd
 
 from sctpsim.reproduce import Analysis, Context, Part, Study
-from sctpsim.reproduce.claims import Claim, mean_ci
+from sctpsim.reproduce.claims import Claim, mean_ci, column as _col, diff_ci as _diff
 from sctpsim.scenarios import study_dir
 
 ROAD = study_dir("aydin2004") / "road.toml"
@@ -136,9 +136,6 @@ def _parts(quick: bool) -> list[Part]:
 # Per-run quantities
 
 
-def _col(df: pd.DataFrame, name: str) -> pd.Series:
-    return pd.to_numeric(df[name], errors="coerce") if name in df.columns else pd.Series([math.nan] * len(df), index=df.index)
-
 
 def runs(ctx: Context) -> pd.DataFrame:
     """Every ok run of the throughput parts: mechanism, acquisition, speed, throughput."""
@@ -181,13 +178,6 @@ def cells(r: pd.DataFrame) -> pd.DataFrame:
                      "outage_s": o, "outage_ci95": oci, "lost": float(g["lost"].sum())})
     return pd.DataFrame(rows)
 
-
-def _diff(a: pd.Series, b: pd.Series) -> tuple[float, float]:
-    """Mean of ``a`` minus mean of ``b`` and its 95 % half-width (independent samples, the two
-    half-widths added in quadrature)."""
-    ma, ha = mean_ci(a)
-    mb, hb = mean_ci(b)
-    return ma - mb, math.hypot(ha, hb)
 
 
 def handoff_regions(speed_kmh: float) -> list[tuple[float, float]]:

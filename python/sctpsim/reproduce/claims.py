@@ -73,6 +73,24 @@ def mean_ci(values: Iterable[float | None]) -> tuple[float, float]:
     return s.mean, (s.ci if math.isfinite(s.ci) else 0.0)
 
 
+def column(df: "pd.DataFrame", name: str) -> "pd.Series":
+    """Column ``name`` of a results frame as numbers (unparseable values NaN), or all NaN if the
+    column is absent (a run without that flow or table)."""
+    import pandas as pd
+
+    if name in df.columns:
+        return pd.to_numeric(df[name], errors="coerce")
+    return pd.Series([math.nan] * len(df), index=df.index)
+
+
+def diff_ci(a: Iterable[float | None], b: Iterable[float | None]) -> tuple[float, float]:
+    """Mean of ``a`` minus mean of ``b`` and its 95 % half-width (independent samples, the two
+    half-widths added in quadrature)."""
+    ma, ha = mean_ci(a)
+    mb, hb = mean_ci(b)
+    return ma - mb, math.hypot(ha, hb)
+
+
 def relative_tolerance(ours: float, paper: float, rel: float) -> bool:
     """|ours − paper| ≤ rel · |paper|."""
     return math.isfinite(ours) and abs(ours - paper) <= rel * abs(paper)

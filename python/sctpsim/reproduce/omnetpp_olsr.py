@@ -28,7 +28,7 @@ from typing import Any
 import pandas as pd
 
 from sctpsim.reproduce import Analysis, Context, Part, Study
-from sctpsim.reproduce.claims import Claim, mean_ci
+from sctpsim.reproduce.claims import Claim, mean_ci, column as _col, diff_ci as _diff
 from sctpsim.scenarios import study_dir
 
 FIELD = study_dir("omnetpp-olsr") / "field.toml"
@@ -133,9 +133,6 @@ def _parts(quick: bool) -> list[Part]:
 # Per-run quantities
 
 
-def _col(df: pd.DataFrame, name: str) -> pd.Series:
-    return pd.to_numeric(df[name], errors="coerce") if name in df.columns else pd.Series([math.nan] * len(df), index=df.index)
-
 
 def runs(ctx: Context) -> pd.DataFrame:
     """Every ok run of the non-timeline parts, one row each, with the study's metrics."""
@@ -213,12 +210,6 @@ def _sel(r: pd.DataFrame, setup: str, proto: str, streams: int | None = None, sp
         g = g[g["speed_mps"] == speed]
     return g
 
-
-def _diff(a: pd.Series, b: pd.Series) -> tuple[float, float]:
-    """Mean of ``a`` minus mean of ``b`` and its 95 % half-width (independent samples)."""
-    ma, ha = mean_ci(a)
-    mb, hb = mean_ci(b)
-    return ma - mb, math.hypot(ha, hb)
 
 
 # ---------------------------------------------------------------------------------------------

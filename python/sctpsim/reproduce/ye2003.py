@@ -24,7 +24,7 @@ from typing import Any, Sequence
 import pandas as pd
 
 from sctpsim.reproduce import Analysis, Context, Part, Study
-from sctpsim.reproduce.claims import Claim, mean_ci, paired_ratio, relative_tolerance
+from sctpsim.reproduce.claims import Claim, mean_ci, paired_ratio, relative_tolerance, column as _col
 from sctpsim.scenarios import study_dir
 
 SCENARIO = study_dir("ye2003") / "chain.toml"
@@ -121,9 +121,6 @@ def _parts(quick: bool) -> list[Part]:
 # ---------------------------------------------------------------------------------------------
 # Per-run quantities
 
-
-def _col(df: pd.DataFrame, name: str) -> pd.Series:
-    return pd.to_numeric(df[name], errors="coerce") if name in df.columns else pd.Series([math.nan] * len(df), index=df.index)
 
 
 def _prepare(ctx: Context, part: str) -> pd.DataFrame:
