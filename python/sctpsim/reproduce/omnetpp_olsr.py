@@ -23,6 +23,7 @@ Every value the paper leaves open is in :data:`CHOICES` (rendered into the repor
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pandas as pd
@@ -93,8 +94,6 @@ def speed_of(v: Any) -> float:
     """The speed (m/s) of a ``mobility.speed_mps`` value as the sweep records it."""
     if isinstance(v, dict):
         return float(v.get("max", math.nan))
-    import re
-
     nums = re.findall(r"-?\d+(?:\.\d+)?", str(v))
     return float(nums[-1]) if nums else math.nan
 
@@ -131,7 +130,6 @@ def _parts(quick: bool) -> list[Part]:
 
 # ---------------------------------------------------------------------------------------------
 # Per-run quantities
-
 
 
 def runs(ctx: Context) -> pd.DataFrame:
