@@ -320,6 +320,50 @@ impl SctpRepr {
         })
     }
 
+    /// Parses a packet chunk by chunk, as a receiver processes it (RFC 9260 §3.2: "If the
+    /// receiver detects a partial chunk, it MUST drop the chunk"): the CRC32c and the common
+    /// header must be valid (errors as [`SctpRepr::parse`]), then the chunks are parsed in
+    /// order up to the first that cannot be — a header that does not fit, a length below 4 or
+    /// past the end of the packet, or a value [`ChunkRepr::parse`] rejects. That chunk is
+    /// returned as a [`ChunkFault`] and nothing after it is parsed: after a bad length nothing
+    /// can be delimited, and after a malformed value the sender's framing is not to be
+    /// trusted. The receiver decides what the fault means (a DATA chunk shorter than its
+    /// header aborts the association, an INIT with a bad parameter is refused, anything else
+    /// ends the processing of the packet).
+    pub fn parse_lenient<T: AsRef<[u8]>>(
+        packet: &SctpPacket<T>,
+    ) -> Result<(SctpRepr, Option<ChunkFault>)> {
+        packet.check_len()?;
+        if !packet.verify_checksum() {
+            return Err(WireError::BadChecksum);
+        }
+        let mut chunks = Vec::new();
+        let mut fault = None;
+        let mut rest = packet.chunk_bytes();
+        while !rest.is_empty() {
+            let parsed = RawChunk::new_checked(rest).and_then(|c| Ok((c, ChunkRepr::parse(&c)?)));
+            match parsed {
+                Ok((raw, chunk)) => {
+                    chunks.push(chunk);
+                    rest = rest.get(pad4(raw.length()).min(rest.len())..).unwrap_or(&[]);
+                }
+                Err(error) => {
+                    fault = Some(ChunkFault::new(chunks.len(), rest, error));
+                    break;
+                }
+            }
+        }
+        Ok((
+            SctpRepr {
+                src_port: packet.src_port(),
+                dst_port: packet.dst_port(),
+                verification_tag: packet.verification_tag(),
+                chunks,
+            },
+            fault,
+        ))
+    }
+
     /// Length of the emitted packet: the header plus every chunk padded.
     pub fn buffer_len(&self) -> usize {
         packet_len(&self.chunks)
@@ -338,6 +382,52 @@ impl SctpRepr {
             &self.chunks,
             buf,
         )
+    }
+}
+
+/// A chunk that [`SctpRepr::parse_lenient`] could not parse, and where it stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkFault {
+    /// Its position in the packet: the number of chunks parsed before it.
+    pub index: usize,
+    /// The chunk type, if at least one byte of the chunk was there.
+    pub kind: Option<u8>,
+    /// The chunk flags (0 if absent).
+    pub flags: u8,
+    /// The Chunk Length field (0 if the header did not fit).
+    pub length: u16,
+    /// The chunk's value bytes that were in the packet: after the 4-byte header, up to the
+    /// Chunk Length or the end of the packet, whichever comes first.
+    pub value: Vec<u8>,
+    /// Why it could not be parsed: [`WireError::Truncated`] (header, length or a field past
+    /// the end) or [`WireError::Malformed`] (a length below 4, an impossible value).
+    pub error: WireError,
+}
+
+impl ChunkFault {
+    fn new(index: usize, rest: &[u8], error: WireError) -> Self {
+        let byte = |i: usize| rest.get(i).copied();
+        let length = match (byte(2), byte(3)) {
+            (Some(hi), Some(lo)) => u16::from_be_bytes([hi, lo]),
+            _ => 0,
+        };
+        let end = usize::from(length).clamp(CHUNK_HEADER_LEN, rest.len().max(CHUNK_HEADER_LEN));
+        ChunkFault {
+            index,
+            kind: byte(0),
+            flags: byte(1).unwrap_or(0),
+            length,
+            value: rest.get(CHUNK_HEADER_LEN..end).unwrap_or(&[]).to_vec(),
+            error,
+        }
+    }
+
+    /// Whether the Chunk Length delimits the chunk inside the packet (the fault is in its
+    /// value), as opposed to a header that does not fit or a length below 4 or past the end
+    /// (RFC 9260 §3.2: a partial chunk).
+    pub fn is_delimited(&self) -> bool {
+        usize::from(self.length) >= CHUNK_HEADER_LEN
+            && self.value.len() == usize::from(self.length) - CHUNK_HEADER_LEN
     }
 }
 

@@ -331,6 +331,31 @@ impl Parameter {
         Ok(params)
     }
 
+    /// The type and length fields of the first parameter in `bytes` (a padded parameter list)
+    /// that [`Parameter::parse_list`] rejects: a length below 4 or past the end of `bytes`
+    /// (RFC 9260 §3.2.1), or a value of the wrong size for its type. `None` if the list parses;
+    /// `Some((0, 0))` if fewer than 4 bytes are left where a parameter header should start.
+    /// A receiver reports these fields in a Protocol Violation cause, as FreeBSD does.
+    pub fn first_invalid(bytes: &[u8]) -> Option<(u16, u16)> {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let Some(h) = rest.get(..TLV_HEADER_LEN) else {
+                return Some((0, 0));
+            };
+            let kind = u16::from_be_bytes([h[0], h[1]]);
+            let len = u16::from_be_bytes([h[2], h[3]]);
+            let n = usize::from(len);
+            let Some(value) = rest.get(TLV_HEADER_LEN..n).filter(|_| n >= TLV_HEADER_LEN) else {
+                return Some((kind, len));
+            };
+            if Parameter::parse(kind, value).is_err() {
+                return Some((kind, len));
+            }
+            rest = rest.get(pad4(n).min(rest.len())..).unwrap_or(&[]);
+        }
+        None
+    }
+
     /// Writes the parameter with its padding.
     pub(crate) fn emit(&self, w: &mut Writer<'_>) -> Result<()> {
         let start = w.pos();
