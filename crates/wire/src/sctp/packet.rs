@@ -523,3 +523,100 @@ pub fn sctp_packet(
         ),
     }
 }
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use crate::sctp::chunk::params::Parameter;
+    use crate::sctp::ErrorCause;
+
+    /// A packet with our test header and `chunks` (raw bytes), CRC32c filled in.
+    fn packet(chunks: &[u8]) -> Vec<u8> {
+        let mut b = vec![0, 80, 19, 136, 0, 0, 0, 7, 0, 0, 0, 0];
+        b.extend_from_slice(chunks);
+        SctpPacket::new_unchecked(&mut b[..]).fill_checksum();
+        b
+    }
+
+    fn lenient(b: &[u8]) -> (SctpRepr, Option<ChunkFault>) {
+        SctpRepr::parse_lenient(&SctpPacket::new_checked(b).unwrap()).unwrap()
+    }
+
+    const COOKIE_ACK: [u8; 4] = [11, 0, 0, 4];
+
+    #[test]
+    fn lenient_parse_keeps_the_chunks_before_a_partial_chunk() {
+        // COOKIE ACK, then a SHUTDOWN ACK whose length (12) runs past the end.
+        let b = packet(&[&COOKIE_ACK[..], &[8, 0, 0, 12, 1, 2]].concat());
+        assert!(SctpRepr::parse(&SctpPacket::new_checked(&b[..]).unwrap()).is_err());
+        let (repr, fault) = lenient(&b);
+        assert_eq!(repr.chunks, vec![ChunkRepr::CookieAck]);
+        let f = fault.unwrap();
+        assert_eq!((f.index, f.kind, f.length), (1, Some(8), 12));
+        assert_eq!(f.value, vec![1, 2]);
+        assert_eq!(f.error, WireError::Truncated);
+        assert!(!f.is_delimited());
+    }
+
+    #[test]
+    fn lenient_parse_reports_lengths_below_4_and_short_headers() {
+        let (repr, f) = lenient(&packet(&[&COOKIE_ACK[..], &[14, 0, 0, 2]].concat()));
+        assert_eq!(repr.chunks.len(), 1);
+        let f = f.unwrap();
+        assert_eq!((f.kind, f.length, f.error), (Some(14), 2, WireError::Malformed));
+        assert!(!f.is_delimited());
+        let (_, f) = lenient(&packet(&[&COOKIE_ACK[..], &[14, 0]].concat()));
+        let f = f.unwrap();
+        assert_eq!((f.kind, f.length, f.error), (Some(14), 0, WireError::Truncated));
+    }
+
+    #[test]
+    fn a_data_chunk_shorter_than_its_header_is_a_delimited_fault() {
+        // DATA with length 12: TSN, stream and SSN but no PPID.
+        let (repr, f) = lenient(&packet(&[0, 3, 0, 12, 0, 0, 0, 1, 0, 0, 0, 0]));
+        assert!(repr.chunks.is_empty());
+        let f = f.unwrap();
+        assert_eq!((f.index, f.kind, f.flags), (0, Some(0), 3));
+        assert!(f.is_delimited());
+    }
+
+    #[test]
+    fn a_well_formed_packet_has_no_fault() {
+        let b = packet(&[&COOKIE_ACK[..], &COOKIE_ACK[..]].concat());
+        let (repr, f) = lenient(&b);
+        assert_eq!(repr.chunks.len(), 2);
+        assert_eq!(f, None);
+    }
+
+    #[test]
+    fn abort_causes_are_kept_up_to_the_first_bad_one() {
+        // ABORT: Out of Resource (code 4, length 4), then a cause whose length is 2.
+        let b = packet(&[6, 0, 0, 12, 0, 4, 0, 4, 0, 1, 0, 2]);
+        let (repr, f) = lenient(&b);
+        assert_eq!(f, None);
+        assert_eq!(
+            repr.chunks,
+            vec![ChunkRepr::Abort {
+                t_bit: false,
+                causes: vec![ErrorCause::OutOfResource]
+            }]
+        );
+    }
+
+    #[test]
+    fn first_invalid_parameter() {
+        // A good Forward-TSN-Supported, then an IPv4 address parameter of length 12.
+        let good = [0xc0, 0, 0, 4];
+        let bad_addr = [0, 5, 0, 12, 10, 0, 0, 1, 0, 0, 0, 0];
+        assert_eq!(Parameter::first_invalid(&good), None);
+        let list = [&good[..], &bad_addr[..]].concat();
+        assert_eq!(Parameter::first_invalid(&list), Some((5, 12)));
+        assert!(Parameter::parse_list(&list).is_err());
+        // Length below 4, length past the end, a header cut short.
+        assert_eq!(Parameter::first_invalid(&[0x80, 8, 0, 2]), Some((0x8008, 2)));
+        assert_eq!(Parameter::first_invalid(&[0x80, 8, 0, 9, 0]), Some((0x8008, 9)));
+        assert_eq!(Parameter::first_invalid(&[0x80, 8]), Some((0, 0)));
+        // The last parameter may lack its padding.
+        assert_eq!(Parameter::first_invalid(&[0x80, 8, 0, 5, 1]), None);
+    }
+}

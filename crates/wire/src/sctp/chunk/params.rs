@@ -78,8 +78,19 @@ pub const IPV4_ADDRESS_PARAM_LEN: usize = 8;
 /// RFC 9260 §3.3.2.1.2: the IPv6 address parameter is 20 bytes long.
 pub const IPV6_ADDRESS_PARAM_LEN: usize = 20;
 
-/// Reads the value of an IPv4 (type 5) or IPv6 (type 6) address parameter.
+/// Reads the value of an IPv4 (type 5) or IPv6 (type 6) address parameter. RFC 9260
+/// §3.3.2.1.1–2 fixes their lengths (8 and 20): a value of any other size is
+/// [`WireError::Malformed`] (FreeBSD refuses such an INIT too), not an address followed by
+/// ignored bytes.
 fn parse_address(param_kind: u16, value: &[u8]) -> Result<IpAddr> {
+    let expected = match param_kind {
+        kind::IPV4_ADDRESS => IPV4_ADDRESS_PARAM_LEN - TLV_HEADER_LEN,
+        kind::IPV6_ADDRESS => IPV6_ADDRESS_PARAM_LEN - TLV_HEADER_LEN,
+        _ => return Err(WireError::Malformed),
+    };
+    if value.len() > expected {
+        return Err(WireError::Malformed);
+    }
     let mut r = Reader::new(value);
     match param_kind {
         kind::IPV4_ADDRESS => {
@@ -264,6 +275,8 @@ impl Parameter {
             }
             kind::STATE_COOKIE => Parameter::StateCookie(value.to_vec()),
             kind::UNRECOGNIZED_PARAMETER => Parameter::UnrecognizedParameter(value.to_vec()),
+            // RFC 9260 §3.3.2.1.3: "Length: 8".
+            kind::COOKIE_PRESERVATIVE if value.len() > 4 => return Err(WireError::Malformed),
             kind::COOKIE_PRESERVATIVE => Parameter::CookiePreservative {
                 increment_ms: r.u32()?,
             },

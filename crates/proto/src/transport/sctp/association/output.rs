@@ -113,7 +113,17 @@ impl SctpAssociation {
                 );
                 let c = ChunkRepr::Sack(sack);
                 used += c.buffer_len();
-                chunks.push(c);
+                // RFC 9260 §6.5: an ERROR (Invalid Stream Identifier, or the unrecognized
+                // chunks of the same packet) "MAY [be bundled] in the same packet as the SACK
+                // as long as the ERROR follows the SACK". (FreeBSD queues the ERROR first and
+                // sends it ahead of the SACK; we follow the RFC.)
+                match chunks
+                    .iter()
+                    .position(|c| matches!(c, ChunkRepr::Error { .. }))
+                {
+                    Some(i) if !carries_cookie => chunks.insert(i, c),
+                    _ => chunks.push(c),
+                }
                 self.timers.stop(Timer::DelayedSack);
             }
             // RFC 3758 §3.5 C3: FORWARD TSN, before any DATA.
