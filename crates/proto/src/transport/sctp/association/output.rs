@@ -7,7 +7,7 @@
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::{ChunkRepr, DataChunk};
+use sctpsim_wire::sctp::{ChunkRepr, DataChunk, ErrorCause};
 
 use super::super::api::OutPacket;
 use super::super::congestion::{
@@ -113,14 +113,15 @@ impl SctpAssociation {
                 );
                 let c = ChunkRepr::Sack(sack);
                 used += c.buffer_len();
-                // RFC 9260 §6.5: an ERROR (Invalid Stream Identifier, or the unrecognized
-                // chunks of the same packet) "MAY [be bundled] in the same packet as the SACK
-                // as long as the ERROR follows the SACK". (FreeBSD queues the ERROR first and
-                // sends it ahead of the SACK; we follow the RFC.)
-                match chunks
-                    .iter()
-                    .position(|c| matches!(c, ChunkRepr::Error { .. }))
-                {
+                // RFC 9260 §6.5: the ERROR reporting an Invalid Stream Identifier "MAY [be
+                // bundled] in the same packet as the SACK as long as the ERROR follows the
+                // SACK". FreeBSD queues that ERROR first and sends it ahead of the SACK; we
+                // follow the RFC. Other ERRORs (unrecognized chunks, §3.2) have no such rule
+                // and keep FreeBSD's order, ERROR then SACK (ETSI TS 102 369 M/I/10/1).
+                match chunks.iter().position(|c| {
+                    matches!(c, ChunkRepr::Error { causes }
+                        if causes.iter().any(|e| matches!(e, ErrorCause::InvalidStreamIdentifier { .. })))
+                }) {
                     Some(i) if !carries_cookie => chunks.insert(i, c),
                     _ => chunks.push(c),
                 }
