@@ -16,6 +16,11 @@
 //!   Initiate Tag with the T bit clear (§8.4 rule 3); an existing association is not changed
 //!   (§5.2.2). An INIT ACK in COOKIE-WAIT ends the association like any other invalid INIT ACK
 //!   (§3.3.3).
+//! * A known control chunk after a DATA chunk (RFC 9260 §6.10: "an endpoint MUST place
+//!   control chunks first in the outbound SCTP packet") aborts the association with a Protocol
+//!   Violation "DATA chunk followed by chunk of type XX". The RFC states only the sender's
+//!   duty; FreeBSD (`sctp_process_data`) aborts so, and we follow it. Unknown chunk types
+//!   after DATA keep the §3.2 upper-bit rules.
 //! * Anything else that is malformed (a SACK whose counts do not fit its length, a truncated
 //!   HEARTBEAT, ...) is dropped with the rest of the packet and counted.
 
@@ -52,7 +57,37 @@ pub(crate) fn refuse_malformed_init(fault: &ChunkFault) -> Option<(u32, ErrorCau
     Some((tag, param_violation(params)))
 }
 
+/// Chunk types a sender must place before any DATA chunk (RFC 9260 §6.10), the known control
+/// chunks: the RFC 9260 ones, AUTH (RFC 4895), NR-SACK (0x10), ASCONF / ASCONF-ACK (RFC 5061),
+/// PKTDROP (0x81), RE-CONFIG (RFC 6525) and FORWARD TSN (RFC 3758), the list FreeBSD checks.
+fn is_known_control(kind: u8) -> bool {
+    use chunk_type as t;
+    matches!(
+        kind,
+        t::INIT..=t::SHUTDOWN_COMPLETE
+            | t::AUTH
+            | 0x10
+            | t::ASCONF_ACK
+            | 0x81
+            | t::RE_CONFIG
+            | t::FORWARD_TSN
+            | t::ASCONF
+    )
+}
+
 impl SctpAssociation {
+    /// §6.10: `chunk` follows a DATA chunk of the same packet. A known control chunk there
+    /// aborts the association (see the module documentation); returns whether it did.
+    pub(crate) fn control_after_data(&mut self, now: SimTime, chunk: &ChunkRepr) -> bool {
+        let kind = chunk.kind();
+        if !self.state.receives_data() || !is_known_control(kind) {
+            return false;
+        }
+        let info = format!("DATA chunk followed by chunk of type {kind:02x}").into_bytes();
+        self.abort_with(now, ErrorCause::ProtocolViolation { info }, None);
+        true
+    }
+
     /// The chunk of an accepted packet that the codec could not parse (see the module
     /// documentation).
     pub(crate) fn on_malformed_chunk(&mut self, now: SimTime, ctx: &mut PacketCtx, f: &ChunkFault) {

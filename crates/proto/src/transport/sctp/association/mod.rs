@@ -466,7 +466,13 @@ impl SctpAssociation {
             ..PacketCtx::default()
         };
         let mut flow = Flow::Continue;
+        let mut after_data = false;
         for (i, chunk) in pkt.chunks.iter().enumerate().skip(start) {
+            if after_data && self.control_after_data(now, chunk) {
+                flow = Flow::Stop;
+                break;
+            }
+            after_data |= matches!(chunk, ChunkRepr::Data(_));
             flow = self.handle_chunk(now, &mut ctx, i, chunk);
             if flow == Flow::Stop || self.state == State::Closed {
                 break;

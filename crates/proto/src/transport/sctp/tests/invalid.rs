@@ -641,3 +641,35 @@ fn malformed_chunk_with_a_wrong_tag_is_discarded_before_anything() {
     assert_eq!(h.a.stats().malformed_chunks, 0);
     assert_eq!(h.a.stats().packets_dropped_vtag, 1);
 }
+
+// ------------------------------------------------------------------ §6.10 control after DATA
+
+#[test]
+fn control_chunk_after_data_aborts_with_protocol_violation() {
+    let mut h = established();
+    let hb = ChunkRepr::Heartbeat { info: vec![1, 2] };
+    send!(h, [rdata(0, 0, 0, b"x"), hb]);
+    let t = h.next().expect("ABORT");
+    assert_eq!(t.packet.verification_tag, REMOTE_TAG);
+    let (_, causes) = only_abort(&t);
+    assert_eq!(
+        causes,
+        vec![ErrorCause::ProtocolViolation {
+            info: b"DATA chunk followed by chunk of type 04".to_vec()
+        }]
+    );
+    assert_eq!(h.a.state(), State::Closed);
+}
+
+#[test]
+fn unknown_chunk_after_data_keeps_the_upper_bit_rules() {
+    let mut h = established();
+    let skip = ChunkRepr::Unknown(UnknownChunk {
+        kind: 0xbe,
+        flags: 0,
+        value: vec![],
+    });
+    send!(h, [rdata(0, 0, 0, b"x"), skip, rdata(1, 0, 1, b"y")]);
+    assert_eq!(h.a.readable(), 2);
+    assert_eq!(h.a.state(), State::Established);
+}
