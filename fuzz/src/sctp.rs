@@ -483,7 +483,16 @@ fn mutate_chunk_fields(rng: &mut Rng, b: &mut Vec<u8>) {
                     let (p, plen) = pick(rng, &params);
                     let v = pick(
                         rng,
-                        &[0, 1, 3, 4, plen.saturating_sub(1), plen + 1, plen + 4, 0xffff],
+                        &[
+                            0,
+                            1,
+                            3,
+                            4,
+                            plen.saturating_sub(1),
+                            plen + 1,
+                            plen + 4,
+                            0xffff,
+                        ],
                     );
                     set16(b, p + 2, v as u16);
                 }
@@ -495,7 +504,9 @@ fn mutate_chunk_fields(rng: &mut Rng, b: &mut Vec<u8>) {
                 3 => {
                     // A zero Initiate Tag, OS or MIS.
                     let field = pick(rng, &[4, 12, 14]);
-                    if let Some(f) = b.get_mut(at + field..at + field + 2 + usize::from(field == 4) * 2) {
+                    if let Some(f) =
+                        b.get_mut(at + field..at + field + 2 + usize::from(field == 4) * 2)
+                    {
                         f.fill(0);
                     }
                 }
@@ -504,7 +515,7 @@ fn mutate_chunk_fields(rng: &mut Rng, b: &mut Vec<u8>) {
                     // (when it is the last one).
                     if at + len.div_ceil(4) * 4 >= b.len() {
                         b.truncate(at + len);
-                        while b.len() % 4 != 0 {
+                        while !b.len().is_multiple_of(4) {
                             b.push(0);
                         }
                         let t = rng.next_u64() as u16;
@@ -512,7 +523,11 @@ fn mutate_chunk_fields(rng: &mut Rng, b: &mut Vec<u8>) {
                         b.extend_from_slice(&t.to_be_bytes());
                         b.extend_from_slice(&plen.to_be_bytes());
                         b.extend_from_slice(&[1, 2, 3, 4]);
-                        let new_len = if rng.bernoulli(0.7) { b.len() - at } else { b.len() - at - 2 };
+                        let new_len = if rng.bernoulli(0.7) {
+                            b.len() - at
+                        } else {
+                            b.len() - at - 2
+                        };
                         set16(b, at + 2, new_len as u16);
                     }
                 }

@@ -50,8 +50,8 @@ pub use chunk::params::{param_type, Parameter};
 pub use chunk::sack::{GapAckBlock, SackChunk};
 pub use chunk::{chunk_type, ChunkRepr, UnknownChunk};
 pub use packet::{
-    emit_packet, packet_len, sctp_packet, try_sctp_packet, ChunkFault, Chunks, RawChunk, SctpPacket,
-    SctpRepr,
+    emit_packet, packet_len, sctp_packet, try_sctp_packet, ChunkFault, Chunks, RawChunk,
+    SctpPacket, SctpRepr,
 };
 pub use serial::{Mid, Ssn, Tsn};
 

@@ -345,7 +345,9 @@ impl SctpRepr {
             match parsed {
                 Ok((raw, chunk)) => {
                     chunks.push(chunk);
-                    rest = rest.get(pad4(raw.length()).min(rest.len())..).unwrap_or(&[]);
+                    rest = rest
+                        .get(pad4(raw.length()).min(rest.len())..)
+                        .unwrap_or(&[]);
                 }
                 Err(error) => {
                     fault = Some(ChunkFault::new(chunks.len(), rest, error));
@@ -563,11 +565,17 @@ mod test {
         let (repr, f) = lenient(&packet(&[&COOKIE_ACK[..], &[14, 0, 0, 2]].concat()));
         assert_eq!(repr.chunks.len(), 1);
         let f = f.unwrap();
-        assert_eq!((f.kind, f.length, f.error), (Some(14), 2, WireError::Malformed));
+        assert_eq!(
+            (f.kind, f.length, f.error),
+            (Some(14), 2, WireError::Malformed)
+        );
         assert!(!f.is_delimited());
         let (_, f) = lenient(&packet(&[&COOKIE_ACK[..], &[14, 0]].concat()));
         let f = f.unwrap();
-        assert_eq!((f.kind, f.length, f.error), (Some(14), 0, WireError::Truncated));
+        assert_eq!(
+            (f.kind, f.length, f.error),
+            (Some(14), 0, WireError::Truncated)
+        );
     }
 
     #[test]
@@ -613,8 +621,14 @@ mod test {
         assert_eq!(Parameter::first_invalid(&list), Some((5, 12)));
         assert!(Parameter::parse_list(&list).is_err());
         // Length below 4, length past the end, a header cut short.
-        assert_eq!(Parameter::first_invalid(&[0x80, 8, 0, 2]), Some((0x8008, 2)));
-        assert_eq!(Parameter::first_invalid(&[0x80, 8, 0, 9, 0]), Some((0x8008, 9)));
+        assert_eq!(
+            Parameter::first_invalid(&[0x80, 8, 0, 2]),
+            Some((0x8008, 2))
+        );
+        assert_eq!(
+            Parameter::first_invalid(&[0x80, 8, 0, 9, 0]),
+            Some((0x8008, 9))
+        );
         assert_eq!(Parameter::first_invalid(&[0x80, 8]), Some((0, 0)));
         // The last parameter may lack its padding.
         assert_eq!(Parameter::first_invalid(&[0x80, 8, 0, 5, 1]), None);

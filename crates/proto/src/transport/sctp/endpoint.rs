@@ -241,13 +241,14 @@ impl SctpEndpoint {
         dst: Ipv4Addr,
         bytes: &[u8],
     ) -> Result<Option<DatagramEvent>, WireError> {
-        let (pkt, fault) = match SctpPacket::new_checked(bytes).and_then(|p| SctpRepr::parse_lenient(&p)) {
-            Ok(parsed) => parsed,
-            Err(e) => {
-                self.stats.malformed_packets += 1;
-                return Err(e);
-            }
-        };
+        let (pkt, fault) =
+            match SctpPacket::new_checked(bytes).and_then(|p| SctpRepr::parse_lenient(&p)) {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    self.stats.malformed_packets += 1;
+                    return Err(e);
+                }
+            };
         let Some(fault) = fault else {
             return Ok(self.handle_packet(now, src, dst, &pkt));
         };

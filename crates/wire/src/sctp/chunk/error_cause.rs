@@ -296,7 +296,10 @@ impl ErrorCause {
         let mut r = Reader::new(bytes);
         let mut causes = Vec::new();
         while !r.is_empty() {
-            match r.tlv().and_then(|(code, info, _)| ErrorCause::parse(code, info)) {
+            match r
+                .tlv()
+                .and_then(|(code, info, _)| ErrorCause::parse(code, info))
+            {
                 Ok(c) => causes.push(c),
                 Err(_) => break,
             }

@@ -64,14 +64,15 @@ fn is_known_control(kind: u8) -> bool {
     use chunk_type as t;
     matches!(
         kind,
-        t::INIT..=t::SHUTDOWN_COMPLETE
-            | t::AUTH
-            | 0x10
-            | t::ASCONF_ACK
-            | 0x81
-            | t::RE_CONFIG
-            | t::FORWARD_TSN
-            | t::ASCONF
+        t::INIT
+            ..=t::SHUTDOWN_COMPLETE
+                | t::AUTH
+                | 0x10
+                | t::ASCONF_ACK
+                | 0x81
+                | t::RE_CONFIG
+                | t::FORWARD_TSN
+                | t::ASCONF
     )
 }
 

@@ -67,9 +67,7 @@ pub(crate) fn classify(
         // else our tag (§8.5).
         return match fault_kind {
             Some(Some(chunk_type::INIT)) if vtag == 0 => Verdict::Accept,
-            Some(Some(k)) if k != chunk_type::INIT && vtag != 0 && vtag == mine => {
-                Verdict::Accept
-            }
+            Some(Some(k)) if k != chunk_type::INIT && vtag != 0 && vtag == mine => Verdict::Accept,
             _ => Verdict::Discard,
         };
     };
@@ -193,7 +191,10 @@ mod test {
             classify(&pkt(p, vec![sack.clone()]), est, m, p, None),
             Verdict::Discard
         );
-        assert_eq!(classify(&pkt(0, vec![sack]), est, m, p, None), Verdict::Discard);
+        assert_eq!(
+            classify(&pkt(0, vec![sack]), est, m, p, None),
+            Verdict::Discard
+        );
         let abort = |t_bit| ChunkRepr::Abort {
             t_bit,
             causes: vec![ErrorCause::OutOfResource],
@@ -229,11 +230,23 @@ mod test {
             Verdict::Discard
         );
         assert_eq!(
-            classify(&pkt(m, vec![sc(false), ChunkRepr::CookieAck]), est, m, p, None),
+            classify(
+                &pkt(m, vec![sc(false), ChunkRepr::CookieAck]),
+                est,
+                m,
+                p,
+                None
+            ),
             Verdict::Discard
         );
         assert_eq!(
-            classify(&pkt(7, vec![ChunkRepr::ShutdownAck]), State::CookieEchoed, m, p, None),
+            classify(
+                &pkt(7, vec![ChunkRepr::ShutdownAck]),
+                State::CookieEchoed,
+                m,
+                p,
+                None
+            ),
             Verdict::OotbShutdownAck
         );
     }

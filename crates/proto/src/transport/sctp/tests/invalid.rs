@@ -103,14 +103,24 @@ fn protocol_violation(kind: u16, len: u16) -> ErrorCause {
 fn partial_chunk_is_dropped_after_the_chunks_before_it() {
     let mut h = established();
     // DATA, then a HEARTBEAT whose length (40) runs past the end of the packet.
-    let b = [bytes_of(&rdata(0, 0, 0, b"x")), raw_chunk(4, 0, 40, &[0, 1, 0, 8])].concat();
+    let b = [
+        bytes_of(&rdata(0, 0, 0, b"x")),
+        raw_chunk(4, 0, 40, &[0, 1, 0, 8]),
+    ]
+    .concat();
     inject_bytes(&mut h, &b);
-    assert_eq!(h.a.readable(), 1, "the DATA before the partial chunk is delivered");
+    assert_eq!(
+        h.a.readable(),
+        1,
+        "the DATA before the partial chunk is delivered"
+    );
     assert_eq!(h.a.stats().malformed_chunks, 1);
     h.wait(SimDuration::from_millis(250));
     let chunks: Vec<ChunkRepr> = h.all().into_iter().flat_map(|t| t.packet.chunks).collect();
     assert!(chunks.iter().any(|c| matches!(c, ChunkRepr::Sack(_))));
-    assert!(!chunks.iter().any(|c| matches!(c, ChunkRepr::HeartbeatAck { .. })));
+    assert!(!chunks
+        .iter()
+        .any(|c| matches!(c, ChunkRepr::HeartbeatAck { .. })));
     assert_eq!(h.a.state(), State::Established);
 }
 
@@ -137,7 +147,10 @@ fn data_chunk_shorter_than_its_header_aborts_with_protocol_violation() {
     let mut h = established();
     // Length 12: TSN, stream and SSN, no PPID.
     let tsn = (REMOTE_TSN + 0).0.to_be_bytes();
-    inject_bytes(&mut h, &raw_chunk(0, 3, 12, &[tsn[0], tsn[1], tsn[2], tsn[3], 0, 0, 0, 0]));
+    inject_bytes(
+        &mut h,
+        &raw_chunk(0, 3, 12, &[tsn[0], tsn[1], tsn[2], tsn[3], 0, 0, 0, 0]),
+    );
     let t = h.next().expect("ABORT");
     assert_eq!(t.packet.verification_tag, REMOTE_TAG);
     let (t_bit, causes) = only_abort(&t);
@@ -183,7 +196,11 @@ fn invalid_stream_is_acknowledged_and_reported_after_the_sack() {
         })
         .expect("Invalid Stream Identifier");
     assert!(sack < error, "the ERROR follows the SACK: {chunks:?}");
-    assert_eq!(h.a.readable(), 1, "only the valid stream's message is delivered");
+    assert_eq!(
+        h.a.readable(),
+        1,
+        "only the valid stream's message is delivered"
+    );
 }
 
 // ------------------------------------------------------------------ §3.2 unrecognized chunks
@@ -219,7 +236,11 @@ fn unrecognized_chunks_are_reported_in_one_error_even_when_processing_stops() {
             _ => None,
         })
         .collect();
-    assert_eq!(errors.len(), 1, "one ERROR chunk for the packet: {errors:?}");
+    assert_eq!(
+        errors.len(),
+        1,
+        "one ERROR chunk for the packet: {errors:?}"
+    );
     assert_eq!(errors[0].len(), 2);
     assert!(errors[0]
         .iter()
@@ -350,7 +371,11 @@ fn init_ack_with_a_malformed_parameter_aborts_the_setup() {
 fn init_ack_without_state_cookie_aborts_with_missing_mandatory_parameter() {
     let (mut h, _init) = cookie_wait(cfg(), &[L1], &[R1]);
     let tag = h.a.my_vtag();
-    inject_bytes_tagged(&mut h, tag, &chunk(2, 0, &init_fixed(REMOTE_TAG, 65_536, 10, 10)));
+    inject_bytes_tagged(
+        &mut h,
+        tag,
+        &chunk(2, 0, &init_fixed(REMOTE_TAG, 65_536, 10, 10)),
+    );
     let t = h.next().expect("ABORT");
     assert_eq!(t.packet.verification_tag, REMOTE_TAG);
     let (_, causes) = only_abort(&t);
@@ -414,7 +439,10 @@ fn shutdown_complete_bundled_is_discarded() {
     let mut h = established();
     send!(
         h,
-        [rdata(0, 0, 0, b"x"), ChunkRepr::ShutdownComplete { t_bit: false }]
+        [
+            rdata(0, 0, 0, b"x"),
+            ChunkRepr::ShutdownComplete { t_bit: false }
+        ]
     );
     assert_eq!(h.a.readable(), 0);
     assert_eq!(h.a.state(), State::Established);
@@ -532,7 +560,8 @@ fn bad_or_truncated_cookies_are_silently_discarded() {
         .assoc_mut(c)
         .and_then(|a| a.poll_transmit(SimTime::ZERO))
         .expect("INIT");
-    ep.handle_datagram(SimTime::ZERO, R1, L1, &init.payload).unwrap();
+    ep.handle_datagram(SimTime::ZERO, R1, L1, &init.payload)
+        .unwrap();
     let ack = sent_ep(&mut ep).expect("INIT ACK");
     let ChunkRepr::InitAck(ack) = &ack.packet.chunks[0] else {
         panic!()
@@ -578,7 +607,8 @@ fn cookie_echo_bundled_with_a_malformed_chunk_creates_the_association_then_drops
         .assoc_mut(c)
         .and_then(|a| a.poll_transmit(SimTime::ZERO))
         .expect("INIT");
-    ep.handle_datagram(SimTime::ZERO, R1, L1, &init.payload).unwrap();
+    ep.handle_datagram(SimTime::ZERO, R1, L1, &init.payload)
+        .unwrap();
     let ack = sent_ep(&mut ep).expect("INIT ACK");
     let ChunkRepr::InitAck(ack) = &ack.packet.chunks[0] else {
         panic!()
@@ -672,4 +702,70 @@ fn unknown_chunk_after_data_keeps_the_upper_bit_rules() {
     send!(h, [rdata(0, 0, 0, b"x"), skip, rdata(1, 0, 1, b"y")]);
     assert_eq!(h.a.readable(), 2);
     assert_eq!(h.a.state(), State::Established);
+}
+
+// ------------------------------------------------------------------ SACK, I-DATA, rule 4
+
+#[test]
+fn sack_gap_blocks_out_of_range_are_ignored() {
+    let mut h = established();
+    for _ in 0..3 {
+        h.send_msg(10);
+    }
+    h.all();
+    // Cumulative ack of TSN 0; blocks: start 0, start > end, one beyond what was sent, and a
+    // valid one for TSN 2.
+    send!(h, [h.sack(1, &[(0, 1), (3, 2), (40, 50), (2, 2)], 10_000)]);
+    assert_eq!(h.a.state(), State::Established);
+    let st = h.a.status();
+    assert_eq!(
+        st.unacked_chunks, 2,
+        "TSNs 1 and 2 stay queued (2 only gap-acked)"
+    );
+    // §6.2.1 D ii: rwnd = a_rwnd - outstanding bytes, and only TSN 1's 10 bytes are.
+    assert_eq!(
+        st.peer_rwnd,
+        10_000 - 10,
+        "the valid block for TSN 2 counted"
+    );
+}
+
+#[test]
+fn i_data_is_an_unrecognized_chunk_that_stops_and_reports() {
+    let mut h = established();
+    let idata = ChunkRepr::Unknown(UnknownChunk {
+        kind: chunk_type::I_DATA,
+        flags: 3,
+        value: vec![0; 20],
+    });
+    send!(h, [idata, rdata(0, 0, 0, b"x")]);
+    assert_eq!(h.a.readable(), 0, "processing stopped (upper bits 01)");
+    let causes: Vec<ErrorCause> = h
+        .all()
+        .into_iter()
+        .flat_map(|t| t.packet.chunks)
+        .flat_map(|c| match c {
+            ChunkRepr::Error { causes } => causes,
+            _ => vec![],
+        })
+        .collect();
+    assert!(matches!(&causes[..], [ErrorCause::UnrecognizedChunkType { chunk }] if chunk[0] == 64));
+}
+
+#[test]
+fn ootb_cookie_echo_without_listener_is_aborted() {
+    let mut ep = SctpEndpoint::new(cfg(), LOCAL_PORT, vec![L1], Rng::from_seed(14));
+    let pkt = SctpRepr {
+        src_port: REMOTE_PORT,
+        dst_port: LOCAL_PORT,
+        verification_tag: 0x1357,
+        chunks: vec![ChunkRepr::CookieEcho {
+            cookie: vec![1; 40],
+        }],
+    };
+    ep.handle_packet(SimTime::ZERO, R1, L1, &pkt);
+    let t = sent_ep(&mut ep).expect("ABORT");
+    assert_eq!(t.packet.verification_tag, 0x1357);
+    assert!(only_abort(&t).0);
+    assert_eq!(ep.associations().count(), 0);
 }
