@@ -229,10 +229,16 @@ impl SctpEndpoint {
     // ----------------------------------------------------------------- input
 
     /// A datagram's payload (`bytes`: the SCTP packet) that arrived from `src` at our address
-    /// `dst`: parsed (CRC32c checked), then as [`SctpEndpoint::handle_packet`].
+    /// `dst`: parsed chunk by chunk (CRC32c checked, [`SctpRepr::parse_lenient`]), then as
+    /// [`SctpEndpoint::handle_packet`]. A chunk that cannot be parsed ends the packet: the
+    /// chunks before it are processed and the receiver answers the bad chunk where RFC 9260 or
+    /// FreeBSD does (a DATA chunk shorter than its header, an INIT or INIT ACK with a malformed
+    /// parameter; `association/invalid.rs`), counted in [`EndpointStats::malformed_chunks`].
     ///
-    /// Errors: the bytes are not a valid SCTP packet. It is discarded — RFC 9260 §6.8: "an
-    /// SCTP packet with an invalid checksum [...] silently discard[ed]" — and counted in
+    /// Errors: the bytes are not a valid SCTP packet (bad CRC32c, common header cut short), or
+    /// its first chunk could not be parsed and nobody took or answered the packet. It is
+    /// discarded — RFC 9260 §6.8: "an SCTP packet with an invalid checksum [...] silently
+    /// discard[ed]", §3.2: a partial chunk is dropped — and counted in
     /// [`EndpointStats::malformed_packets`]; the error says why, for traces.
     pub fn handle_datagram(
         &mut self,
