@@ -385,15 +385,14 @@ impl SctpEndpoint {
     }
 
     /// A packet that no association owns and whose first chunk the codec could not parse.
-    /// A partial chunk (RFC 9260 §3.2) is dropped. An INIT with a malformed parameter is
-    /// refused with an ABORT (Protocol Violation, the INIT's Initiate Tag, T bit clear: §8.4
-    /// rule 3, `association/invalid.rs`). Any other delimited chunk is out of the blue and
-    /// answered by the §8.4 rules by its type (rule 8: an ABORT with the T bit).
+    /// An INIT with a malformed parameter is refused with an ABORT (Protocol Violation, the
+    /// INIT's Initiate Tag, T bit clear: §8.4 rule 3, `association/invalid.rs`); a partial or
+    /// short INIT is discarded. Anything else is out of the blue — §8.4 calls a packet OOTB if
+    /// it "is correctly formed (i.e., passed the receiver's CRC32c check)" — and answered by
+    /// the §8.4 rules by its type: rule 8, an ABORT with the T bit, unless it is an ABORT, a
+    /// SHUTDOWN COMPLETE, a COOKIE ACK or an ERROR. FreeBSD's `sctp_handle_ootb` also answers
+    /// a packet with a chunk length below 4 or past the end with an ABORT.
     fn on_unowned_fault(&mut self, src: Ipv4Addr, dst: Ipv4Addr, pkt: &SctpRepr, f: &ChunkFault) {
-        if !f.is_delimited() {
-            self.stats.packets_discarded += 1;
-            return;
-        }
         match f.kind {
             Some(chunk_type::INIT) => {
                 match refuse_malformed_init(f).filter(|_| pkt.verification_tag == 0) {
@@ -421,7 +420,9 @@ impl SctpEndpoint {
                 | chunk_type::COOKIE_ACK
                 | chunk_type::ERROR,
             ) => self.stats.packets_discarded += 1,
-            _ => self.ootb(src, dst, pkt),
+            // Not even a chunk type: nothing to go by.
+            None => self.stats.packets_discarded += 1,
+            Some(_) => self.ootb(src, dst, pkt),
         }
     }
 

@@ -476,8 +476,26 @@ fn ootb_malformed_chunk_is_answered_by_its_type() {
     let t = sent_ep(&mut ep).expect("ABORT");
     assert_eq!(t.packet.verification_tag, 0x4444);
     assert!(only_abort(&t).0, "T bit set");
-    // A partial chunk or a malformed SHUTDOWN COMPLETE: nothing.
-    for c in [raw_chunk(3, 0, 64, &[0; 8]), raw_chunk(14, 0, 3, &[])] {
+    // A partial chunk (length past the end or below 4, a header cut short) is still an OOTB
+    // packet (§8.4: it passed the CRC32c check): rule 8 too, as FreeBSD's `sctp_handle_ootb`.
+    for c in [
+        raw_chunk(3, 0, 64, &[0; 8]),
+        raw_chunk(0, 0, 2, &[]),
+        vec![3, 0],
+    ] {
+        let bytes = datagram(0x4444, &c);
+        assert_eq!(
+            ep.handle_datagram(SimTime::ZERO, R1, L1, &bytes),
+            Ok(Some(DatagramEvent::Response))
+        );
+        assert!(only_abort(&sent_ep(&mut ep).expect("ABORT")).0);
+    }
+    // A malformed SHUTDOWN COMPLETE, ABORT or ERROR: nothing (rules 2, 6, 7).
+    for c in [
+        raw_chunk(14, 0, 3, &[]),
+        raw_chunk(6, 0, 40, &[]),
+        raw_chunk(9, 0, 1, &[]),
+    ] {
         assert!(ep
             .handle_datagram(SimTime::ZERO, R1, L1, &datagram(0x4444, &c))
             .is_err());
