@@ -7,7 +7,8 @@
 //! `output.rs` (packet assembly and bundling, §6.1, §6.10), `paths.rs` (§6.4, §8: path
 //! selection, error counters, heartbeats), `asctp.rs` (A-SCTP's route paths, Argyriou &
 //! Madisetti 2004 §3), `shutdown.rs` (§9.2), `abort_error.rs` (§9.1, §3.3.10,
-//! unknown chunks), and at the `sctp` level `asconf.rs` (RFC 5061) and `forward_tsn.rs`
+//! unknown chunks), `invalid.rs` (chunks the codec could not parse, control chunks after
+//! DATA: §3.2, §3.2.1, §6.10), and at the `sctp` level `asconf.rs` (RFC 5061) and `forward_tsn.rs`
 //! (RFC 3758).
 
 mod abort_error;
