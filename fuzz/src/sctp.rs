@@ -16,6 +16,12 @@
 //!   random verification tag, fed to both endpoints (which give them to the association that
 //!   owns them or answer them themselves).
 //!
+//! * targeted damage to the fields the receive paths check (`mutate_chunk_fields`: INIT / INIT
+//!   ACK parameter lengths and types, zero tags and stream counts, DATA and INIT chunks cut
+//!   inside their fixed part, SACK counts), delivered as bytes through
+//!   `SctpEndpoint::handle_datagram` so that the receiver's chunk-by-chunk parse and its
+//!   answers to malformed chunks (RFC 9260 §3.2, `association/invalid.rs`) run.
+//!
 //! `poll_transmit` must terminate and nothing may panic.
 
 use std::net::{IpAddr, Ipv4Addr};
@@ -53,6 +59,8 @@ pub(crate) struct Counts {
     established: u64,
     established_steps: u64,
     closed: u64,
+    /// Datagrams whose chunk-by-chunk parse stopped at a chunk it could not parse.
+    chunk_faults: u64,
 }
 
 impl crate::driver::Tally for Counts {
@@ -65,8 +73,8 @@ impl crate::driver::Tally for Counts {
 
     fn summary(&self) -> String {
         format!(
-            "{} codec inputs ({} parsed and round-tripped), {} path packets delivered, {} inputs rejected by the codec, {} forged packets, {} packets to endpoints, {} timer firings, {} cases reached ESTABLISHED ({} steps with the client ESTABLISHED or closing), {} ended with the client CLOSED",
-            self.codec_inputs, self.codec_parsed, self.packets, self.parse_errors, self.forged,
+            "{} codec inputs ({} parsed and round-tripped), {} path packets delivered, {} inputs rejected by the codec, {} datagrams with a chunk the receiver could not parse, {} forged packets, {} packets to endpoints, {} timer firings, {} cases reached ESTABLISHED ({} steps with the client ESTABLISHED or closing), {} ended with the client CLOSED",
+            self.codec_inputs, self.codec_parsed, self.packets, self.parse_errors, self.chunk_faults, self.forged,
             self.endpoint_packets, self.timeouts, self.established, self.established_steps, self.closed
         )
     }
@@ -83,6 +91,7 @@ impl crate::driver::Tally for Counts {
         self.established += o.established;
         self.established_steps += o.established_steps;
         self.closed += o.closed;
+        self.chunk_faults += o.chunk_faults;
     }
 }
 
@@ -429,6 +438,113 @@ fn mutate(rng: &mut Rng, b: &mut Vec<u8>, header: usize) {
     }
 }
 
+/// Damages one field of one chunk of an SCTP packet where the receive paths look (the
+/// handshake chunks' parameters above all), then repairs the CRC32c so the damage gets past
+/// the checksum: an INIT / INIT ACK parameter's length (0, 1, 3, 4, one byte short or long,
+/// past the chunk) or type (any upper two bits), a chunk length cut inside the fixed part (a
+/// DATA chunk of 4 to 15 bytes, an INIT shorter than 20), a SACK's gap or duplicate count, a
+/// zero Initiate Tag or stream count, or a bogus parameter appended to an INIT / INIT ACK.
+fn mutate_chunk_fields(rng: &mut Rng, b: &mut Vec<u8>) {
+    // The chunks: (offset, type, length).
+    let mut chunks = Vec::new();
+    let mut at = 12;
+    while at + 4 <= b.len() {
+        let len = usize::from(u16::from_be_bytes([b[at + 2], b[at + 3]]));
+        chunks.push((at, b[at], len));
+        if len < 4 {
+            break;
+        }
+        at += len.div_ceil(4) * 4;
+    }
+    if chunks.is_empty() {
+        return;
+    }
+    let (at, kind, len) = pick(rng, &chunks);
+    let set16 = |b: &mut Vec<u8>, pos: usize, v: u16| {
+        if let Some(f) = b.get_mut(pos..pos + 2) {
+            f.copy_from_slice(&v.to_be_bytes());
+        }
+    };
+    match kind {
+        1 | 2 => {
+            // The parameters after the 20-byte INIT / INIT ACK header.
+            let mut params = Vec::new();
+            let mut p = at + 20;
+            while p + 4 <= (at + len).min(b.len()) {
+                let plen = usize::from(u16::from_be_bytes([b[p + 2], b[p + 3]]));
+                params.push((p, plen));
+                if plen < 4 {
+                    break;
+                }
+                p += plen.div_ceil(4) * 4;
+            }
+            match rng.below(6) {
+                0 | 1 if !params.is_empty() => {
+                    let (p, plen) = pick(rng, &params);
+                    let v = pick(
+                        rng,
+                        &[
+                            0,
+                            1,
+                            3,
+                            4,
+                            plen.saturating_sub(1),
+                            plen + 1,
+                            plen + 4,
+                            0xffff,
+                        ],
+                    );
+                    set16(b, p + 2, v as u16);
+                }
+                2 if !params.is_empty() => {
+                    let (p, _) = pick(rng, &params);
+                    let t = pick(rng, &[0x0000, 0x4000, 0x8000, 0xc000]) | rng.below(0x4000) as u16;
+                    set16(b, p, t);
+                }
+                3 => {
+                    // A zero Initiate Tag, OS or MIS.
+                    let field = pick(rng, &[4, 12, 14]);
+                    if let Some(f) =
+                        b.get_mut(at + field..at + field + 2 + usize::from(field == 4) * 2)
+                    {
+                        f.fill(0);
+                    }
+                }
+                4 => {
+                    // Append a parameter with an odd type and a lying length to the chunk
+                    // (when it is the last one).
+                    if at + len.div_ceil(4) * 4 >= b.len() {
+                        b.truncate(at + len);
+                        while !b.len().is_multiple_of(4) {
+                            b.push(0);
+                        }
+                        let t = rng.next_u64() as u16;
+                        let plen = pick(rng, &[0u16, 2, 4, 8, 9, 40]);
+                        b.extend_from_slice(&t.to_be_bytes());
+                        b.extend_from_slice(&plen.to_be_bytes());
+                        b.extend_from_slice(&[1, 2, 3, 4]);
+                        let new_len = if rng.bernoulli(0.7) {
+                            b.len() - at
+                        } else {
+                            b.len() - at - 2
+                        };
+                        set16(b, at + 2, new_len as u16);
+                    }
+                }
+                _ => set16(b, at + 2, 4 + rng.below(16) as u16),
+            }
+        }
+        0 => set16(b, at + 2, pick(rng, &[4, 8, 12, 15, 16, 17])),
+        3 => {
+            // Gap or duplicate count (offsets 12 and 14 of the chunk).
+            let v = pick(rng, &[0u16, 1, 2, 100, 0xffff]);
+            set16(b, at + pick(rng, &[12, 14]), v);
+        }
+        _ => set16(b, at + 2, pick(rng, &[0, 2, 4, 5, len as u16 + 4, 0xffff])),
+    }
+    fill_crc(b);
+}
+
 fn fill_crc(sctp: &mut [u8]) {
     if sctp.len() >= 12 {
         let mut p = SctpPacket::new_unchecked(&mut sctp[..]);
@@ -602,9 +718,41 @@ impl World {
     fn deliver(&mut self, src: Ipv4Addr, dst: Ipv4Addr, pkt: &SctpRepr, counts: &mut Counts) {
         collect_cookies(pkt, &mut self.cookies);
         let now = self.now;
-        let to_server = [S1, S2].contains(&dst) || pkt.dst_port == SPORT;
-        let ep = if to_server { Ep::Server } else { Ep::Client };
+        let ep = Self::endpoint_for(dst, pkt.dst_port);
         let event = self.ep(ep).handle_packet(now, src, dst, pkt);
+        self.after_event(ep, event, counts);
+    }
+
+    /// Delivers raw bytes as a datagram (`handle_datagram`: the receiver's chunk-by-chunk
+    /// parse, RFC 9260 §3.2), so that chunks the codec cannot parse reach the receive paths
+    /// that answer them (`association/invalid.rs`).
+    fn deliver_bytes(&mut self, src: Ipv4Addr, dst: Ipv4Addr, bytes: &[u8], counts: &mut Counts) {
+        let Ok(packet) = SctpPacket::new_checked(bytes) else {
+            counts.parse_errors += 1;
+            return;
+        };
+        let dst_port = packet.dst_port();
+        if let Ok((prefix, fault)) = SctpRepr::parse_lenient(&packet) {
+            collect_cookies(&prefix, &mut self.cookies);
+            counts.chunk_faults += u64::from(fault.is_some());
+        }
+        let now = self.now;
+        let ep = Self::endpoint_for(dst, dst_port);
+        match self.ep(ep).handle_datagram(now, src, dst, bytes) {
+            Ok(event) => self.after_event(ep, event, counts),
+            Err(_) => counts.parse_errors += 1,
+        }
+    }
+
+    fn endpoint_for(dst: Ipv4Addr, dst_port: u16) -> Ep {
+        if [S1, S2].contains(&dst) || dst_port == SPORT {
+            Ep::Server
+        } else {
+            Ep::Client
+        }
+    }
+
+    fn after_event(&mut self, ep: Ep, event: Option<DatagramEvent>, counts: &mut Counts) {
         if matches!(event, Some(DatagramEvent::Association(_))) {
             return;
         }
@@ -831,13 +979,13 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
                     // carry).
                     w.deliver(src, dst, &pkt, &mut counts);
                 } else if let Some(mut b) = to_bytes(&pkt) {
-                    if rng.bernoulli(0.5) {
-                        mutate(&mut rng, &mut b, 0);
+                    match rng.below(4) {
+                        0 => mutate(&mut rng, &mut b, 0),
+                        1 => mutate_chunk_fields(&mut rng, &mut b),
+                        _ => {}
                     }
-                    match codec(&b, &mut counts) {
-                        Some(p) => w.deliver(src, dst, &p, &mut counts),
-                        None => counts.parse_errors += 1,
-                    }
+                    codec(&b, &mut counts);
+                    w.deliver_bytes(src, dst, &b, &mut counts);
                 }
             }
             6 => {
@@ -926,13 +1074,15 @@ pub(crate) fn sctp_case(seed: u64) -> Counts {
                 // The association's and endpoint's packets as they left them (CRC32c included).
                 let mut b = tx.payload.clone();
                 if rng.bernoulli(corrupt) {
-                    mutate(&mut rng, &mut b, 0);
+                    if rng.bernoulli(0.5) {
+                        mutate(&mut rng, &mut b, 0);
+                    } else {
+                        mutate_chunk_fields(&mut rng, &mut b);
+                    }
                 }
                 counts.packets += 1;
-                match codec(&b, &mut counts) {
-                    Some(p) => w.deliver(tx.src, tx.dst, &p, &mut counts),
-                    None => counts.parse_errors += 1,
-                }
+                codec(&b, &mut counts);
+                w.deliver_bytes(tx.src, tx.dst, &b, &mut counts);
             }
         }
     }

@@ -50,7 +50,8 @@ pub use chunk::params::{param_type, Parameter};
 pub use chunk::sack::{GapAckBlock, SackChunk};
 pub use chunk::{chunk_type, ChunkRepr, UnknownChunk};
 pub use packet::{
-    emit_packet, packet_len, sctp_packet, try_sctp_packet, Chunks, RawChunk, SctpPacket, SctpRepr,
+    emit_packet, packet_len, sctp_packet, try_sctp_packet, ChunkFault, Chunks, RawChunk,
+    SctpPacket, SctpRepr,
 };
 pub use serial::{Mid, Ssn, Tsn};
 
@@ -163,7 +164,22 @@ fn fuzz_sctp_layer(data: &[u8]) {
             }
         }
     }
-    let _ = SctpRepr::parse(&packet);
+    // The lenient parse agrees with the strict one on good packets and, on bad ones, stops at
+    // a fault after a prefix that is itself a valid packet.
+    let strict = SctpRepr::parse(&packet);
+    if let Ok((prefix, fault)) = SctpRepr::parse_lenient(&packet) {
+        match (&strict, &fault) {
+            (Ok(all), None) => assert_eq!(all, &prefix, "lenient parse of a good packet"),
+            (Err(_), Some(f)) => {
+                assert_eq!(f.index, prefix.chunks.len(), "fault index");
+                let mut out = vec![0u8; prefix.buffer_len()];
+                prefix
+                    .emit(&mut out)
+                    .expect("a parsed prefix must be emittable");
+            }
+            _ => panic!("strict and lenient parses disagree: {strict:?} / {fault:?}"),
+        }
+    }
     let mut fixed = data.to_vec();
     let mut fixed_packet = SctpPacket::new_unchecked(&mut fixed[..]);
     fixed_packet.fill_checksum();

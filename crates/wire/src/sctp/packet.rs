@@ -320,6 +320,52 @@ impl SctpRepr {
         })
     }
 
+    /// Parses a packet chunk by chunk, as a receiver processes it (RFC 9260 §3.2: "If the
+    /// receiver detects a partial chunk, it MUST drop the chunk"): the CRC32c and the common
+    /// header must be valid (errors as [`SctpRepr::parse`]), then the chunks are parsed in
+    /// order up to the first that cannot be — a header that does not fit, a length below 4 or
+    /// past the end of the packet, or a value [`ChunkRepr::parse`] rejects. That chunk is
+    /// returned as a [`ChunkFault`] and nothing after it is parsed: after a bad length nothing
+    /// can be delimited, and after a malformed value the sender's framing is not to be
+    /// trusted. The receiver decides what the fault means (a DATA chunk shorter than its
+    /// header aborts the association, an INIT with a bad parameter is refused, anything else
+    /// ends the processing of the packet).
+    pub fn parse_lenient<T: AsRef<[u8]>>(
+        packet: &SctpPacket<T>,
+    ) -> Result<(SctpRepr, Option<ChunkFault>)> {
+        packet.check_len()?;
+        if !packet.verify_checksum() {
+            return Err(WireError::BadChecksum);
+        }
+        let mut chunks = Vec::new();
+        let mut fault = None;
+        let mut rest = packet.chunk_bytes();
+        while !rest.is_empty() {
+            let parsed = RawChunk::new_checked(rest).and_then(|c| Ok((c, ChunkRepr::parse(&c)?)));
+            match parsed {
+                Ok((raw, chunk)) => {
+                    chunks.push(chunk);
+                    rest = rest
+                        .get(pad4(raw.length()).min(rest.len())..)
+                        .unwrap_or(&[]);
+                }
+                Err(error) => {
+                    fault = Some(ChunkFault::new(chunks.len(), rest, error));
+                    break;
+                }
+            }
+        }
+        Ok((
+            SctpRepr {
+                src_port: packet.src_port(),
+                dst_port: packet.dst_port(),
+                verification_tag: packet.verification_tag(),
+                chunks,
+            },
+            fault,
+        ))
+    }
+
     /// Length of the emitted packet: the header plus every chunk padded.
     pub fn buffer_len(&self) -> usize {
         packet_len(&self.chunks)
@@ -338,6 +384,52 @@ impl SctpRepr {
             &self.chunks,
             buf,
         )
+    }
+}
+
+/// A chunk that [`SctpRepr::parse_lenient`] could not parse, and where it stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkFault {
+    /// Its position in the packet: the number of chunks parsed before it.
+    pub index: usize,
+    /// The chunk type, if at least one byte of the chunk was there.
+    pub kind: Option<u8>,
+    /// The chunk flags (0 if absent).
+    pub flags: u8,
+    /// The Chunk Length field (0 if the header did not fit).
+    pub length: u16,
+    /// The chunk's value bytes that were in the packet: after the 4-byte header, up to the
+    /// Chunk Length or the end of the packet, whichever comes first.
+    pub value: Vec<u8>,
+    /// Why it could not be parsed: [`WireError::Truncated`] (header, length or a field past
+    /// the end) or [`WireError::Malformed`] (a length below 4, an impossible value).
+    pub error: WireError,
+}
+
+impl ChunkFault {
+    fn new(index: usize, rest: &[u8], error: WireError) -> Self {
+        let byte = |i: usize| rest.get(i).copied();
+        let length = match (byte(2), byte(3)) {
+            (Some(hi), Some(lo)) => u16::from_be_bytes([hi, lo]),
+            _ => 0,
+        };
+        let end = usize::from(length).clamp(CHUNK_HEADER_LEN, rest.len().max(CHUNK_HEADER_LEN));
+        ChunkFault {
+            index,
+            kind: byte(0),
+            flags: byte(1).unwrap_or(0),
+            length,
+            value: rest.get(CHUNK_HEADER_LEN..end).unwrap_or(&[]).to_vec(),
+            error,
+        }
+    }
+
+    /// Whether the Chunk Length delimits the chunk inside the packet (the fault is in its
+    /// value), as opposed to a header that does not fit or a length below 4 or past the end
+    /// (RFC 9260 §3.2: a partial chunk).
+    pub fn is_delimited(&self) -> bool {
+        usize::from(self.length) >= CHUNK_HEADER_LEN
+            && self.value.len() == usize::from(self.length) - CHUNK_HEADER_LEN
     }
 }
 
@@ -431,5 +523,114 @@ pub fn sctp_packet(
             "cannot build an SCTP packet of {} chunks: {e}",
             chunks.len()
         ),
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use crate::sctp::chunk::params::Parameter;
+    use crate::sctp::ErrorCause;
+
+    /// A packet with our test header and `chunks` (raw bytes), CRC32c filled in.
+    fn packet(chunks: &[u8]) -> Vec<u8> {
+        let mut b = vec![0, 80, 19, 136, 0, 0, 0, 7, 0, 0, 0, 0];
+        b.extend_from_slice(chunks);
+        SctpPacket::new_unchecked(&mut b[..]).fill_checksum();
+        b
+    }
+
+    fn lenient(b: &[u8]) -> (SctpRepr, Option<ChunkFault>) {
+        SctpRepr::parse_lenient(&SctpPacket::new_checked(b).unwrap()).unwrap()
+    }
+
+    const COOKIE_ACK: [u8; 4] = [11, 0, 0, 4];
+
+    #[test]
+    fn lenient_parse_keeps_the_chunks_before_a_partial_chunk() {
+        // COOKIE ACK, then a SHUTDOWN ACK whose length (12) runs past the end.
+        let b = packet(&[&COOKIE_ACK[..], &[8, 0, 0, 12, 1, 2]].concat());
+        assert!(SctpRepr::parse(&SctpPacket::new_checked(&b[..]).unwrap()).is_err());
+        let (repr, fault) = lenient(&b);
+        assert_eq!(repr.chunks, vec![ChunkRepr::CookieAck]);
+        let f = fault.unwrap();
+        assert_eq!((f.index, f.kind, f.length), (1, Some(8), 12));
+        assert_eq!(f.value, vec![1, 2]);
+        assert_eq!(f.error, WireError::Truncated);
+        assert!(!f.is_delimited());
+    }
+
+    #[test]
+    fn lenient_parse_reports_lengths_below_4_and_short_headers() {
+        let (repr, f) = lenient(&packet(&[&COOKIE_ACK[..], &[14, 0, 0, 2]].concat()));
+        assert_eq!(repr.chunks.len(), 1);
+        let f = f.unwrap();
+        assert_eq!(
+            (f.kind, f.length, f.error),
+            (Some(14), 2, WireError::Malformed)
+        );
+        assert!(!f.is_delimited());
+        let (_, f) = lenient(&packet(&[&COOKIE_ACK[..], &[14, 0]].concat()));
+        let f = f.unwrap();
+        assert_eq!(
+            (f.kind, f.length, f.error),
+            (Some(14), 0, WireError::Truncated)
+        );
+    }
+
+    #[test]
+    fn a_data_chunk_shorter_than_its_header_is_a_delimited_fault() {
+        // DATA with length 12: TSN, stream and SSN but no PPID.
+        let (repr, f) = lenient(&packet(&[0, 3, 0, 12, 0, 0, 0, 1, 0, 0, 0, 0]));
+        assert!(repr.chunks.is_empty());
+        let f = f.unwrap();
+        assert_eq!((f.index, f.kind, f.flags), (0, Some(0), 3));
+        assert!(f.is_delimited());
+    }
+
+    #[test]
+    fn a_well_formed_packet_has_no_fault() {
+        let b = packet(&[&COOKIE_ACK[..], &COOKIE_ACK[..]].concat());
+        let (repr, f) = lenient(&b);
+        assert_eq!(repr.chunks.len(), 2);
+        assert_eq!(f, None);
+    }
+
+    #[test]
+    fn abort_causes_are_kept_up_to_the_first_bad_one() {
+        // ABORT: Out of Resource (code 4, length 4), then a cause whose length is 2.
+        let b = packet(&[6, 0, 0, 12, 0, 4, 0, 4, 0, 1, 0, 2]);
+        let (repr, f) = lenient(&b);
+        assert_eq!(f, None);
+        assert_eq!(
+            repr.chunks,
+            vec![ChunkRepr::Abort {
+                t_bit: false,
+                causes: vec![ErrorCause::OutOfResource]
+            }]
+        );
+    }
+
+    #[test]
+    fn first_invalid_parameter() {
+        // A good Forward-TSN-Supported, then an IPv4 address parameter of length 12.
+        let good = [0xc0, 0, 0, 4];
+        let bad_addr = [0, 5, 0, 12, 10, 0, 0, 1, 0, 0, 0, 0];
+        assert_eq!(Parameter::first_invalid(&good), None);
+        let list = [&good[..], &bad_addr[..]].concat();
+        assert_eq!(Parameter::first_invalid(&list), Some((5, 12)));
+        assert!(Parameter::parse_list(&list).is_err());
+        // Length below 4, length past the end, a header cut short.
+        assert_eq!(
+            Parameter::first_invalid(&[0x80, 8, 0, 2]),
+            Some((0x8008, 2))
+        );
+        assert_eq!(
+            Parameter::first_invalid(&[0x80, 8, 0, 9, 0]),
+            Some((0x8008, 9))
+        );
+        assert_eq!(Parameter::first_invalid(&[0x80, 8]), Some((0, 0)));
+        // The last parameter may lack its padding.
+        assert_eq!(Parameter::first_invalid(&[0x80, 8, 0, 5, 1]), None);
     }
 }

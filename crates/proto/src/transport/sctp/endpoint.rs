@@ -16,11 +16,15 @@ use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::{Rng, SimTime};
-use sctpsim_wire::sctp::{ChunkRepr, ErrorCause, SctpPacket, SctpRepr, Tsn};
+use sctpsim_wire::sctp::{
+    chunk_type, ChunkFault, ChunkRepr, ErrorCause, SctpPacket, SctpRepr, Tsn,
+};
 use sctpsim_wire::WireError;
 
 use super::api::OutPacket;
-use super::association::{build_init_ack, check_init, parse_init_params, SctpAssociation};
+use super::association::{
+    build_init_ack, check_init, parse_init_params, refuse_malformed_init, SctpAssociation,
+};
 use super::config::SctpConfig;
 use super::cookie::{CookieError, CookieKey, StateCookie};
 use crate::transport::Transmit;
@@ -69,9 +73,14 @@ pub struct EndpointStats {
     /// Answers built but not sent because they could not be encoded (never expected; a guard
     /// that replaces a panic).
     pub packets_unencodable: u64,
-    /// Datagrams that were not valid SCTP packets (bad CRC32c, truncated, malformed chunks),
-    /// silently discarded (RFC 9260 §6.8).
+    /// Datagrams that were not valid SCTP packets (bad CRC32c, truncated common header, or a
+    /// first chunk that could not be parsed and was not answered), silently discarded
+    /// (RFC 9260 §6.8, §3.2).
     pub malformed_packets: u64,
+    /// Datagrams whose parse stopped at a chunk that could not be parsed (RFC 9260 §3.2:
+    /// the chunks before it were processed, that chunk and the rest dropped or answered as
+    /// `association/invalid.rs` describes).
+    pub malformed_chunks: u64,
 }
 
 /// A local SCTP endpoint: a port, a set of local addresses (RFC 9260 §2.4) and the
@@ -220,10 +229,16 @@ impl SctpEndpoint {
     // ----------------------------------------------------------------- input
 
     /// A datagram's payload (`bytes`: the SCTP packet) that arrived from `src` at our address
-    /// `dst`: parsed (CRC32c checked), then as [`SctpEndpoint::handle_packet`].
+    /// `dst`: parsed chunk by chunk (CRC32c checked, [`SctpRepr::parse_lenient`]), then as
+    /// [`SctpEndpoint::handle_packet`]. A chunk that cannot be parsed ends the packet: the
+    /// chunks before it are processed and the receiver answers the bad chunk where RFC 9260 or
+    /// FreeBSD does (a DATA chunk shorter than its header, an INIT or INIT ACK with a malformed
+    /// parameter; `association/invalid.rs`), counted in [`EndpointStats::malformed_chunks`].
     ///
-    /// Errors: the bytes are not a valid SCTP packet. It is discarded — RFC 9260 §6.8: "an
-    /// SCTP packet with an invalid checksum [...] silently discard[ed]" — and counted in
+    /// Errors: the bytes are not a valid SCTP packet (bad CRC32c, common header cut short), or
+    /// its first chunk could not be parsed and nobody took or answered the packet. It is
+    /// discarded — RFC 9260 §6.8: "an SCTP packet with an invalid checksum [...] silently
+    /// discard[ed]", §3.2: a partial chunk is dropped — and counted in
     /// [`EndpointStats::malformed_packets`]; the error says why, for traces.
     pub fn handle_datagram(
         &mut self,
@@ -232,13 +247,28 @@ impl SctpEndpoint {
         dst: Ipv4Addr,
         bytes: &[u8],
     ) -> Result<Option<DatagramEvent>, WireError> {
-        match SctpPacket::new_checked(bytes).and_then(|p| SctpRepr::parse(&p)) {
-            Ok(pkt) => Ok(self.handle_packet(now, src, dst, &pkt)),
-            Err(e) => {
-                self.stats.malformed_packets += 1;
-                Err(e)
-            }
+        let (pkt, fault) =
+            match SctpPacket::new_checked(bytes).and_then(|p| SctpRepr::parse_lenient(&p)) {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    self.stats.malformed_packets += 1;
+                    return Err(e);
+                }
+            };
+        let Some(fault) = fault else {
+            return Ok(self.handle_packet(now, src, dst, &pkt));
+        };
+        // RFC 9260 §3.2: a chunk that cannot be parsed is dropped; the chunks before it are
+        // processed, and the receiver may have to answer the bad chunk itself (a short DATA
+        // chunk, an INIT with a malformed parameter: `association/invalid.rs`).
+        self.stats.malformed_chunks += 1;
+        let event = self.dispatch(now, src, dst, &pkt, Some(&fault));
+        if event.is_none() && pkt.chunks.is_empty() {
+            // Nothing in the packet could be used and nobody answered.
+            self.stats.malformed_packets += 1;
+            return Err(fault.error);
         }
+        Ok(event)
     }
 
     /// A parsed SCTP packet from `src` to our address `dst`: processed by the first live
@@ -252,12 +282,28 @@ impl SctpEndpoint {
         dst: Ipv4Addr,
         pkt: &SctpRepr,
     ) -> Option<DatagramEvent> {
+        self.dispatch(now, src, dst, pkt, None)
+    }
+
+    /// [`SctpEndpoint::handle_packet`] for a packet whose parse may have stopped at `fault`.
+    fn dispatch(
+        &mut self,
+        now: SimTime,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        pkt: &SctpRepr,
+        fault: Option<&ChunkFault>,
+    ) -> Option<DatagramEvent> {
+        let handle = |a: &mut SctpAssociation| match fault {
+            Some(f) => a.handle_packet_with_fault(now, src, dst, pkt, f),
+            None => a.handle_packet(now, src, dst, pkt),
+        };
         if let Some((h, a)) = self
             .assocs
             .iter_mut()
             .find(|(_, a)| !a.is_closed() && a.owns(src, pkt.src_port, pkt.dst_port))
         {
-            a.handle_packet(now, src, dst, pkt);
+            handle(a);
             return Some(DatagramEvent::Association(*h));
         }
         // An ASCONF from an address the peer has not added yet (RFC 5061 §5.2): the
@@ -275,12 +321,12 @@ impl SctpEndpoint {
                     && a.owns(addr, pkt.src_port, pkt.dst_port)
                     && pkt.verification_tag == a.my_vtag()
             }) {
-                a.handle_packet(now, src, dst, pkt);
+                handle(a);
                 return Some(DatagramEvent::Association(*h));
             }
         }
         let queued = self.out.len();
-        if let Some(a) = self.handle_unowned(now, src, dst, pkt) {
+        if let Some(a) = self.handle_unowned(now, src, dst, pkt, fault) {
             return Some(DatagramEvent::NewAssociation(self.insert(a)));
         }
         (self.out.len() > queued).then_some(DatagramEvent::Response)
@@ -295,6 +341,7 @@ impl SctpEndpoint {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         pkt: &SctpRepr,
+        fault: Option<&ChunkFault>,
     ) -> Option<SctpAssociation> {
         // §8.4 rule 1: "If the OOTB packet is to or from a non-unicast address, a receiver
         // SHOULD silently discard the packet."
@@ -309,13 +356,18 @@ impl SctpEndpoint {
             return None;
         }
         let Some(first) = pkt.chunks.first() else {
-            self.stats.packets_discarded += 1;
+            if let Some(f) = fault {
+                self.on_unowned_fault(src, dst, pkt, f);
+            } else {
+                self.stats.packets_discarded += 1;
+            }
             return None;
         };
         match first {
             ChunkRepr::Init(init) => {
-                // §8.5.1 A and §6.10: an INIT travels alone with tag 0.
-                if pkt.verification_tag != 0 || pkt.chunks.len() != 1 {
+                // §8.5.1 A and §6.10: an INIT travels alone with tag 0 (a chunk after it that
+                // the codec could not parse is still a chunk).
+                if pkt.verification_tag != 0 || pkt.chunks.len() != 1 || fault.is_some() {
                     self.stats.packets_discarded += 1;
                     return None;
                 }
@@ -323,12 +375,54 @@ impl SctpEndpoint {
                 None
             }
             ChunkRepr::CookieEcho { cookie } if self.listening => {
-                self.on_cookie_echo(now, src, dst, pkt, cookie)
+                self.on_cookie_echo(now, src, dst, pkt, cookie, fault)
             }
             _ => {
                 self.ootb(src, dst, pkt);
                 None
             }
+        }
+    }
+
+    /// A packet that no association owns and whose first chunk the codec could not parse.
+    /// An INIT with a malformed parameter is refused with an ABORT (Protocol Violation, the
+    /// INIT's Initiate Tag, T bit clear: §8.4 rule 3, `association/invalid.rs`); a partial or
+    /// short INIT is discarded. Anything else is out of the blue — §8.4 calls a packet OOTB if
+    /// it "is correctly formed (i.e., passed the receiver's CRC32c check)" — and answered by
+    /// the §8.4 rules by its type: rule 8, an ABORT with the T bit, unless it is an ABORT, a
+    /// SHUTDOWN COMPLETE, a COOKIE ACK or an ERROR. FreeBSD's `sctp_handle_ootb` also answers
+    /// a packet with a chunk length below 4 or past the end with an ABORT.
+    fn on_unowned_fault(&mut self, src: Ipv4Addr, dst: Ipv4Addr, pkt: &SctpRepr, f: &ChunkFault) {
+        match f.kind {
+            Some(chunk_type::INIT) => {
+                match refuse_malformed_init(f).filter(|_| pkt.verification_tag == 0) {
+                    Some((tag, cause)) => {
+                        self.stats.aborts_sent += 1;
+                        self.push(
+                            dst,
+                            src,
+                            pkt.src_port,
+                            tag,
+                            ChunkRepr::Abort {
+                                t_bit: false,
+                                causes: vec![cause],
+                            },
+                        );
+                    }
+                    None => self.stats.packets_discarded += 1,
+                }
+            }
+            // Rules 2, 6 and 7: never answer an ABORT, a SHUTDOWN COMPLETE, a COOKIE ACK or
+            // an ERROR (which may be a Stale Cookie one).
+            Some(
+                chunk_type::ABORT
+                | chunk_type::SHUTDOWN_COMPLETE
+                | chunk_type::COOKIE_ACK
+                | chunk_type::ERROR,
+            ) => self.stats.packets_discarded += 1,
+            // Not even a chunk type: nothing to go by.
+            None => self.stats.packets_discarded += 1,
+            Some(_) => self.ootb(src, dst, pkt),
         }
     }
 
@@ -400,6 +494,7 @@ impl SctpEndpoint {
         dst: Ipv4Addr,
         pkt: &SctpRepr,
         bytes: &[u8],
+        fault: Option<&ChunkFault>,
     ) -> Option<SctpAssociation> {
         let c = match StateCookie::decode(bytes, &self.key) {
             Ok(c) => c,
@@ -441,7 +536,7 @@ impl SctpEndpoint {
         let rng = self.child_rng();
         let mut assoc =
             SctpAssociation::from_cookie(self.cfg.clone(), self.key, rng, now, &c, src, dst);
-        assoc.process_chunks(now, src, dst, pkt, 1);
+        assoc.process_chunks(now, src, dst, pkt, 1, fault);
         self.stats.associations_accepted += 1;
         Some(assoc)
     }

@@ -76,6 +76,11 @@ pub struct SctpStats {
     pub chunks_dropped: u64,
     /// Unrecognized chunk types received (RFC 9260 §3.2).
     pub unknown_chunks: u64,
+    /// Chunks that could not be parsed (a length below 4 or past the end of the packet, a
+    /// value too short for its type, a malformed parameter; RFC 9260 §3.2, §3.2.1): the chunk
+    /// and the rest of its packet were dropped, or the association aborted (a DATA chunk
+    /// shorter than its header, an INIT ACK with a malformed parameter).
+    pub malformed_chunks: u64,
     /// DATA chunks sent, retransmissions included.
     pub data_chunks_sent: u64,
     /// User bytes in DATA chunks sent, retransmissions included.

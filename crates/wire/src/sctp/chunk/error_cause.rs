@@ -288,6 +288,25 @@ impl ErrorCause {
         })
     }
 
+    /// The causes of `bytes` up to the first that cannot be parsed (a length below 4, past the
+    /// end, or a fixed field missing). An ABORT or ERROR chunk is parsed this way: the chunk
+    /// itself is well delimited, and an ABORT must end the association whatever its causes say
+    /// (RFC 9260 §9.1; FreeBSD's `sctp_handle_abort` only checks the chunk header too).
+    pub fn parse_list_prefix(bytes: &[u8]) -> Vec<ErrorCause> {
+        let mut r = Reader::new(bytes);
+        let mut causes = Vec::new();
+        while !r.is_empty() {
+            match r
+                .tlv()
+                .and_then(|(code, info, _)| ErrorCause::parse(code, info))
+            {
+                Ok(c) => causes.push(c),
+                Err(_) => break,
+            }
+        }
+        causes
+    }
+
     /// Parses a sequence of padded error causes filling `bytes` (the value of an ABORT or ERROR
     /// chunk, or the tail of an Error Cause Indication parameter).
     pub fn parse_list(bytes: &[u8]) -> Result<Vec<ErrorCause>> {

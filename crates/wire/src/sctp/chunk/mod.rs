@@ -261,14 +261,14 @@ impl ChunkRepr {
             },
             t::ABORT => ChunkRepr::Abort {
                 t_bit: flags & FLAG_T != 0,
-                causes: ErrorCause::parse_list(value)?,
+                causes: ErrorCause::parse_list_prefix(value),
             },
             t::SHUTDOWN => ChunkRepr::Shutdown {
                 cum_tsn_ack: Tsn(r.u32()?),
             },
             t::SHUTDOWN_ACK => ChunkRepr::ShutdownAck,
             t::ERROR => ChunkRepr::Error {
-                causes: ErrorCause::parse_list(value)?,
+                causes: ErrorCause::parse_list_prefix(value),
             },
             t::COOKIE_ECHO => ChunkRepr::CookieEcho {
                 cookie: value.to_vec(),

@@ -78,8 +78,19 @@ pub const IPV4_ADDRESS_PARAM_LEN: usize = 8;
 /// RFC 9260 §3.3.2.1.2: the IPv6 address parameter is 20 bytes long.
 pub const IPV6_ADDRESS_PARAM_LEN: usize = 20;
 
-/// Reads the value of an IPv4 (type 5) or IPv6 (type 6) address parameter.
+/// Reads the value of an IPv4 (type 5) or IPv6 (type 6) address parameter. RFC 9260
+/// §3.3.2.1.1–2 fixes their lengths (8 and 20): a value of any other size is
+/// [`WireError::Malformed`] (FreeBSD refuses such an INIT too), not an address followed by
+/// ignored bytes.
 fn parse_address(param_kind: u16, value: &[u8]) -> Result<IpAddr> {
+    let expected = match param_kind {
+        kind::IPV4_ADDRESS => IPV4_ADDRESS_PARAM_LEN - TLV_HEADER_LEN,
+        kind::IPV6_ADDRESS => IPV6_ADDRESS_PARAM_LEN - TLV_HEADER_LEN,
+        _ => return Err(WireError::Malformed),
+    };
+    if value.len() > expected {
+        return Err(WireError::Malformed);
+    }
     let mut r = Reader::new(value);
     match param_kind {
         kind::IPV4_ADDRESS => {
@@ -264,6 +275,8 @@ impl Parameter {
             }
             kind::STATE_COOKIE => Parameter::StateCookie(value.to_vec()),
             kind::UNRECOGNIZED_PARAMETER => Parameter::UnrecognizedParameter(value.to_vec()),
+            // RFC 9260 §3.3.2.1.3: "Length: 8".
+            kind::COOKIE_PRESERVATIVE if value.len() > 4 => return Err(WireError::Malformed),
             kind::COOKIE_PRESERVATIVE => Parameter::CookiePreservative {
                 increment_ms: r.u32()?,
             },
@@ -329,6 +342,31 @@ impl Parameter {
             params.push(Parameter::parse(param_kind, value)?);
         }
         Ok(params)
+    }
+
+    /// The type and length fields of the first parameter in `bytes` (a padded parameter list)
+    /// that [`Parameter::parse_list`] rejects: a length below 4 or past the end of `bytes`
+    /// (RFC 9260 §3.2.1), or a value of the wrong size for its type. `None` if the list parses;
+    /// `Some((0, 0))` if fewer than 4 bytes are left where a parameter header should start.
+    /// A receiver reports these fields in a Protocol Violation cause, as FreeBSD does.
+    pub fn first_invalid(bytes: &[u8]) -> Option<(u16, u16)> {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let Some(h) = rest.get(..TLV_HEADER_LEN) else {
+                return Some((0, 0));
+            };
+            let kind = u16::from_be_bytes([h[0], h[1]]);
+            let len = u16::from_be_bytes([h[2], h[3]]);
+            let n = usize::from(len);
+            let Some(value) = rest.get(TLV_HEADER_LEN..n).filter(|_| n >= TLV_HEADER_LEN) else {
+                return Some((kind, len));
+            };
+            if Parameter::parse(kind, value).is_err() {
+                return Some((kind, len));
+            }
+            rest = rest.get(pad4(n).min(rest.len())..).unwrap_or(&[]);
+        }
+        None
     }
 
     /// Writes the parameter with its padding.

@@ -7,13 +7,15 @@
 //! `output.rs` (packet assembly and bundling, §6.1, §6.10), `paths.rs` (§6.4, §8: path
 //! selection, error counters, heartbeats), `asctp.rs` (A-SCTP's route paths, Argyriou &
 //! Madisetti 2004 §3), `shutdown.rs` (§9.2), `abort_error.rs` (§9.1, §3.3.10,
-//! unknown chunks), and at the `sctp` level `asconf.rs` (RFC 5061) and `forward_tsn.rs`
+//! unknown chunks), `invalid.rs` (chunks the codec could not parse, control chunks after
+//! DATA: §3.2, §3.2.1, §6.10), and at the `sctp` level `asconf.rs` (RFC 5061) and `forward_tsn.rs`
 //! (RFC 3758).
 
 mod abort_error;
 mod asctp;
 mod data;
 mod handshake;
+mod invalid;
 mod output;
 mod paths;
 mod shutdown;
@@ -24,7 +26,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
-use sctpsim_wire::sctp::{ChunkRepr, ErrorCause, InitChunk, SctpRepr, Tsn};
+use sctpsim_wire::sctp::{ChunkFault, ChunkRepr, ErrorCause, InitChunk, SctpRepr, Tsn};
 
 use super::api::{
     ApiError, AssociationStatus, Message, MessageId, OutPacket, PathStatus, SctpEvent, SendError,
@@ -42,6 +44,7 @@ use crate::transport::Transmit;
 use state::State;
 
 pub(crate) use handshake::{build_init_ack, check_init, parse_init_params};
+pub(crate) use invalid::refuse_malformed_init;
 
 /// What the chunk loop does after one chunk (RFC 9260 §3.2: an unrecognized chunk may stop the
 /// processing of the rest of the packet).
@@ -406,6 +409,30 @@ impl SctpAssociation {
     /// Nothing here panics on packet content: unexpected chunks are dropped (counted) or
     /// answered as RFC 9260 says.
     pub fn handle_packet(&mut self, now: SimTime, src: Ipv4Addr, dst: Ipv4Addr, pkt: &SctpRepr) {
+        self.handle_parsed(now, src, dst, pkt, None);
+    }
+
+    /// As [`SctpAssociation::handle_packet`], for a packet whose parse stopped at `fault`
+    /// ([`SctpRepr::parse_lenient`]): `pkt` holds the chunks before it.
+    pub fn handle_packet_with_fault(
+        &mut self,
+        now: SimTime,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        pkt: &SctpRepr,
+        fault: &ChunkFault,
+    ) {
+        self.handle_parsed(now, src, dst, pkt, Some(fault));
+    }
+
+    fn handle_parsed(
+        &mut self,
+        now: SimTime,
+        src: Ipv4Addr,
+        dst: Ipv4Addr,
+        pkt: &SctpRepr,
+        fault: Option<&ChunkFault>,
+    ) {
         self.begin_input();
         if self.state == State::Closed
             || pkt.src_port != self.peer_port
@@ -414,10 +441,10 @@ impl SctpAssociation {
             self.stats.packets_dropped_vtag += 1;
             return;
         }
-        if !self.accept_packet(now, src, dst, pkt) {
+        if !self.accept_packet(now, src, dst, pkt, fault) {
             return;
         }
-        self.process_chunks(now, src, dst, pkt, 0);
+        self.process_chunks(now, src, dst, pkt, 0, fault);
     }
 
     /// Runs the chunks of an accepted packet from `start` on (the endpoint calls it with 1
@@ -429,6 +456,7 @@ impl SctpAssociation {
         dst: Ipv4Addr,
         pkt: &SctpRepr,
         start: usize,
+        fault: Option<&ChunkFault>,
     ) {
         self.stats.packets_received += 1;
         let mut ctx = PacketCtx {
@@ -438,10 +466,24 @@ impl SctpAssociation {
             had_gaps: self.rx.has_gaps(),
             ..PacketCtx::default()
         };
+        let mut flow = Flow::Continue;
+        let mut after_data = false;
         for (i, chunk) in pkt.chunks.iter().enumerate().skip(start) {
-            let flow = self.handle_chunk(now, &mut ctx, i, chunk);
+            if after_data && self.control_after_data(now, chunk) {
+                flow = Flow::Stop;
+                break;
+            }
+            after_data |= matches!(chunk, ChunkRepr::Data(_));
+            flow = self.handle_chunk(now, &mut ctx, i, chunk);
             if flow == Flow::Stop || self.state == State::Closed {
                 break;
+            }
+        }
+        // The chunk the codec could not parse comes after the last parsed one; it is reached
+        // only if nothing before it stopped the processing.
+        if let Some(f) = fault {
+            if flow == Flow::Continue && self.state != State::Closed {
+                self.on_malformed_chunk(now, &mut ctx, f);
             }
         }
         if ctx.data_seen && self.state != State::Closed {

@@ -4,7 +4,7 @@
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::{chunk_type, ChunkRepr, SctpRepr};
+use sctpsim_wire::sctp::{chunk_type, ChunkFault, ChunkRepr, SctpRepr};
 
 use super::{SctpAssociation, State};
 
@@ -32,22 +32,45 @@ fn t_bit_ok(vtag: u32, t_bit: bool, mine: u32, peer: u32) -> bool {
 }
 
 /// Applies §6.10 and §8.5/§8.5.1 to a packet for an association with tags `mine` / `peer` in
-/// `state`.
-pub(crate) fn classify(pkt: &SctpRepr, state: State, mine: u32, peer: u32) -> Verdict {
-    let Some(first) = pkt.chunks.first() else {
-        return Verdict::Discard;
+/// `state`. `fault_kind`: the type of a chunk after the parsed ones that the codec could not
+/// parse ([`sctpsim_wire::sctp::ChunkFault`]); it counts for the bundling rule, and a packet
+/// whose only chunk is such a chunk is judged by its type.
+pub(crate) fn classify(
+    pkt: &SctpRepr,
+    state: State,
+    mine: u32,
+    peer: u32,
+    fault_kind: Option<Option<u8>>,
+) -> Verdict {
+    let vtag = pkt.verification_tag;
+    let kinds = || {
+        pkt.chunks
+            .iter()
+            .map(|c| Some(c.kind()))
+            .chain(fault_kind.iter().copied())
     };
-    let kinds = || pkt.chunks.iter().map(ChunkRepr::kind);
     // §6.10: "INIT, INIT ACK, and SHUTDOWN COMPLETE chunks MUST NOT be bundled with any other
-    // chunk in a packet."
-    if pkt.chunks.len() > 1
+    // chunk in a packet." FreeBSD stops processing such a packet without an answer ("RFC
+    // 4960bis requires stopping the processing of the packet").
+    if kinds().count() > 1
         && kinds().any(|k| {
-            k == chunk_type::INIT || k == chunk_type::INIT_ACK || k == chunk_type::SHUTDOWN_COMPLETE
+            matches!(
+                k,
+                Some(chunk_type::INIT | chunk_type::INIT_ACK | chunk_type::SHUTDOWN_COMPLETE)
+            )
         })
     {
         return Verdict::Discard;
     }
-    let vtag = pkt.verification_tag;
+    let Some(first) = pkt.chunks.first() else {
+        // Only a chunk the codec could not parse: an INIT needs tag 0 (§8.5.1 A), anything
+        // else our tag (§8.5).
+        return match fault_kind {
+            Some(Some(chunk_type::INIT)) if vtag == 0 => Verdict::Accept,
+            Some(Some(k)) if k != chunk_type::INIT && vtag != 0 && vtag == mine => Verdict::Accept,
+            _ => Verdict::Discard,
+        };
+    };
     match first {
         // §8.5.1 A: "When an endpoint receives an SCTP packet with the Verification Tag set to
         // 0, it SHOULD verify that the packet contains only an INIT chunk."; the INIT's packet
@@ -109,8 +132,10 @@ impl SctpAssociation {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         pkt: &SctpRepr,
+        fault: Option<&ChunkFault>,
     ) -> bool {
-        match classify(pkt, self.state, self.my_vtag, self.peer_vtag) {
+        let fault_kind = fault.map(|f| f.kind);
+        match classify(pkt, self.state, self.my_vtag, self.peer_vtag, fault_kind) {
             Verdict::Accept => true,
             Verdict::Discard => {
                 self.stats.packets_dropped_vtag += 1;
@@ -159,50 +184,59 @@ mod test {
             cum_tsn_ack: Tsn(1),
         };
         assert_eq!(
-            classify(&pkt(m, vec![sack.clone()]), est, m, p),
+            classify(&pkt(m, vec![sack.clone()]), est, m, p, None),
             Verdict::Accept
         );
         assert_eq!(
-            classify(&pkt(p, vec![sack.clone()]), est, m, p),
+            classify(&pkt(p, vec![sack.clone()]), est, m, p, None),
             Verdict::Discard
         );
-        assert_eq!(classify(&pkt(0, vec![sack]), est, m, p), Verdict::Discard);
+        assert_eq!(
+            classify(&pkt(0, vec![sack]), est, m, p, None),
+            Verdict::Discard
+        );
         let abort = |t_bit| ChunkRepr::Abort {
             t_bit,
             causes: vec![ErrorCause::OutOfResource],
         };
         assert_eq!(
-            classify(&pkt(m, vec![abort(false)]), est, m, p),
+            classify(&pkt(m, vec![abort(false)]), est, m, p, None),
             Verdict::Accept
         );
         assert_eq!(
-            classify(&pkt(p, vec![abort(true)]), est, m, p),
+            classify(&pkt(p, vec![abort(true)]), est, m, p, None),
             Verdict::Accept
         );
         assert_eq!(
-            classify(&pkt(p, vec![abort(false)]), est, m, p),
+            classify(&pkt(p, vec![abort(false)]), est, m, p, None),
             Verdict::Discard
         );
         assert_eq!(
-            classify(&pkt(m, vec![abort(true)]), est, m, p),
+            classify(&pkt(m, vec![abort(true)]), est, m, p, None),
             Verdict::Discard
         );
         // T bit with an unknown peer tag (COOKIE-WAIT): never accepted.
         assert_eq!(
-            classify(&pkt(0, vec![abort(true)]), State::CookieWait, m, 0),
+            classify(&pkt(0, vec![abort(true)]), State::CookieWait, m, 0, None),
             Verdict::Discard
         );
         let sc = |t_bit| ChunkRepr::ShutdownComplete { t_bit };
         assert_eq!(
-            classify(&pkt(p, vec![sc(true)]), est, m, p),
+            classify(&pkt(p, vec![sc(true)]), est, m, p, None),
             Verdict::Accept
         );
         assert_eq!(
-            classify(&pkt(m, vec![sc(true)]), est, m, p),
+            classify(&pkt(m, vec![sc(true)]), est, m, p, None),
             Verdict::Discard
         );
         assert_eq!(
-            classify(&pkt(m, vec![sc(false), ChunkRepr::CookieAck]), est, m, p),
+            classify(
+                &pkt(m, vec![sc(false), ChunkRepr::CookieAck]),
+                est,
+                m,
+                p,
+                None
+            ),
             Verdict::Discard
         );
         assert_eq!(
@@ -210,7 +244,8 @@ mod test {
                 &pkt(7, vec![ChunkRepr::ShutdownAck]),
                 State::CookieEchoed,
                 m,
-                p
+                p,
+                None
             ),
             Verdict::OotbShutdownAck
         );

@@ -20,6 +20,7 @@ mod early_retransmit;
 mod endpoint;
 mod fast_retransmit;
 mod handshake;
+mod invalid;
 mod multihoming;
 mod pair;
 mod prsctp;
