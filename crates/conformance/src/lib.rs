@@ -29,6 +29,7 @@
 //! Grammar, semantics and limitations: `docs/conformance.md`.
 
 pub mod ast;
+mod bytes;
 mod encode;
 pub mod executor;
 pub mod lexer;
