@@ -162,6 +162,8 @@ pub struct Executor {
     pub(crate) endpoint: SctpEndpoint,
     pub(crate) slots: Vec<Slot>,
     pub(crate) sockets: BTreeMap<i64, Socket>,
+    /// Socket options that change later calls (default send parameters, SO_LINGER).
+    pub(crate) sock: crate::sockopts::SockSettings,
     outq: VecDeque<Sent>,
     pub(crate) map: Mapping,
     pub(crate) pd: PdState,
@@ -267,6 +269,7 @@ impl Executor {
             endpoint,
             slots: Vec::new(),
             sockets: BTreeMap::new(),
+            sock: Default::default(),
             outq: VecDeque::new(),
             map: Mapping::default(),
             pd: PdState::Init,

@@ -34,6 +34,7 @@ mod encode;
 pub mod executor;
 pub mod lexer;
 pub mod parser;
+mod sockopts;
 mod specs;
 mod syscalls;
 mod verify;
