@@ -164,9 +164,11 @@ impl Executor {
         match (onoff.unwrap_or(0), linger.unwrap_or(0)) {
             (0, _) => self.sock.linger_abort = false,
             (_, 0) => self.sock.linger_abort = true,
-            (_, l) => return Err(format!(
+            (_, l) => {
+                return Err(format!(
                 "unsupported: SO_LINGER with a linger time of {l} s (a blocking close that waits)"
-            )),
+            ))
+            }
         }
         ok(0)
     }
