@@ -145,6 +145,10 @@ pub mod errno {
     }
 }
 
+/// The largest message `write` builds (16 MiB): far above any SCTP send buffer the model
+/// uses, small enough that a script cannot make the runner allocate without bound.
+const MAX_WRITE_BYTES: usize = 1 << 24;
+
 /// Numeric constants a script may use (Linux values where they differ between systems).
 fn symbol(name: &str) -> Option<i64> {
     Some(match name {
@@ -614,6 +618,12 @@ impl Executor {
     fn sys_write(&mut self, c: &Syscall) -> Result<Ret, String> {
         let (_, s) = self.socket(c)?;
         let n = usize::try_from(int_arg(c, 2)?).map_err(|_| "write: negative length")?;
+        if n > MAX_WRITE_BYTES {
+            // Found by the `script` fuzz target: the message is built in memory.
+            return Err(format!(
+                "unsupported: write of {n} bytes (the runner builds messages of at most {MAX_WRITE_BYTES} bytes)"
+            ));
+        }
         let SockKind::Assoc(i) = s.kind else {
             return fail(errno::ENOTCONN);
         };
