@@ -12,9 +12,10 @@
 //! | `shutdown(fd, SHUT_WR or SHUT_RDWR)` | `SctpAssociation::shutdown` |
 //! | `fcntl(fd, F_GETFL)` / `fcntl(fd, F_SETFL, flags)` | `O_RDWR`, `O_NONBLOCK` |
 //! | `read(fd, ..., n)` | one message (or the rest of one), 0 at end of stream |
-//! | `write(fd, ..., n)` | one message of `n` bytes on stream 0, PPID 0 |
+//! | `write(fd, ..., n)` | one message of `n` bytes on the default stream and PPID (SCTP_DEFAULT_SNDINFO; 0 and 0) |
 //! | `getsockopt`: `SO_ERROR`, `SCTP_STATUS` | pending error; association status |
 //! | `setsockopt`: `SCTP_RTOINFO`, `SCTP_INITMSG`, `SCTP_PEER_ADDR_PARAMS` | `set_rto`, the endpoint's configuration, `set_path_params` / `set_path_mtu` |
+//! | other options (`SCTP_ASSOCINFO`, `SCTP_DELAYED_SACK`, `SO_LINGER`, ...) | [`crate::sockopts`] |
 //!
 //! A call that would block (a blocking `read`, `accept` or `connect` with nothing to return) is
 //! reported as a failure: packetdrill scripts give such calls an end time, which this runner
