@@ -346,7 +346,7 @@ impl Executor {
         value: &Expr,
         idx: Option<usize>,
     ) -> Option<Result<Ret, String>> {
-        Some(self.get_inner(level, opt, value, idx).transpose()?)
+        self.get_inner(level, opt, value, idx).transpose()
     }
 
     fn get_inner(
