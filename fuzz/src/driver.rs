@@ -28,7 +28,7 @@ thread_local! {
 /// `sctpsim-fuzz MODE [--minutes M] [--seconds S] [--seed N] [--replay SEED]`.
 pub fn usage() -> ExitCode {
     eprintln!(
-        "usage: sctpsim-fuzz tcp|sctp|aodv|dsr|olsr [--minutes M] [--seconds S] [--seed N] [--replay SEED]"
+        "usage: sctpsim-fuzz tcp|sctp|aodv|dsr|olsr|script [--minutes M] [--seconds S] [--seed N] [--replay SEED]"
     );
     ExitCode::from(2)
 }

@@ -10,7 +10,8 @@
 //! Targets: `tcp` (below), `sctp` (the SCTP codec and receive path, `sctp.rs`), `aodv` (the
 //! AODV codec, AODV routers in a small test network with an injector of forged packets, and a
 //! standalone router, `aodv.rs`), `dsr` (the DSR codec and routers in a changing network,
-//! `dsr.rs`) and `olsr` (the OLSR codec and routers, `olsr.rs`).
+//! `dsr.rs`), `olsr` (the OLSR codec and routers, `olsr.rs`) and `script` (the conformance
+//! runner's packetdrill grammar, byte encoder and the receive paths it feeds, `script.rs`).
 //!
 //! Target `tcp` has three parts per case:
 //! * the TCP codec (`sctpsim_wire::tcp::fuzz_parse_tcp`) on random bytes and on mutations of
@@ -30,6 +31,7 @@ mod aodv;
 mod driver;
 mod dsr;
 mod olsr;
+mod script;
 mod sctp;
 
 use std::net::{Ipv4Addr, SocketAddrV4};
@@ -371,6 +373,7 @@ fn main() -> ExitCode {
         Some("aodv") => driver::run("aodv", &args[1..], 0xa0d7, aodv::aodv_case),
         Some("dsr") => driver::run("dsr", &args[1..], 0xd5a, dsr::dsr_case),
         Some("olsr") => driver::run("olsr", &args[1..], 0x0154, olsr::olsr_case),
+        Some("script") => driver::run("script", &args[1..], 0x5c41, script::script_case),
         _ => driver::usage(),
     }
 }

@@ -85,6 +85,12 @@ pub struct PacketSpec {
     pub bad_crc32c: bool,
     /// `sctp(zero_checksum)`.
     pub zero_checksum: bool,
+    /// `< 224.0.0.1 > 192.168.0.1 sctp: ...`: explicit IPv4 source and destination (inbound
+    /// only; the test addresses otherwise).
+    pub addrs: Option<(Ipv4Addr, Ipv4Addr)>,
+    /// `< 1234>8080 sctp: ...`: explicit source and destination ports (inbound only; the
+    /// test ports otherwise).
+    pub ports: Option<(u16, u16)>,
     /// The chunks.
     pub chunks: PacketBody,
 }
@@ -217,7 +223,14 @@ pub enum ChunkSpec {
         /// Chunk value.
         val: Option<Vec<u8>>,
     },
-    /// A chunk packetdrill knows but this runner does not (I_DATA, PAD, RECONFIG,
+    /// `PAD[flgs=0, len=8, val=...]` (RFC 4820, type 0x84): `len − 4` padding bytes.
+    Pad {
+        /// Chunk flags.
+        flags: Option<u8>,
+        /// Chunk length.
+        len: Option<u16>,
+    },
+    /// A chunk packetdrill knows but this runner does not (I_DATA, RECONFIG,
     /// FORWARD_TSN, ...): kept so that executing it reports "unsupported".
     Unsupported {
         /// The chunk name as written.
@@ -306,6 +319,13 @@ pub enum ParamSpec {
     SupportedExtensions(Option<Vec<u8>>),
     /// `ADAPTATION_INDICATION[adaptation_code_point=...]`.
     AdaptationIndication(Option<u32>),
+    /// `ZERO_CHECKSUM_ACCEPTABLE[edmid=...]` (RFC 9653, type 0x8001).
+    ZeroChecksumAcceptable(Option<u32>),
+    /// `PAD[len=8, val=...]` (RFC 4820, type 0x8005): `len − 4` padding bytes.
+    Pad {
+        /// Parameter length.
+        len: Option<u16>,
+    },
     /// A parameter packetdrill knows but this runner does not.
     Unsupported {
         /// The name as written.

@@ -245,6 +245,9 @@ pub fn chunk_to_repr(c: &ChunkSpec, ctx: &InboundCtx) -> Result<ChunkRepr, Unsup
             let value = zero_padded(val.as_deref(), *len, 4);
             generic_chunk(kind, flags.unwrap_or(0), value)?
         }
+        ChunkSpec::Pad { .. } => {
+            return Err("unsupported: PAD chunks in the codec (sent byte by byte)".into());
+        }
         ChunkSpec::Unsupported { name } => {
             return Err(format!("unsupported: {name} chunks"));
         }
@@ -366,6 +369,9 @@ pub fn param_to_repr(p: &ParamSpec) -> Result<Parameter, Unsupported> {
         ParamSpec::AdaptationIndication(c) => Parameter::AdaptationLayerIndication {
             code_point: c.unwrap_or(0),
         },
+        ParamSpec::Pad { .. } | ParamSpec::ZeroChecksumAcceptable(_) => {
+            return Err("unsupported: PAD and ZERO_CHECKSUM_ACCEPTABLE in the codec".into())
+        }
         ParamSpec::Unsupported { name } => return Err(format!("unsupported: {name} parameters")),
     })
 }

@@ -21,11 +21,11 @@ use sctpsim_proto::transport::sctp::{
     AssocHandle, DatagramEvent, LossReason, SctpAssociation, SctpConfig, SctpEndpoint, SctpEvent,
     Transmit,
 };
-use sctpsim_wire::sctp::{try_sctp_packet, ChunkRepr, RawChunk, SctpPacket};
-use sctpsim_wire::Ipv4Packet;
+use sctpsim_wire::sctp::{ChunkRepr, RawChunk, SctpPacket};
 
 use crate::ast::{Action, ChunkSpec, Direction, Event, EventTime, PacketBody, PacketSpec, Script};
-use crate::encode::{chunk_to_repr, InboundCtx, Mapping};
+use crate::bytes::{chunk_bytes, first_chunk_header, sctp_packet};
+use crate::encode::{InboundCtx, Mapping};
 use crate::syscalls::errno;
 use crate::verify::{render_packet, verify_packet, View};
 use crate::RunOptions;
@@ -46,6 +46,8 @@ pub const ANY_TIME_HORIZON: SimDuration = SimDuration::from_secs(600);
 /// How far past the tolerance window an outbound expectation keeps the clock running to report
 /// when the packet did come (virtual time).
 pub const LATE_HORIZON: SimDuration = SimDuration::from_secs(60);
+/// The largest SCTP packet an IPv4 datagram can carry (65535 − 20-byte header, RFC 791).
+pub const MAX_INBOUND_SCTP_BYTES: usize = 65_515;
 /// Timer expiries allowed in one script: a guard against an association that never stops.
 pub const TIMER_BUDGET: u32 = 200_000;
 
@@ -160,6 +162,8 @@ pub struct Executor {
     pub(crate) endpoint: SctpEndpoint,
     pub(crate) slots: Vec<Slot>,
     pub(crate) sockets: BTreeMap<i64, Socket>,
+    /// Socket options that change later calls (default send parameters, SO_LINGER).
+    pub(crate) sock: crate::sockopts::SockSettings,
     outq: VecDeque<Sent>,
     pub(crate) map: Mapping,
     pub(crate) pd: PdState,
@@ -167,7 +171,6 @@ pub struct Executor {
     cookie: Option<Vec<u8>>,
     heartbeat_info: Option<Vec<u8>>,
     timer_budget: u32,
-    ip_ident: u16,
     /// What happened, one line per packet and call (for `--verbose`).
     pub trace: Vec<String>,
 }
@@ -266,6 +269,7 @@ impl Executor {
             endpoint,
             slots: Vec::new(),
             sockets: BTreeMap::new(),
+            sock: Default::default(),
             outq: VecDeque::new(),
             map: Mapping::default(),
             pd: PdState::Init,
@@ -273,7 +277,6 @@ impl Executor {
             cookie: None,
             heartbeat_info: None,
             timer_budget: TIMER_BUDGET,
-            ip_ident: 0,
             trace: Vec::new(),
         })
     }
@@ -470,11 +473,10 @@ impl Executor {
         if p.zero_checksum {
             return Err("unsupported: sctp(zero_checksum)".into());
         }
+        let no_chunks = Vec::new();
         let chunks = match &p.chunks {
             PacketBody::Chunks(c) => c,
-            PacketBody::Bytes(_) => {
-                return Err("unsupported: inbound SCTP packets given as raw bytes".into());
-            }
+            PacketBody::Bytes(_) => &no_chunks,
         };
         // packetdrill's handle_listen_for_script_packet and do_inbound_script_packet.
         if let Some(ChunkSpec::Init(init)) = chunks.first() {
@@ -508,17 +510,28 @@ impl Executor {
             cookie: self.cookie.clone(),
             heartbeat_info: self.heartbeat_info.clone(),
         };
-        let reprs = chunks
+        // The chunks exactly as the script writes them (bad lengths and flags included).
+        let body = match &p.chunks {
+            PacketBody::Bytes(b) => b.clone(),
+            PacketBody::Chunks(c) => c
+                .iter()
+                .map(|c| chunk_bytes(c, &ctx))
+                .collect::<Result<Vec<_>, _>>()?
+                .concat(),
+        };
+        // The tag follows the first chunk's type and T bit, as packetdrill does for every
+        // chunk (an INIT anywhere makes it 0; an ABORT or SHUTDOWN COMPLETE with T reflects).
+        let headers: Vec<(u8, u8)> = match &p.chunks {
+            PacketBody::Bytes(b) => first_chunk_header(b).into_iter().collect(),
+            PacketBody::Chunks(c) => c
+                .iter()
+                .map(|c| chunk_bytes(c, &ctx).map(|b| first_chunk_header(&b).unwrap_or((0, 0))))
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        let contains_init = headers.iter().any(|&(k, _)| k == 1);
+        let reflect = headers
             .iter()
-            .map(|c| chunk_to_repr(c, &ctx))
-            .collect::<Result<Vec<_>, _>>()?;
-        let contains_init = reprs.iter().any(|c| matches!(c, ChunkRepr::Init(_)));
-        let reflect = reprs.iter().any(|c| {
-            matches!(
-                c,
-                ChunkRepr::Abort { t_bit: true, .. } | ChunkRepr::ShutdownComplete { t_bit: true }
-            )
-        });
+            .any(|&(k, f)| (k == 6 || k == 14) && f & 0x01 != 0);
         let vtag = match p.tag {
             Some(0) => 0,
             // The peer's tag is the same in the script and live; the local one is shifted.
@@ -531,27 +544,15 @@ impl Executor {
             None if reflect => self.map.remote_tag,
             None => self.map.live_local_tag,
         };
-        self.ip_ident = self.ip_ident.wrapping_add(1);
-        let mut datagram = try_sctp_packet(
-            self.remote_ip,
-            self.local_ip,
-            64,
-            self.ip_ident,
-            self.remote_port,
-            self.bind_port,
-            vtag,
-            &reprs,
-        )
-        .map_err(|e| format!("unsupported: the codec cannot encode this packet: {e}"))?;
-        if p.bad_crc32c {
-            // The CRC32c is at bytes 8..12 of the SCTP header, after the 20-byte IPv4 header.
-            if let Some(b) = datagram.get_mut(20 + 8) {
-                *b ^= 0xff;
-            }
+        let (sport, dport) = p.ports.unwrap_or((self.remote_port, self.bind_port));
+        let (src, dst) = p.addrs.unwrap_or((self.remote_ip, self.local_ip));
+        if body.len() + 12 > MAX_INBOUND_SCTP_BYTES {
+            return Err(format!(
+                "inbound packet of {} bytes exceeds {MAX_INBOUND_SCTP_BYTES} (IPv4 limit)",
+                body.len() + 12
+            ));
         }
-        let (sctp, src, dst) = Ipv4Packet::new_checked(&datagram[..])
-            .map(|ip| (ip.payload().to_vec(), ip.src_addr(), ip.dst_addr()))
-            .map_err(|e| format!("the codec rejected its own IPv4 datagram: {e}"))?;
+        let sctp = sctp_packet(sport, dport, vtag, &body, p.bad_crc32c);
         let rendered = render_packet(&sctp, View::Script(&self.map), false);
         let now = self.now;
         match self.endpoint.handle_datagram(now, src, dst, &sctp) {

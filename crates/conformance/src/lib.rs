@@ -29,10 +29,12 @@
 //! Grammar, semantics and limitations: `docs/conformance.md`.
 
 pub mod ast;
+mod bytes;
 mod encode;
 pub mod executor;
 pub mod lexer;
 pub mod parser;
+mod sockopts;
 mod specs;
 mod syscalls;
 mod verify;

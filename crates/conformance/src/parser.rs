@@ -223,6 +223,37 @@ impl Parser {
     // ------------------------------------------------------------------ packets
 
     fn packet(&mut self, direction: Direction) -> Result<PacketSpec, ParseError> {
+        // packetdrill's `packet_prefix opt_ip_info opt_port_info sctp_header_spec`: an
+        // optional `ipv4` keyword and `SRC > DST[:]` addresses, then optional `SPORT>DPORT`.
+        let line = self.line();
+        let mut addrs = None;
+        if matches!(self.peek(), Some(Tok::Word(w)) if w == "ipv4") {
+            self.pos += 1;
+        }
+        if let (Some(Tok::Ipv4(src)), Some(Tok::Punct('>'))) = (self.peek().cloned(), self.peek2())
+        {
+            self.pos += 2;
+            match self.next().map(|t| t.tok) {
+                Some(Tok::Ipv4(dst)) => addrs = Some((src, dst)),
+                _ => return Err(ParseError::new(line, "expected `SRC > DST` IPv4 addresses")),
+            }
+            self.eat_punct(':');
+        }
+        let mut ports = None;
+        if let (Some(Tok::Int(sp)), Some(Tok::Punct('>'))) = (self.peek().cloned(), self.peek2()) {
+            self.pos += 2;
+            let dp = self.int_tok()?;
+            match (u16::try_from(sp), u16::try_from(dp)) {
+                (Ok(sp), Ok(dp)) => ports = Some((sp, dp)),
+                _ => return Err(ParseError::new(line, "port out of range")),
+            }
+        }
+        if direction == Direction::Outbound && (addrs.is_some() || ports.is_some()) {
+            return Err(ParseError::new(
+                line,
+                "unsupported: explicit addresses or ports on an outbound packet",
+            ));
+        }
         match self.peek().cloned() {
             Some(Tok::Word(w)) if w == "sctp" => {
                 self.pos += 1;
@@ -232,7 +263,7 @@ impl Parser {
             }
             Some(_) => {
                 return Err(self.err(
-                    "unsupported: packet syntax other than `sctp: ...` (TCP packets, explicit addresses or IP options)",
+                    "unsupported: packet syntax other than `sctp: ...` (TCP packets, IPv6 or IP options)",
                 ))
             }
             None => return Err(self.unexpected("`sctp`")),
@@ -242,6 +273,8 @@ impl Parser {
             tag: None,
             bad_crc32c: false,
             zero_checksum: false,
+            addrs,
+            ports,
             chunks: PacketBody::Chunks(Vec::new()),
         };
         if self.eat_punct('(') {
@@ -276,6 +309,13 @@ impl Parser {
         }
         self.expect_punct(':')?;
         if self.eat_punct('[') {
+            if direction == Direction::Outbound {
+                // packetdrill: "generic packets can only be specified as inbound".
+                return Err(ParseError::new(
+                    line,
+                    "raw packets (`sctp: [bytes]`) can only be inbound",
+                ));
+            }
             let mut bytes = Vec::new();
             if !self.eat_punct(']') {
                 loop {

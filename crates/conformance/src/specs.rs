@@ -455,8 +455,20 @@ pub(crate) fn chunk_from_node(n: &Node) -> Result<ChunkSpec, ParseError> {
                 val,
             }
         }
-        "NR_SACK" | "I_DATA" | "PAD" | "RECONFIG" | "FORWARD_TSN" | "I_FORWARD_TSN" | "AUTH"
-        | "ASCONF" | "ASCONF_ACK" => ChunkSpec::Unsupported {
+        "PAD" => {
+            let f = Fields::new(n, &["flgs", "len", "val"], false)?;
+            if f.bytes("val")?.is_some() {
+                return Err(ParseError::new(n.line, "PAD val must be `...`"));
+            }
+            let len = f.u16("len")?;
+            check_len_val(n, len, None, 4, false)?;
+            ChunkSpec::Pad {
+                flags: f.flags(&[])?,
+                len,
+            }
+        }
+        "NR_SACK" | "I_DATA" | "RECONFIG" | "FORWARD_TSN" | "I_FORWARD_TSN" | "AUTH" | "ASCONF"
+        | "ASCONF_ACK" => ChunkSpec::Unsupported {
             name: name.to_string(),
         },
         other => {
@@ -677,9 +689,24 @@ fn param_from_node(n: &Node) -> Result<ParamSpec, ParseError> {
             let f = Fields::new(n, &["adaptation_code_point"], false)?;
             ParamSpec::AdaptationIndication(f.u32("adaptation_code_point")?)
         }
-        "ZERO_CHECKSUM_ACCEPTABLE"
-        | "PAD"
-        | "OUTGOING_SSN_RESET_REQUEST"
+        "PAD" => {
+            let f = Fields::new(n, &["len", "val"], false)?;
+            if f.bytes("val")?.is_some() {
+                return Err(ParseError::new(n.line, "PAD val must be `...`"));
+            }
+            let len = f.u16("len")?;
+            check_len_val(n, len, None, 4, false)?;
+            ParamSpec::Pad { len }
+        }
+        "ZERO_CHECKSUM_ACCEPTABLE" => {
+            let f = Fields::new(n, &["edmid"], false)?;
+            let edmid = match f.get("edmid") {
+                Some((Value::Word(w), _)) if w == "SCTP_OVER_DTLS" => Some(1),
+                _ => f.u32("edmid")?,
+            };
+            ParamSpec::ZeroChecksumAcceptable(edmid)
+        }
+        "OUTGOING_SSN_RESET_REQUEST"
         | "INCOMING_SSN_RESET_REQUEST"
         | "SSN_TSN_RESET_REQUEST"
         | "RECONFIG_RESPONSE"

@@ -12,9 +12,10 @@
 //! | `shutdown(fd, SHUT_WR or SHUT_RDWR)` | `SctpAssociation::shutdown` |
 //! | `fcntl(fd, F_GETFL)` / `fcntl(fd, F_SETFL, flags)` | `O_RDWR`, `O_NONBLOCK` |
 //! | `read(fd, ..., n)` | one message (or the rest of one), 0 at end of stream |
-//! | `write(fd, ..., n)` | one message of `n` bytes on stream 0, PPID 0 |
+//! | `write(fd, ..., n)` | one message of `n` bytes on the default stream and PPID (SCTP_DEFAULT_SNDINFO; 0 and 0) |
 //! | `getsockopt`: `SO_ERROR`, `SCTP_STATUS` | pending error; association status |
 //! | `setsockopt`: `SCTP_RTOINFO`, `SCTP_INITMSG`, `SCTP_PEER_ADDR_PARAMS` | `set_rto`, the endpoint's configuration, `set_path_params` / `set_path_mtu` |
+//! | other options (`SCTP_ASSOCINFO`, `SCTP_DELAYED_SACK`, `SO_LINGER`, ...) | [`crate::sockopts`] |
 //!
 //! A call that would block (a blocking `read`, `accept` or `connect` with nothing to return) is
 //! reported as a failure: packetdrill scripts give such calls an end time, which this runner
@@ -145,6 +146,10 @@ pub mod errno {
     }
 }
 
+/// The largest message `write` builds (16 MiB): far above any SCTP send buffer the model
+/// uses, small enough that a script cannot make the runner allocate without bound.
+const MAX_WRITE_BYTES: usize = 1 << 24;
+
 /// Numeric constants a script may use (Linux values where they differ between systems).
 fn symbol(name: &str) -> Option<i64> {
     Some(match name {
@@ -175,6 +180,25 @@ fn symbol(name: &str) -> Option<i64> {
         "SCTP_NODELAY" => 3,
         "SCTP_PEER_ADDR_PARAMS" => 9,
         "SCTP_STATUS" => 14,
+        "SCTP_DEFAULT_SEND_PARAM" => 10,
+        "SCTP_EVENTS" => 11,
+        "SCTP_MAXSEG" => 13,
+        "SCTP_DELAYED_SACK" | "SCTP_DELAYED_ACK" | "SCTP_DELAYED_ACK_TIME" => 16,
+        "SCTP_DEFAULT_SNDINFO" => 34,
+        "SCTP_EVENT" => 127,
+        "SO_LINGER" => 13,
+        "SCTP_UNORDERED" => 1,
+        // Notification types (Linux: SCTP_SN_TYPE_BASE = 1 << 15).
+        "SCTP_DATA_IO_EVENT" => 0x8000,
+        "SCTP_ASSOC_CHANGE" => 0x8001,
+        "SCTP_PEER_ADDR_CHANGE" => 0x8002,
+        "SCTP_SEND_FAILED" => 0x8003,
+        "SCTP_REMOTE_ERROR" => 0x8004,
+        "SCTP_SHUTDOWN_EVENT" => 0x8005,
+        "SCTP_PARTIAL_DELIVERY_EVENT" => 0x8006,
+        "SCTP_ADAPTATION_INDICATION" => 0x8007,
+        "SCTP_AUTHENTICATION_EVENT" => 0x8008,
+        "SCTP_SENDER_DRY_EVENT" => 0x8009,
         "SPP_HB_ENABLE" => 1,
         "SPP_HB_DISABLE" => 2,
         "SPP_HB_DEMAND" => 4,
@@ -196,7 +220,7 @@ fn symbol(name: &str) -> Option<i64> {
 }
 
 /// The value of an integer expression; `Ok(None)` for `...`.
-fn eval(e: &Expr) -> Result<Option<i64>, String> {
+pub(crate) fn eval(e: &Expr) -> Result<Option<i64>, String> {
     match e {
         Expr::Ellipsis => Ok(None),
         Expr::Int(v) => Ok(Some(*v)),
@@ -231,26 +255,26 @@ fn state_code(s: State) -> i64 {
 }
 
 /// What a call returned.
-struct Ret {
-    value: i64,
-    errno: i32,
+pub(crate) struct Ret {
+    pub(crate) value: i64,
+    pub(crate) errno: i32,
 }
 
-fn ok(value: i64) -> Result<Ret, String> {
+pub(crate) fn ok(value: i64) -> Result<Ret, String> {
     Ok(Ret { value, errno: 0 })
 }
 
-fn fail(errno: i32) -> Result<Ret, String> {
+pub(crate) fn fail(errno: i32) -> Result<Ret, String> {
     Ok(Ret { value: -1, errno })
 }
 
-fn arg(c: &Syscall, i: usize) -> Result<&Expr, String> {
+pub(crate) fn arg(c: &Syscall, i: usize) -> Result<&Expr, String> {
     c.args
         .get(i)
         .ok_or_else(|| format!("{}: expected at least {} arguments", c.name, i + 1))
 }
 
-fn int_arg(c: &Syscall, i: usize) -> Result<i64, String> {
+pub(crate) fn int_arg(c: &Syscall, i: usize) -> Result<i64, String> {
     eval(arg(c, i)?)?.ok_or_else(|| format!("{}: argument {} cannot be `...`", c.name, i + 1))
 }
 
@@ -264,14 +288,18 @@ fn ellipsis_arg(c: &Syscall, i: usize, what: &str) -> Result<(), String> {
     }
 }
 
-fn struct_fields<'a>(e: &'a Expr, what: &str) -> Result<&'a [(String, Expr)], String> {
+pub(crate) fn struct_fields<'a>(e: &'a Expr, what: &str) -> Result<&'a [(String, Expr)], String> {
     match e {
         Expr::Struct(f) => Ok(f),
         _ => Err(format!("{what}: expected a `{{...}}` structure")),
     }
 }
 
-fn check_fields(fields: &[(String, Expr)], allowed: &[&str], what: &str) -> Result<(), String> {
+pub(crate) fn check_fields(
+    fields: &[(String, Expr)],
+    allowed: &[&str],
+    what: &str,
+) -> Result<(), String> {
     for (n, _) in fields {
         if !allowed.contains(&n.as_str()) {
             return Err(format!("unsupported: field `{n}` of {what}"));
@@ -280,7 +308,7 @@ fn check_fields(fields: &[(String, Expr)], allowed: &[&str], what: &str) -> Resu
     Ok(())
 }
 
-fn field_value(fields: &[(String, Expr)], name: &str) -> Result<Option<i64>, String> {
+pub(crate) fn field_value(fields: &[(String, Expr)], name: &str) -> Result<Option<i64>, String> {
     match fields.iter().find(|(n, _)| n == name) {
         None => Ok(None),
         Some((_, e)) => eval(e),
@@ -504,8 +532,9 @@ impl Executor {
                 let unread = !sl.partial.is_empty();
                 let a = slot_assoc(&mut self.endpoint, sl)?;
                 if !a.is_closed() {
-                    if a.readable() > 0 || unread {
-                        // Closing with unread data aborts (Linux and FreeBSD).
+                    if a.readable() > 0 || unread || self.sock.linger_abort {
+                        // Closing with unread data aborts (Linux and FreeBSD), and so does
+                        // SO_LINGER with a zero linger time (RFC 6458 §8.1.4).
                         a.abort(now, b"");
                     } else {
                         a.shutdown(now);
@@ -590,6 +619,12 @@ impl Executor {
     fn sys_write(&mut self, c: &Syscall) -> Result<Ret, String> {
         let (_, s) = self.socket(c)?;
         let n = usize::try_from(int_arg(c, 2)?).map_err(|_| "write: negative length")?;
+        if n > MAX_WRITE_BYTES {
+            // Found by the `script` fuzz target: the message is built in memory.
+            return Err(format!(
+                "unsupported: write of {n} bytes (the runner builds messages of at most {MAX_WRITE_BYTES} bytes)"
+            ));
+        }
         let SockKind::Assoc(i) = s.kind else {
             return fail(errno::ENOTCONN);
         };
@@ -600,7 +635,8 @@ impl Executor {
             let e = std::mem::take(&mut sl.so_error);
             return fail(e);
         }
-        let r = a.send(now, vec![0u8; n], 0, false, None, 0);
+        let d = self.sock;
+        let r = a.send(now, vec![0u8; n], d.sid, d.unordered, None, d.ppid);
         self.drain();
         match r {
             Ok(_) => ok(n as i64),
@@ -700,9 +736,12 @@ impl Executor {
                 }
                 ok(0)
             }
-            _ => Err(format!(
-                "unsupported: getsockopt level {level} option {opt} (SO_ERROR and SCTP_STATUS only)"
-            )),
+            _ => match self.get_more(level, opt, arg(c, 3)?, idx) {
+                Some(r) => r,
+                None => Err(format!(
+                    "unsupported: getsockopt level {level} option {opt} (see docs/conformance.md for the options the runner has)"
+                )),
+            },
         }
     }
 
@@ -714,6 +753,9 @@ impl Executor {
             SockKind::Assoc(i) => Some(i),
             _ => None,
         };
+        if let Some(r) = self.set_more(level, opt, arg(c, 3)?, idx) {
+            return r;
+        }
         if level != 132 {
             return Err(format!("unsupported: setsockopt level {level}"));
         }
@@ -774,12 +816,8 @@ impl Executor {
                 let timeo = get("sinit_max_init_timeo")?;
                 let cfg = self.endpoint.config_mut();
                 if let Some(t) = timeo {
-                    if ms(t) != cfg.rto_max {
-                        return Err(
-                            "unsupported: SCTP_INITMSG sinit_max_init_timeo different from RTO.Max (the model caps INIT retransmissions at RTO.Max)"
-                                .into(),
-                        );
-                    }
+                    // Bounds T1-init below RTO.Max (the model's `max_init_timeo`).
+                    cfg.max_init_timeo = Some(ms(t));
                 }
                 if let Some(v) = os {
                     cfg.outbound_streams = u16::try_from(v).unwrap_or(u16::MAX);
@@ -873,7 +911,7 @@ impl Executor {
                 ok(0)
             }
             other => Err(format!(
-                "unsupported: setsockopt option {other} (SCTP_RTOINFO, SCTP_INITMSG and SCTP_PEER_ADDR_PARAMS only)"
+                "unsupported: setsockopt option {other} (see docs/conformance.md for the options the runner has)"
             )),
         }
     }

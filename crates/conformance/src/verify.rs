@@ -183,6 +183,16 @@ fn param_expect(p: &ParamSpec) -> Result<TlvExpect, String> {
             len: Some(8),
             value: None,
         },
+        ParamSpec::Pad { len } => TlvExpect {
+            kind: Some(0x8005),
+            len: *len,
+            value: None,
+        },
+        ParamSpec::ZeroChecksumAcceptable(edmid) => TlvExpect {
+            kind: Some(0x8001),
+            len: Some(8),
+            value: edmid.map(|e| e.to_be_bytes().to_vec()),
+        },
         ParamSpec::Unsupported { name } => {
             return Err(format!("unsupported: {name} parameters"));
         }
@@ -460,6 +470,7 @@ fn spec_name(s: &ChunkSpec) -> String {
         ChunkSpec::Cwr { .. } => "CWR".into(),
         ChunkSpec::ShutdownComplete { .. } => "SHUTDOWN_COMPLETE".into(),
         ChunkSpec::Generic { .. } => "CHUNK".into(),
+        ChunkSpec::Pad { .. } => "PAD".into(),
         ChunkSpec::Unsupported { name } => name.clone(),
     }
 }
@@ -482,6 +493,7 @@ fn expected_kind(s: &ChunkSpec) -> Option<u8> {
         ChunkSpec::Cwr { .. } => 13,
         ChunkSpec::ShutdownComplete { .. } => 14,
         ChunkSpec::Generic { kind, .. } => return *kind,
+        ChunkSpec::Pad { .. } => 0x84,
         ChunkSpec::Unsupported { .. } => return None,
     })
 }
@@ -637,6 +649,11 @@ fn verify_chunk(s: &ChunkSpec, raw: &RawChunk<'_>, m: &Mapping) -> Result<(), St
                     return Err(format!("value: expected {}, actual {}", hex(e), hex(v)));
                 }
             }
+        }
+        ChunkSpec::Pad { flags, len: elen } => {
+            // RFC 4820 §3: the padding's content is not checked.
+            flags_field(*flags, raw.flags())?;
+            field("length", elen.map(usize::from), len)?;
         }
         ChunkSpec::Unsupported { .. } => {}
     }

@@ -186,6 +186,10 @@ pub struct SctpConfig {
     pub path_max_retrans: u32,
     /// Max.Init.Retransmits: INIT / COOKIE ECHO retransmissions before giving up (§5.1 C).
     pub max_init_retransmits: u32,
+    /// The largest T1-init timeout, below RTO.Max: the socket API's `sinit_max_init_timeo`
+    /// (RFC 6458 §8.1.3, "the largest timeout or retransmission timeout (RTO) value ... to
+    /// use in attempting an INIT"). `None`: only RTO.Max bounds the backed-off T1-init.
+    pub max_init_timeo: Option<SimDuration>,
     /// HB.interval: added to the RTO between heartbeats on an idle destination (§8.3); the
     /// default of every new path.
     pub hb_interval: SimDuration,
@@ -319,6 +323,7 @@ impl SctpConfig {
             association_max_retrans: ASSOCIATION_MAX_RETRANS,
             path_max_retrans: PATH_MAX_RETRANS,
             max_init_retransmits: MAX_INIT_RETRANSMITS,
+            max_init_timeo: None,
             hb_interval: HB_INTERVAL,
             hb_max_burst: HB_MAX_BURST,
             heartbeats: true,

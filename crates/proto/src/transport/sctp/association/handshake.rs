@@ -14,6 +14,7 @@ use super::super::api::{LossReason, SctpEvent};
 use super::super::asconf::AsconfState;
 use super::super::config::SctpConfig;
 use super::super::cookie::{CookieKey, StateCookie};
+use super::super::path::RTO_FLOOR;
 use super::super::recv::RecvState;
 use super::super::timers::Timer;
 use super::{Flow, PacketCtx, SctpAssociation, State};
@@ -273,6 +274,11 @@ impl SctpAssociation {
         let t = self.make_packet(dest, 0, vec![ChunkRepr::Init(init)]);
         self.pending.push_back(t);
         let rto = self.paths[idx].rto.rto();
+        // RFC 6458 §8.1.3 sinit_max_init_timeo: an extra bound on the INIT's RTO only.
+        let rto = match self.cfg.max_init_timeo {
+            Some(max) => rto.min(max.max(RTO_FLOOR)),
+            None => rto,
+        };
         self.timers.set(Timer::T1Init, now + rto);
     }
 
