@@ -1,0 +1,9 @@
+//! Links libusrsctp only when the `usrsctp` feature is on, so the crate builds (and its
+//! library-independent parts test) on machines without the library.
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=CARGO_FEATURE_USRSCTP");
+    if std::env::var_os("CARGO_FEATURE_USRSCTP").is_some() {
+        println!("cargo:rustc-link-lib=usrsctp");
+    }
+}
