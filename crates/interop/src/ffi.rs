@@ -218,7 +218,7 @@ pub type ConnOutput = extern "C" fn(
     set_df: u8,
 ) -> c_int;
 
-/// The usrsctp functions used, with the signatures of usrsctp.h (documented there).
+// The usrsctp functions used, with the signatures of usrsctp.h (documented there).
 #[allow(missing_docs)]
 #[link(name = "usrsctp")]
 extern "C" {

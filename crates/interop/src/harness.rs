@@ -122,6 +122,8 @@ pub struct Outcome {
     pub rejected_by_usrsctp: u64,
     /// usrsctp's DATA retransmissions during the run.
     pub usrsctp_retransmissions: u64,
+    /// usrsctp's T3-rtx expiries during the run.
+    pub usrsctp_t3_expiries: u64,
     /// sctpsim's DATA retransmissions.
     pub sctpsim_retransmissions: u64,
     /// The loss drawn per direction (to usrsctp, to sctpsim).
@@ -134,6 +136,22 @@ impl Outcome {
     /// Whether every check passed.
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
+    }
+
+    /// Whether the run failed only by not finishing (and what follows from that: messages
+    /// missing, an association still counted). These are the stalls documented in
+    /// `docs/models/sctp.md` (usrsctp stops sending after its T3 timer backs off); a
+    /// malformed packet, a duplicate, a corrupt or misordered message is never a stall.
+    pub fn stalled_only(&self) -> bool {
+        self.failures.iter().any(|f| f.starts_with("not finished"))
+            && self.failures.iter().all(|f| {
+                f.starts_with("not finished")
+                    || f.starts_with("reliable messages missing")
+                    || f.starts_with("an association was lost")
+                    || f.contains("PR messages of usrsctp not delivered")
+                    || f.contains("neither delivered nor reported abandoned")
+                    || f.starts_with("usrsctp still counts")
+            })
     }
 }
 
@@ -246,19 +264,33 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
     out.loss = (imp_to_usr.loss, imp_to_us.loss);
     let mut to_usr = Direction::new(imp_to_usr, Rng::from_seed(rng.next_u64()));
     let mut to_us = Direction::new(imp_to_us, Rng::from_seed(rng.next_u64()));
-    let our_plan = plan(Sender::Sctpsim, &mut rng, case.messages, case.max_len, case.pr);
-    let their_plan = plan(Sender::Usrsctp, &mut rng, case.messages, case.max_len, case.pr);
+    let our_plan = plan(
+        Sender::Sctpsim,
+        &mut rng,
+        case.messages,
+        case.max_len,
+        case.pr,
+    );
+    let their_plan = plan(
+        Sender::Usrsctp,
+        &mut rng,
+        case.messages,
+        case.max_len,
+        case.pr,
+    );
     // A fresh usrsctp port per run: an association of an earlier run that usrsctp still keeps
     // (it never should) cannot capture this run's packets.
     let usr_port = 10_000 + (RUNS.fetch_add(1, Ordering::Relaxed) % 50_000) as u16;
 
-    let mut cfg = SctpConfig::default();
-    cfg.pr_sctp = true;
-    // RFC 5061 §4.1.1: ASCONF is only used with AUTH (RFC 4895), which sctpsim does not
-    // implement; usrsctp aborts an INIT or INIT ACK that lists ASCONF without AUTH.
-    cfg.asconf = false;
-    cfg.outbound_streams = 8;
-    cfg.max_inbound_streams = 8;
+    let cfg = SctpConfig {
+        pr_sctp: true,
+        // RFC 5061 §4.1.1: ASCONF is only used with AUTH (RFC 4895), which sctpsim does not
+        // implement; usrsctp aborts an INIT or INIT ACK that lists ASCONF without AUTH.
+        asconf: false,
+        outbound_streams: 8,
+        max_inbound_streams: 8,
+        ..SctpConfig::default()
+    };
     let mut ep = SctpEndpoint::new(
         cfg,
         SCTPSIM_PORT,
@@ -337,8 +369,9 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         }
         while let Some(p) = to_us.pop_due(now) {
             if let Err(e) = ours.ep.handle_datagram(now, USRSCTP_ADDR, SCTPSIM_ADDR, &p) {
-                out.failures
-                    .push(format!("sctpsim rejected a usrsctp packet on arrival: {e:?}"));
+                out.failures.push(format!(
+                    "sctpsim rejected a usrsctp packet on arrival: {e:?}"
+                ));
             }
         }
         // sctpsim's timers.
@@ -377,14 +410,14 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
             }
             while let Some(m) = a.recv() {
                 if m.ppid != ppid_of(m.stream) {
-                    out.failures
-                        .push(format!("sctpsim got ppid {:#x} on stream {}", m.ppid, m.stream));
+                    out.failures.push(format!(
+                        "sctpsim got ppid {:#x} on stream {}",
+                        m.ppid, m.stream
+                    ));
                 }
                 ours.rx.deliver(m.stream, Some(m.unordered), &m.data);
             }
-            ours.retransmissions = a
-                .path_stats(USRSCTP_ADDR)
-                .map_or(0, |p| p.retransmissions);
+            ours.retransmissions = a.path_stats(USRSCTP_ADDR).map_or(0, |p| p.retransmissions);
         }
         // Events and deliveries, usrsctp.
         if let Some(s) = theirs.sock.as_mut() {
@@ -405,7 +438,9 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
                         theirs.rx.deliver(stream, Some(unordered), &data);
                     }
                     UsrEvent::AssocChange(ffi::SCTP_COMM_UP) => theirs.up = true,
-                    UsrEvent::AssocChange(ffi::SCTP_SHUTDOWN_COMP) => theirs.shutdown_complete = true,
+                    UsrEvent::AssocChange(ffi::SCTP_SHUTDOWN_COMP) => {
+                        theirs.shutdown_complete = true
+                    }
                     UsrEvent::AssocChange(ffi::SCTP_COMM_LOST)
                     | UsrEvent::AssocChange(ffi::SCTP_CANT_STR_ASSOC) => theirs.lost = true,
                     UsrEvent::AssocChange(ffi::SCTP_RESTART) => {
@@ -474,7 +509,11 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         let their_all_sent = theirs.next >= theirs.plan.len();
         match case.ending {
             Ending::ShutdownBySctpsim => {
-                if !ours.closing && our_all_sent && their_all_sent && ours.rx.all_reliable_delivered() {
+                if !ours.closing
+                    && our_all_sent
+                    && their_all_sent
+                    && ours.rx.all_reliable_delivered()
+                {
                     if let Some(a) = ours.assoc.and_then(|h| ours.ep.assoc_mut(h)) {
                         a.shutdown(now);
                         ours.closing = true;
@@ -482,7 +521,11 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
                 }
             }
             Ending::ShutdownByUsrsctp => {
-                if !theirs.closing && our_all_sent && their_all_sent && theirs.rx.all_reliable_delivered() {
+                if !theirs.closing
+                    && our_all_sent
+                    && their_all_sent
+                    && theirs.rx.all_reliable_delivered()
+                {
                     if let Some(s) = theirs.sock.as_mut() {
                         if let Err(e) = s.shutdown(stack) {
                             out.failures.push(format!("usrsctp shutdown: errno {e}"));
@@ -533,11 +576,15 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         }
         for p in ours_out {
             match SctpPacket::new_checked(&p[..]).and_then(|k| SctpRepr::parse(&k)) {
-                Ok(r) if case.trace => out
-                    .trace
-                    .push(format!("{:>10.3} sctpsim> {}", now.as_secs_f64(), summarize(&r))),
+                Ok(r) if case.trace => out.trace.push(format!(
+                    "{:>10.3} sctpsim> {}",
+                    now.as_secs_f64(),
+                    summarize(&r)
+                )),
                 Ok(_) => {}
-                Err(e) => out.failures.push(format!("sctpsim emitted an unparsable packet: {e:?}")),
+                Err(e) => out
+                    .failures
+                    .push(format!("sctpsim emitted an unparsable packet: {e:?}")),
             }
             if let Some(c) = capture.as_mut() {
                 c.write(now, SCTPSIM_ADDR, USRSCTP_ADDR, &p);
@@ -546,13 +593,16 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         }
         for p in stack.take_output() {
             match SctpPacket::new_checked(&p[..]).and_then(|k| SctpRepr::parse(&k)) {
-                Ok(r) if case.trace => out
-                    .trace
-                    .push(format!("{:>10.3} usrsctp> {}", now.as_secs_f64(), summarize(&r))),
+                Ok(r) if case.trace => out.trace.push(format!(
+                    "{:>10.3} usrsctp> {}",
+                    now.as_secs_f64(),
+                    summarize(&r)
+                )),
                 Ok(_) => {}
                 Err(e) => {
                     out.rejected_by_sctpsim += 1;
-                    out.failures.push(format!("sctpsim's parser rejected a usrsctp packet: {e:?}"));
+                    out.failures
+                        .push(format!("sctpsim's parser rejected a usrsctp packet: {e:?}"));
                 }
             }
             if let Some(c) = capture.as_mut() {
@@ -595,10 +645,17 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         }
         // Next instant: a packet arrival, sctpsim's timer, or usrsctp's next tick.
         let mut next = SimTime::ZERO + SimDuration::from_millis(usr_ms + USRSCTP_TICK_MS);
-        for t in [to_usr.next_arrival(), to_us.next_arrival()].into_iter().flatten() {
+        for t in [to_usr.next_arrival(), to_us.next_arrival()]
+            .into_iter()
+            .flatten()
+        {
             next = next.min(t);
         }
-        if let Some(t) = ours.assoc.and_then(|h| ours.ep.assoc(h)).and_then(|a| a.poll_timeout()) {
+        if let Some(t) = ours
+            .assoc
+            .and_then(|h| ours.ep.assoc(h))
+            .and_then(|a| a.poll_timeout())
+        {
             next = next.min(t);
         }
         now = next.max(now + SimDuration::from_nanos(1));
@@ -623,7 +680,8 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
             ));
         }
         if ours.lost || theirs.lost {
-            out.failures.push("an association was lost in a graceful run".into());
+            out.failures
+                .push("an association was lost in a graceful run".into());
         }
         // PR-SCTP: whatever did not arrive was abandoned by its sender.
         let missing_at_usr = theirs.rx.missing_pr();
@@ -668,7 +726,9 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
     out.usrsctp_retransmissions = u64::from(
         stat1.words[ffi::STAT_SENDRETRANSDATA].wrapping_sub(stat0.words[ffi::STAT_SENDRETRANSDATA]),
     );
-    if stat1.words[ffi::STAT_CURRESTAB] != 0 {
+    out.usrsctp_t3_expiries =
+        u64::from(stat1.words[ffi::STAT_TIMODATA].wrapping_sub(stat0.words[ffi::STAT_TIMODATA]));
+    if stat1.words[ffi::STAT_CURRESTAB] > stat0.words[ffi::STAT_CURRESTAB] {
         out.failures.push(format!(
             "usrsctp still counts {} established associations after the run",
             stat1.words[ffi::STAT_CURRESTAB]

@@ -64,7 +64,13 @@ fn build(sender: Sender, index: u32, stream: u16, len: usize) -> Vec<u8> {
 
 /// The messages `sender` sends in a run: `count` messages of 12–`max_len` bytes on streams
 /// 0–2, plus (with `pr`) every fourth on the PR stream with a 0.5–3 s lifetime.
-pub fn plan(sender: Sender, rng: &mut Rng, count: u32, max_len: usize, pr: bool) -> Vec<PlannedMessage> {
+pub fn plan(
+    sender: Sender,
+    rng: &mut Rng,
+    count: u32,
+    max_len: usize,
+    pr: bool,
+) -> Vec<PlannedMessage> {
     (0..count)
         .map(|index| {
             let stream = if pr && index % 4 == 3 {
@@ -72,7 +78,8 @@ pub fn plan(sender: Sender, rng: &mut Rng, count: u32, max_len: usize, pr: bool)
             } else {
                 rng.below(u64::from(UNORDERED_STREAM) + 1) as u16
             };
-            let len = HEADER_LEN + rng.below((max_len.saturating_sub(HEADER_LEN) + 1) as u64) as usize;
+            let len =
+                HEADER_LEN + rng.below((max_len.saturating_sub(HEADER_LEN) + 1) as u64) as usize;
             PlannedMessage {
                 index,
                 stream,
@@ -155,7 +162,8 @@ impl Receiver {
             self.errors.push(corrupt);
             return;
         };
-        if data != m.data.as_slice() || u16::from_be_bytes([data[0], data[1]]) != self.sender as u16 {
+        if data != m.data.as_slice() || u16::from_be_bytes([data[0], data[1]]) != self.sender as u16
+        {
             self.errors.push(corrupt);
             return;
         }
@@ -227,7 +235,9 @@ mod tests {
         assert!(r.errors.is_empty(), "{:?}", r.errors);
         assert_eq!(r.delivered(), 40);
         assert!(r.all_reliable_delivered());
-        assert!(p.iter().any(|m| m.stream == PR_STREAM && m.lifetime.is_some()));
+        assert!(p
+            .iter()
+            .any(|m| m.stream == PR_STREAM && m.lifetime.is_some()));
     }
 
     #[test]

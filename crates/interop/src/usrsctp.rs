@@ -48,10 +48,7 @@ extern "C" fn conn_output(
     }
     // SAFETY: usrsctp passes a buffer of `length` readable bytes that lives for the call.
     let bytes = unsafe { std::slice::from_raw_parts(buffer as *const u8, length) }.to_vec();
-    OUTBOX
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(bytes);
+    OUTBOX.lock().unwrap_or_else(|e| e.into_inner()).push(bytes);
     0
 }
 
@@ -142,7 +139,9 @@ impl Stack {
     /// Hands usrsctp a packet (an SCTP packet without IP header).
     pub fn input(&mut self, packet: &[u8]) {
         // SAFETY: the buffer is valid for its length for the call; usrsctp copies it.
-        unsafe { ffi::usrsctp_conninput(token(), packet.as_ptr() as *const c_void, packet.len(), 0) }
+        unsafe {
+            ffi::usrsctp_conninput(token(), packet.as_ptr() as *const c_void, packet.len(), 0)
+        }
     }
 
     /// The packets usrsctp emitted since the last call.

@@ -17,6 +17,7 @@ struct Args {
     max_len: usize,
     pcap_dir: Option<std::path::PathBuf>,
     trace: Option<u64>,
+    pr: bool,
 }
 
 fn parse() -> Result<Args, String> {
@@ -28,6 +29,7 @@ fn parse() -> Result<Args, String> {
         max_len: 3000,
         pcap_dir: None,
         trace: None,
+        pr: true,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -60,8 +62,11 @@ fn parse() -> Result<Args, String> {
                     return Err("--max-len: must be 12..=60000 bytes".into());
                 }
             }
+            "--no-pr" => a.pr = false,
             "--pcap-dir" => a.pcap_dir = Some(v("--pcap-dir")?.into()),
-            "--trace" => a.trace = Some(v("--trace")?.parse().map_err(|e| format!("--trace: {e}"))?),
+            "--trace" => {
+                a.trace = Some(v("--trace")?.parse().map_err(|e| format!("--trace: {e}"))?)
+            }
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -77,6 +82,8 @@ fn main() -> ExitCode {
         }
     };
     if let Some(seed) = a.trace {
+        let d = sctpsim_interop::usrsctp::Stack::acquire().defaults();
+        println!("# usrsctp defaults: {d:?}");
         for role in [Role::SctpsimClient, Role::SctpsimServer] {
             let case = Case {
                 role,
@@ -90,7 +97,10 @@ fn main() -> ExitCode {
                 pcap: None,
             };
             let o = run(&case);
-            println!("# {role:?} seed {seed}: loss {:?} failures {:?}", o.loss, o.failures);
+            println!(
+                "# {role:?} seed {seed}: loss {:?} usrsctp T3 {} rtx {} failures {:?}",
+                o.loss, o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.failures
+            );
             for l in &o.trace {
                 println!("{l}");
             }
@@ -100,9 +110,20 @@ fn main() -> ExitCode {
     let start = std::time::Instant::now();
     println!(
         "{:<15} {:<18} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9}",
-        "role", "ending", "seeds", "failed", "msgs->usr", "msgs->us", "pr_aband", "rej_us", "rej_usr", "lost_pk", "virt_s"
+        "role",
+        "ending",
+        "seeds",
+        "failed",
+        "msgs->usr",
+        "msgs->us",
+        "pr_aband",
+        "rej_us",
+        "rej_usr",
+        "lost_pk",
+        "virt_s"
     );
     let mut total_failed = 0u64;
+    let mut total_stalled = 0u64;
     let mut total_runs = 0u64;
     for role in [Role::SctpsimClient, Role::SctpsimServer] {
         for ending in [
@@ -125,16 +146,22 @@ fn main() -> ExitCode {
                     max_loss: a.max_loss,
                     messages: a.messages,
                     max_len: a.max_len,
-                    pr: true,
+                    pr: a.pr,
                     trace: false,
                     pcap,
                 };
                 let o = run(&case);
                 total_runs += 1;
+                if o.stalled_only() {
+                    total_stalled += 1;
+                }
                 if !o.passed() {
                     failed += 1;
                     if failed <= 3 {
-                        eprintln!("FAIL {role:?} {ending:?} seed {seed}: {:?}", o.failures);
+                        eprintln!(
+                            "FAIL {role:?} {ending:?} seed {seed}: usrsctp T3 {} rtx {}, sctpsim rtx {}: {:?}",
+                            o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.sctpsim_retransmissions, o.failures
+                        );
                     }
                 }
                 to_usr += o.to_usrsctp.0;
@@ -163,7 +190,8 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "RESULT runs={total_runs} failed={total_failed} max_loss={} wall_s={:.1}",
+        "RESULT runs={total_runs} failed={total_failed} stalled={total_stalled} errors={} max_loss={} wall_s={:.1}",
+        total_failed - total_stalled,
         a.max_loss,
         start.elapsed().as_secs_f64()
     );
