@@ -41,4 +41,6 @@ step "python: pytest"
 SCTPSIM_REQUIRE_TOOLS=1 python3 -m pytest tests/python -q -rs
 
 step "model validations (quick)"
-python3 -m sctpsim verify --quick
+# The usrsctp check runs the harness binary built above, and must not be skipped here.
+SCTPSIM_REQUIRE_TOOLS=1 SCTPSIM_USRSCTP_INTEROP="${CARGO_TARGET_DIR:-$PWD/target}/release/sctpsim-usrsctp-interop" \
+    python3 -m sctpsim verify --quick

@@ -23,3 +23,5 @@ pub mod ffi;
 pub mod harness;
 #[cfg(feature = "usrsctp")]
 pub mod usrsctp;
+#[cfg(feature = "usrsctp")]
+pub mod virtual_env;

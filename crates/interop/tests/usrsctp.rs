@@ -48,32 +48,24 @@ fn clean_path_all_roles_and_endings() {
 }
 
 /// Up to 10 % loss with duplication and reordering, 50 seeds per role and ending: no packet is
-/// rejected by either side, no message is duplicated, corrupted or misordered. Runs may stall
-/// (the open issue documented in docs/models/sctp.md); at most 10 % of them.
+/// rejected by either side, no message is duplicated, corrupted or misordered, and every run
+/// ends as it should (no stall: docs/models/sctp.md, "Interoperation with usrsctp").
 #[test]
 fn lossy_path_no_interop_errors() {
-    let mut stalled = 0;
-    let mut runs = 0;
     for role in [Role::SctpsimClient, Role::SctpsimServer] {
         for ending in [Ending::ShutdownBySctpsim, Ending::AbortByUsrsctp] {
             for seed in 1..=50 {
                 let o = run(&case(role, ending, seed, 0.10));
-                runs += 1;
                 assert_eq!(o.rejected_by_sctpsim, 0);
                 assert_eq!(o.rejected_by_usrsctp, 0);
-                if o.stalled_only() {
-                    stalled += 1;
-                } else {
-                    assert!(
-                        o.passed(),
-                        "{role:?} {ending:?} seed {seed}: {:?}",
-                        o.failures
-                    );
-                }
+                assert!(
+                    o.passed(),
+                    "{role:?} {ending:?} seed {seed}: {:?}",
+                    o.failures
+                );
             }
         }
     }
-    assert!(stalled * 10 <= runs, "{stalled} of {runs} runs stalled");
 }
 
 /// usrsctp checks the CRC32c of what it receives over AF_CONN: a packet with a flipped bit is
@@ -99,4 +91,20 @@ fn usrsctp_counts_a_bad_checksum() {
     stack.input(&buf);
     let _ = stack.take_output();
     assert_eq!(stack.stats().words[ffi::STAT_BADSUM], before + 1);
+}
+
+/// The run that found the FORWARD TSN stall (sctpsim as server, shutdown by sctpsim, seed 552:
+/// the FORWARD TSN's SACK lost with nothing in flight; `forward_tsn.rs`,
+/// `on_forward_tsn_timeout`), and two more of its kind (588, 782 as client). usrsctp's clock and
+/// random numbers are virtual, so the runs repeat exactly.
+#[test]
+fn forward_tsn_stall_seeds_finish() {
+    for (role, seed) in [
+        (Role::SctpsimServer, 552),
+        (Role::SctpsimServer, 588),
+        (Role::SctpsimClient, 782),
+    ] {
+        let o = run(&case(role, Ending::ShutdownBySctpsim, seed, 0.10));
+        assert!(o.passed(), "{role:?} seed {seed}: {:?}", o.failures);
+    }
 }
