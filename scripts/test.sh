@@ -17,6 +17,13 @@ if ! command -v tshark >/dev/null 2>&1 || ! command -v tcptrace >/dev/null 2>&1;
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq tshark tcptrace >/dev/null
 fi
 tshark --version | head -n 1
+# usrsctp for the interoperation harness (crates/interop, `sctpsim verify usrsctp`).
+if ! [ -e /usr/include/usrsctp.h ]; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libusrsctp-dev >/dev/null
+fi
 
 step "python package (pip install .[test])"
 python3 -m pip install -q --disable-pip-version-check ".[test]"
@@ -25,9 +32,15 @@ step "rust: fmt, clippy, tests"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo test --workspace --quiet
+# The usrsctp harness: its tests, and the release binary `sctpsim verify usrsctp` runs.
+cargo clippy -p sctpsim-interop --features usrsctp --all-targets --quiet -- -D warnings
+cargo test -p sctpsim-interop --features usrsctp --release --quiet
+cargo build -p sctpsim-interop --features usrsctp --release --quiet
 
 step "python: pytest"
 SCTPSIM_REQUIRE_TOOLS=1 python3 -m pytest tests/python -q -rs
 
 step "model validations (quick)"
-python3 -m sctpsim verify --quick
+# The usrsctp check runs the harness binary built above, and must not be skipped here.
+SCTPSIM_REQUIRE_TOOLS=1 SCTPSIM_USRSCTP_INTEROP="${CARGO_TARGET_DIR:-$PWD/target}/release/sctpsim-usrsctp-interop" \
+    python3 -m sctpsim verify --quick

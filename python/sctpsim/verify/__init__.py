@@ -55,7 +55,7 @@ def register(name: str, description: str) -> Callable[[Callable[[bool], list[Row
 
 
 def _load_checks() -> None:
-    from sctpsim.verify import rate_control, routing, sctp, sctp_wifi, tcp, wired, wireless  # noqa: F401  (registers their checks)
+    from sctpsim.verify import rate_control, routing, sctp, sctp_wifi, tcp, usrsctp, wired, wireless  # noqa: F401  (registers their checks)
 
 
 def main(names: list[str], quick: bool = False, list_only: bool = False) -> int:

@@ -437,7 +437,10 @@ impl SctpAssociation {
     /// RFC 9260 §6.3.3: the T3-rtx timer of `addr` expired.
     pub(crate) fn on_t3_rtx(&mut self, now: SimTime, addr: Ipv4Addr) {
         if !self.tx.has_in_flight(addr) {
-            return; // stale: nothing outstanding there any more
+            if self.pr_sctp && self.tx.adv_peer_ack > self.tx.cum_idx {
+                self.on_forward_tsn_timeout(now, addr);
+            }
+            return; // otherwise stale: nothing outstanding there any more
         }
         self.stats.t3_timeouts += 1;
         {

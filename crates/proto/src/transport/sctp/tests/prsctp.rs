@@ -107,6 +107,51 @@ fn forward_tsn_is_resent_until_acknowledged() {
 }
 
 #[test]
+fn forward_tsn_is_resent_when_its_sack_is_lost_with_nothing_in_flight() {
+    // Found against usrsctp (seed 552): an expired message is abandoned while everything after
+    // it is gap-acknowledged, so nothing is in flight; the FORWARD TSN goes out (C5 arms a
+    // T3-rtx for it) and the SACK answering it is lost. The timer must send the FORWARD TSN
+    // again (A5) rather than be taken for a stale one, or the peer never moves its cumulative
+    // TSN and a SHUTDOWN is never due.
+    let mut h = established();
+    let id =
+        h.a.send(h.now, vec![1; 100], 0, false, lifetime(500), 0)
+            .unwrap();
+    h.a.send(h.now, vec![2; 100], 1, false, None, 0).unwrap();
+    assert_eq!(
+        h.all()
+            .iter()
+            .map(|t| data_chunks(&t.packet.chunks).len())
+            .sum::<usize>(),
+        2
+    );
+    // TSN 0 lost, TSN 1 gap-acknowledged: nothing in flight, TSN 0 waits for its T3.
+    send!(h, at ms(100), [h.sack(0, &[(2, 2)], 65_536)]);
+    // T3 at 1 s: TSN 0 expired, abandoned; a FORWARD TSN to TSN 0.
+    h.at(ms(1100));
+    let forwards = |h: &mut Harness| {
+        h.all_chunks()
+            .iter()
+            .filter(|(_, c)| matches!(c, ChunkRepr::ForwardTsn(_)))
+            .count()
+    };
+    assert_eq!(forwards(&mut h), 1);
+    assert!(h
+        .take_events()
+        .iter()
+        .any(|e| matches!(e, SctpEvent::SendFailed { id: i, .. } if *i == id)));
+    // The user shuts down; the peer's SACK for the FORWARD TSN is lost (nothing arrives).
+    h.a.shutdown(h.now);
+    assert_eq!(h.a.state(), State::ShutdownPending);
+    h.at(ms(10_000));
+    assert!(forwards(&mut h) >= 1, "the FORWARD TSN was not sent again");
+    assert!(h.a.stats().t3_timeouts >= 1);
+    // Its SACK arrives this time: everything is acknowledged and the SHUTDOWN goes.
+    send!(h, [h.sack(2, &[], 65_536)]);
+    assert_eq!(h.a.state(), State::ShutdownSent);
+}
+
+#[test]
 fn receiver_skips_on_forward_tsn() {
     let mut h = established();
     send!(h, [rdata(0, 0, 0, b"a")]);

@@ -1,0 +1,203 @@
+//! Runs the usrsctp interoperation harness over many seeds and prints a table (one row per
+//! role × ending) and a final `RESULT` line for `sctpsim verify usrsctp`.
+//!
+//! `sctpsim-usrsctp-interop [--seeds N] [--first-seed S] [--max-loss P] [--messages M]
+//! [--max-len BYTES] [--pcap-dir DIR] [--trace SEED]`; exit 0 when every run passed, 1 when one
+//! failed, 2 for a bad argument.
+
+use std::process::ExitCode;
+
+use sctpsim_interop::harness::{run, Case, Ending, Role};
+
+struct Args {
+    seeds: u64,
+    first_seed: u64,
+    max_loss: f64,
+    messages: u32,
+    max_len: usize,
+    pcap_dir: Option<std::path::PathBuf>,
+    trace: Option<u64>,
+    pr: bool,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut a = Args {
+        seeds: 50,
+        first_seed: 1,
+        max_loss: 0.10,
+        messages: 24,
+        max_len: 3000,
+        pcap_dir: None,
+        trace: None,
+        pr: true,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(k) = it.next() {
+        let mut v = |name: &str| it.next().ok_or(format!("{name}: missing value"));
+        match k.as_str() {
+            "--seeds" => a.seeds = v("--seeds")?.parse().map_err(|e| format!("--seeds: {e}"))?,
+            "--first-seed" => {
+                a.first_seed = v("--first-seed")?
+                    .parse()
+                    .map_err(|e| format!("--first-seed: {e}"))?
+            }
+            "--max-loss" => {
+                a.max_loss = v("--max-loss")?
+                    .parse()
+                    .map_err(|e| format!("--max-loss: {e}"))?;
+                if !(0.0..=0.5).contains(&a.max_loss) {
+                    return Err("--max-loss: must be a probability in 0..=0.5".into());
+                }
+            }
+            "--messages" => {
+                a.messages = v("--messages")?
+                    .parse()
+                    .map_err(|e| format!("--messages: {e}"))?
+            }
+            "--max-len" => {
+                a.max_len = v("--max-len")?
+                    .parse()
+                    .map_err(|e| format!("--max-len: {e}"))?;
+                if !(12..=60_000).contains(&a.max_len) {
+                    return Err("--max-len: must be 12..=60000 bytes".into());
+                }
+            }
+            "--no-pr" => a.pr = false,
+            "--pcap-dir" => a.pcap_dir = Some(v("--pcap-dir")?.into()),
+            "--trace" => {
+                a.trace = Some(v("--trace")?.parse().map_err(|e| format!("--trace: {e}"))?)
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(a)
+}
+
+fn main() -> ExitCode {
+    let a = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("sctpsim-usrsctp-interop: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(seed) = a.trace {
+        let d = sctpsim_interop::usrsctp::Stack::acquire().defaults();
+        println!("# usrsctp defaults: {d:?}");
+        for role in [Role::SctpsimClient, Role::SctpsimServer] {
+            let case = Case {
+                role,
+                ending: Ending::ShutdownBySctpsim,
+                seed,
+                max_loss: a.max_loss,
+                messages: a.messages,
+                max_len: a.max_len,
+                pr: true,
+                trace: true,
+                pcap: None,
+            };
+            let o = run(&case);
+            println!(
+                "# {role:?} seed {seed}: loss {:?} usrsctp T3 {} rtx {} failures {:?}",
+                o.loss, o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.failures
+            );
+            for l in &o.trace {
+                println!("{l}");
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    let start = std::time::Instant::now();
+    println!(
+        "{:<15} {:<18} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9}",
+        "role",
+        "ending",
+        "seeds",
+        "failed",
+        "msgs->usr",
+        "msgs->us",
+        "pr_aband",
+        "rej_us",
+        "rej_usr",
+        "lost_pk",
+        "virt_s"
+    );
+    let mut total_failed = 0u64;
+    let mut total_stalled = 0u64;
+    let mut total_runs = 0u64;
+    for role in [Role::SctpsimClient, Role::SctpsimServer] {
+        for ending in [
+            Ending::ShutdownBySctpsim,
+            Ending::ShutdownByUsrsctp,
+            Ending::AbortBySctpsim,
+            Ending::AbortByUsrsctp,
+        ] {
+            let (mut failed, mut to_usr, mut to_us, mut pr, mut rej_us, mut rej_usr, mut lost) =
+                (0u64, 0usize, 0usize, 0usize, 0u64, 0u64, 0u64);
+            let mut virt = 0.0f64;
+            for seed in a.first_seed..a.first_seed + a.seeds {
+                let pcap = a.pcap_dir.as_ref().map(|d| {
+                    d.join(format!("usrsctp-{role:?}-{ending:?}-{seed}.pcap").to_lowercase())
+                });
+                let case = Case {
+                    role,
+                    ending,
+                    seed,
+                    max_loss: a.max_loss,
+                    messages: a.messages,
+                    max_len: a.max_len,
+                    pr: a.pr,
+                    trace: false,
+                    pcap,
+                };
+                let o = run(&case);
+                total_runs += 1;
+                if o.stalled_only() {
+                    total_stalled += 1;
+                }
+                if !o.passed() {
+                    failed += 1;
+                    if failed <= 3 {
+                        eprintln!(
+                            "FAIL {role:?} {ending:?} seed {seed}: usrsctp T3 {} rtx {}, sctpsim rtx {}: {:?}",
+                            o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.sctpsim_retransmissions, o.failures
+                        );
+                    }
+                }
+                to_usr += o.to_usrsctp.0;
+                to_us += o.to_sctpsim.0;
+                pr += o.pr_abandoned.0 + o.pr_abandoned.1;
+                rej_us += o.rejected_by_sctpsim;
+                rej_usr += o.rejected_by_usrsctp;
+                lost += o.path_to_usrsctp.lost + o.path_to_sctpsim.lost;
+                virt += o.virtual_time.as_secs_f64();
+            }
+            total_failed += failed;
+            println!(
+                "{:<15} {:<18} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9.0}",
+                format!("{role:?}"),
+                format!("{ending:?}"),
+                a.seeds,
+                failed,
+                to_usr,
+                to_us,
+                pr,
+                rej_us,
+                rej_usr,
+                lost,
+                virt
+            );
+        }
+    }
+    println!(
+        "RESULT runs={total_runs} failed={total_failed} stalled={total_stalled} errors={} max_loss={} wall_s={:.1}",
+        total_failed - total_stalled,
+        a.max_loss,
+        start.elapsed().as_secs_f64()
+    );
+    if total_failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
