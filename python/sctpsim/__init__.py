@@ -16,6 +16,10 @@ from sctpsim.sweep import SweepResult, sweep
 from sctpsim.topology import Topology
 from sctpsim.trace import Trace
 
+# `sctpsim.view(...)` is the function; the package `sctpsim.view` stays importable by name
+# (`from sctpsim.view import write_view`), as the import system keeps it in sys.modules.
+from sctpsim.view import view  # noqa: E402  (after the modules it uses)
+
 __all__ = [
     "RunResult",
     "Scenario",
@@ -29,4 +33,5 @@ __all__ = [
     "__version__",
     "run",
     "sweep",
+    "view",
 ]

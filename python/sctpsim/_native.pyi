@@ -38,6 +38,7 @@ def check_scenario(text: str, overrides: list[tuple[str, Any]]) -> tuple[dict[st
 def resolved_parameters(
     text: str, overrides: list[tuple[str, Any]], seed: int | None = None
 ) -> list[dict[str, Any]]: ...
+def radio_ranges(text: str, overrides: list[tuple[str, Any]]) -> dict[str, float] | None: ...
 def run(
     text: str,
     overrides: list[tuple[str, Any]],

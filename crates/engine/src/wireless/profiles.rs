@@ -563,6 +563,18 @@ impl RadioParams {
         range_for_threshold_m(&self.propagation, self.tx_power_w, self.neighbour_power_w())
     }
 
+    /// Distance up to which a transmission keeps the medium busy at a listener, m: the mean
+    /// received power reaches the carrier-sense threshold (threshold model: `CSThresh`, ns-2's
+    /// 550 m with the WaveLAN profile) or the clear channel assessment's energy-detection level
+    /// (SINR model). Drawn by `sctpsim view` next to [`RadioParams::neighbour_range_m`].
+    pub fn carrier_sense_range_m(&self) -> f64 {
+        let cs_w = match &self.reception {
+            ReceptionParams::Threshold(t) => t.cs_thresh_w,
+            ReceptionParams::Sinr { cca_w, .. } => *cca_w,
+        };
+        range_for_threshold_m(&self.propagation, self.tx_power_w, cs_w)
+    }
+
     /// The mean received power at which two radios are neighbours for static routing, W (see
     /// [`RadioParams::neighbour_range_m`]).
     pub fn neighbour_power_w(&self) -> f64 {
