@@ -209,8 +209,13 @@ def _cmd_view(args: argparse.Namespace) -> int:
     except ViewInputError as e:
         sys.stderr.write(f"sctpsim: error: {e}\n")
         return EXIT_BAD_INPUT
-    print(f"view written to {path} ({path.stat().st_size / 1e6:.1f} MB)")
+    print(f"view written to {path} ({_size(path)})")
     return EXIT_OK
+
+
+def _size(path: Path) -> str:
+    n = path.stat().st_size
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 
 #: A run directory whose tables add up to more than this many bytes reports its steps on stderr.
@@ -353,7 +358,7 @@ def _run_into(args: argparse.Namespace, sc, out: Path, staging: Path, parameters
 
         try:
             page = _write_view(out, None)
-            print(f"view written to {page} ({page.stat().st_size / 1e6:.1f} MB)")
+            print(f"view written to {page} ({_size(page)})")
         except ViewInputError as e:
             sys.stderr.write(f"sctpsim: error: --view: {e}\n")
             return EXIT_BAD_INPUT

@@ -378,6 +378,11 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
 
     # --- trace: frames, node counters, paths --------------------------------------------------
     if trace is not None and not trace.empty:
+        tinfo = summary.get("trace") if isinstance(summary.get("trace"), dict) else {}
+        if tinfo.get("truncated"):
+            end_s = int(trace.time_ns.iloc[-1]) / 1e9
+            vd.notes.append(f"the trace stopped at its bound of {tinfo.get('max_rows')} rows at {end_s:.1f} s: "
+                            "frames, paths and node counters after that are missing")
         _from_trace(vd, trace, index, flow_at, events, say)
     else:
         vd.notes.append("no per-packet trace (run with --trace): frames, paths and node counters are not shown")
@@ -402,55 +407,81 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
     return vd
 
 
+#: Codes of the trace's categorical columns used here (`_codes`).
+LAYERS = ["link", "mac", "ip", "phy"]
+EVENTS = ["enqueue", "dequeue", "tx", "rx", "forward", "drop", "rx_error"]
+REASONS = ["collision", "frame_error", "half_duplex", "loss"]
+L_LINK, L_MAC, L_IP, L_PHY = range(4)
+E_TX, E_RX, E_FORWARD, E_DROP, E_RX_ERROR = 2, 3, 4, 5, 6
+
+
+def _codes(col: pd.Series, names: list[str]) -> np.ndarray:
+    """Each row's index in ``names`` (-1 for anything else): through the categorical codes
+    when the column is categorical (as `trace.parquet`'s are), so millions of rows cost one
+    lookup per category."""
+    where = {n: i for i, n in enumerate(names)}
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        lut = np.array([where.get(str(c), -1) for c in col.cat.categories] + [-1], dtype=np.int64)
+        codes = col.cat.codes.to_numpy().astype(np.int64)
+        return lut[np.where(codes >= 0, codes, len(lut) - 1)]
+    return col.astype(str).map(where).fillna(-1).to_numpy(np.int64)
+
+
 def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], flow_at: dict[int, dict[str, Any]],
                 events: list[list[Any]], say: Callable[[str], None]) -> None:
     """Frames with their receptions, per-node counter events and per-flow paths from the trace."""
-    node = trace.node.astype(str).map(index).fillna(-1).to_numpy(np.int64)
+    names = [""] * len(index)
+    for name, i in index.items():
+        names[i] = name
+    node = _codes(trace.node, names)
     t_ns = trace.time_ns.to_numpy(np.uint64)
-    layer = trace.layer.astype(str).to_numpy()
-    event = trace.event.astype(str).to_numpy()
+    layer = _codes(trace.layer, LAYERS)
+    event = _codes(trace.event, EVENTS)
+    reason = _codes(trace.reason, REASONS)
     flow = trace.flow.fillna(-1).to_numpy(np.int64)
     uid = trace.uid.to_numpy(np.uint64)
-    reason = trace.reason.astype(str).to_numpy()
-    proto = trace.protocol.astype(str).map({p: i for i, p in enumerate(PROTOCOLS)}).fillna(len(PROTOCOLS) - 1).to_numpy(np.int64)
+    proto = _codes(trace.protocol, PROTOCOLS)
+    proto = np.where(proto < 0, len(PROTOCOLS) - 1, proto)
     size = trace.size_bytes.to_numpy(np.int64)
 
     say("frames")
-    is_tx = ((layer == "mac") | (layer == "link")) & (event == "tx")
-    tx_idx = np.flatnonzero(is_tx)
+    wire_or_air = (layer == L_MAC) | (layer == L_LINK)
+    tx_idx = np.flatnonzero(wire_or_air & (event == E_TX))
     if len(tx_idx) > MAX_FRAMES:
         k = math.ceil(len(tx_idx) / MAX_FRAMES)
         tx_idx = tx_idx[::k]
         vd.notes.append(f"frames: every {k}th transmission kept ({len(tx_idx)} of them)")
-    is_rx = (((layer == "mac") | (layer == "link")) & (event == "rx")) | ((layer == "phy") & (event == "rx_error")) \
-        | ((layer == "link") & (event == "drop") & (reason == "loss"))
-    rx_idx = np.flatnonzero(is_rx)
+    rx_idx = np.flatnonzero((wire_or_air & (event == E_RX)) | ((layer == L_PHY) & (event == E_RX_ERROR))
+                            | ((layer == L_LINK) & (event == E_DROP) & (reason == REASONS.index("loss"))))
     tx = pd.DataFrame({"time_ns": t_ns[tx_idx].astype(np.int64), "uid": uid[tx_idx].astype(np.int64),
-                       "frame": np.arange(len(tx_idx)), "txnode": node[tx_idx], "txlayer": layer[tx_idx]})
+                       "frame": np.arange(len(tx_idx)), "txnode": node[tx_idx], "txwire": layer[tx_idx] == L_LINK})
     rx = pd.DataFrame({"time_ns": t_ns[rx_idx].astype(np.int64), "uid": uid[rx_idx].astype(np.int64),
-                       "rxnode": node[rx_idx], "ev": event[rx_idx], "reason": reason[rx_idx], "rxlayer": layer[rx_idx]})
+                       "rxnode": node[rx_idx], "ev": event[rx_idx], "reason": reason[rx_idx],
+                       "rxwire": layer[rx_idx] == L_LINK})
+    # Each reception belongs to the latest transmission of its packet at or before it.
     m = pd.merge_asof(rx.sort_values("time_ns", kind="stable"), tx.sort_values("time_ns", kind="stable"),
                       on="time_ns", by="uid", direction="backward")
     m = m[m.frame.notna()]
-    m = m[(m.rxnode != m.txnode) | (m.ev == "drop")]
-    # A wired rx matches a wired tx, a radio's rx a radio's tx.
-    m = m[(m.txlayer == "link") == (m.rxlayer == "link")]
-    m = m.assign(frame=m.frame.astype(np.int64))
+    m = m[(m.txwire.astype(bool) == m.rxwire) & ((m.rxnode != m.txnode) | (m.ev == E_DROP))]
+    ev_m, reason_m = m.ev.to_numpy(), m.reason.to_numpy()
     kind = np.full(len(m), RX_OK, dtype=np.uint8)
-    kind[(m.ev == "rx_error").to_numpy()] = RX_FRAME_ERROR
+    kind[ev_m == E_RX_ERROR] = RX_FRAME_ERROR
     for r, k in _RX_REASON.items():
-        kind[((m.ev == "rx_error") & (m.reason == r)).to_numpy()] = k
-    kind[(m.ev == "drop").to_numpy()] = RX_LOST
-    m = m.assign(kind=kind).sort_values(["frame", "time_ns"], kind="stable")
-    # A drop row at a wired link is at the sender: the lost packet's receiver is the far end.
-    counts = np.bincount(m.frame.to_numpy(), minlength=len(tx_idx)).astype(np.uint32)
-    last_rx = m.groupby("frame").time_ns.max().reindex(range(len(tx_idx))).to_numpy()
-    dur_us = np.where(np.isnan(last_rx), 0, (last_rx - tx.time_ns.to_numpy()) / 1000.0)
+        kind[(ev_m == E_RX_ERROR) & (reason_m == REASONS.index(r))] = k
+    kind[ev_m == E_DROP] = RX_LOST
+    m = m.assign(frame=m.frame.astype(np.int64), kind=kind).sort_values(["frame", "time_ns"], kind="stable")
+    # A link's loss is recorded at the sender: its receiver is the link's other end, which the
+    # page cannot tell from the row, so a lost wired packet is drawn as a red dot at the sender.
+    frames = m.frame.to_numpy()
+    counts = np.bincount(frames, minlength=len(tx_idx)).astype(np.uint32)
+    last_rx = np.full(len(tx_idx), -1, dtype=np.int64)
+    np.maximum.at(last_rx, frames, m.time_ns.to_numpy())
+    dur_us = np.where(last_rx < 0, 0.0, (last_rx - tx.time_ns.to_numpy()) / 1000.0)
     # Without a reception the frame is drawn for its airtime at 1 Mbit/s: an estimate only.
     dur_us = np.where(dur_us <= 0, size[tx_idx] * 8.0, dur_us)
     vd.arrays["fr_dt"] = _delta_us(t_ns[tx_idx])
     vd.arrays["fr_node"] = node[tx_idx].astype(np.int16)
-    vd.arrays["fr_wired"] = (layer[tx_idx] == "link").astype(np.uint8)
+    vd.arrays["fr_wired"] = (layer[tx_idx] == L_LINK).astype(np.uint8)
     vd.arrays["fr_flow"] = np.clip(flow[tx_idx], -1, 32767).astype(np.int16)
     vd.arrays["fr_proto"] = proto[tx_idx].astype(np.uint8)
     vd.arrays["fr_size"] = np.clip(size[tx_idx], 0, 65535).astype(np.uint16)
@@ -458,16 +489,16 @@ def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], flow_a
     vd.arrays["fr_nrx"] = counts
     vd.arrays["rx_node"] = m.rxnode.to_numpy().astype(np.int16)
     vd.arrays["rx_kind"] = m.kind.to_numpy().astype(np.uint8)
-    if not np.any(layer == "phy"):
+    if not np.any(layer == L_PHY):
         vd.notes.append("no PHY rx_error rows in the trace: failed receptions (collisions) are not drawn")
 
     say("node counters")
     kind_ev = np.full(len(trace), -1, dtype=np.int64)
-    ip = layer == "ip"
-    kind_ev[ip & (event == "tx")] = EV_SENT
-    kind_ev[ip & (event == "rx")] = EV_RECEIVED
-    kind_ev[ip & (event == "forward")] = EV_FORWARDED
-    kind_ev[(event == "drop")] = EV_DROPPED
+    ip = layer == L_IP
+    kind_ev[ip & (event == E_TX)] = EV_SENT
+    kind_ev[ip & (event == E_RX)] = EV_RECEIVED
+    kind_ev[ip & (event == E_FORWARD)] = EV_FORWARDED
+    kind_ev[event == E_DROP] = EV_DROPPED
     ev_idx = np.flatnonzero(kind_ev >= 0)
     if len(ev_idx) > MAX_NODE_EVENTS:
         ev_idx = ev_idx[:MAX_NODE_EVENTS]
@@ -478,26 +509,46 @@ def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], flow_a
     vd.arrays["ev_flow"] = np.clip(flow[ev_idx], -1, 32767).astype(np.int16)
 
     say("flow paths")
-    sel = ip & (flow >= 0) & np.isin(event, ["tx", "forward", "rx"])
-    if sel.any():
-        d = pd.DataFrame({"t": t_ns[sel], "uid": uid[sel], "node": node[sel], "flow": flow[sel], "ev": event[sel]})
-        d = d.sort_values(["uid", "t"], kind="stable")
-        g = d.groupby("uid", sort=False)
-        first_t = g.t.first()
-        last_ev = g.ev.last()
-        fl = g.flow.first()
-        hops = g.node.agg(tuple)
-        done = last_ev == "rx"
-        pk = pd.DataFrame({"t": first_t[done], "flow": fl[done], "hops": hops[done]}).sort_values("t", kind="stable")
-        for fid, gg in pk.groupby("flow"):
-            f = flow_at.get(int(fid))
-            if f is None:
-                continue
-            segs: list[list[Any]] = []
-            for t, hp in zip(gg.t.to_numpy(), gg.hops):
-                ts_ = round(int(t) / 1e9, 6)
-                if segs and segs[-1][2] == list(hp):
-                    segs[-1][1] = ts_
-                else:
-                    segs.append([ts_, ts_, [int(h) for h in hp]])
-            f["paths"] = segs
+    _paths(ip & (flow >= 0) & ((event == E_TX) | (event == E_FORWARD) | (event == E_RX)),
+           t_ns, uid, node, flow, event, flow_at)
+
+
+def _paths(sel: np.ndarray, t_ns: np.ndarray, uid: np.ndarray, node: np.ndarray, flow: np.ndarray,
+           event: np.ndarray, flow_at: dict[int, dict[str, Any]]) -> None:
+    """Each flow's routes over time: the hop list of every delivered data packet (its `ip`
+    rows `tx`, `forward`..., ending in `rx`), one segment per run of packets with the same
+    list. Vectorised: each packet's list is hashed (polynomial in the hop position) and only
+    the packets where the hash changes are unpacked."""
+    idx = np.flatnonzero(sel)
+    if not len(idx):
+        return
+    order = np.lexsort((t_ns[idx], uid[idx]))
+    idx = idx[order]
+    u = uid[idx]
+    starts = np.flatnonzero(np.r_[True, u[1:] != u[:-1]])
+    ends = np.r_[starts[1:], len(idx)]
+    pos = np.arange(len(idx)) - np.repeat(starts, ends - starts)
+    weights = np.ones(int(pos.max()) + 1, dtype=np.uint64)
+    for k in range(1, len(weights)):
+        weights[k] = np.uint64((int(weights[k - 1]) * 1_000_003) % (1 << 64))
+    with np.errstate(over="ignore"):
+        terms = (node[idx].astype(np.uint64) + np.uint64(1)) * weights[pos]
+        h = np.add.reduceat(terms, starts)
+    done = event[idx[ends - 1]] == E_RX
+    first_t = t_ns[idx[starts]]
+    fl = flow[idx[starts]]
+    for fid in np.unique(fl[done]):
+        f = flow_at.get(int(fid))
+        if f is None:
+            continue
+        pk = np.flatnonzero(done & (fl == fid))
+        pk = pk[np.argsort(first_t[pk], kind="stable")]
+        hp = h[pk]
+        change = np.flatnonzero(np.r_[True, hp[1:] != hp[:-1]])
+        last = np.r_[change[1:], len(pk)] - 1
+        segs = []
+        for c, e in zip(change, last):
+            p = pk[c]
+            hops = [int(x) for x in node[idx[starts[p]:ends[p]]]]
+            segs.append([round(int(first_t[p]) / 1e9, 6), round(int(first_t[pk[e]]) / 1e9, 6), hops])
+        f["paths"] = segs

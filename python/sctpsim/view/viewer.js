@@ -322,7 +322,7 @@
       for (let r = D.rxStart[k]; r < D.rxStart[k + 1]; r++) {
         const v = A.rx_node[r]; if (v < 0) continue;
         const kind = A.rx_kind[r];
-        ctx.globalAlpha = alpha * (kind === RX_OK ? 0.55 : 0.9);
+        ctx.globalAlpha = alpha * (kind === RX_OK ? 0.4 : 0.9);
         ctx.strokeStyle = RX_COLOR[kind]; ctx.lineWidth = kind === RX_OK ? 1.3 : 2;
         ctx.setLineDash(kind === RX_OK ? [] : [3, 3]);
         ctx.beginPath(); ctx.moveTo(...P[s]); ctx.lineTo(...P[v]); ctx.stroke();
@@ -384,7 +384,8 @@
     const a = Math.abs(v);
     if (unit === "bit/s") return a >= 1e6 ? (v / 1e6).toFixed(2) + " Mbit/s" : a >= 1e3 ? (v / 1e3).toFixed(1) + " kbit/s" : v.toFixed(0) + " bit/s";
     if (unit === "bytes") return a >= 1e6 ? (v / 1e6).toFixed(2) + " MB" : a >= 1e3 ? (v / 1e3).toFixed(1) + " kB" : v.toFixed(0) + " B";
-    return (Number.isInteger(v) ? String(v) : v.toFixed(1)) + (unit ? " " + unit : "");
+    const txt = Number.isInteger(v) ? String(v) : a < 10 ? String(Number(v.toPrecision(3))) : v.toFixed(1);
+    return txt + (unit ? " " + unit : "");
   }
 
   const SPARKS = [["goodput_bps", "goodput", "bit/s"], ["bytes_delivered", "delivered", "bytes"], ["cwnd_bytes", "cwnd", "bytes"], ["tsn", "TSN", ""], ["seq", "snd_nxt", "bytes"]];
@@ -500,8 +501,13 @@
 
   function select(sel) {
     S.sel = sel;
-    for (const el of document.querySelectorAll(".flow")) el.classList.toggle("sel", !!sel && sel.kind === "flow" && el.dataset.flow === String(sel.id));
-    updateInfo(); draw();
+    updateInfo(); // first: the panel's new height decides where the flow list can scroll
+    for (const el of document.querySelectorAll(".flow")) {
+      const on = !!sel && sel.kind === "flow" && el.dataset.flow === String(sel.id);
+      el.classList.toggle("sel", on);
+      if (on) el.scrollIntoView({ block: "nearest" });
+    }
+    draw();
   }
 
   // ---------------------------------------------------------------- interaction
@@ -618,7 +624,7 @@
     },
     state() {
       return { t: S.t, playing: S.playing, speed: S.speed, selected: S.sel, show: { ...S.show }, nodes: D.n,
-        frames: D.frT.length, framesDrawn: S.framesDrawn, duration: D.duration, info: $("info-body").innerText };
+        frames: D.frT.length, framesDrawn: S.framesDrawn, loadMs: S.loadMs, duration: D.duration, info: $("info-body").innerText };
     },
     select(kind, id) { select(kind ? { kind, id } : null); },
     setShow(k, v) { S.show[k] = !!v; $("t-" + k).checked = !!v; draw(); },
@@ -628,6 +634,7 @@
     D = d;
     header(); buildFlowList(); wire(); resize();
     seek(0);
+    S.loadMs = performance.now();
     S.ready = true;
     $("status").textContent = "";
   }).catch((e) => {
