@@ -12,6 +12,7 @@ __all__ = [
     "cli_value",
     "check_scenario",
     "resolved_parameters",
+    "radio_ranges",
     "run",
     "bench_kernel",
     "run_conformance",

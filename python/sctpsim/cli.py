@@ -226,8 +226,10 @@ def _write_view(run_dir: Path, out: Path | None) -> Path:
     from sctpsim.view import write_view
 
     size = sum(p.stat().st_size for p in run_dir.glob("*.parquet")) if run_dir.is_dir() else 0
-    progress = (lambda msg: sys.stderr.write(f"sctpsim view: {msg}\n")) if size > _VIEW_PROGRESS_BYTES else None
-    return write_view(run_dir, out, progress=progress)
+    def progress(msg: str) -> None:
+        sys.stderr.write(f"sctpsim view: {msg}\n")
+
+    return write_view(run_dir, out, progress=progress if size > _VIEW_PROGRESS_BYTES else None)
 
 
 #: `run --view` without --trace-max-rows: the trace stops after this many rows (the 900 s,

@@ -119,9 +119,21 @@ def test_python_api_writes_the_page(tmp_path: Path) -> None:
     assert page == tmp_path / "api.html" and page.stat().st_size > 1000
 
 
-@pytest.mark.parametrize("case", ["missing", "not_run_dir", "bad_out"])
+@pytest.mark.parametrize("case", ["missing", "not_run_dir", "bad_out", "bad_run_json", "bad_table"])
 def test_bad_input_exits_2(tmp_path: Path, run_dir: Path, case: str) -> None:
-    if case == "missing":
+    if case in ("bad_run_json", "bad_table"):
+        import shutil
+
+        copy = tmp_path / "copy"
+        shutil.copytree(run_dir, copy)
+        if case == "bad_run_json":
+            (copy / "run.json").write_text("[1, 2", encoding="utf-8")
+            expect = "run.json"
+        else:
+            (copy / "timeseries.parquet").write_bytes(b"not parquet at all")
+            expect = "timeseries.parquet"
+        r = sctpsim("view", str(copy))
+    elif case == "missing":
         r = sctpsim("view", str(tmp_path / "nope"))
         expect = "no such directory"
     elif case == "not_run_dir":

@@ -136,9 +136,9 @@ def _nodes(sc: dict[str, Any] | None, names_seen: list[str]) -> list[dict[str, A
 def _layout(nodes: list[dict[str, Any]], fixed: dict[int, tuple[float, float]],
             edges: list[tuple[int, int]], span_m: float) -> dict[int, tuple[float, float]]:
     """Positions for nodes the run did not place (wired nodes): breadth-first from the placed
-    nodes, one layer per hop above them (smaller y is drawn higher... the page draws y up, so
-    layers go to larger y), each node over the mean x of its placed neighbours; with nothing
-    placed, layers from the best-connected node. Siblings at one spot are spread apart."""
+    nodes, one row per hop at larger y (the page draws y up, so above the wireless area), each
+    node over the mean x of its neighbours in the row before; with nothing placed, rows from
+    the best-connected node. Nodes of one row are kept at least 0.8 row heights apart."""
     adj: dict[int, set[int]] = {i: set() for i in range(len(nodes))}
     for a, b in edges:
         adj[a].add(b)
@@ -223,11 +223,14 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
     run = check_run_dir(run_dir)
     try:
         manifest = json.loads((run / "run.json").read_text(encoding="utf-8"))
-        summary = json.loads((run / "summary.json").read_text(encoding="utf-8")) if (run / "summary.json").is_file() else {}
+        summary_path = run / "summary.json"
+        summary: dict[str, Any] = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.is_file() else {}
     except (OSError, ValueError) as e:
         raise ViewInputError(f"{run}/run.json: unreadable ({e})") from e
     if not isinstance(manifest, dict):
         raise ViewInputError(f"{run}/run.json: not a JSON object")
+    if not isinstance(summary, dict):
+        raise ViewInputError(f"{run}/summary.json: not a JSON object")
 
     vd = ViewData()
     say("reading tables")
@@ -303,6 +306,8 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
             if a in index and b in index:
                 edges.append((index[a], index[b]))
                 wired_links.append([index[a], index[b]])
+    # Coordinates mean metres only when some node was placed by the run or the scenario.
+    geographic = bool(fixed)
     unplaced_wireless = [i for i, n in enumerate(nodes) if n["wireless"] and i not in fixed]
     if unplaced_wireless:
         vd.notes.append(f"{len(unplaced_wireless)} wireless nodes have no recorded position "
@@ -378,8 +383,8 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
 
     # --- trace: frames, node counters, paths --------------------------------------------------
     if trace is not None and not trace.empty:
-        tinfo = summary.get("trace") if isinstance(summary.get("trace"), dict) else {}
-        if tinfo.get("truncated"):
+        tinfo = summary.get("trace")
+        if isinstance(tinfo, dict) and tinfo.get("truncated"):
             end_s = int(trace.time_ns.iloc[-1]) / 1e9
             vd.notes.append(f"the trace stopped at its bound of {tinfo.get('max_rows')} rows at {end_s:.1f} s: "
                             "frames, paths and node counters after that are missing")
@@ -399,6 +404,7 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
         "events": events,
         "assoc": {str(k): v for k, v in assoc.items()},
         "ranges": _ranges(manifest),
+        "geographic": geographic,
         "protocols": PROTOCOLS,
         "position_interval_s": float(np.median(np.diff(pos_times))) if len(pos_times) > 1 else None,
         "trace": summary.get("trace"),
@@ -489,7 +495,7 @@ def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], flow_a
     vd.arrays["fr_nrx"] = counts
     vd.arrays["rx_node"] = m.rxnode.to_numpy().astype(np.int16)
     vd.arrays["rx_kind"] = m.kind.to_numpy().astype(np.uint8)
-    if not np.any(layer == L_PHY):
+    if np.any(layer == L_MAC) and not np.any(layer == L_PHY):
         vd.notes.append("no PHY rx_error rows in the trace: failed receptions (collisions) are not drawn")
 
     say("node counters")

@@ -233,6 +233,7 @@
   }
 
   function drawGrid() {
+    if (!D.meta.geographic) return; // a laid-out wired graph: no metres to show
     const b = D.bounds, w = map.width / view.dpr, h = map.height / view.dpr;
     // A grid step of 1, 2 or 5 × 10^k metres, about 80 px apart.
     const raw = 80 / view.scale, p = Math.pow(10, Math.floor(Math.log10(raw)));
