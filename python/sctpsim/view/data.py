@@ -117,6 +117,9 @@ def _nodes(sc: dict[str, Any] | None, names_seen: list[str]) -> list[dict[str, A
             wifi = n.get("wifi") or {}
             wireless = bool(n.get("wireless"))
             role = str(wifi.get("role", "adhoc")) if wireless else "wired"
+            mip = n.get("mobile_ip")
+            if isinstance(mip, dict) and mip.get("role") in ("home-agent", "foreign-agent"):
+                role = str(mip["role"])  # drawn as an access point, named by its role
             out.append({"name": str(n.get("name")), "role": role, "wireless": wireless,
                         "pos": n.get("position_m")})
         ns = sc.get("nodes")
@@ -337,6 +340,7 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
     # --- events and series from the time series ---------------------------------------------
     events: list[list[Any]] = []
     assoc: dict[int, list[list[float]]] = {}
+    attach: dict[int, list[list[float]]] = {}
     if ts is not None and not ts.empty:
         say("events and series")
         ev = ts[ts.metric.isin(["route_broken", "path_switch", "assoc", "ar_preferred"])]
@@ -373,13 +377,26 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
             vd.arrays[name + "_v"] = v.astype(np.float32)
             series.append({"dir": str(d), "a": name})
     if handoffs is not None and not handoffs.empty:
+        def when(r: pd.Series, col: str) -> float | None:
+            v = r.get(col)
+            return round(float(v), 6) if isinstance(v, (int, float)) and np.isfinite(v) else None
+
         for _, r in handoffs.iterrows():
-            t = r.get("detected_s")
-            if t is None or not np.isfinite(t):
-                continue
             mob = str(r.get("mobile", ""))
-            events.append([round(float(t), 6), "handoff", index.get(mob, -1),
-                           f"{mob}: {r.get('mechanism', 'handoff')} {r.get('from_agent', '')} → {r.get('to_agent', '')}"])
+            i = index.get(mob, -1)
+            frm, to = str(r.get("from_agent") or "none"), str(r.get("to_agent") or "none")
+            what = f"{mob}: {r.get('mechanism', 'handoff')} {frm} → {to}"
+            for col, text in (("detected_s", "detected"), ("registration_sent_s", "registration sent"),
+                              ("reply_received_s", "registration accepted"), ("first_packet_s", "first packet")):
+                t = when(r, col)
+                if t is not None:
+                    events.append([t, "handoff", i, f"{what}: {text}"])
+            # The mobile's agent, drawn like an association, from the accepted registration.
+            t = when(r, "reply_received_s")
+            if t is not None and 0 <= i < n_nodes:
+                attach.setdefault(i, []).append([t, index.get(to, -1)])
+        for lst in attach.values():
+            lst.sort()
 
     # --- trace: frames, node counters, paths --------------------------------------------------
     if trace is not None and not trace.empty:
@@ -403,6 +420,7 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
         "flows": flow_list,
         "events": events,
         "assoc": {str(k): v for k, v in assoc.items()},
+        "attach": {str(k): v for k, v in attach.items()},
         "ranges": _ranges(manifest),
         "geographic": geographic,
         "protocols": PROTOCOLS,

@@ -70,6 +70,7 @@
       for (const list of Object.values(f.series)) for (const s of list) { s.t = A[s.a + "_t"]; s.v = A[s.a + "_v"]; }
     }
     d.assoc = new Map(Object.entries(meta.assoc || {}).map(([k, v]) => [Number(k), v]));
+    d.attach = new Map(Object.entries(meta.attach || {}).map(([k, v]) => [Number(k), v]));
     d.duration = meta.duration_s || (d.posT.length ? d.posT[d.posT.length - 1] : 0) ||
       (nf ? d.frT[nf - 1] : 1);
     // World bounds over every recorded and static position.
@@ -113,8 +114,8 @@
     return k > 0 ? s.v[k - 1] : null;
   }
 
-  function assocAt(i, t) {
-    const list = D.assoc.get(i);
+  function assocAt(i, t, table) {
+    const list = (table || D.assoc).get(i);
     if (!list) return null;
     let ap = null;
     for (const [tt, v] of list) { if (tt <= t) ap = v; else break; }
@@ -222,6 +223,11 @@
     for (const [i] of D.assoc) {
       const ap = assocAt(i, t);
       if (ap !== null && ap >= 0 && ap < n) { ctx.beginPath(); ctx.moveTo(...P[i]); ctx.lineTo(...P[ap]); ctx.stroke(); }
+    }
+    ctx.setLineDash([10, 4, 2, 4]); // a Mobile IP mobile to its current agent
+    for (const [i] of D.attach) {
+      const ag = assocAt(i, t, D.attach);
+      if (ag !== null && ag >= 0 && ag < n) { ctx.beginPath(); ctx.moveTo(...P[i]); ctx.lineTo(...P[ag]); ctx.stroke(); }
     }
     ctx.setLineDash([]);
     if (S.show.routes) drawRoutes(P, t);
@@ -348,7 +354,7 @@
       const sel = S.sel && S.sel.kind === "node" && S.sel.id === i;
       ctx.lineWidth = sel ? 3 : 1.5;
       ctx.strokeStyle = sel ? "#1d2330" : "#3a4252";
-      if (nd.role === "ap") {
+      if (nd.role === "ap" || nd.role === "home-agent" || nd.role === "foreign-agent") {
         ctx.fillStyle = "#3867d6";
         ctx.beginPath(); ctx.moveTo(x, y - 10); ctx.lineTo(x + 9, y + 7); ctx.lineTo(x - 9, y + 7); ctx.closePath(); ctx.fill(); ctx.stroke();
       } else if (!nd.wireless) {
@@ -475,6 +481,10 @@
       const pairs = [["at", t.toFixed(3) + " s"], ["position", `${x.toFixed(1)} m, ${y.toFixed(1)} m`]];
       const ap = assocAt(i, t);
       if (D.assoc.has(i)) pairs.push(["associated with", ap !== null && ap >= 0 ? nodeName(ap) : "none"]);
+      if (D.attach.has(i)) {
+        const ag = assocAt(i, t, D.attach);
+        pairs.push(["Mobile IP agent", ag !== null && ag >= 0 ? nodeName(ag) : "home (before the first handover)"]);
+      }
       if (D.frT.length || D.evT.length) {
         pairs.push(["packets sent", String(c.sent)], ["packets received", String(c.received)],
           ["packets forwarded", String(c.forwarded)], ["packets dropped", String(c.dropped)],
@@ -571,6 +581,14 @@
     sp.addEventListener("change", () => setSpeed(Number(sp.value)));
     $("play").addEventListener("click", () => setPlaying(!S.playing));
     $("scrub").addEventListener("input", (e) => seek((Number(e.target.value) / 1e6) * D.duration));
+    // Hovering the time line names the events under the pointer (route breaks, handoffs, ...).
+    $("scrub").addEventListener("mousemove", (e) => {
+      const r = e.target.getBoundingClientRect(), px = e.clientX - r.left, dt = (4 / r.width) * D.duration;
+      const t = (px / r.width) * D.duration;
+      const near = D.meta.events.filter(([te]) => Math.abs(te - t) <= dt).slice(0, 6);
+      e.target.title = (near.length ? near.map(([te, , , text]) => `${te.toFixed(2)} s  ${text}`).join("\n") + "\n" : "") +
+        `${t.toFixed(2)} s`;
+    });
     for (const k of Object.keys(S.show)) {
       const el = $("t-" + k); el.checked = S.show[k];
       el.addEventListener("change", () => { S.show[k] = el.checked; draw(); });
@@ -606,7 +624,7 @@
     $("sub").textContent = bits.join(" · ");
     const rg = m.ranges;
     let lg = "<i style=\"background:#2e9d57\"></i>received<i style=\"background:#e0312b\"></i>collision / route broken" +
-      "<i style=\"background:#f08c00\"></i>frame error<i class=\"dot\" style=\"background:#3867d6\"></i>access point";
+      "<i style=\"background:#f08c00\"></i>frame error<i class=\"dot\" style=\"background:#3867d6\"></i>access point / agent";
     if (rg) lg += ` · ranges: reception ${rg.reception_range_m.toFixed(0)} m, carrier sense ${rg.carrier_sense_range_m.toFixed(0)} m`;
     $("legend").innerHTML = lg;
     $("notes").textContent = m.notes.length ? "Data selection: " + m.notes.join("; ") : "";
