@@ -55,6 +55,20 @@ def unpack(html: str) -> dict[str, Any]:
     return meta
 
 
+def unpack_arrays(html: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The JSON header and the typed arrays of a page's embedded data."""
+    m = re.search(r'<script id="sctpsim-data" type="application/octet-stream">([A-Za-z0-9+/=]+)</script>', html)
+    assert m
+    raw = gzip.decompress(base64.b64decode(m.group(1)))
+    n = int.from_bytes(raw[4:8], "little")
+    meta: dict[str, Any] = json.loads(raw[8:8 + n])
+    base = (8 + n + 7) // 8 * 8
+    types = {"f64": "<f8", "f32": "<f4", "u32": "<u4", "i32": "<i4", "u16": "<u2", "i16": "<i2", "u8": "u1"}
+    arrays = {k: np.frombuffer(raw, dtype=types[t], count=length, offset=base + off)
+              for k, (t, off, length) in meta["arrays"].items()}
+    return meta, arrays
+
+
 def positions(run: Path) -> pd.DataFrame:
     ts = pd.read_parquet(run / "timeseries.parquet")
     p = ts[ts.scope == "node"].pivot_table(index=["time_s", "id"], columns="metric", values="value").reset_index()
@@ -96,6 +110,37 @@ def test_embedded_data_describes_the_run(run_dir: Path) -> None:
     # The ranges come from the core's radio model: ns-2 WaveLAN, 250 m and 550 m.
     assert meta["ranges"]["reception_range_m"] == pytest.approx(250, abs=2)
     assert meta["ranges"]["carrier_sense_range_m"] == pytest.approx(550, abs=2)
+
+
+def test_phy_rx_errors_become_failed_receptions(run_dir: Path, tmp_path: Path) -> None:
+    """`phy` `rx_error` rows (a radio that locked on to a frame and lost it) are drawn at their
+    receiver as failed receptions of the frame, by reason."""
+    import shutil
+
+    copy = tmp_path / "phy"
+    shutil.copytree(run_dir, copy)
+    tr = pd.read_parquet(copy / "trace.parquet")
+    tx = tr[(tr.layer == "mac") & (tr.event == "tx") & (tr.node == "A") & tr.flow.notna()].iloc[:2]
+    extra = []
+    for (_, row), (node, reason) in zip(tx.iterrows(), [("D", "collision"), ("C", "frame_error")]):
+        r = row.copy()
+        r["time_ns"] = int(row.time_ns) + 100_000
+        r["node"], r["layer"], r["event"], r["reason"] = node, "phy", "rx_error", reason
+        extra.append(r)
+    cols = {c: str for c in ("node", "interface", "layer", "event", "reason", "protocol", "src", "dst")}
+    both = pd.concat([tr.astype(cols), pd.DataFrame(extra).astype(cols)]).sort_values("time_ns", kind="stable")
+    both = both.astype({c: "category" for c in cols}).astype({"time_ns": "uint64", "uid": "uint64", "size_bytes": "uint32"})
+    both.to_parquet(copy / "trace.parquet", index=False)
+    page = sctpsim("view", str(copy))
+    assert page.returncode == 0, page.stderr
+    meta, a = unpack_arrays((copy / "view.html").read_text(encoding="utf-8"))
+    t_frames = np.cumsum(a["fr_dt"].astype(np.int64))
+    starts = np.r_[0, np.cumsum(a["fr_nrx"].astype(np.int64))]
+    for (_, row), (node, kind) in zip(tx.iterrows(), [(3, 1), (2, 2)]):
+        k = int(np.flatnonzero(t_frames == int(row.time_ns) // 1000)[0])
+        got = list(zip(a["rx_node"][starts[k]:starts[k + 1]].tolist(), a["rx_kind"][starts[k]:starts[k + 1]].tolist()))
+        assert (node, kind) in got, got
+    assert not any("no PHY" in n for n in meta["notes"])
 
 
 def test_wired_run_without_trace_is_laid_out(tmp_path: Path) -> None:
