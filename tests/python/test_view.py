@@ -283,6 +283,24 @@ def test_click_on_a_node_shows_its_counters(browser: Any, run_dir: Path) -> None
     browser.execute_script("window.sctpsimView.select(null)")
 
 
+def test_space_plays_and_pauses(browser: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.execute_script("window.sctpsimView.seek(1)")
+    ActionChains(browser).send_keys(" ").perform()
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return window.sctpsimView.state().t") > 1.0)
+    ActionChains(browser).send_keys(" ").perform()
+    state = browser.execute_script("return window.sctpsimView.state()")
+    assert state["playing"] is False and state["t"] > 1.0
+    t = state["t"]
+    ActionChains(browser).send_keys("]").perform()  # speed up: 1x -> 2x
+    assert browser.execute_script("return window.sctpsimView.state()")["speed"] == 2
+    assert browser.execute_script("return window.sctpsimView.state().t") == t  # paused stays put
+    ActionChains(browser).send_keys("[").perform()  # back to 1x: the screenshots draw frames for 1x
+    assert browser.execute_script("return window.sctpsimView.state()")["speed"] == 1
+
+
 @pytest.mark.parametrize("t", [3.0, 7.45, 11.0])
 def test_screenshots_match_references(browser: Any, t: float, tmp_path: Path) -> None:
     from PIL import Image

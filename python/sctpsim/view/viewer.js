@@ -579,7 +579,8 @@
     SPEEDS.forEach((v, i) => { const o = document.createElement("option"); o.value = String(i); o.textContent = v + "×"; sp.append(o); });
     setSpeed(SPEEDS.indexOf(D.duration > 120 ? 10 : 1));
     sp.addEventListener("change", () => setSpeed(Number(sp.value)));
-    $("play").addEventListener("click", () => setPlaying(!S.playing));
+    // Controls give the focus back, so that the keyboard shortcuts below act once.
+    $("play").addEventListener("click", (e) => { setPlaying(!S.playing); e.currentTarget.blur(); });
     $("scrub").addEventListener("input", (e) => seek((Number(e.target.value) / 1e6) * D.duration));
     // Hovering the time line names the events under the pointer (route breaks, handoffs, ...).
     $("scrub").addEventListener("mousemove", (e) => {
@@ -591,7 +592,7 @@
     });
     for (const k of Object.keys(S.show)) {
       const el = $("t-" + k); el.checked = S.show[k];
-      el.addEventListener("change", () => { S.show[k] = el.checked; draw(); });
+      el.addEventListener("change", () => { S.show[k] = el.checked; el.blur(); draw(); });
     }
     map.addEventListener("click", (e) => {
       const r = map.getBoundingClientRect();
@@ -599,6 +600,8 @@
     });
     window.addEventListener("keydown", (e) => {
       if (e.target && e.target.tagName === "SELECT") return;
+      // The scrubber moves itself with the arrow keys, Home and End.
+      if (e.target === $("scrub") && ["ArrowRight", "ArrowLeft", "Home", "End"].includes(e.key)) return;
       const step = e.shiftKey ? D.duration / 20 : Math.max(D.duration / 1000, 0.001);
       const keys = { r: "ranges", f: "frames", p: "routes", l: "labels" };
       if (e.key === " ") { setPlaying(!S.playing); e.preventDefault(); }
