@@ -39,11 +39,13 @@ MAX_SERIES_POINTS = 4_000
 #: IP-level counter events kept (sent, received, forwarded, dropped per node).
 MAX_NODE_EVENTS = 3_000_000
 
-#: Reception kinds (`rx.kind` in the page): a frame received, lost to a collision, lost without
-#: overlap (too weak, SINR, distance errors), lost because the receiver was transmitting, and
-#: a wired link's loss (`link` `drop` after `tx`).
-RX_OK, RX_COLLISION, RX_FRAME_ERROR, RX_HALF_DUPLEX, RX_LOST = 0, 1, 2, 3, 4
-_RX_REASON = {"collision": RX_COLLISION, "frame_error": RX_FRAME_ERROR, "half_duplex": RX_HALF_DUPLEX}
+#: Reception kinds (`rx.kind` in the page): a frame received; lost at the PHY (`phy`
+#: `rx_error`, docs/metrics.md) to a collision, to the distance-dependent frame error model, to
+#: a signal too weak without interference, or (a reason the trace may add) because the receiver
+#: was transmitting; a wired link's loss (`link` `drop` after `tx`).
+RX_OK, RX_COLLISION, RX_FRAME_ERROR, RX_HALF_DUPLEX, RX_LOST, RX_WEAK_SIGNAL = 0, 1, 2, 3, 4, 5
+_RX_REASON = {"collision": RX_COLLISION, "frame_error": RX_FRAME_ERROR, "half_duplex": RX_HALF_DUPLEX,
+              "weak_signal": RX_WEAK_SIGNAL}
 
 #: Node counter kinds: originated (ip tx), delivered (ip rx), forwarded, dropped (any layer).
 EV_SENT, EV_RECEIVED, EV_FORWARDED, EV_DROPPED = 0, 1, 2, 3
@@ -434,7 +436,7 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
 #: Codes of the trace's categorical columns used here (`_codes`).
 LAYERS = ["link", "mac", "ip", "phy"]
 EVENTS = ["enqueue", "dequeue", "tx", "rx", "forward", "drop", "rx_error"]
-REASONS = ["collision", "frame_error", "half_duplex", "loss"]
+REASONS = ["collision", "frame_error", "half_duplex", "loss", "weak_signal"]
 L_LINK, L_MAC, L_IP, L_PHY = range(4)
 E_TX, E_RX, E_FORWARD, E_DROP, E_RX_ERROR = 2, 3, 4, 5, 6
 

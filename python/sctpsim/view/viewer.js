@@ -6,9 +6,8 @@
   const $ = (id) => document.getElementById(id);
   const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100];
   // Reception kinds, as python/sctpsim/view/data.py writes them.
-  const RX_OK = 0, RX_COLLISION = 1, RX_FRAME_ERROR = 2, RX_HALF_DUPLEX = 3, RX_LOST = 4;
-  const RX_COLOR = ["#2e9d57", "#e0312b", "#f08c00", "#8e44ad", "#e0312b"];
-  const RX_NAME = ["received", "collision", "frame error", "half duplex", "lost on the link"];
+  const RX_OK = 0;
+  const RX_COLOR = ["#2e9d57", "#e0312b", "#f08c00", "#8e44ad", "#e0312b", "#a0785a"];
   // Node counter kinds.
   const EV_SENT = 0, EV_RECEIVED = 1, EV_FORWARDED = 2, EV_DROPPED = 3;
   const FLOW_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
@@ -627,7 +626,7 @@
     $("sub").textContent = bits.join(" · ");
     const rg = m.ranges;
     let lg = "<i style=\"background:#2e9d57\"></i>received<i style=\"background:#e0312b\"></i>collision / route broken" +
-      "<i style=\"background:#f08c00\"></i>frame error<i class=\"dot\" style=\"background:#3867d6\"></i>access point / agent";
+      "<i style=\"background:#f08c00\"></i>frame error<i style=\"background:#a0785a\"></i>weak signal<i class=\"dot\" style=\"background:#3867d6\"></i>access point / agent";
     if (rg) lg += ` · ranges: reception ${rg.reception_range_m.toFixed(0)} m, carrier sense ${rg.carrier_sense_range_m.toFixed(0)} m`;
     $("legend").innerHTML = lg;
     $("notes").textContent = m.notes.length ? "Data selection: " + m.notes.join("; ") : "";
