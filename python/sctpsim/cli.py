@@ -56,7 +56,7 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("--trace-flow", dest="trace_flows", action="append", type=int, default=[], metavar="ID",
                    help="trace only this flow's packets, id as in flows.parquet (repeatable; implies --trace)")
     r.add_argument("--trace-layer", dest="trace_layers", action="append", default=[], metavar="LAYER",
-                   help="trace only this layer: link, mac or ip (repeatable; implies --trace)")
+                   help="trace only this layer: link, mac, ip or phy (repeatable; implies --trace)")
     r.add_argument("--trace-max-rows", type=int, metavar="N",
                    help="stop tracing after N rows (default 10000000, at most 50000000; implies --trace)")
     r.add_argument("--quiet", action="store_true", help="no summary table")

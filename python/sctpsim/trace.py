@@ -22,7 +22,7 @@ TRACE_COLUMNS = [
 ]
 
 #: The layers a row can be at, for the ``layers`` filter.
-LAYERS = ("link", "mac", "ip")
+LAYERS = ("link", "mac", "ip", "phy")
 
 
 @dataclass(frozen=True)

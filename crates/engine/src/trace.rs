@@ -46,11 +46,15 @@ pub enum Layer {
     /// The node's IP layer (and its ad hoc routing protocol): packets it originates, delivers
     /// locally, forwards, or drops for want of a route.
     Ip,
+    /// An 802.11 radio: data frames it locked on to and lost (collision, weak signal, frame
+    /// error) — what a viewer draws as a collision at a receiver; the MAC never sees these
+    /// frames as packets, so no other layer has a row for them.
+    Phy,
 }
 
 impl Layer {
     /// Every layer, in code order (the `layer` column's categories).
-    pub const ALL: [Layer; 3] = [Layer::Link, Layer::Mac, Layer::Ip];
+    pub const ALL: [Layer; 4] = [Layer::Link, Layer::Mac, Layer::Ip, Layer::Phy];
 
     /// Name in `trace.parquet` and in the `layers` filter.
     pub fn name(self) -> &'static str {
@@ -58,6 +62,7 @@ impl Layer {
             Layer::Link => "link",
             Layer::Mac => "mac",
             Layer::Ip => "ip",
+            Layer::Phy => "phy",
         }
     }
 
@@ -83,17 +88,55 @@ pub enum TraceEvent {
     Forward,
     /// Ended without being delivered; the `reason` column says why.
     Drop,
+    /// A radio locked on to a data frame carrying the packet and lost it; the `reason` column
+    /// says why ([`RxLoss`]). Not a drop: the sender's MAC retries (or the frame was only
+    /// overheard), so these rows are not in `drops.parquet`.
+    RxError,
+}
+
+/// Why a radio lost a frame it had locked on to (the `reason` of a `phy` `rx_error` row).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RxLoss {
+    /// Another frame overlapped it: the threshold model's collision (neither CPThresh
+    /// stronger), or a SINR-model failure with at least one interferer.
+    Collision,
+    /// Too weak on its own: below RXThresh under the threshold model, a SINR-model failure
+    /// against noise alone.
+    WeakSignal,
+    /// Passed by the reception model, lost by the distance-dependent frame error model
+    /// (`radio.frame_error`).
+    FrameError,
+}
+
+impl RxLoss {
+    /// Every cause, in code order.
+    pub const ALL: [RxLoss; 3] = [RxLoss::Collision, RxLoss::WeakSignal, RxLoss::FrameError];
+
+    /// Name in the `reason` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            RxLoss::Collision => "collision",
+            RxLoss::WeakSignal => "weak_signal",
+            RxLoss::FrameError => "frame_error",
+        }
+    }
+
+    /// Code in [`PacketTrace::reason`]: after the drop reasons.
+    fn code(self) -> u8 {
+        (1 + DropReason::ALL.len() + self as usize) as u8
+    }
 }
 
 impl TraceEvent {
     /// Every event, in code order (the `event` column's categories).
-    pub const ALL: [TraceEvent; 6] = [
+    pub const ALL: [TraceEvent; 7] = [
         TraceEvent::Enqueue,
         TraceEvent::Dequeue,
         TraceEvent::Tx,
         TraceEvent::Rx,
         TraceEvent::Forward,
         TraceEvent::Drop,
+        TraceEvent::RxError,
     ];
 
     /// Name in `trace.parquet`.
@@ -105,6 +148,7 @@ impl TraceEvent {
             TraceEvent::Rx => "rx",
             TraceEvent::Forward => "forward",
             TraceEvent::Drop => "drop",
+            TraceEvent::RxError => "rx_error",
         }
     }
 }
@@ -176,7 +220,9 @@ pub struct PacketTrace {
     pub layer: Vec<u8>,
     /// [`TraceEvent`] as `u8` (index into [`TraceEvent::ALL`]).
     pub event: Vec<u8>,
-    /// 0 unless a drop; else 1 + the [`DropReason`] index (into [`DropReason::ALL`]).
+    /// 0 unless a drop or an `rx_error`; a drop: 1 + the [`DropReason`] index (into
+    /// [`DropReason::ALL`]); an `rx_error`: after those, by [`RxLoss`] index
+    /// ([`PacketTrace::reason_names`] gives the names by code).
     pub reason: Vec<u8>,
     /// The flow's id (`flows.parquet` `id`), −1 for packets of no flow.
     pub flow: Vec<i32>,
@@ -211,10 +257,12 @@ impl PacketTrace {
         self.time_ns.is_empty()
     }
 
-    /// The `reason` column's names, by code (`""` for code 0: not a drop).
+    /// The `reason` column's names, by code (`""` for code 0: neither a drop nor an
+    /// `rx_error`).
     pub fn reason_names() -> Vec<&'static str> {
         std::iter::once("")
             .chain(DropReason::ALL.iter().map(|r| r.name()))
+            .chain(RxLoss::ALL.iter().map(|r| r.name()))
             .collect()
     }
 }
@@ -274,7 +322,7 @@ impl Tracer {
             let Some(l) = Layer::from_name(name) else {
                 return Err(ScenarioError::at(
                     format!("trace.layers[{i}]"),
-                    format!("unknown layer \"{name}\"; expected link, mac or ip"),
+                    format!("unknown layer \"{name}\"; expected link, mac, ip or phy"),
                 ));
             };
             layers |= 1 << l as u8;
@@ -346,6 +394,34 @@ impl Tracer {
         bytes: &[u8],
         tag: PacketTag,
     ) {
+        let code = reason.map_or(0, |r| r as u8 + 1);
+        self.record_code(now, at, event, code, bytes, tag);
+    }
+
+    /// The `phy` `rx_error` row of a data frame's packet (`bytes`: the IPv4 packet in it)
+    /// that the radio of `node`'s interface `iface` lost for `cause`.
+    pub fn record_rx_loss(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        iface: u32,
+        cause: RxLoss,
+        bytes: &[u8],
+        tag: PacketTag,
+    ) {
+        let at = TraceAt::iface(node, Layer::Phy, iface);
+        self.record_code(now, at, TraceEvent::RxError, cause.code(), bytes, tag);
+    }
+
+    fn record_code(
+        &mut self,
+        now: SimTime,
+        at: TraceAt,
+        event: TraceEvent,
+        code: u8,
+        bytes: &[u8],
+        tag: PacketTag,
+    ) {
         if self.layers & (1 << at.layer as u8) == 0 {
             return;
         }
@@ -382,7 +458,7 @@ impl Tracer {
         o.iface.push(at.iface.map_or(-1, |i| i as i32));
         o.layer.push(at.layer as u8);
         o.event.push(event as u8);
-        o.reason.push(reason.map_or(0, |r| r as u8 + 1));
+        o.reason.push(code);
         o.flow.push(flow);
         o.protocol.push(protocol);
         o.src.push(src);

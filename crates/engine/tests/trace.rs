@@ -433,3 +433,63 @@ fn bad_options_are_refused_before_the_run_naming_the_option() {
         }
     }
 }
+
+#[test]
+fn hidden_terminal_collisions_leave_phy_rows_at_the_receiver() {
+    // A and C cannot hear each other; without RTS/CTS their data frames collide at B.
+    let text = std::fs::read_to_string(format!(
+        "{}/../../scenarios/examples/wifi-hidden-terminal.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("example");
+    let r = traced(
+        &text,
+        &[
+            ("radio.rts_threshold_bytes", "65535"),
+            ("simulation.duration", "5s"),
+        ],
+    );
+    let all = rows(trace_of(&r));
+    let phy: Vec<&Row> = all.iter().filter(|x| x.layer == "phy").collect();
+    assert!(phy.iter().all(|x| x.event == "rx_error"), "{phy:?}");
+    let at_b = |reason: &str| {
+        phy.iter()
+            .filter(|x| x.node == "B" && x.reason == reason)
+            .count() as u64
+    };
+    let b = r
+        .summary
+        .macs
+        .iter()
+        .find(|m| m.node == "B")
+        .expect("B's MAC");
+    assert!(at_b("collision") > 10, "{}", at_b("collision"));
+    // Only data frames give rows; the radio's counters also count lost Acks.
+    assert!(at_b("collision") <= b.phy_collisions);
+    assert!(phy.iter().filter(|x| x.node == "B").count() as u64 <= b.rx_errors);
+    // Every lost frame was sent before by its MAC, and carries a flow's packet.
+    for x in &phy {
+        assert!(
+            all.iter().any(|y| y.uid == x.uid
+                && y.layer == "mac"
+                && y.event == "tx"
+                && y.time_ns < x.time_ns
+                && y.node != x.node),
+            "{x:?}"
+        );
+        assert!(x.flow >= 0 && x.iface == "wlan0", "{x:?}");
+    }
+    // The layer filter keeps them out.
+    let mac_only = run_opts(
+        &text,
+        &[
+            ("radio.rts_threshold_bytes", "65535"),
+            ("simulation.duration", "5s"),
+        ],
+        Some(TraceOptions {
+            layers: vec!["mac".into()],
+            ..TraceOptions::default()
+        }),
+    );
+    assert!(rows(trace_of(&mac_only)).iter().all(|x| x.layer == "mac"));
+}

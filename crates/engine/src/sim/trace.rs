@@ -12,6 +12,8 @@
 //! * `mac`: `enqueue` in `wifi_output` ([`Simulation::trace_mac_enqueue`]); `dequeue` at the
 //!   start of every `wifi_pump` ([`Simulation::trace_mac_dequeue`], from `Dcf::in_service`);
 //!   `tx` in `wifi_transmit` for data frames ([`mac_tx`]); `rx` in `wifi_deliver`.
+//! * `phy`: `rx_error` in `wifi_rx_end` when the radio reports a locked data frame lost
+//!   ([`phy_rx_loss`]; the cause from `Radio::rx_end`).
 //!
 //! Every drop goes through `drop_packet`, which records its row: the trace's drop rows per
 //! flow and reason are the drops table's counts (as long as the trace is neither filtered nor
@@ -20,7 +22,7 @@
 use super::wireless::DATA_PREFIX;
 use super::Simulation;
 use crate::packet::Packet;
-use crate::trace::{Layer, TraceAt, TraceEvent, Tracer};
+use crate::trace::{Layer, RxLoss, TraceAt, TraceEvent, Tracer};
 use sctpsim_kernel::{LinkId, NodeId, PacketTag, SimTime};
 use sctpsim_wire::ieee80211::{DATA_OVERHEAD, FCS_LEN};
 
@@ -145,4 +147,24 @@ pub(super) fn mac_tx(
     let ip = &frame[DATA_PREFIX..frame.len() - FCS_LEN];
     let at = TraceAt::iface(node, Layer::Mac, iface);
     t.record(now, at, TraceEvent::Tx, None, ip, tag);
+}
+
+/// The `phy` `rx_error` row of a data frame a radio locked on to and lost (`wifi_rx_end`).
+/// Control frames (RTS, CTS, Ack) and management frames carry no packet and give no row.
+pub(super) fn phy_rx_loss(
+    t: &mut Tracer,
+    now: SimTime,
+    node: NodeId,
+    iface: u32,
+    loss: RxLoss,
+    frame: &[u8],
+    tag: PacketTag,
+) {
+    // IEEE 802.11-2016 §9.2.4.1.3: frame control type bits (b2, b3) = 10 for data frames.
+    let is_data = frame.first().is_some_and(|b| b & 0x0c == 0x08);
+    if !is_data || frame.len() < DATA_OVERHEAD {
+        return;
+    }
+    let ip = &frame[DATA_PREFIX..frame.len() - FCS_LEN];
+    t.record_rx_loss(now, node, iface, loss, ip, tag);
 }

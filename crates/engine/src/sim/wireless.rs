@@ -213,6 +213,9 @@ impl Simulation {
                 tag: frame.tag,
             };
             f.dcf.handle_rx_frame(now, &frame.bytes, info);
+            if let (Some(loss), Some(t)) = (r.loss, self.trace.as_deref_mut()) {
+                super::trace::phy_rx_loss(t, now, f.node, f.iface, loss, &frame.bytes, frame.tag);
+            }
             if r.ok {
                 if let Some(c) = &mut self.capture {
                     let radio = radiotap(frame.mode, frame.preamble, Some(w_to_dbm(r.power_w)));

@@ -33,6 +33,7 @@
 //! (`sctpsim_proto::mac` module notes: "the engine should not deliver frames that overlapped
 //! the start of this MAC's transmission").
 
+use crate::trace::RxLoss;
 use crate::wireless::channel::AirFrame;
 use crate::wireless::profiles::{wifi_mode, ReceptionParams};
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
@@ -76,6 +77,8 @@ struct Lock {
     preamble: Preamble,
     /// Threshold model: lost (collision) or never decodable.
     corrupted: bool,
+    /// Threshold model: a second frame overlapped it (the cause, for the trace).
+    collided: bool,
     /// Transmitter–receiver distance at the frame's start, m (NaN: not computed).
     distance_m: f64,
 }
@@ -98,6 +101,8 @@ pub struct RxReport {
     pub power_w: f64,
     /// Mode the frame was sent with.
     pub mode: PhyMode,
+    /// Why it was lost (`None` when `ok`): for the trace's `phy` rows.
+    pub loss: Option<RxLoss>,
 }
 
 /// One radio's reception state.
@@ -259,6 +264,7 @@ impl Radio {
             mode: frame.mode,
             preamble: frame.preamble,
             corrupted: false,
+            collided: false,
             distance_m,
         };
         match &self.params {
@@ -300,6 +306,7 @@ impl Radio {
                             let keep = if end > cur.end { newcomer } else { cur };
                             self.lock = Some(Lock {
                                 corrupted: true,
+                                collided: true,
                                 ..keep
                             });
                         }
@@ -360,10 +367,16 @@ impl Radio {
                 self.sensed = self.sensed.saturating_sub(1);
                 if let Some(l) = locked {
                     self.lock = None;
+                    let loss = match (l.corrupted, l.collided) {
+                        (false, _) => None,
+                        (true, true) => Some(RxLoss::Collision),
+                        (true, false) => Some(RxLoss::WeakSignal),
+                    };
                     report = Some(RxReport {
                         ok: !l.corrupted,
                         power_w: l.power_w,
                         mode: l.mode,
+                        loss,
                     });
                 }
             }
@@ -377,10 +390,17 @@ impl Radio {
                     let p = model.frame_success_rate(&segs[..n], l.power_w, &self.interferers);
                     // One draw per locked frame, whatever its success probability.
                     let u = self.rng.uniform();
+                    let ok = u < p;
+                    let loss = match (ok, self.interferers.is_empty()) {
+                        (true, _) => None,
+                        (false, false) => Some(RxLoss::Collision),
+                        (false, true) => Some(RxLoss::WeakSignal),
+                    };
                     report = Some(RxReport {
-                        ok: u < p,
+                        ok,
                         power_w: l.power_w,
                         mode: l.mode,
+                        loss,
                     });
                     self.interferers.clear();
                 }
@@ -392,6 +412,7 @@ impl Radio {
             // interference.
             if model.frame_lost(l.distance_m, rng) && r.ok {
                 r.ok = false;
+                r.loss = Some(RxLoss::FrameError);
                 self.counters.frame_errors += 1;
             }
         }
