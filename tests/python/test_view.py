@@ -143,6 +143,26 @@ def test_phy_rx_errors_become_failed_receptions(run_dir: Path, tmp_path: Path) -
     assert not any("no PHY" in n for n in meta["notes"])
 
 
+def test_every_wired_transmission_reaches_the_far_end(tmp_path: Path) -> None:
+    """A router receives and forwards a packet in the same nanosecond: each reception still
+    belongs to the transmission before it (wifi-handoff: CN -> R -> AP1 -> STA)."""
+    out = tmp_path / "handoff"
+    r = sctpsim("run", str(EXAMPLES / "wifi-handoff.toml"), "--out", str(out), "--view", "--quiet",
+                "--set", "simulation.duration=3s")
+    assert r.returncode == 0, r.stderr
+    meta, a = unpack_arrays((out / "view.html").read_text(encoding="utf-8"))
+    wired = a["fr_wired"] == 1
+    assert wired.sum() > 0 and (a["fr_nrx"][wired] == 1).all()
+    starts = np.r_[0, np.cumsum(a["fr_nrx"].astype(np.int64))]
+    names = [n["name"] for n in meta["nodes"]]
+    pairs = {(names[a["fr_node"][k]], names[a["rx_node"][starts[k]]]) for k in np.flatnonzero(wired)}
+    assert pairs == {("CN", "R"), ("R", "AP1")}
+    # The AP's data frames reach the station.
+    air = np.flatnonzero(~wired & (a["fr_flow"] == 0))
+    assert len(air) and all(names[a["rx_node"][j]] == "STA" and a["rx_kind"][j] == 0
+                            for k in air for j in range(starts[k], starts[k + 1]) if a["rx_kind"][j] != 5)
+
+
 def test_wired_run_without_trace_is_laid_out(tmp_path: Path) -> None:
     out = tmp_path / "wired"
     r = sctpsim("run", str(EXAMPLES / "wired-cbr.toml"), "--out", str(out), "--quiet",

@@ -10,7 +10,9 @@ import gzip
 import html
 import json
 import os
+import sys
 import tempfile
+import types
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -133,3 +135,14 @@ def view(run: str | Path | RunResult, out: str | Path | None = None) -> Path:
         run.write(tmp / "run")
         return write_view(tmp / "run", out if out is not None else tmp / DEFAULT_NAME)
     return write_view(run, out)
+
+
+class _CallableModule(types.ModuleType):
+    """This package's module class: calling the module is :func:`view`, so that
+    ``sctpsim.view(run_dir)`` works and ``sctpsim.view`` stays the package."""
+
+    def __call__(self, run: str | Path | RunResult, out: str | Path | None = None) -> Path:
+        return view(run, out)
+
+
+sys.modules[__name__].__class__ = _CallableModule

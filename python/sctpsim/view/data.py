@@ -436,7 +436,7 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
 #: Codes of the trace's categorical columns used here (`_codes`).
 LAYERS = ["link", "mac", "ip", "phy"]
 EVENTS = ["enqueue", "dequeue", "tx", "rx", "forward", "drop", "rx_error"]
-REASONS = ["collision", "frame_error", "half_duplex", "loss", "weak_signal"]
+REASONS = ["collision", "frame_error", "half_duplex", "loss", "weak_signal", "outage", "scripted"]
 L_LINK, L_MAC, L_IP, L_PHY = range(4)
 E_TX, E_RX, E_FORWARD, E_DROP, E_RX_ERROR = 2, 3, 4, 5, 6
 
@@ -478,15 +478,17 @@ def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], flow_a
         tx_idx = tx_idx[::k]
         vd.notes.append(f"frames: every {k}th transmission kept ({len(tx_idx)} of them)")
     rx_idx = np.flatnonzero((wire_or_air & (event == E_RX)) | ((layer == L_PHY) & (event == E_RX_ERROR))
-                            | ((layer == L_LINK) & (event == E_DROP) & (reason == REASONS.index("loss"))))
-    tx = pd.DataFrame({"time_ns": t_ns[tx_idx].astype(np.int64), "uid": uid[tx_idx].astype(np.int64),
+                            | ((layer == L_LINK) & (event == E_DROP)
+                               & np.isin(reason, [REASONS.index(r) for r in ("loss", "outage", "scripted")])))
+    tx = pd.DataFrame({"row": tx_idx, "uid": uid[tx_idx].astype(np.int64), "tx_ns": t_ns[tx_idx].astype(np.int64),
                        "frame": np.arange(len(tx_idx)), "txnode": node[tx_idx], "txwire": layer[tx_idx] == L_LINK})
-    rx = pd.DataFrame({"time_ns": t_ns[rx_idx].astype(np.int64), "uid": uid[rx_idx].astype(np.int64),
+    rx = pd.DataFrame({"row": rx_idx, "time_ns": t_ns[rx_idx].astype(np.int64), "uid": uid[rx_idx].astype(np.int64),
                        "rxnode": node[rx_idx], "ev": event[rx_idx], "reason": reason[rx_idx],
                        "rxwire": layer[rx_idx] == L_LINK})
-    # Each reception belongs to the latest transmission of its packet at or before it.
-    m = pd.merge_asof(rx.sort_values("time_ns", kind="stable"), tx.sort_values("time_ns", kind="stable"),
-                      on="time_ns", by="uid", direction="backward")
+    # Each reception belongs to the latest transmission of its packet before it in the trace's
+    # order (the order things happened): by row, not by time, since a router that receives
+    # and forwards in the same nanosecond has its own `tx` at the time of its `rx`.
+    m = pd.merge_asof(rx, tx, on="row", by="uid", direction="backward")
     m = m[m.frame.notna()]
     m = m[(m.txwire.astype(bool) == m.rxwire) & ((m.rxnode != m.txnode) | (m.ev == E_DROP))]
     ev_m, reason_m = m.ev.to_numpy(), m.reason.to_numpy()
@@ -502,7 +504,7 @@ def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], flow_a
     counts = np.bincount(frames, minlength=len(tx_idx)).astype(np.uint32)
     last_rx = np.full(len(tx_idx), -1, dtype=np.int64)
     np.maximum.at(last_rx, frames, m.time_ns.to_numpy())
-    dur_us = np.where(last_rx < 0, 0.0, (last_rx - tx.time_ns.to_numpy()) / 1000.0)
+    dur_us = np.where(last_rx < 0, 0.0, (last_rx - tx.tx_ns.to_numpy()) / 1000.0)
     # Without a reception the frame is drawn for its airtime at 1 Mbit/s: an estimate only.
     dur_us = np.where(dur_us <= 0, size[tx_idx] * 8.0, dur_us)
     vd.arrays["fr_dt"] = _delta_us(t_ns[tx_idx])

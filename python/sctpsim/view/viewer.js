@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100];
   // Reception kinds, as python/sctpsim/view/data.py writes them.
-  const RX_OK = 0;
+  const RX_OK = 0, RX_COLLISION = 1, RX_WEAK_SIGNAL = 5;
   const RX_COLOR = ["#2e9d57", "#e0312b", "#f08c00", "#8e44ad", "#e0312b", "#a0785a"];
   // Node counter kinds.
   const EV_SENT = 0, EV_RECEIVED = 1, EV_FORWARDED = 2, EV_DROPPED = 3;
@@ -19,7 +19,7 @@
 
   const S = {
     t: 0, playing: false, speed: 1, sel: null, // sel: {kind: "node"|"flow", id}
-    show: { ranges: false, frames: true, routes: true, labels: true },
+    show: { ranges: false, frames: true, routes: true, labels: true, weak: false },
     ready: false, error: null, framesDrawn: 0,
   };
   let D = null; // the decoded data
@@ -136,7 +136,7 @@
   }
 
   function nodeCounters(i, t) {
-    const A = D.A, c = { sent: 0, received: 0, forwarded: 0, dropped: 0, framesSent: 0, rxOk: 0, rxFailed: 0 };
+    const A = D.A, c = { sent: 0, received: 0, forwarded: 0, dropped: 0, framesSent: 0, rxOk: 0, rxCollision: 0, rxWeak: 0, rxFailed: 0 };
     const ne = upperBound(D.evT, t);
     for (let k = 0; k < ne; k++) if (A.ev_node[k] === i) {
       const kind = A.ev_kind[k];
@@ -147,7 +147,9 @@
     for (let k = 0; k < nf; k++) {
       if (A.fr_node[k] === i) c.framesSent++;
       for (let r = D.rxStart[k]; r < D.rxStart[k + 1]; r++) if (A.rx_node[r] === i) {
-        if (A.rx_kind[r] === RX_OK) c.rxOk++; else c.rxFailed++;
+        const kind = A.rx_kind[r];
+        if (kind === RX_OK) c.rxOk++; else if (kind === RX_COLLISION) c.rxCollision++;
+        else if (kind === RX_WEAK_SIGNAL) c.rxWeak++; else c.rxFailed++;
       }
     }
     return c;
@@ -328,6 +330,9 @@
       for (let r = D.rxStart[k]; r < D.rxStart[k + 1]; r++) {
         const v = A.rx_node[r]; if (v < 0) continue;
         const kind = A.rx_kind[r];
+        // Frames locked on to beyond the reception range (ns-2: between CSThresh and RXThresh)
+        // are many and say little; drawn on demand.
+        if (kind === RX_WEAK_SIGNAL && !S.show.weak) continue;
         ctx.globalAlpha = alpha * (kind === RX_OK ? 0.4 : 0.9);
         ctx.strokeStyle = RX_COLOR[kind]; ctx.lineWidth = kind === RX_OK ? 1.3 : 2;
         ctx.setLineDash(kind === RX_OK ? [] : [3, 3]);
@@ -487,7 +492,9 @@
       if (D.frT.length || D.evT.length) {
         pairs.push(["packets sent", String(c.sent)], ["packets received", String(c.received)],
           ["packets forwarded", String(c.forwarded)], ["packets dropped", String(c.dropped)],
-          ["frames sent", String(c.framesSent)], ["frames received", String(c.rxOk)], ["receptions failed", String(c.rxFailed)]);
+          ["frames sent", String(c.framesSent)], ["frames received", String(c.rxOk)],
+          ["frames lost: collision", String(c.rxCollision)], ["frames lost: weak signal", String(c.rxWeak)],
+          ["frames lost: other", String(c.rxFailed)]);
       } else pairs.push(["counters", "no trace (run with --trace)"]);
       box.append(head, rows(pairs));
     } else {
@@ -602,7 +609,7 @@
       // The scrubber moves itself with the arrow keys, Home and End.
       if (e.target === $("scrub") && ["ArrowRight", "ArrowLeft", "Home", "End"].includes(e.key)) return;
       const step = e.shiftKey ? D.duration / 20 : Math.max(D.duration / 1000, 0.001);
-      const keys = { r: "ranges", f: "frames", p: "routes", l: "labels" };
+      const keys = { r: "ranges", f: "frames", p: "routes", l: "labels", w: "weak" };
       if (e.key === " ") { setPlaying(!S.playing); e.preventDefault(); }
       else if (e.key === "ArrowRight") seek(S.t + step);
       else if (e.key === "ArrowLeft") seek(S.t - step);
