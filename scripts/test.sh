@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs what the tests need, then runs every tier.
-#   1. Debian tools the capture tests use (tshark, tcptrace), if missing.
+#   1. Debian tools the capture tests use (tshark, tcptrace), the viewer's browser test uses
+#      (chromium, chromium-driver) and the usrsctp harness links (libusrsctp-dev), if missing.
 #   2. The sctpsim package with its test extras (builds the Rust core with maturin).
 #   3. Rust: formatting, clippy with warnings denied, unit/property/integration tests.
 #   4. Python: API and CLI tests (pytest), the _native.pyi stub check, quick model validations.
@@ -10,13 +11,15 @@ cd "$(dirname "$0")/.."
 step() { printf '\n=== %s\n' "$*"; }
 
 step "system tools"
-if ! command -v tshark >/dev/null 2>&1 || ! command -v tcptrace >/dev/null 2>&1; then
+if ! command -v tshark >/dev/null 2>&1 || ! command -v tcptrace >/dev/null 2>&1 \
+    || ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
     SUDO=""
     [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq tshark tcptrace >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq tshark tcptrace chromium chromium-driver >/dev/null
 fi
 tshark --version | head -n 1
+chromedriver --version | head -n 1
 # usrsctp for the interoperation harness (crates/interop, `sctpsim verify usrsctp`).
 if ! [ -e /usr/include/usrsctp.h ]; then
     SUDO=""

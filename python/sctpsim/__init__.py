@@ -16,6 +16,11 @@ from sctpsim.sweep import SweepResult, sweep
 from sctpsim.topology import Topology
 from sctpsim.trace import Trace
 
+# `sctpsim.view` is the package of `sctpsim view`, and callable: `sctpsim.view(run_dir)` is
+# `sctpsim.view.view(run_dir)` (its module class has a __call__), so `import sctpsim.view.data`
+# keeps working, which binding a function to the name would break.
+from sctpsim import view  # noqa: E402  (after the modules it uses)
+
 __all__ = [
     "RunResult",
     "Scenario",
@@ -29,4 +34,5 @@ __all__ = [
     "__version__",
     "run",
     "sweep",
+    "view",
 ]

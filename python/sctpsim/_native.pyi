@@ -12,6 +12,7 @@ __all__ = [
     "cli_value",
     "check_scenario",
     "resolved_parameters",
+    "radio_ranges",
     "run",
     "bench_kernel",
     "run_conformance",
@@ -38,6 +39,7 @@ def check_scenario(text: str, overrides: list[tuple[str, Any]]) -> tuple[dict[st
 def resolved_parameters(
     text: str, overrides: list[tuple[str, Any]], seed: int | None = None
 ) -> list[dict[str, Any]]: ...
+def radio_ranges(text: str, overrides: list[tuple[str, Any]]) -> dict[str, float] | None: ...
 def run(
     text: str,
     overrides: list[tuple[str, Any]],

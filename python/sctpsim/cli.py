@@ -61,6 +61,14 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="stop tracing after N rows (default 10000000, at most 50000000; implies --trace)")
     r.add_argument("--quiet", action="store_true", help="no summary table")
 
+    r.add_argument("--view", action="store_true",
+                   help="after the run, write OUT/view.html, the replay page (turns on trace_positions and a bounded "
+                   "trace; see docs/view.md)")
+
+    vw = sub.add_parser("view", help="a self-contained HTML page that replays a run directory (docs/view.md)")
+    vw.add_argument("run_dir", help="a run directory (sctpsim run ... --out DIR)")
+    vw.add_argument("--out", help="the HTML file to write (default: RUN_DIR/view.html)")
+
     sh = sub.add_parser("show", help="every parameter a run uses, with its default, unit and source")
     sh.add_argument("scenario", help="scenario TOML file")
     sh.add_argument("--set", dest="sets", action="append", default=[], metavar="PATH=VALUE",
@@ -122,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "run":
             return _cmd_run(args)
+        if args.command == "view":
+            return _cmd_view(args)
         if args.command == "validate":
             return _cmd_validate(args)
         if args.command == "show":
@@ -189,6 +199,70 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_view(args: argparse.Namespace) -> int:
+    """``sctpsim view RUN_DIR [--out FILE]``: exit 2 naming the problem for a missing or foreign
+    directory or an unwritable ``--out``."""
+    from sctpsim.view import ViewInputError
+
+    try:
+        path = _write_view(Path(args.run_dir), Path(args.out) if args.out else None)
+    except ViewInputError as e:
+        sys.stderr.write(f"sctpsim: error: {e}\n")
+        return EXIT_BAD_INPUT
+    print(f"view written to {path} ({_size(path)})")
+    return EXIT_OK
+
+
+def _size(path: Path) -> str:
+    n = path.stat().st_size
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
+
+
+#: A run directory whose tables add up to more than this many bytes reports its steps on stderr.
+_VIEW_PROGRESS_BYTES = 5_000_000
+
+
+def _write_view(run_dir: Path, out: Path | None) -> Path:
+    from sctpsim.view import write_view
+
+    size = sum(p.stat().st_size for p in run_dir.glob("*.parquet")) if run_dir.is_dir() else 0
+    def progress(msg: str) -> None:
+        sys.stderr.write(f"sctpsim view: {msg}\n")
+
+    return write_view(run_dir, out, progress=progress if size > _VIEW_PROGRESS_BYTES else None)
+
+
+#: `run --view` without --trace-max-rows: the trace stops after this many rows (the 900 s,
+#: 50-node manet-cbr run traces 0.95 million), so an unexpectedly busy run cannot fill memory.
+VIEW_TRACE_MAX_ROWS = 5_000_000
+
+#: `run --view`: positions are recorded at every sample; a scenario sampling more sparsely than
+#: this is sampled this often (seconds), so that motion between samples is a short straight leg.
+VIEW_MAX_SAMPLE_INTERVAL_S = 1.0
+
+
+def _view_scenario(sc, args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The scenario of `run --view`: with wireless nodes, `trace_positions` on and the sample
+    interval at most `VIEW_MAX_SAMPLE_INTERVAL_S` unless `--set` chose them; a trace of every
+    layer bounded by `VIEW_TRACE_MAX_ROWS` unless a --trace option chose otherwise."""
+    d = sc.to_dict()
+    wireless = any(n.get("wireless") for n in d.get("node", [])) or bool(d.get("nodes"))
+    chosen = {p for p, _ in sc.overrides}
+    changes: dict[str, object] = {}
+    if wireless and "simulation.trace_positions" not in chosen:
+        changes["simulation.trace_positions"] = True
+    if wireless and "simulation.sample_interval" not in chosen:
+        interval = sc.effective("simulation.sample_interval")
+        if isinstance(interval, (int, float)) and interval > VIEW_MAX_SAMPLE_INTERVAL_S:
+            changes["simulation.sample_interval"] = f"{VIEW_MAX_SAMPLE_INTERVAL_S:g}s"
+    if changes:
+        sc = sc.with_(changes)
+    if not (args.trace or args.trace_nodes or args.trace_flows or args.trace_layers or args.trace_max_rows is not None):
+        args.trace = True
+        args.trace_max_rows = VIEW_TRACE_MAX_ROWS
+    return sc
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     return _stopped_by_sigterm(lambda: _run(args))
 
@@ -226,6 +300,8 @@ def _run(args: argparse.Namespace) -> int:
     from sctpsim.results import new_staging_dir
 
     sc = _load(args)
+    if args.view:
+        sc = _view_scenario(sc, args)
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
     from sctpsim.store import writable_dir_problem
 
@@ -279,6 +355,15 @@ def _run_into(args: argparse.Namespace, sc, out: Path, staging: Path, parameters
     warning = truncation_warning(res.summary)
     if warning:
         sys.stderr.write(f"sctpsim: warning: {warning} (--trace-max-rows)\n")
+    if args.view:
+        from sctpsim.view import ViewInputError
+
+        try:
+            page = _write_view(out, None)
+            print(f"view written to {page} ({_size(page)})")
+        except ViewInputError as e:
+            sys.stderr.write(f"sctpsim: error: --view: {e}\n")
+            return EXIT_BAD_INPUT
     if res.interrupted:
         sys.stderr.write(f"sctpsim: interrupted at t={res.summary['sim_time_s']:.3f}s; partial results written\n")
         return EXIT_INTERRUPTED

@@ -56,7 +56,7 @@ OPTIONAL_TABLES = ("macs", "sctp", "paths", "streams", "routing", "drops", "hand
 #: this run's; files not on this list (the user's) are left alone.
 RUN_FILES = ("summary.json", "run.json", "flows.parquet", "links.parquet", "timeseries.parquet") + tuple(
     f"{name}.parquet" for name in OPTIONAL_TABLES
-) + ("trace.parquet",)
+) + ("trace.parquet", "view.html")  # view.html: `sctpsim view`'s default page, of the earlier run
 
 #: Subdirectory of the captures (`--pcap`), `<node>-<iface>.pcap`.
 PCAP_DIR = "pcap"

@@ -266,6 +266,30 @@ fn resolved_parameters(
     Ok(py.import("json")?.call_method1("loads", (json,))?.unbind())
 }
 
+/// The radio ranges of scenario text with overrides, for drawing (`sctpsim view`): a dict
+/// `reception_range_m` (the neighbour range of static routing: mean power at the reception
+/// threshold) and `carrier_sense_range_m` (mean power at the carrier-sense / CCA level), or
+/// `None` when the scenario has no wireless nodes. Computed by the core's
+/// `RadioParams`, the same functions that build the simulation.
+#[pyfunction]
+fn radio_ranges(
+    py: Python<'_>,
+    text: &str,
+    overrides: &Bound<'_, PyList>,
+) -> PyResult<Option<Py<PyAny>>> {
+    let loaded = load(py, text, overrides)?;
+    if !sctpsim_engine::scenario::check_wireless::has_wireless(&loaded.spec) {
+        return Ok(None);
+    }
+    let spec = loaded.spec.radio.clone().unwrap_or_default();
+    let params = sctpsim_engine::wireless::profiles::RadioParams::from_spec(&spec)
+        .map_err(|e| scenario_err(py, &e))?;
+    let d = PyDict::new(py);
+    d.set_item("reception_range_m", params.neighbour_range_m())?;
+    d.set_item("carrier_sense_range_m", params.carrier_sense_range_m())?;
+    Ok(Some(d.into_any().unbind()))
+}
+
 /// Run one simulation. Returns a dict: `summary` (JSON text), `manifest` (JSON text),
 /// `timeseries` (dict of columns), `pcap_files` (list of paths), `interrupted` (bool),
 /// `trace` (`None`, or the per-packet trace's columns when `trace` was given: a dict of
@@ -438,6 +462,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cli_value, m)?)?;
     m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(resolved_parameters, m)?)?;
+    m.add_function(wrap_pyfunction!(radio_ranges, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(bench_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(run_conformance, m)?)?;

@@ -563,6 +563,22 @@ impl RadioParams {
         range_for_threshold_m(&self.propagation, self.tx_power_w, self.neighbour_power_w())
     }
 
+    /// Distance up to which a transmission keeps the medium busy at a listener, m: the mean
+    /// received power reaches the carrier-sense threshold (threshold model: `CSThresh`, ns-2's
+    /// 550 m with the WaveLAN profile); SINR model: the radio locks on to the frame (its
+    /// RXThresh) or the energy alone reaches the clear channel assessment's level, whichever
+    /// is weaker, as `Radio`'s CCA decides. Drawn by `sctpsim view` next to
+    /// [`RadioParams::neighbour_range_m`].
+    pub fn carrier_sense_range_m(&self) -> f64 {
+        let cs_w = match &self.reception {
+            ReceptionParams::Threshold(t) => t.cs_thresh_w,
+            ReceptionParams::Sinr {
+                rx_thresh_w, cca_w, ..
+            } => rx_thresh_w.min(*cca_w),
+        };
+        range_for_threshold_m(&self.propagation, self.tx_power_w, cs_w)
+    }
+
     /// The mean received power at which two radios are neighbours for static routing, W (see
     /// [`RadioParams::neighbour_range_m`]).
     pub fn neighbour_power_w(&self) -> f64 {
@@ -720,6 +736,30 @@ mod test {
         let r = RadioParams::from_spec(&RadioSpec::default()).unwrap();
         assert!((r.neighbour_range_m() - 250.0).abs() < 1.0);
         assert!((r.cutoff_range_m() - 550.0).abs() < 1.0);
+        // ns-2: CSThresh 1.559e-11 W gives the 550 m carrier-sense range.
+        assert!((r.carrier_sense_range_m() - 550.0).abs() < 1.0);
+    }
+
+    #[test]
+    fn carrier_sense_reaches_at_least_as_far_as_reception() {
+        for p in [
+            RadioProfileKind::Ns2Wavelan,
+            RadioProfileKind::Ieee80211a,
+            RadioProfileKind::Ieee80211b,
+            RadioProfileKind::Ieee80211g,
+        ] {
+            let spec = RadioSpec {
+                profile: p,
+                ..RadioSpec::default()
+            };
+            let r = RadioParams::from_spec(&spec).unwrap();
+            let (rx, cs) = (r.neighbour_range_m(), r.carrier_sense_range_m());
+            assert!(rx > 0.0 && cs.is_finite(), "{p:?}: {rx} {cs}");
+            assert!(
+                cs >= rx * 0.99,
+                "{p:?}: carrier sense {cs} m < reception {rx} m"
+            );
+        }
     }
 
     #[test]
