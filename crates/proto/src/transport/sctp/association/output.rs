@@ -7,7 +7,7 @@
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::{ChunkRepr, DataChunk, ErrorCause};
+use sctpsim_wire::sctp::{ChunkRepr, DataChunk};
 
 use super::super::api::OutPacket;
 use super::super::congestion::{
@@ -113,18 +113,12 @@ impl SctpAssociation {
                 );
                 let c = ChunkRepr::Sack(sack);
                 used += c.buffer_len();
-                // RFC 9260 §6.5: the ERROR reporting an Invalid Stream Identifier "MAY [be
-                // bundled] in the same packet as the SACK as long as the ERROR follows the
-                // SACK". FreeBSD queues that ERROR first and sends it ahead of the SACK; we
-                // follow the RFC. Other ERRORs (unrecognized chunks, §3.2) have no such rule
-                // and keep FreeBSD's order, ERROR then SACK (ETSI TS 102 369 M/I/10/1).
-                match chunks.iter().position(|c| {
-                    matches!(c, ChunkRepr::Error { causes }
-                        if causes.iter().any(|e| matches!(e, ErrorCause::InvalidStreamIdentifier { .. })))
-                }) {
-                    Some(i) if !carries_cookie => chunks.insert(i, c),
-                    _ => chunks.push(c),
-                }
+                // RFC 9260 §6.5 lets the ERROR reporting an Invalid Stream Identifier share the
+                // SACK's packet "as long as the ERROR follows the SACK"; FreeBSD queues the
+                // ERROR first and sends it ahead of the SACK, and the ETSI suite (TS 102 369,
+                // E/I/6/3; M/I/10/1 for unrecognized chunks) expects that order, so we keep it:
+                // the ERROR, already queued, then the SACK.
+                chunks.push(c);
                 self.timers.stop(Timer::DelayedSack);
             }
             // RFC 3758 §3.5 C3: FORWARD TSN, before any DATA.
