@@ -39,11 +39,12 @@ cargo test --workspace --quiet
 cargo clippy -p sctpsim-interop --features usrsctp --all-targets --quiet -- -D warnings
 cargo test -p sctpsim-interop --features usrsctp --release --quiet
 cargo build -p sctpsim-interop --features usrsctp --release --quiet
+# `sctpsim verify usrsctp` (in pytest's `verify --quick` and below) runs this binary.
+export SCTPSIM_USRSCTP_INTEROP="${CARGO_TARGET_DIR:-$PWD/target}/release/sctpsim-usrsctp-interop"
 
 step "python: pytest"
 SCTPSIM_REQUIRE_TOOLS=1 python3 -m pytest tests/python -q -rs
 
 step "model validations (quick)"
 # The usrsctp check runs the harness binary built above, and must not be skipped here.
-SCTPSIM_REQUIRE_TOOLS=1 SCTPSIM_USRSCTP_INTEROP="${CARGO_TARGET_DIR:-$PWD/target}/release/sctpsim-usrsctp-interop" \
-    python3 -m sctpsim verify --quick
+SCTPSIM_REQUIRE_TOOLS=1 python3 -m sctpsim verify --quick

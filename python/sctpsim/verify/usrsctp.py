@@ -30,8 +30,10 @@ def _binary() -> Path | None:
     env = os.environ.get("SCTPSIM_USRSCTP_INTEROP")
     if env:
         return Path(env) if Path(env).is_file() else None
+    # A source checkout (python/sctpsim/verify/ -> the repository) and the working directory
+    # (an installed package run from the repository, as in CI).
     root = Path(__file__).resolve().parents[3]
-    dirs = [os.environ.get("CARGO_TARGET_DIR"), str(root / "target")]
+    dirs = [os.environ.get("CARGO_TARGET_DIR"), str(root / "target"), str(Path.cwd() / "target")]
     for d in dirs:
         if d and (Path(d) / "release" / BINARY).is_file():
             return Path(d) / "release" / BINARY
