@@ -257,7 +257,7 @@ def _view_scenario(sc, args: argparse.Namespace):  # type: ignore[no-untyped-def
             changes["simulation.sample_interval"] = f"{VIEW_MAX_SAMPLE_INTERVAL_S:g}s"
     if changes:
         sc = sc.with_(changes)
-    if not (args.trace or args.trace_nodes or args.trace_flows or args.trace_layers or args.trace_max_rows is not None):
+    if _trace_options(args) is None:
         args.trace = True
         args.trace_max_rows = VIEW_TRACE_MAX_ROWS
     return sc

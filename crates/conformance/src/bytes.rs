@@ -50,7 +50,8 @@ fn tlv(kind: u16, len: Option<u16>, value: &[u8], what: &str) -> Result<Vec<u8>,
     Ok(b)
 }
 
-/// A chunk: type, flags, length (`len` or header + value), value, padding.
+/// A chunk: type, flags, length (`len` or header + value), value, padding — a TLV whose
+/// 16-bit type field holds the chunk type and flags (RFC 9260 §3.2).
 fn chunk(
     kind: u8,
     flags: u8,
@@ -58,17 +59,7 @@ fn chunk(
     value: &[u8],
     what: &str,
 ) -> Result<Vec<u8>, Unsupported> {
-    let length = match len {
-        Some(l) => l,
-        None => len16(4 + value.len(), what)?,
-    };
-    let mut b = Vec::with_capacity(pad4(4 + value.len()));
-    b.push(kind);
-    b.push(flags);
-    b.extend_from_slice(&length.to_be_bytes());
-    b.extend_from_slice(value);
-    b.resize(pad4(b.len()), 0);
-    Ok(b)
+    tlv(u16::from_be_bytes([kind, flags]), len, value, what)
 }
 
 /// The value of a TLV given by `len` and `val`: the bytes if given, else `len − header` times

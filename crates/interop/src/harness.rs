@@ -69,7 +69,20 @@ pub enum Ending {
     AbortByUsrsctp,
 }
 
+impl Role {
+    /// Both roles.
+    pub const ALL: [Role; 2] = [Role::SctpsimClient, Role::SctpsimServer];
+}
+
 impl Ending {
+    /// Every ending.
+    pub const ALL: [Ending; 4] = [
+        Ending::ShutdownBySctpsim,
+        Ending::ShutdownByUsrsctp,
+        Ending::AbortBySctpsim,
+        Ending::AbortByUsrsctp,
+    ];
+
     /// Whether the ending is graceful.
     pub fn graceful(self) -> bool {
         matches!(self, Ending::ShutdownBySctpsim | Ending::ShutdownByUsrsctp)
@@ -97,6 +110,24 @@ pub struct Case {
     pub trace: bool,
     /// Capture every packet (both directions, as emitted, wrapped in IPv4) to this pcap.
     pub pcap: Option<std::path::PathBuf>,
+}
+
+impl Case {
+    /// The standard run of the tests and the table: 24 messages of up to 3000 bytes each way,
+    /// PR-SCTP on, no trace, no capture.
+    pub fn new(role: Role, ending: Ending, seed: u64, max_loss: f64) -> Case {
+        Case {
+            role,
+            ending,
+            seed,
+            max_loss,
+            messages: 24,
+            max_len: 3000,
+            pr: true,
+            trace: false,
+            pcap: None,
+        }
+    }
 }
 
 /// What one run did.

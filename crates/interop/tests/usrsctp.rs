@@ -7,32 +7,13 @@ use sctpsim_interop::ffi;
 use sctpsim_interop::harness::{run, Case, Ending, Role};
 use sctpsim_interop::usrsctp::Stack;
 
-fn case(role: Role, ending: Ending, seed: u64, max_loss: f64) -> Case {
-    Case {
-        role,
-        ending,
-        seed,
-        max_loss,
-        messages: 24,
-        max_len: 3000,
-        pr: true,
-        trace: false,
-        pcap: None,
-    }
-}
-
 /// On a clean path every role and ending passes every check.
 #[test]
 fn clean_path_all_roles_and_endings() {
-    for role in [Role::SctpsimClient, Role::SctpsimServer] {
-        for ending in [
-            Ending::ShutdownBySctpsim,
-            Ending::ShutdownByUsrsctp,
-            Ending::AbortBySctpsim,
-            Ending::AbortByUsrsctp,
-        ] {
+    for role in Role::ALL {
+        for ending in Ending::ALL {
             for seed in 1..=5 {
-                let o = run(&case(role, ending, seed, 0.0));
+                let o = run(&Case::new(role, ending, seed, 0.0));
                 assert!(
                     o.passed(),
                     "{role:?} {ending:?} seed {seed}: {:?}",
@@ -52,10 +33,10 @@ fn clean_path_all_roles_and_endings() {
 /// ends as it should (no stall: docs/models/sctp.md, "Interoperation with usrsctp").
 #[test]
 fn lossy_path_no_interop_errors() {
-    for role in [Role::SctpsimClient, Role::SctpsimServer] {
+    for role in Role::ALL {
         for ending in [Ending::ShutdownBySctpsim, Ending::AbortByUsrsctp] {
             for seed in 1..=50 {
-                let o = run(&case(role, ending, seed, 0.10));
+                let o = run(&Case::new(role, ending, seed, 0.10));
                 assert_eq!(o.rejected_by_sctpsim, 0);
                 assert_eq!(o.rejected_by_usrsctp, 0);
                 assert!(
@@ -104,7 +85,7 @@ fn forward_tsn_stall_seeds_finish() {
         (Role::SctpsimServer, 588),
         (Role::SctpsimClient, 782),
     ] {
-        let o = run(&case(role, Ending::ShutdownBySctpsim, seed, 0.10));
+        let o = run(&Case::new(role, Ending::ShutdownBySctpsim, seed, 0.10));
         assert!(o.passed(), "{role:?} seed {seed}: {:?}", o.failures);
     }
 }

@@ -77,17 +77,24 @@ def _read(run: Path, name: str) -> pd.DataFrame | None:
         raise ViewInputError(f"{p}: not a Parquet table sctpsim wrote ({e.__class__.__name__})") from e
 
 
+def _scenario_source(manifest: dict[str, Any]) -> tuple[str, list[tuple[str, Any]]] | None:
+    """The run's scenario text and `--set` overrides as run.json records them, or None."""
+    text = manifest.get("scenario_text")
+    if not isinstance(text, str):
+        return None
+    return text, [(str(p), v) for p, v in manifest.get("overrides") or []]
+
+
 def _scenario(manifest: dict[str, Any]) -> dict[str, Any] | None:
     """The run's canonical scenario (run.json `scenario_text` + `overrides`), or None when it is
     missing or no longer loads (a mobility file moved away)."""
-    text = manifest.get("scenario_text")
-    if not isinstance(text, str):
+    source = _scenario_source(manifest)
+    if source is None:
         return None
     try:
         from sctpsim import _native
 
-        ov = [(str(p), v) for p, v in manifest.get("overrides") or []]
-        table, _ = _native.check_scenario(text, ov)
+        table, _ = _native.check_scenario(*source)
         return table
     except Exception:  # noqa: BLE001 - the view falls back on the tables
         return None
@@ -95,14 +102,13 @@ def _scenario(manifest: dict[str, Any]) -> dict[str, Any] | None:
 
 def _ranges(manifest: dict[str, Any]) -> dict[str, float] | None:
     """Reception and carrier-sense ranges from the core's radio model (`_native.radio_ranges`)."""
-    text = manifest.get("scenario_text")
-    if not isinstance(text, str):
+    source = _scenario_source(manifest)
+    if source is None:
         return None
     try:
         from sctpsim import _native
 
-        ov = [(str(p), v) for p, v in manifest.get("overrides") or []]
-        r = _native.radio_ranges(text, ov)
+        r = _native.radio_ranges(*source)
     except Exception:  # noqa: BLE001 - an older core, or a scenario that no longer loads
         return None
     if not r:

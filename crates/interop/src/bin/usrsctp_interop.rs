@@ -84,17 +84,12 @@ fn main() -> ExitCode {
     if let Some(seed) = a.trace {
         let d = sctpsim_interop::usrsctp::Stack::acquire().defaults();
         println!("# usrsctp defaults: {d:?}");
-        for role in [Role::SctpsimClient, Role::SctpsimServer] {
+        for role in Role::ALL {
             let case = Case {
-                role,
-                ending: Ending::ShutdownBySctpsim,
-                seed,
-                max_loss: a.max_loss,
                 messages: a.messages,
                 max_len: a.max_len,
-                pr: true,
                 trace: true,
-                pcap: None,
+                ..Case::new(role, Ending::ShutdownBySctpsim, seed, a.max_loss)
             };
             let o = run(&case);
             println!(
@@ -125,13 +120,8 @@ fn main() -> ExitCode {
     let mut total_failed = 0u64;
     let mut total_stalled = 0u64;
     let mut total_runs = 0u64;
-    for role in [Role::SctpsimClient, Role::SctpsimServer] {
-        for ending in [
-            Ending::ShutdownBySctpsim,
-            Ending::ShutdownByUsrsctp,
-            Ending::AbortBySctpsim,
-            Ending::AbortByUsrsctp,
-        ] {
+    for role in Role::ALL {
+        for ending in Ending::ALL {
             let (mut failed, mut to_usr, mut to_us, mut pr, mut rej_us, mut rej_usr, mut lost) =
                 (0u64, 0usize, 0usize, 0usize, 0u64, 0u64, 0u64);
             let mut virt = 0.0f64;
@@ -140,15 +130,11 @@ fn main() -> ExitCode {
                     d.join(format!("usrsctp-{role:?}-{ending:?}-{seed}.pcap").to_lowercase())
                 });
                 let case = Case {
-                    role,
-                    ending,
-                    seed,
-                    max_loss: a.max_loss,
                     messages: a.messages,
                     max_len: a.max_len,
                     pr: a.pr,
-                    trace: false,
                     pcap,
+                    ..Case::new(role, ending, seed, a.max_loss)
                 };
                 let o = run(&case);
                 total_runs += 1;

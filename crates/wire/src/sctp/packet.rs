@@ -304,20 +304,10 @@ impl SctpRepr {
     /// ([`ChunkRepr::parse`]). The first chunk that cannot be parsed fails the whole packet;
     /// use [`SctpPacket::chunks`] to process chunk by chunk instead.
     pub fn parse<T: AsRef<[u8]>>(packet: &SctpPacket<T>) -> Result<SctpRepr> {
-        packet.check_len()?;
-        if !packet.verify_checksum() {
-            return Err(WireError::BadChecksum);
+        match SctpRepr::parse_lenient(packet)? {
+            (repr, None) => Ok(repr),
+            (_, Some(fault)) => Err(fault.error),
         }
-        let chunks = packet
-            .chunks()
-            .map(|raw| raw.and_then(|c| ChunkRepr::parse(&c)))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(SctpRepr {
-            src_port: packet.src_port(),
-            dst_port: packet.dst_port(),
-            verification_tag: packet.verification_tag(),
-            chunks,
-        })
     }
 
     /// Parses a packet chunk by chunk, as a receiver processes it (RFC 9260 §3.2: "If the
@@ -339,18 +329,16 @@ impl SctpRepr {
         }
         let mut chunks = Vec::new();
         let mut fault = None;
-        let mut rest = packet.chunk_bytes();
-        while !rest.is_empty() {
-            let parsed = RawChunk::new_checked(rest).and_then(|c| Ok((c, ChunkRepr::parse(&c)?)));
-            match parsed {
-                Ok((raw, chunk)) => {
-                    chunks.push(chunk);
-                    rest = rest
-                        .get(pad4(raw.length()).min(rest.len())..)
-                        .unwrap_or(&[]);
-                }
+        let mut walk = packet.chunks();
+        loop {
+            let at = walk.rest;
+            let Some(raw) = walk.next() else {
+                break;
+            };
+            match raw.and_then(|c| ChunkRepr::parse(&c)) {
+                Ok(chunk) => chunks.push(chunk),
                 Err(error) => {
-                    fault = Some(ChunkFault::new(chunks.len(), rest, error));
+                    fault = Some(ChunkFault::new(chunks.len(), at, error));
                     break;
                 }
             }
