@@ -644,6 +644,31 @@ def sweep(
     ``exclude`` is a list of partial points (``{path: value}``, paths of ``vary``): a grid point
     matching every entry of one of them is left out (constraints, as in a grid file).
     """
+    base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version, n_jobs = _checked(
+        scenario, vary, seeds, root_seed, jobs, exclude)
+    reporter = reporter or Reporter(enabled=False)
+    # Without ``out`` the per-run store lives in a temporary directory that is removed when
+    # the sweep returns (or raises): the results are the DataFrames of the SweepResult.
+    tmp_dir = Path(_mkdtemp()) if out is None else None
+    try:
+        return _sweep_in(
+            base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version,
+            Path(out) if out is not None else tmp_dir, tmp_dir is None,  # type: ignore[arg-type]
+            n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries, progress=progress,
+            reporter=reporter, executor=executor, exclude=[dict(e) for e in exclude] if exclude else [],
+        )
+    finally:
+        if tmp_dir is not None:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
+
+
+def _checked(
+    scenario: Scenario | str | Path, vary: Mapping[str, Sequence[Any]] | None, seeds: int, root_seed: int | None,
+    jobs: int | None, exclude: Sequence[Mapping[str, Any]] | None,
+) -> tuple[Any, ...]:
+    """The arguments of :func:`sweep` checked and expanded (ValueError, SweepSetupError or
+    ScenarioError naming the problem): base scenario, grid, seeds, their list, root seed,
+    paths, points, each point's scenario hash and error, code version, jobs."""
     base = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
     grid = {str(k): _vary_values(str(k), v) for k, v in (vary or {}).items()}
     for path, values in grid.items():
@@ -655,7 +680,6 @@ def sweep(
     if jobs is not None and int(jobs) < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     n_jobs = int(jobs) if jobs is not None else _usable_cores()
-    reporter = reporter or Reporter(enabled=False)
     version = code_version()
     # The same range as `run --seed`: a root seed `sctpsim run` could not take is a mistake.
     root = check_seed(root_seed, "root_seed") if root_seed is not None else int(base.get("simulation.seed", 1))
@@ -693,19 +717,21 @@ def sweep(
     if points and all(e is not None for e in point_error):
         raise _native.ScenarioError(str(point_error[0]))
 
-    # Without ``out`` the per-run store lives in a temporary directory that is removed when
-    # the sweep returns (or raises): the results are the DataFrames of the SweepResult.
-    tmp_dir = Path(_mkdtemp()) if out is None else None
-    try:
-        return _sweep_in(
-            base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version,
-            Path(out) if out is not None else tmp_dir, tmp_dir is None,  # type: ignore[arg-type]
-            n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries, progress=progress,
-            reporter=reporter, executor=executor, exclude=[dict(e) for e in exclude] if exclude else [],
-        )
-    finally:
-        if tmp_dir is not None:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
+    return base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version, n_jobs
+
+
+def plan_sweep(
+    scenario: Scenario | str | Path, vary: Mapping[str, Sequence[Any]] | None, seeds: int, *, out: str | Path,
+    root_seed: int | None = None, jobs: int | None = None, dask: Any = None, metrics: Sequence[str] | None = None,
+    timeseries: bool = False, exclude: Sequence[Mapping[str, Any]] | None = None,
+) -> SweepPlan:
+    """The runs :func:`sweep` would make with these arguments, into the store ``out``, not yet
+    run (for :func:`run_plans`)."""
+    base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version, n_jobs = _checked(
+        scenario, vary, seeds, root_seed, jobs, exclude)
+    return SweepPlan(base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version, Path(out), True,
+                     n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries,
+                     exclude=[dict(e) for e in exclude] if exclude else [])
 
 
 def _sweep_in(
@@ -717,30 +743,101 @@ def _sweep_in(
 ) -> SweepResult:
     """The body of :func:`sweep` once its arguments are checked; ``keep`` is False when
     ``out_dir`` is a temporary directory about to be removed."""
-    kept_timeseries: dict[str, pd.DataFrame] = {}
-    st = store.ResultStore(out_dir)
-    st.create()
-    st.write_text(store.SCENARIO, base.text)
+    plan = SweepPlan(base, vary, seeds, seed_list, root, paths, points, point_hash, point_error, version, out_dir, keep,
+                     n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries, exclude=exclude)
+    backend = _backend(dask, n_jobs, len(plan.todo))
+    plan.announce(reporter, backend.name)
+    if isinstance(backend, DaskBackend) and plan.todo and backend.workers() == 0:
+        reporter.warn("sweep: the Dask cluster has no workers yet; waiting for some")
+    bar = SweepProgress(plan.total, plan.skipped, enabled=progress, prefailed=plan.counts["failed"])
+    plan.bar = bar
+    bar.update(0, plan.counts["failed"], force=True)
+    interrupted = False
+    try:
+        if plan.todo:
+            backend.run(executor or _execute, plan.todo, plan.on_result)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        backend.close()
+        bar.update(plan.counts["done"], plan.counts["failed"], force=True)
+        bar.close()
+    return plan.finish(backend.name, interrupted)
 
-    specs: list[dict[str, Any]] = []
-    for i, params in enumerate(points):
-        for r, seed in enumerate(seed_list):
-            specs.append(
+
+def _backend(dask: Any, n_jobs: int, n_todo: int) -> InlineBackend | ProcessBackend | DaskBackend:
+    if dask is not None:
+        return DaskBackend(dask, n_jobs)
+    if n_jobs == 1 or n_todo <= 1:
+        return InlineBackend()
+    return ProcessBackend(min(n_jobs, n_todo))
+
+
+class SweepPlan:
+    """One sweep's runs before they run: ``todo`` (the tasks not in the store), ``on_result``
+    (stores a finished run) and ``finish`` (writes the sweep's tables and manifest). A sweep is
+    one plan on one backend; :func:`run_plans` runs several plans on one backend, so the runs of
+    a study's parts share one process pool and no part waits for another to drain."""
+
+    def __init__(
+        self, base: Scenario, vary: dict[str, list[Any]], seeds: int, seed_list: list[int], root: int,
+        paths: list[str], points: list[dict[str, Any]], point_hash: list[str | None],
+        point_error: list[str | None], version: str, out_dir: Path, keep: bool, *, n_jobs: int, dask: Any,
+        metrics: Sequence[str] | None, timeseries: bool, exclude: list[dict[str, Any]],
+    ) -> None:
+        self.base, self.vary, self.seeds, self.seed_list, self.root = base, vary, seeds, seed_list, root
+        self.paths, self.points, self.point_hash, self.point_error = paths, points, point_hash, point_error
+        self.version, self.out_dir, self.keep = version, out_dir, keep
+        self.n_jobs, self.dask, self.metrics, self.timeseries, self.exclude = n_jobs, dask, metrics, timeseries, exclude
+        self.bar: SweepProgress | None = None
+        self._prepare()
+
+    def _prepare(self) -> None:
+        base, version = self.base, self.version
+        self.kept_timeseries: dict[str, pd.DataFrame] = {}
+        self.st = store.ResultStore(self.out_dir)
+        self.st.create()
+        self.st.write_text(store.SCENARIO, base.text)
+        self.specs: list[dict[str, Any]] = [
+            {
+                "key": store.run_key(base.hash, params, seed, version),
+                "point": i,
+                "replication": r,
+                "seed": seed,
+                "params": params,
+            }
+            for i, params in enumerate(self.points)
+            for r, seed in enumerate(self.seed_list)
+        ]
+        finished = self.st.finished(s["key"] for s in self.specs)
+        self.total, self.skipped = len(self.specs), len(finished)
+        self.records: dict[str, dict[str, Any]] = dict(finished)
+        self.started_at = _now()
+        self.t0 = time.monotonic()
+        self.counts = {"done": 0, "failed": 0}
+        self.todo: list[dict[str, Any]] = []
+        for spec in self.specs:
+            if spec["key"] in finished:
+                continue
+            err = self.point_error[spec["point"]]
+            if err is not None:
+                self.on_result({"spec": spec}, _failure("ScenarioError", err, time.time()))
+                continue
+            overrides = [list(o) for o in base.overrides] + [[k, v] for k, v in spec["params"].items()]
+            self.todo.append(
                 {
-                    "key": store.run_key(base.hash, params, seed, version),
-                    "point": i,
-                    "replication": r,
-                    "seed": seed,
-                    "params": params,
+                    "key": spec["key"],
+                    "spec": spec,
+                    "text": base.text,
+                    "source": base.source,
+                    "overrides": overrides,
+                    "seed": spec["seed"],
+                    "timeseries": self.timeseries,
+                    "code_version": version,
                 }
             )
-    finished = st.finished(s["key"] for s in specs)
-    records: dict[str, dict[str, Any]] = dict(finished)
-    started_at = _now()
-    t0 = time.monotonic()
-    counts = {"done": 0, "failed": 0}
 
-    def record_of(spec: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
+    def _record_of(self, spec: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
         rec = {
             "key": spec["key"],
             "status": outcome["status"],
@@ -748,9 +845,9 @@ def _sweep_in(
             "replication": spec["replication"],
             "seed": spec["seed"],
             "params": spec["params"],
-            "version": version,
-            "base_scenario_hash": base.hash,
-            "scenario_hash": point_hash[spec["point"]],
+            "version": self.version,
+            "base_scenario_hash": self.base.hash,
+            "scenario_hash": self.point_hash[spec["point"]],
             "error": outcome.get("error"),
             "error_type": outcome.get("error_type"),
             "summary": outcome.get("summary"),
@@ -765,61 +862,108 @@ def _sweep_in(
             rec.update(status="failed", error="the run stopped before its configured duration", error_type="Interrupted")
         return rec
 
-    bar = SweepProgress(len(specs), len(finished), enabled=False)
-
-    def on_result(task: dict[str, Any], outcome: dict[str, Any]) -> None:
+    def on_result(self, task: dict[str, Any], outcome: dict[str, Any]) -> None:
+        """Store one finished run (written at once: an interrupted sweep keeps it)."""
         spec = task["spec"]
-        rec = record_of(spec, outcome)
+        rec = self._record_of(spec, outcome)
         ts = outcome.get("timeseries") if rec["status"] == "ok" else None
-        st.put(rec, ts if isinstance(ts, pd.DataFrame) and keep else None)
-        if isinstance(ts, pd.DataFrame) and not keep:
-            kept_timeseries[spec["key"]] = ts
-        records[spec["key"]] = rec
-        if rec["status"] == "ok":
-            counts["done"] += 1
-        else:
-            counts["failed"] += 1
-        bar.update(counts["done"], counts["failed"])
+        self.st.put(rec, ts if isinstance(ts, pd.DataFrame) and self.keep else None)
+        if isinstance(ts, pd.DataFrame) and not self.keep:
+            self.kept_timeseries[spec["key"]] = ts
+        self.records[spec["key"]] = rec
+        self.counts["done" if rec["status"] == "ok" else "failed"] += 1
+        if self.bar is not None:
+            self.bar.update(self.counts["done"], self.counts["failed"])
 
-    todo: list[dict[str, Any]] = []
-    for spec in specs:
-        if spec["key"] in finished:
-            continue
-        err = point_error[spec["point"]]
-        if err is not None:
-            on_result({"spec": spec}, _failure("ScenarioError", err, time.time()))
-            continue
-        overrides = [list(o) for o in base.overrides] + [[k, v] for k, v in spec["params"].items()]
-        todo.append(
-            {
-                "key": spec["key"],
-                "spec": spec,
-                "text": base.text,
-                "source": base.source,
-                "overrides": overrides,
-                "seed": spec["seed"],
-                "timeseries": timeseries,
-                "code_version": version,
-            }
+    def announce(self, reporter: Reporter, backend_name: str) -> None:
+        npoints = max(1, len(self.points))
+        reporter.info(
+            f"sweep: {npoints} point{'s' if npoints != 1 else ''} × {self.seeds} seed{'s' if self.seeds != 1 else ''} = "
+            f"{self.total} runs; {self.skipped} already in store; "
+            + (f"running {len(self.todo)} on {backend_name}" if self.todo else "nothing to run")
         )
 
-    backend: InlineBackend | ProcessBackend | DaskBackend
-    if dask is not None:
-        backend = DaskBackend(dask, n_jobs)
-    elif n_jobs == 1 or len(todo) <= 1:
-        backend = InlineBackend()
-    else:
-        backend = ProcessBackend(min(n_jobs, len(todo)))
-    npoints = max(1, len(points))
-    reporter.info(
-        f"sweep: {npoints} point{'s' if npoints != 1 else ''} × {seeds} seed{'s' if seeds != 1 else ''} = "
-        f"{len(specs)} runs; {len(finished)} already in store; "
-        + (f"running {len(todo)} on {backend.name}" if todo else "nothing to run")
-    )
-    if isinstance(backend, DaskBackend) and todo and backend.workers() == 0:
-        reporter.warn("sweep: the Dask cluster has no workers yet; waiting for some")
-    bar = SweepProgress(len(specs), len(finished), enabled=progress, prefailed=counts["failed"])
-    bar.update(0, counts["failed"], force=True)
+    def finish(self, backend_name: str, interrupted: bool = False) -> SweepResult:
+        """Write results.parquet, summary.csv, the long tables and sweep.json from every stored
+        run; raise KeyboardInterrupt (with ``partial``) if the runs were interrupted."""
+        specs, st, paths, version = self.specs, self.st, self.paths, self.version
+        ordered = [self.records[s["key"]] for s in specs if s["key"] in self.records]
+        results = store.results_frame(ordered, paths)
+        summary = store.summary_frame(results, paths, self.metrics)
+        st.write_results(results)
+        st.write_summary(summary)
+        for name in store.LONG_TABLES:
+            table = store.long_table_frame(ordered, paths, name)
+            if not table.empty:
+                st.write_table(name, table)
+        not_run = len(specs) - len(ordered)
+        res = SweepResult(
+            out=self.out_dir if self.keep else None,
+            results=results,
+            summary=summary,
+            total=len(specs),
+            done=self.counts["done"],
+            skipped=self.skipped,
+            failed=sum(1 for r in ordered if r["status"] != "ok"),
+            not_run=not_run,
+            failures=[_failure_entry(r) for r in ordered if r["status"] != "ok"],
+            timeseries=self.kept_timeseries,
+        )
+        res.manifest = {
+            "kind": "sctpsim-sweep",
+            "version": version,
+            "scenario_source": self.base.source,
+            "scenario_hash": self.base.hash,
+            "overrides": [list(o) for o in self.base.overrides],
+            "vary": self.vary,
+            "exclude": self.exclude,
+            "params": paths,
+            "seeds": self.seeds,
+            "root_seed": self.root,
+            "seed_derivation": 'int.from_bytes(sha256(f"sctpsim/replication/v1:{root_seed}:{i}").digest()[:8], "big") >> 1',
+            "replication_seeds": self.seed_list,
+            "points": [{"point": i, "params": p, "scenario_hash": self.point_hash[i], "error": self.point_error[i]}
+                       for i, p in enumerate(self.points)],
+            "backend": backend_name,
+            "jobs": self.n_jobs if self.dask is None else None,
+            "metrics": list(self.metrics) if self.metrics else store.DEFAULT_SUMMARY_METRICS,
+            "timeseries": self.timeseries,
+            "started": self.started_at,
+            "finished": _now(),
+            "wall_time_s": time.monotonic() - self.t0,
+            "host": socket.gethostname(),
+            "runs": res.total,
+            "done": res.done,
+            "skipped": res.skipped,
+            "failed": res.failed,
+            "not_run": res.not_run,
+            "complete": res.not_run == 0,
+            "failures": res.failures,
+            "keys": [s["key"] for s in specs],
+        }
+        st.write_json(store.MANIFEST, res.manifest)
+        if interrupted:
+            exc = KeyboardInterrupt("sweep interrupted")
+            exc.partial = res  # type: ignore[attr-defined]
+            raise exc
+        return res
+
+
+def run_plans(plans: Sequence[SweepPlan], *, jobs: int, dask: Any = None, progress: bool | None = None,
+              executor: Executor | None = None) -> list[SweepResult]:
+    """Run the tasks of several plans on one backend (one process pool or one Dask client),
+    in the order given, then finish each plan. On Ctrl-C every plan is finished with what
+    was stored and KeyboardInterrupt is raised with ``partial`` the list of results."""
+    todo = [{**t, "plan": i} for i, p in enumerate(plans) for t in p.todo]
+    backend = _backend(dask, jobs, len(todo))
+    done_before = sum(p.skipped for p in plans)
+    bar = SweepProgress(sum(p.total for p in plans), done_before, enabled=progress,
+                        prefailed=sum(p.counts["failed"] for p in plans))
+
+    def on_result(task: dict[str, Any], outcome: dict[str, Any]) -> None:
+        plans[task["plan"]].on_result(task, outcome)
+        bar.update(sum(p.counts["done"] for p in plans), sum(p.counts["failed"] for p in plans))
+
     interrupted = False
     try:
         if todo:
@@ -828,68 +972,14 @@ def _sweep_in(
         interrupted = True
     finally:
         backend.close()
-        bar.update(counts["done"], counts["failed"], force=True)
+        bar.update(sum(p.counts["done"] for p in plans), sum(p.counts["failed"] for p in plans), force=True)
         bar.close()
-
-    ordered = [records[s["key"]] for s in specs if s["key"] in records]
-    results = store.results_frame(ordered, paths)
-    summary = store.summary_frame(results, paths, metrics)
-    st.write_results(results)
-    st.write_summary(summary)
-    for name in store.LONG_TABLES:
-        table = store.long_table_frame(ordered, paths, name)
-        if not table.empty:
-            st.write_table(name, table)
-    not_run = len(specs) - len(ordered)
-    res = SweepResult(
-        out=out_dir if keep else None,
-        results=results,
-        summary=summary,
-        total=len(specs),
-        done=counts["done"],
-        skipped=len(finished),
-        failed=sum(1 for r in ordered if r["status"] != "ok"),
-        not_run=not_run,
-        failures=[_failure_entry(r) for r in ordered if r["status"] != "ok"],
-        timeseries=kept_timeseries,
-    )
-    res.manifest = {
-        "kind": "sctpsim-sweep",
-        "version": version,
-        "scenario_source": base.source,
-        "scenario_hash": base.hash,
-        "overrides": [list(o) for o in base.overrides],
-        "vary": vary,
-        "exclude": exclude,
-        "params": paths,
-        "seeds": seeds,
-        "root_seed": root,
-        "seed_derivation": 'int.from_bytes(sha256(f"sctpsim/replication/v1:{root_seed}:{i}").digest()[:8], "big") >> 1',
-        "replication_seeds": seed_list,
-        "points": [{"point": i, "params": p, "scenario_hash": point_hash[i], "error": point_error[i]} for i, p in enumerate(points)],
-        "backend": backend.name,
-        "jobs": n_jobs if dask is None else None,
-        "metrics": list(metrics) if metrics else store.DEFAULT_SUMMARY_METRICS,
-        "timeseries": timeseries,
-        "started": started_at,
-        "finished": _now(),
-        "wall_time_s": time.monotonic() - t0,
-        "host": socket.gethostname(),
-        "runs": res.total,
-        "done": res.done,
-        "skipped": res.skipped,
-        "failed": res.failed,
-        "not_run": res.not_run,
-        "complete": res.not_run == 0,
-        "failures": res.failures,
-        "keys": [s["key"] for s in specs],
-    }
-    st.write_json(store.MANIFEST, res.manifest)
+    out = [p.finish(backend.name) for p in plans]
     if interrupted:
-        exc = KeyboardInterrupt("sweep interrupted")
-        exc.partial = res  # type: ignore[attr-defined]
+        exc = KeyboardInterrupt("sweeps interrupted")
+        exc.partial = out  # type: ignore[attr-defined]
         raise exc
-    return res
+    return out
 
 
 def _vary_values(path: str, values: Any) -> list[Any]:

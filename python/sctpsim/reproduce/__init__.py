@@ -27,7 +27,8 @@ from typing import Any, Callable, Mapping, Sequence
 import pandas as pd
 
 from sctpsim import store
-from sctpsim.reproduce.claims import Claim, write_claims
+from sctpsim.reproduce import claims as claims_mod
+from sctpsim.reproduce.claims import Claim, Result, write_claims
 from sctpsim.scenario import Scenario, plain_value
 from sctpsim.sweep import _now
 
@@ -83,10 +84,13 @@ class Context:
 
 @dataclass
 class Analysis:
-    """What a study's ``analyse`` returns: the claims and the report text (Markdown)."""
+    """What a study's ``analyse`` returns: the claims, the report text (Markdown, opening with
+    its ``# title`` line) and every result the paper reports (DESIGN.md §6 "Claims"). The
+    headline and the coverage table are put after the title by :func:`finish`."""
 
     claims: list[Claim]
     report: str
+    results: list[Result] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -142,8 +146,10 @@ def reproduce(
     argv: Sequence[str] | None = None,
 ) -> tuple[Path, list[Claim]]:
     """Run study ``name`` and write its outputs (module doc); returns the output directory and
-    the claims. KeyboardInterrupt leaves every finished run in the store."""
-    from sctpsim.sweep import Reporter, sweep
+    the claims. Every part's runs go to one process pool (or one Dask client), in the order of
+    the parts, so no part waits for another to drain. KeyboardInterrupt leaves every finished
+    run in the store."""
+    from sctpsim.sweep import code_version, plan_sweep, run_plans
 
     st = get_study(name)
     out_dir = Path(out) if out is not None else Path("results") / f"{name}{'-quick' if quick else ''}"
@@ -157,20 +163,25 @@ def reproduce(
         "started_at": _now(),
         "parts": {},
     }
-    results: dict[str, pd.DataFrame] = {}
     t0 = time.monotonic()
+    from sctpsim.sweep import _usable_cores
+
+    n_jobs = int(jobs) if jobs is not None else _usable_cores()
+    plans = []
     for i, part in enumerate(parts, 1):
-        npoints = 1
-        for v in part.vary.values():
-            npoints *= len(v)
-        say(f"[{i}/{len(parts)}] {part.name}: {npoints} points × {part.seeds} seeds — {part.what}")
         sc = Scenario.load(part.scenario)
         if part.sets:
             sc = sc.with_(dict(part.sets))
-        res = sweep(
-            sc, part.vary, part.seeds, jobs=jobs, dask=dask, out=out_dir / "sweeps" / part.name,
-            timeseries=part.timeseries, reporter=Reporter(enabled=progress is not None), progress=None if progress is not None else False,
-        )
+        plan = plan_sweep(sc, part.vary, part.seeds, out=out_dir / "sweeps" / part.name, jobs=n_jobs, dask=dask,
+                          timeseries=part.timeseries)
+        say(f"[{i}/{len(parts)}] {part.name}: {len(plan.points)} points × {part.seeds} seeds = {plan.total} runs, "
+            f"{plan.skipped} stored — {part.what}")
+        plans.append(plan)
+    todo = sum(len(p.todo) for p in plans)
+    say(f"running {todo} of {sum(p.total for p in plans)} runs on {'dask' if dask is not None else f'{n_jobs} worker processes'}")
+    results_list = run_plans(plans, jobs=n_jobs, dask=dask, progress=None if progress is not None else False)
+    results: dict[str, pd.DataFrame] = {}
+    for part, res in zip(parts, results_list):
         if not res.ok:
             first = res.failures[0] if res.failures else {}
             raise RuntimeError(
@@ -180,29 +191,105 @@ def reproduce(
         df = res.results.copy()
         df.insert(0, "part", part.name)
         results[part.name] = df
-        manifest["parts"][part.name] = {
-            "scenario": str(part.scenario.name),
-            "sets": {k: plain_value(v, k) for k, v in part.sets.items()},
-            "vary": {k: plain_value(list(v), k) for k, v in part.vary.items()},
-            "seeds": part.seeds,
-            "runs": res.total,
-            "ran": res.done,
-            "reused": res.skipped,
-        }
-        manifest["code_version"] = res.manifest.get("version") if res.manifest else None
+        manifest["parts"][part.name] = _part_manifest(part) | {"runs": res.total, "ran": res.done, "reused": res.skipped}
+    manifest["code_version"] = code_version()
+    manifest["jobs"] = n_jobs if dask is None else None
+    say("analysing")
+    analysis = _finish(st, out_dir, quick, parts, results, manifest, t0)
+    return out_dir, analysis.claims
+
+
+def _part_manifest(part: Part) -> dict[str, Any]:
+    return {
+        "scenario": str(part.scenario.name),
+        "sets": {k: plain_value(v, k) for k, v in part.sets.items()},
+        "vary": {k: plain_value(list(v), k) for k, v in part.vary.items()},
+        "seeds": part.seeds,
+    }
+
+
+def _finish(st: Study, out_dir: Path, quick: bool, parts: Sequence[Part], results: dict[str, pd.DataFrame],
+            manifest: dict[str, Any], t0: float) -> Analysis:
+    """Analyse the parts' results and write results.parquet, claims.csv, report.md (opening with
+    the headline and the coverage table) and reproduce.json."""
     all_rows = pd.concat(list(results.values()), ignore_index=True, sort=False)
     store.atomic_write(out_dir / "results.parquet", lambda tmp: all_rows.to_parquet(tmp, index=False, engine="pyarrow"))
-    say("analysing")
     ctx = Context(out_dir, quick, {p.name: p for p in parts}, results)
     (out_dir / "figures").mkdir(parents=True, exist_ok=True)
     analysis = st.analyse(ctx)
+    claims_mod.check_coverage(analysis.results, analysis.claims)
+    for c in analysis.claims:
+        if c.evidence and c.evidence not in results:
+            raise ValueError(f"claim {c.claim} is explained by part {c.evidence!r}, which is not in the results")
     write_claims(out_dir / "claims.csv", analysis.claims)
-    store.atomic_write_bytes(out_dir / "report.md", analysis.report.encode("utf-8"))
+    head = claims_mod.headline(analysis.results, analysis.claims)
+    store.atomic_write_bytes(out_dir / "report.md", _with_coverage(analysis, head, quick).encode("utf-8"))
     manifest["finished_at"] = _now()
     manifest["wall_time_s"] = round(time.monotonic() - t0, 3)
-    manifest["verdicts"] = {v: sum(1 for c in analysis.claims if c.verdict == v) for v in ("pass", "explained", "fail")}
+    manifest["headline"] = head.replace("**", "")
+    manifest["coverage"] = claims_mod.summary(analysis.results, analysis.claims)
+    manifest["verdicts"] = {v: sum(1 for c in analysis.claims if c.verdict == v) for v in claims_mod.VERDICTS}
     store.atomic_write_bytes(out_dir / "reproduce.json", (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
-    return out_dir, analysis.claims
+    return analysis
+
+
+def _with_coverage(analysis: Analysis, head: str, quick: bool) -> str:
+    """The study's report with the headline and the coverage table after its title line."""
+    lines = analysis.report.split("\n")
+    k = next((i for i, line in enumerate(lines) if line.startswith("# ")), -1)
+    mode = (" Quick mode: fewer seeds and a reduced grid, the same rules and tolerances; rows the CI cannot decide are "
+            "`inconclusive`.") if quick else ""
+    block = [
+        "", head + mode, "",
+        "## Coverage: every result the paper reports", "",
+        "Each result of the paper (figures, tables, result sentences in the paper's order) with the `paper` rows of "
+        "claims.csv that test it. A result is reproduced when every row testing it passes (DESIGN.md §6 \"Claims\": "
+        "levels by the 95 % CI of ours against the paper's band, effects by magnitude, orderings by significance in the "
+        "paper's direction, \"no effect\" by equivalence; `explained` only by a counterfactual part of the study on "
+        "which the same claim passes).", "",
+        claims_mod.coverage_table(analysis.results, analysis.claims), "",
+    ]
+    return "\n".join(lines[: k + 1] + block + lines[k + 1:])
+
+
+def reanalyse(directory: str | Path, progress: Callable[[str], None] | None = None,
+              argv: Sequence[str] | None = None) -> tuple[Path, list[Claim]]:
+    """Claims, figures and the report of the reproduction in ``directory`` recomputed from its
+    stored runs, without simulating (``--reanalyse DIR``). ValueError naming the problem when
+    ``directory`` is not a reproduction or a part's runs are missing."""
+    d = Path(directory)
+    mf = d / "reproduce.json"
+    if not mf.is_file():
+        raise ValueError(f"--reanalyse {d}: no reproduce.json (not the output directory of `sctpsim reproduce`)")
+    try:
+        manifest = json.loads(mf.read_text(encoding="utf-8"))
+        name, quick = str(manifest["study"]), manifest["mode"] == "quick"
+    except (ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"--reanalyse {d}: reproduce.json is unreadable ({e})") from None
+    st = get_study(name)
+    say = progress or (lambda _t: None)
+    t0 = time.monotonic()
+    parts = st.parts(quick)
+    results: dict[str, pd.DataFrame] = {}
+    missing = []
+    for part in parts:
+        p = d / "sweeps" / part.name / store.RESULTS
+        if not p.is_file():
+            missing.append(part.name)
+            continue
+        df = pd.read_parquet(p)
+        df.insert(0, "part", part.name)
+        results[part.name] = df
+    if missing:
+        raise ValueError(
+            f"--reanalyse {d}: no stored runs of part{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+            f"(this code's {name} has parts the stored runs lack); run `sctpsim reproduce {name}"
+            f"{' --quick' if quick else ''} --out {d}` to run only what is missing")
+    say(f"reanalysing {name} ({'quick' if quick else 'full'}) from {sum(len(r) for r in results.values())} stored runs")
+    manifest["reanalysed_at"] = _now()
+    manifest["reanalyse_command"] = list(argv) if argv is not None else None
+    analysis = _finish(st, d, quick, parts, results, manifest, t0)
+    return d, analysis.claims
 
 
 def _prepare_out(out_dir: Path) -> None:
@@ -223,6 +310,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="output directory (default: results/<study>[-quick])")
     p.add_argument("--jobs", "-j", type=int, metavar="J", help="worker processes (default: the usable cores)")
     p.add_argument("--dask", metavar="ADDR", help="run on Dask: 'local' or a scheduler address tcp://host:port")
+    p.add_argument("--reanalyse", metavar="DIR",
+                   help="recompute claims, figures and report from the runs stored in DIR (a reproduction's output) without simulating")
 
 
 def cli_main(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
@@ -234,6 +323,8 @@ def cli_main(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int
         for name, title in list_studies():
             print(f"{name:<16} {title}")
         return EXIT_OK
+    if args.reanalyse is not None:
+        return _cli_reanalyse(args, argv, bad)
     if not args.study:
         return bad("name a study (see `sctpsim reproduce --list`)")
     from sctpsim.sweep import SweepSetupError, check_backend_args
@@ -259,9 +350,28 @@ def cli_main(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int
     except KeyboardInterrupt:
         print("interrupted: finished runs are stored; run the same command to resume", flush=True)
         return EXIT_INTERRUPTED
-    counts = {v: sum(1 for c in claims if c.verdict == v) for v in ("pass", "explained", "fail")}
-    for c in claims:
-        print(f"  {c.verdict:<9} {c.claim} [{c.case}]: paper {c.paper} {c.unit}, ours {c.ours_mean:.4g} ± {c.ours_ci95:.3g}")
-    print(f"report: {out}/report.md  claims: {out}/claims.csv  figures: {out}/figures/  ({time.monotonic() - t0:.0f} s)")
-    print(f"{len(claims)} claims: {counts['pass']} pass, {counts['explained']} explained, {counts['fail']} fail", flush=True)
+    _print_outcome(out, claims, t0)
     return EXIT_OK
+
+
+def _cli_reanalyse(args: argparse.Namespace, argv: Sequence[str] | None, bad: Callable[[str], int]) -> int:
+    if args.quick or args.out or args.jobs is not None or args.dask:
+        return bad("--reanalyse DIR takes the study, mode and output directory from DIR; drop --quick, --out, --jobs and --dask")
+    t0 = time.monotonic()
+    try:
+        out, claims = reanalyse(args.reanalyse, progress=lambda t: print(t, flush=True), argv=argv)
+    except ValueError as e:
+        return bad(str(e))
+    if args.study and args.study != json.loads((out / "reproduce.json").read_text(encoding="utf-8"))["study"]:
+        return bad(f"--reanalyse {out}: holds a reproduction of another study than {args.study!r}")
+    _print_outcome(out, claims, t0)
+    return EXIT_OK
+
+
+def _print_outcome(out: Path, claims: Sequence[Claim], t0: float) -> None:
+    for c in claims:
+        print(f"  {c.verdict:<12} {c.source:<9} {c.result:<4} {c.claim} [{c.case}]: paper {c.paper} {c.unit}, "
+              f"ours {c.ours_mean:.4g} ± {c.ours_ci95:.3g}")
+    manifest = json.loads((out / "reproduce.json").read_text(encoding="utf-8"))
+    print(f"report: {out}/report.md  claims: {out}/claims.csv  figures: {out}/figures/  ({time.monotonic() - t0:.0f} s)")
+    print(manifest.get("headline", ""), flush=True)
