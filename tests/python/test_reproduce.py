@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from conftest import sctpsim
-from sctpsim.reproduce.claims import COLUMNS, Claim, paired_ratio, relative_tolerance
+from sctpsim.reproduce import claims as cl
+from sctpsim.reproduce.claims import COLUMNS, paired_ratio, relative_tolerance
 
 
 def test_list_names_every_study_of_the_design() -> None:
@@ -30,6 +31,8 @@ def test_list_names_every_study_of_the_design() -> None:
         ([], "name a study"),
         (["ye2003", "--jobs", "0"], "--jobs must be at least 1"),
         (["ye2003", "--dask", "nowhere"], "--dask 'nowhere'"),
+        (["--reanalyse", "/nonexistent/dir"], "--reanalyse /nonexistent/dir: no reproduce.json"),
+        (["--reanalyse", "/tmp", "--quick"], "drop --quick"),
     ],
 )
 def test_bad_input_exits_2_naming_the_problem(args: list[str], message: str) -> None:
@@ -64,14 +67,105 @@ def test_paired_ratio_is_the_ratio_of_means_with_a_delta_method_interval() -> No
     assert same.value == 1.0 and same.ci95 == 0.0
 
 
-def test_a_verdict_is_explained_only_with_a_measured_cause() -> None:
-    c = Claim("x", "case", 30.0, 1.0, 0.5, "percent", "±1", "why", ok=False)
-    assert c.verdict == "fail"
-    c.explain("measured: 0 timeouts per run")
-    assert c.verdict == "explained" and "0 timeouts" in c.row()[-1]
-    ok = Claim("y", "case", 30.0, 30.2, 0.5, "percent", "±1", "why", ok=True).explain("ignored")
-    assert ok.verdict == "pass" and ok.note == ""
+def _lvl(mean: float, ci: float, n: int = 10) -> cl.Claim:
+    return cl.level("c", "case", paper=660.0, mean=mean, ci95=ci, unit="kbit/s", why="w", result="R1", n=n)
+
+
+def test_a_level_passes_only_when_its_whole_interval_is_inside_the_band() -> None:
+    # band 561–759 kbit/s (±15 %)
+    assert _lvl(650.0, 10.0).verdict == "pass"
+    assert _lvl(580.0, 30.0).verdict == "inconclusive"  # 550–610 straddles 561
+    assert _lvl(580.0, 30.0).seeds_to_decide == math.ceil(10 * (30 / 19) ** 2)
+    assert _lvl(500.0, 10.0).verdict == "fail"
+    assert _lvl(1980.0, 50.0).verdict == "fail"  # ×3
+    # a mean without an interval (one run) or without a value decides nothing
+    assert _lvl(650.0, math.nan, n=1).verdict == "inconclusive"
+    assert _lvl(math.nan, math.nan, n=0).verdict == "inconclusive"
+    # a range: 0.34–0.37 % gives 0.289–0.4255
+    r = cl.level("loss", "c", paper=(0.34, 0.37), mean=0.005, ci95=0.001, unit="%", why="w", result="R2", n=10)
+    assert r.verdict == "fail" and r.paper == "0.34–0.37"
+
+
+def test_an_effect_must_reach_the_papers_magnitude_and_exclude_the_null() -> None:
+    def eff(m: float, h: float, **kw: object) -> str:
+        return cl.effect("g", "c", mean=m, ci95=h, unit="%", why="w", result="R1", n=10, **kw).verdict  # type: ignore[arg-type]
+
+    assert eff(29.0, 3.0, paper=30.0) == "pass"
+    assert eff(9.5, 2.4, paper=30.0) == "fail"  # ye2003's 3-hop gain: 9.5 ± 2.4 % against 30 %
+    assert eff(20.0, 22.0, paper=30.0) == "inconclusive"  # reaches the band and zero
+    assert eff(-30.0, 3.0, paper=30.0) == "fail"  # reversed
+    # a ratio effect: SCTP/TCP 1.25–1.8× against null 1
+    assert eff(1.5, 0.2, paper=(1.25, 1.8), null=1.0) == "pass"
+    assert eff(1.05, 0.02, paper=(1.25, 1.8), null=1.0) == "fail"
+    assert eff(0.7, 0.1, paper=(1.25, 1.8), null=1.0) == "fail"
+    assert eff(1.5, 0.2, paper=1.5, null=1.0, abs_tol=0.05) == "pass"
+
+
+def test_an_ordering_passes_only_when_significant_in_the_papers_direction() -> None:
+    def ordr(d: float, h: float) -> cl.Claim:
+        return cl.ordering("o", "c", paper="falls", diff=d, ci95=h, unit="kbit/s", why="w", result="R1", n=10)
+
+    assert ordr(5.0, 2.0).verdict == "pass"
+    assert ordr(1.0, 2.0).verdict == "inconclusive"  # not significantly the other way is no pass
+    assert ordr(0.0, 2.0).verdict == "fail"
+    assert ordr(-1240.0, 886.0).verdict == "fail"  # omnetpp-olsr's relay throughput "falling"
+    assert ordr(5.0, math.nan).verdict == "inconclusive" and ordr(-5.0, math.nan).verdict == "fail"
+
+
+def test_no_effect_needs_the_whole_interval_inside_the_margin() -> None:
+    def eq(d: float, h: float) -> str:
+        return cl.no_effect("e", "c", margin=5.0, diff=d, ci95=h, unit="%", why="w", result="R1", n=10).verdict
+
+    assert eq(1.0, 2.0) == "pass"
+    assert eq(1.9, 24.7) == "inconclusive"  # omnetpp-olsr's no_speed_effect
+    assert eq(20.0, 2.0) == "fail"
+
+
+def test_explained_only_by_the_same_claim_passing_on_a_part_of_the_study() -> None:
+    row = _lvl(500.0, 10.0)
+    assert row.verdict == "fail"
+    variant = _lvl(640.0, 12.0)
+    assert not row.explained_by(variant, "retry-opnet", parts={"string"})  # part not in the results
+    assert row.verdict == "fail"
+    assert not row.explained_by(_lvl(500.0, 10.0), "retry-opnet", parts={"retry-opnet"})  # variant fails too
+    assert row.explained_by(variant, "retry-opnet", parts={"retry-opnet"}, what="OPNET's retry accounting")
+    assert row.verdict == "explained" and row.evidence == "retry-opnet" and "retry-opnet" in row.note
+    assert row.row()[cl.COLUMNS.index("evidence")] == "retry-opnet"
+    # a passing or inconclusive row cannot be explained, and the variant must be the same claim
+    ok = _lvl(650.0, 10.0)
+    assert not ok.explained_by(variant, "retry-opnet", parts={"retry-opnet"}) and ok.verdict == "pass"
+    other = cl.level("c", "case", paper=600.0, mean=600.0, ci95=1.0, unit="kbit/s", why="w", result="R1", n=10)
+    with pytest.raises(ValueError, match="different claim"):
+        _lvl(500.0, 10.0).explained_by(other, "retry-opnet", parts={"retry-opnet"})
+
+
+def test_rows_name_their_source_and_results_need_a_row_or_a_reason() -> None:
+    with pytest.raises(ValueError, match="names its result"):
+        cl.level("c", "case", paper=1.0, mean=1.0, ci95=0.0, unit="x", why="w")
+    with pytest.raises(ValueError, match="source"):
+        cl.check("c", "case", ok=True, value=0.0, unit="x", bound="0", why="w", source="mine")
+    results = [cl.Result("R1", "Fig. 1", "a level"), cl.Result("R2", "§3", "a sentence", no_row="no number, no shape"),
+               cl.Result("R3", "Fig. 2", "an ordering")]
+    rows = [_lvl(650.0, 10.0), cl.check("exact", "all", ok=True, value=0.0, unit="msgs", bound="0", why="w")]
+    with pytest.raises(ValueError, match="R3"):
+        cl.check_coverage(results, rows)
+    rows.append(cl.ordering("o", "c", paper="up", diff=-1.0, ci95=0.5, unit="x", why="w", result="R3", n=5))
+    cl.check_coverage(results, rows)
+    with pytest.raises(ValueError, match="R9"):
+        cl.check_coverage(results, [*rows, cl.ordering("o", "c", paper="up", diff=1.0, ci95=0.5, unit="x", why="w", result="R9")])
+    s = cl.summary(results, rows)
+    assert s["results_tested"] == 2 and s["results_reproduced"] == 1 and s["results_without_row"] == 1
+    head = cl.headline(results, rows)
+    assert head.startswith("**1 of 2 published results reproduced**") and "checks: 1 pass" in head
+    table = cl.coverage_table(results, rows)
+    assert "no row: no number, no shape" in table and "| R3 |" in table
+
+
+def test_relative_tolerance_and_welch_difference() -> None:
     assert relative_tolerance(650.0, 660.0, 0.10) and not relative_tolerance(580.0, 660.0, 0.10)
+    d, h = cl.diff_ci([1.0, 2.0, 3.0], [2.0, 3.0, 4.0, 5.0])
+    assert d == pytest.approx(-1.5) and 1.5 < h < 3.0
+    assert math.isnan(cl.diff_ci([1.0], [2.0, 3.0])[1])
 
 
 @pytest.fixture(scope="module")

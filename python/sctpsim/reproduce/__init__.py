@@ -1,17 +1,19 @@
-"""``sctpsim reproduce STUDY``: one published study end to end (DESIGN.md §5, docs/reproduce.md).
+"""``sctpsim reproduce STUDY``: one published study end to end (DESIGN.md §5–6, docs/reproduce.md).
 
-A study is a list of :class:`Part` s — each a scenario, a grid and a number of seeds, run by
-:func:`sctpsim.sweep.sweep` into ``OUT/sweeps/<part>/`` (resumable: a finished run is never
-run again, so an interrupted reproduction continues where it stopped) — and an ``analyse``
-step that turns their results into claims, figures and the report. Every study writes::
+A study is a list of :class:`Part` s — each a scenario, a grid and a number of seeds, planned
+as a sweep into ``OUT/sweeps/<part>/`` (resumable: a finished run is never run again, so an
+interrupted reproduction continues where it stopped); all parts' runs share one process pool —
+and an ``analyse`` step that turns their results into claims, figures and the report. Every
+study writes::
 
-    OUT/report.md          set-up, every choice the paper leaves open, claims, figures, causes
-    OUT/claims.csv         one row per published claim (sctpsim.reproduce.claims)
+    OUT/report.md          headline, coverage table, set-up, every open choice, claims, figures
+    OUT/claims.csv         one row per claim (sctpsim.reproduce.claims: the rules of DESIGN.md §6)
     OUT/results.parquet    every run of every part, one row each (column ``part``)
     OUT/figures/*.png|pdf|svg  the figures
-    OUT/reproduce.json     study, mode, code version, command, parts, start and end times
+    OUT/reproduce.json     study, mode, code version, command, parts, times, headline, coverage
 
-``--quick`` runs a reduced grid with fewer seeds; the report says which.
+``--quick`` runs a reduced grid with fewer seeds; the report says which. ``--reanalyse DIR``
+recomputes everything but the runs from what ``DIR`` stores.
 """
 
 from __future__ import annotations
