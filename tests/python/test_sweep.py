@@ -427,3 +427,24 @@ def test_sigterm_stops_a_sweep_like_ctrl_c_keeping_finished_runs(tmp_path) -> No
     assert "run the same command to resume" in stdout
     res = pd.read_parquet(out / "results.parquet")
     assert 1 <= (res["status"] == "ok").sum() < 40
+
+
+def test_several_plans_share_one_pool_and_each_writes_its_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `reproduce` plans every part and runs them on one backend: a part's last runs overlap the
+    # next part's first ones instead of draining a pool of their own.
+    sw = sys.modules["sctpsim.sweep"]
+    made: list[str] = []
+    real = sw._backend
+    monkeypatch.setattr(sw, "_backend", lambda *a: made.append("backend") or real(*a))
+    sc = sctpsim.Scenario.load(WIRED).with_({"simulation.duration": "1s"})
+    plans = [sw.plan_sweep(sc, {"link[1].loss.p": [p]}, 3, out=tmp_path / f"part{p}", jobs=2) for p in (0.01, 0.1)]
+    assert [len(p.todo) for p in plans] == [3, 3]
+    results = sw.run_plans(plans, jobs=2, progress=False, executor=_execute)
+    assert made == ["backend"]
+    assert [(r.done, r.failed) for r in results] == [(3, 0), (3, 0)]
+    for p, r in zip((0.01, 0.1), results):
+        assert (tmp_path / f"part{p}" / "results.parquet").is_file()
+        assert set(r.results["link[1].loss.p"]) == {p}
+    # the same plans again find every run stored
+    again = [sw.plan_sweep(sc, {"link[1].loss.p": [p]}, 3, out=tmp_path / f"part{p}", jobs=2) for p in (0.01, 0.1)]
+    assert [len(p.todo) for p in again] == [0, 0]
