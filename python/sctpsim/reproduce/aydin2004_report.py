@@ -120,14 +120,15 @@ def _img(f: Figure) -> str:
     return f"![{f.caption}](figures/{f.path.name})\n\n*{f.caption}*"
 
 
-def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, h: pd.DataFrame, claims: list[Claim],
+def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, h: pd.DataFrame, w: pd.DataFrame, claims: list[Claim],
            figs: dict[str, Figure]) -> str:
     n = int(c["n"].min()) if not c.empty else 0
     L: list[str] = [f"# Reproduction: Aydin & Shen 2005 ({'quick' if ctx.quick else 'full'})"]
     L.append(
         "I. Aydin, C.-C. Shen, *Evaluating Cellular SCTP over One-Hop Wireless Networks* (VTC 2005-Fall; "
         "`../shared/papers/aydin-shen-cellular-sctp.txt`). The paper gives figures without numbers; its claims are "
-        "compared by shape. Made with `sctpsim reproduce aydin2004"
+        "compared by shape: orderings in the paper's direction, significant at 95 % (DESIGN.md §6 \"Claims\"). Made with "
+        "`sctpsim reproduce aydin2004"
         f"{' --quick' if ctx.quick else ''}`; every run is in `results.parquet`, every handoff in "
         "`sweeps/<part>/handoffs.parquet`."
     )
@@ -145,6 +146,7 @@ def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, h: pd.DataFrame, clai
     L.append("## Throughput against time (Figs. 6 and 7)")
     if "timeline" in figs:
         L.append(_img(figs["timeline"]))
+    L.append(_region_table(w))
     L.append("## Handoffs")
     L.append(_handoff_table(h))
     if "breakdown" in figs:
@@ -172,6 +174,24 @@ def _speed_table(c: pd.DataFrame) -> str:
                      int(g["lost"].sum())])
     return (markdown_table(["mechanism, acquisition", *[f"{v:g} km/h" for v in speeds], "associations lost"], rows)
             + "\n\nThroughput in kbit/s of user data (1200-byte chunks delivered in 360 s), mean ± 95 % CI over seeds.")
+
+
+def _region_table(w: pd.DataFrame) -> str:
+    """Figs. 6–7 as numbers: per timeline run, the mean throughput inside the handoff regions
+    and in the stretches just before them (R5, R6)."""
+    if w.empty:
+        return "No timeline runs."
+    rows = []
+    for (acq, v), g in w.groupby(["acquisition", "speed_kmh"]):
+        d = g["before_kbps"] - g["inside_kbps"]
+        rows.append([acq, f"{v:g}", len(g), fmt(g["before_kbps"].mean(), 5), fmt(g["inside_kbps"].mean(), 5),
+                     fmt_mean_ci(*mean_ci(d))])
+    return ("Per handoff region (the shaded overlaps of Figs. 6–7) of the one run per speed: mean throughput in the stretch "
+            "outside the regions just before it and inside it, kbit/s of user data; the difference's 95 % CI is over the "
+            "regions of that run (one region at 5 km/h: no CI). Rows `throughput_lower_in_handoff_regions` pool every "
+            "speed's regions per acquisition time.\n\n"
+            + markdown_table(["acquisition", "speed (km/h)", "regions", "before (kbit/s)", "inside (kbit/s)",
+                              "before − inside (kbit/s)"], rows))
 
 
 def _handoff_table(h: pd.DataFrame) -> str:
