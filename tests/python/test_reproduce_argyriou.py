@@ -1,6 +1,7 @@
 """The Argyriou & Madisetti reproduction (`sctpsim reproduce argyriou2004`): the route-break
-attribution of docs/metrics.md, and a shrunken reproduction end to end (every part, claim and
-figure; 20 nodes, 5 pairs, 20 s runs, 2 seeds)."""
+attribution of docs/metrics.md, and a shrunken reproduction end to end (every part, claim row,
+result and figure; 20 nodes, 5 pairs, 20 s runs, 2 seeds). The claim rules on synthetic runs:
+test_claims_argyriou2004.py."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pandas as pd
 import pytest
 
 from sctpsim.reproduce import Part, argyriou2004, reproduce
+from sctpsim.reproduce.claims import VERDICTS
 
 
 def _rows(*rows: tuple[str, float, str]) -> pd.DataFrame:
@@ -52,7 +54,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
     try:
         study = argyriou2004.Study(argyriou2004.STUDY.name, argyriou2004.STUDY.title, small, argyriou2004.STUDY.analyse)
         mp.setattr("sctpsim.reproduce.get_study", lambda name: study)
-        out, _claims = reproduce("argyriou2004", quick=True, out=tmp_path_factory.mktemp("arg") / "tiny", jobs=2)
+        out, _claims = reproduce("argyriou2004", quick=True, out=tmp_path_factory.mktemp("arg") / "tiny", jobs=1)
     finally:
         mp.undo()
     return out
@@ -63,22 +65,35 @@ def test_tiny_reproduction_writes_every_claim_figure_and_part(tiny: Path) -> Non
         claims = list(csv.DictReader(f))
     names = {c["claim"] for c in claims}
     assert names == {
-        "sctp_over_tcp_throughput", "delivery_fraction", "per_flow_throughput", "sctp_over_tcp_vs_pause",
-        "tcp_pdf_above_sctp", "breaks_to_timeout_sctp_over_tcp", "larger_area_lower_throughput",
-        "asctp_over_sctp_throughput", "asctp_breaks_to_timeout_over_sctp", "exact_delivery",
+        "tcp_pdf_above_sctp", "sctp_over_tcp_vs_pause", "sctp_fewer_timeouts", "tcp_pdf_above_sctp_aodv", "aodv_below_dsr",
+        "breaks_to_timeout_sctp_over_tcp", "per_flow_throughput", "delivery_fraction", "sctp_over_tcp_throughput",
+        "throughput_insensitive_to_speed", "pdf_insensitive_to_speed", "sctp_break_ends_in_t3",
+        "asctp_breaks_to_timeout_below_sctp", "asctp_over_sctp_throughput", "larger_area_lower_throughput", "exact_delivery",
     }
-    assert all(c["verdict"] in ("pass", "fail", "explained") for c in claims)
-    # 3 speeds × 2 routings for the ratio; × 2 protocols for PDF and throughput.
-    assert sum(c["claim"] == "delivery_fraction" for c in claims) == 12
+    assert all(c["verdict"] in VERDICTS for c in claims)
+    # Every paper row names a result of the study; no row is explained (the study has no
+    # counterfactual part that makes a failing claim pass).
+    rids = {r.rid for r in argyriou2004.RESULTS}
+    assert all(c["result"] in rids for c in claims if c["source"] == "paper")
+    assert not [c for c in claims if c["verdict"] == "explained" or c["evidence"]]
+    # Fig. 2: 12 cells of throughput and of delivery fraction, 6 SCTP/TCP ratios as effects.
+    assert sum(c["claim"] == "delivery_fraction" and c["kind"] == "level" for c in claims) == 12
+    assert sum(c["claim"] == "per_flow_throughput" and c["kind"] == "level" for c in claims) == 12
+    assert sum(c["claim"] == "sctp_over_tcp_throughput" and c["kind"] == "effect" for c in claims) == 6
     # A-SCTP against SCTP at every pause in both areas, and exact delivery in every SCTP run.
     assert sum(c["claim"] == "asctp_over_sctp_throughput" for c in claims) == 2 * len(argyriou2004.PAUSES_S)
     exact = [c for c in claims if c["claim"] == "exact_delivery"]
-    assert [c["verdict"] for c in exact] == ["pass", "pass"], exact
+    assert [(c["source"], c["verdict"]) for c in exact] == [("check", "pass"), ("check", "pass")], exact
     for stem in ("fig1-vs-pause", "fig2-vs-speed", "fig3cd-area"):
         for ext in ("png", "pdf", "svg"):
             assert (tiny / "figures" / f"{stem}.{ext}").stat().st_size > 0
     report = (tiny / "report.md").read_text()
     assert "Route breaks that ended in a timeout" in report and "A-SCTP" in report
+    # The coverage table (every result, R1…R18) and the headline open the report.
+    assert "published results reproduced" in report.split("## ")[0]
+    assert "## Coverage: every result the paper reports" in report
+    for r in argyriou2004.RESULTS:
+        assert f"| {r.rid} |" in report
     df = pd.read_parquet(tiny / "results.parquet")
     assert set(df["part"]) == (
         {f"{k}-{p}" for k in ("speed", "pause", "area800") for p in ("sctp", "tcp")} | {"pause-asctp", "area800-asctp"}

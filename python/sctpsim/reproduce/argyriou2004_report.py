@@ -13,7 +13,7 @@ from sctpsim.plot import Figure
 from sctpsim.report import fmt, fmt_mean_ci, markdown_table
 from sctpsim.reproduce import Context
 from sctpsim.reproduce import argyriou2004 as a
-from sctpsim.reproduce.claims import Claim, mean_ci, paired_ratio
+from sctpsim.reproduce.claims import Claim, claims_sections, mean_ci, paired_ratio
 from sctpsim.reproduce.figures import new_figure, save_figure
 
 LABEL = {"tcp": "TCP (Tahoe, ns-2 2003)", "sctp": "SCTP (ns-2 module)", "asctp": "A-SCTP (§3)"}
@@ -191,14 +191,7 @@ def report(ctx: Context, sp: pd.DataFrame, pa: pd.DataFrame, a8: pd.DataFrame, c
     )
     if ctx.quick:
         L.append(f"**Quick mode:** {n} seeds per point and 100 s runs. The full reproduction runs 10 seeds of 200 s.")
-    L.append("## Claims")
-    L.append(markdown_table(
-        ["claim", "case", "paper", "ours (mean ± 95 % CI)", "unit", "tolerance", "verdict"],
-        [[c.claim, c.case, c.paper, fmt_mean_ci(c.ours_mean, c.ours_ci95), c.unit, c.tolerance, c.verdict] for c in claims],
-    ))
-    L.append("Why each tolerance:")
-    why = {c.claim: c.why for c in claims}
-    L.append("\n".join(f"- `{k}`: {v}." for k, v in why.items()))
+    L.extend(claims_sections(claims))
     L.append("## Set-up and the choices the paper leaves open")
     L.append(markdown_table(["parameter", "value", "why"], [list(c) for c in a.CHOICES]))
     L.append("## SCTP against TCP by speed (Figure 2)")
