@@ -39,6 +39,29 @@ def test_a_timeout_at_the_same_instant_as_the_break_does_not_count() -> None:
     assert argyriou2004.attribute_breaks(ts) == (1.0, 0.0)
 
 
+def _tsn(*rows: tuple[float, str, float]) -> pd.DataFrame:
+    return pd.DataFrame([{"scope": "flow", "id": "0", "time_s": t, "metric": m, "value": v} for t, m, v in rows])
+
+
+def test_a_break_to_timeout_counts_as_long_only_when_it_lost_more_than_half_the_window() -> None:
+    sent = [(0.1 * k, "tsn_sent", float(k)) for k in range(1, 11)]
+    # Window at the break (t = 1.5): TSNs 3..10 (cum ack 2), 8 in flight.
+    base = [*sent, (0.5, "tsn_acked", 2.0), (1.5, "route_broken", 1.0), (4.0, "tsn_t3_rtx", 3.0), (4.5, "tsn_acked", 10.0)]
+    five = [(1.2 + 0.01 * k, "dropped_tsn", float(k)) for k in range(3, 8)]  # 5 of 8, within the look-back
+    assert argyriou2004.breaks_losing_half_window(_tsn(*base, *five)) == 1.0
+    # Four of eight is not more than half; a drop after the T3 and one of an acked TSN do not count.
+    four = [*five[:4], (4.2, "dropped_tsn", 9.0), (1.4, "dropped_tsn", 1.0)]
+    assert argyriou2004.breaks_losing_half_window(_tsn(*base, *four)) == 0.0
+    # A drop long before the break is not the break's.
+    early = [*five[:4], (0.6, "dropped_tsn", 10.0)]
+    assert argyriou2004.breaks_losing_half_window(_tsn(*base, *early)) == 0.0
+    # A break the ack point got past before any T3 is not a break → timeout at all.
+    recovered = [*sent, (0.5, "tsn_acked", 2.0), (1.5, "route_broken", 1.0), (2.0, "tsn_acked", 10.0), (4.0, "tsn_t3_rtx", 3.0), *five]
+    assert argyriou2004.breaks_losing_half_window(_tsn(*recovered)) == 0.0
+    # TCP runs have no TSN rows.
+    assert pd.isna(argyriou2004.breaks_losing_half_window(_rows(("0", 1.0, "route_broken"), ("0", 2.0, "timeout"))))
+
+
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
     real = argyriou2004._parts
@@ -67,7 +90,7 @@ def test_tiny_reproduction_writes_every_claim_figure_and_part(tiny: Path) -> Non
     assert names == {
         "tcp_pdf_above_sctp", "sctp_over_tcp_vs_pause", "sctp_fewer_timeouts", "tcp_pdf_above_sctp_aodv", "aodv_below_dsr",
         "breaks_to_timeout_sctp_over_tcp", "per_flow_throughput", "delivery_fraction", "sctp_over_tcp_throughput",
-        "throughput_insensitive_to_speed", "pdf_insensitive_to_speed", "sctp_break_ends_in_t3",
+        "throughput_insensitive_to_speed", "pdf_insensitive_to_speed", "sctp_break_ends_in_t3", "t3_breaks_lost_half_window",
         "asctp_breaks_to_timeout_below_sctp", "asctp_over_sctp_throughput", "larger_area_lower_throughput", "exact_delivery",
     }
     assert all(c["verdict"] in VERDICTS for c in claims)
