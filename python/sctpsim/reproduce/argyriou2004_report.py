@@ -322,14 +322,19 @@ def _breaks_table(pa: pd.DataFrame) -> str:
             sub = pa[(pa[a.P_ROUTING] == routing) & (pa["protocol"] == proto)]
             if sub.empty:
                 continue
-            rows.append([routing.upper(), proto.upper(), fmt_mean_ci(*mean_ci(sub["route_breaks"])),
+            half = sub["breaks_to_timeout_lost_half"]
+            rows.append([routing.upper(), a.NAMES[proto], fmt_mean_ci(*mean_ci(sub["route_breaks"])),
                          fmt_mean_ci(*mean_ci(sub["breaks_to_timeout"])),
-                         fmt(100 * sub["breaks_to_timeout"].sum() / max(sub["route_breaks"].sum(), 1))])
-    return markdown_table(["routing", "protocol", "route breaks / run", "… that led to a timeout / run", "share (%)"], rows) + (
+                         fmt(100 * sub["breaks_to_timeout"].sum() / max(sub["route_breaks"].sum(), 1)),
+                         fmt_mean_ci(*mean_ci(half)) if half.notna().any() else "—"])
+    return markdown_table(["routing", "protocol", "route breaks / run", "… that led to a timeout / run", "share (%)",
+                           "… of those, lost > half the window / run"], rows) + (
         "\n\nA route break (`route_broken` row: the source's routing protocol reported that its route to the flow's destination broke) "
         "led to a timeout when the flow's sender had a retransmission timeout (TCP RTO, SCTP T3-rtx) after it, before its cumulative "
         "acknowledgement advanced again and before the flow's next route break (`docs/metrics.md`, 'Route breaks and timeouts'). "
-        "Runs of all pause times, 600 × 600 m."
+        "Such a break lost more than half the window (§2's condition for needing an RTO, R8) when more than half the TSNs sent "
+        "and not acknowledged at the break have a `dropped_tsn` row between half a second before it and the T3 "
+        "(`argyriou2004.breaks_losing_half_window`; SCTP only). Runs of all pause times, 600 × 600 m."
     )
 
 
