@@ -203,7 +203,8 @@ def _parts(quick: bool) -> list[Part]:
              sets={**base, **relay, **sctp}, what=f"SCTP with 1 and 5 streams at {RELAY_POWER}: relays needed"),
     ]
     # The counterfactual of Table 2's counts (module doc): Table 2's speeds, TCP, the rate fixed at 6 Mbit/s.
-    # Its cost: 3 speeds × 10 seeds of one TCP run (about 2 CPU min in full; 4 runs of 60 s in quick).
+    # Its cost: 3 speeds × 10 seeds of one TCP run of 200 s (3-4 s of CPU per 60 s run measured in quick, so about
+    # 6 CPU min in full; quick: 4 runs of 60 s, about 15 s).
     t2 = [speed_value(v) for v in speeds if v in PAPER_TCP]
     parts.append(Part(name=FIXED6_PART, scenario=FIELD, vary={P_SPEED: t2}, seeds=seeds, sets={**base, **FIXED6_SETS},
                       what="TCP, the paper's set-up with every data frame at the base bitrate 6 Mbit/s (counterfactual of Table 2)"))
