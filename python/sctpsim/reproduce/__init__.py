@@ -255,10 +255,10 @@ def _with_coverage(analysis: Analysis, head: str, quick: bool) -> str:
 
 
 def reanalyse(directory: str | Path, progress: Callable[[str], None] | None = None,
-              argv: Sequence[str] | None = None) -> tuple[Path, list[Claim]]:
+              argv: Sequence[str] | None = None, study: str | None = None) -> tuple[Path, list[Claim]]:
     """Claims, figures and the report of the reproduction in ``directory`` recomputed from its
     stored runs, without simulating (``--reanalyse DIR``). ValueError naming the problem when
-    ``directory`` is not a reproduction or a part's runs are missing."""
+    ``directory`` is not a reproduction (of ``study``, if given) or a part's runs are missing."""
     d = Path(directory)
     mf = d / "reproduce.json"
     if not mf.is_file():
@@ -268,6 +268,8 @@ def reanalyse(directory: str | Path, progress: Callable[[str], None] | None = No
         name, quick = str(manifest["study"]), manifest["mode"] == "quick"
     except (ValueError, KeyError, TypeError) as e:
         raise ValueError(f"--reanalyse {d}: reproduce.json is unreadable ({e})") from None
+    if study is not None and study != name:
+        raise ValueError(f"--reanalyse {d}: holds a reproduction of {name}, another study than {study!r}")
     st = get_study(name)
     say = progress or (lambda _t: None)
     t0 = time.monotonic()
@@ -361,11 +363,9 @@ def _cli_reanalyse(args: argparse.Namespace, argv: Sequence[str] | None, bad: Ca
         return bad("--reanalyse DIR takes the study, mode and output directory from DIR; drop --quick, --out, --jobs and --dask")
     t0 = time.monotonic()
     try:
-        out, claims = reanalyse(args.reanalyse, progress=lambda t: print(t, flush=True), argv=argv)
+        out, claims = reanalyse(args.reanalyse, progress=lambda t: print(t, flush=True), argv=argv, study=args.study)
     except ValueError as e:
         return bad(str(e))
-    if args.study and args.study != json.loads((out / "reproduce.json").read_text(encoding="utf-8"))["study"]:
-        return bad(f"--reanalyse {out}: holds a reproduction of another study than {args.study!r}")
     _print_outcome(out, claims, t0)
     return EXIT_OK
 
