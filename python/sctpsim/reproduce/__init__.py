@@ -371,9 +371,18 @@ def _cli_reanalyse(args: argparse.Namespace, argv: Sequence[str] | None, bad: Ca
 
 
 def _print_outcome(out: Path, claims: Sequence[Claim], t0: float) -> None:
-    for c in claims:
-        print(f"  {c.verdict:<12} {c.source:<9} {c.result:<4} {c.claim} [{c.case}]: paper {c.paper} {c.unit}, "
-              f"ours {c.ours_mean:.4g} ± {c.ours_ci95:.3g}")
+    """One line per published result (its status and rows), the checks and extensions that do
+    not pass, then the headline."""
     manifest = json.loads((out / "reproduce.json").read_text(encoding="utf-8"))
+    cov = manifest.get("coverage", {})
+    where = cov.get("result_where", {})
+    for rid, status in cov.get("result_status", {}).items():
+        rows = [c for c in claims if c.source == "paper" and c.result == rid]
+        counts = ", ".join(f"{sum(1 for c in rows if c.verdict == v)} {v}" for v in claims_mod.VERDICTS
+                           if any(c.verdict == v for c in rows))
+        print(f"  {rid:<4} {status:<12} {where.get(rid, '')}" + (f" ({len(rows)} row{'s' if len(rows) != 1 else ''}: {counts})" if rows else ""))
+    for c in claims:
+        if c.source != "paper" and c.verdict != "pass":
+            print(f"  {c.source:<9} {c.verdict:<12} {c.claim} [{c.case}]: ours {c.ours_mean:.4g} ± {c.ours_ci95:.3g} {c.unit}")
     print(f"report: {out}/report.md  claims: {out}/claims.csv  figures: {out}/figures/  ({time.monotonic() - t0:.0f} s)")
     print(manifest.get("headline", ""), flush=True)

@@ -18,8 +18,9 @@ verdict by hand.
     inconclusive otherwise (it overlaps the band but also the null).
     ``ordering``: a published direction ("SCTP above TCP", "falls with speed"), given as a
     difference oriented so that positive is the paper's direction. Pass only when the CI
-    excludes 0 on the positive side; fail when the mean is 0 or negative; inconclusive when
-    the mean is positive but the CI reaches 0. "Not significantly the other way" is no pass.
+    excludes 0 on the positive side; fail when the mean is 0 or negative (more seeds would
+    only confirm the other direction); inconclusive when the mean is positive but the CI
+    reaches 0, or when there is no CI. "Not significantly the other way" is no pass.
     ``no_effect``: "no effect" within a margin ±e. Pass when the whole CI lies inside ±e; fail
     when it misses ±e; inconclusive otherwise.
     ``check``: an exact condition (0 corrupted messages, an outage below a bound): pass or fail.
@@ -234,7 +235,7 @@ def ordering(claim: str, case: str, *, paper: str, diff: float, ci95: float, uni
     """A published direction; ``diff`` is oriented so that positive is the paper's direction."""
     seeds = None
     if not _finite(diff, ci95):
-        outcome = "fail" if _finite(diff) and diff <= 0 else "inconclusive"
+        outcome = "inconclusive"  # no spread, no decision either way
     elif diff - ci95 > 0:
         outcome = "pass"
     elif diff <= 0:
@@ -308,6 +309,7 @@ def summary(results: Sequence[Result], claims: Sequence[Claim]) -> dict[str, obj
         "results_by_status": {v: sum(1 for s in tested if s == v) for v in ("pass", "explained", "fail", "inconclusive")},
         "results_without_row": len(results) - len(tested),
         "result_status": statuses,
+        "result_where": {r.rid: r.where for r in results},
     }
     for src in SOURCES:
         rows = [c for c in claims if c.source == src]
