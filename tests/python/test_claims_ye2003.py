@@ -151,13 +151,13 @@ def test_levels_times_three_and_reversed_effects_pass_no_paper_row() -> None:
     assert all(c.verdict == "fail" for c in rows), [(c.claim, c.case, c.verdict) for c in rows if c.verdict != "fail"]
 
 
-def test_the_ceiling_is_judged_on_goodput_within_ten_percent() -> None:
-    """§4's 660 kbit/s is the association's throughput: our goodput 10.5 % below it fails even
-    though the IP-layer value (560/512 of it) would lie within 10 %."""
+def test_the_ceiling_is_judged_on_goodput_within_fifteen_percent() -> None:
+    """§4's 660 kbit/s is the association's throughput: a goodput 18 % below it fails even
+    though the IP-layer value (560/512 of it, 10 % below) would lie within 15 %."""
     s, e = _paper_world()
     one = (s["hops"] == 1) & (s["rwnd_mtu"] == 2)
-    s.loc[one, "goodput_bps"] = 590.7e3
-    s.loc[one, "ip_throughput_bps"] = 590.7e3 * y.IP_PACKET_BYTES / y.CHUNK_BYTES
+    s.loc[one, "goodput_bps"] = 541.0e3
+    s.loc[one, "ip_throughput_bps"] = 541.0e3 * y.IP_PACKET_BYTES / y.CHUNK_BYTES
     rows = [c for c in y.claims_from(s, e) if c.claim == "one_hop_ceiling_660"]
     assert len(rows) == 2 and all(c.verdict == "fail" for c in rows)
     assert all("IP layer" in c.note for c in rows)

@@ -188,9 +188,11 @@ def test_quick_reproduction_writes_claims_report_figures_and_results(quick: tupl
     # explained only with a part of the study as evidence, and that part is in the results
     res = pd.read_parquet(out / "results.parquet")
     assert all(r["evidence"] in set(res["part"]) for r in recs if r["verdict"] == "explained")
-    # the 1-hop ceiling is judged on goodput, as the paper measured it: ours is 10–15 % lower
+    # the 1-hop ceiling is judged on goodput, as the paper measured it (10–15 % below 660 kbit/s),
+    # with the IP-layer rate in the note only
     ceiling = [r for r in recs if r["claim"] == "one_hop_ceiling_660"]
-    assert len(ceiling) == 2 and all(r["verdict"] == "fail" and "IP layer" in r["note"] for r in ceiling)
+    assert len(ceiling) == 2 and all("goodput" in r["case"] and "IP layer" in r["note"] for r in ceiling)
+    assert all(540.0 < float(r["ours_mean"]) < 600.0 for r in ceiling)
     report = (out / "report.md").read_text()
     assert "Quick mode" in report
     # the report opens with its title, the headline and the coverage table
