@@ -84,6 +84,9 @@ def test_a_level_passes_only_when_its_whole_interval_is_inside_the_band() -> Non
     # a range: 0.34–0.37 % gives 0.289–0.4255
     r = cl.level("loss", "c", paper=(0.34, 0.37), mean=0.005, ci95=0.001, unit="%", why="w", result="R2", n=10)
     assert r.verdict == "fail" and r.paper == "0.34–0.37"
+    # an absolute band where the paper's precision is absolute (a percentage to the point)
+    pdf = cl.level("pdf", "c", paper=98.0, mean=97.4, ci95=0.3, unit="percent", why="w", result="R3", n=10, abs_tol=1.0)
+    assert pdf.verdict == "pass" and "±1 percent" in pdf.tolerance
 
 
 def test_an_effect_must_reach_the_papers_magnitude_and_exclude_the_null() -> None:

@@ -564,7 +564,7 @@ def _fig2_claims(sp: pd.DataFrame) -> list[Claim]:
                 m, ci, n = mean_ci_n(sub["pdf_percent"])
                 out.append(level(
                     "delivery_fraction", f"{proto.upper()} over {routing.upper()}, {speed} m/s", paper=pdf, mean=m, ci95=ci,
-                    unit="percent", n=n, tol=PDF_TOLERANCE_POINTS / pdf, result="R11",
+                    unit="percent", n=n, abs_tol=PDF_TOLERANCE_POINTS, result="R11",
                     why="Fig. 2(b), one run per cell; ±1 point, the resolution at which the table tells its cells apart "
                         "(±15 % of 98 % would accept 84 %)",
                 ))

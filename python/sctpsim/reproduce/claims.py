@@ -186,13 +186,21 @@ def _paper_text(paper: float | tuple[float, float]) -> str:
 
 
 def level(claim: str, case: str, *, paper: float | tuple[float, float], mean: float, ci95: float, unit: str, why: str,
-          result: str = "", source: str = "paper", n: int = 0, tol: float = LEVEL_TOLERANCE, note: str = "") -> Claim:
-    """A published level (value or range lo–hi) against our mean ± CI (module doc)."""
+          result: str = "", source: str = "paper", n: int = 0, tol: float = LEVEL_TOLERANCE, abs_tol: float | None = None,
+          note: str = "") -> Claim:
+    """A published level (value or range lo–hi) against our mean ± CI (module doc); the band is
+    ±``tol`` of the paper's value, or ±``abs_tol`` in the unit where the paper's precision is
+    absolute (a percentage given to the point)."""
     lo, hi = _span(paper)
-    blo, bhi = sorted((lo * (1 - tol), hi * (1 + tol))) if lo >= 0 else sorted((lo * (1 + tol), hi * (1 - tol)))
+    if abs_tol is not None:
+        blo, bhi = lo - abs_tol, hi + abs_tol
+        tol_text = f"±{abs_tol:g} {unit}"
+    else:
+        blo, bhi = sorted((lo * (1 - tol), hi * (1 + tol))) if lo >= 0 else sorted((lo * (1 + tol), hi * (1 - tol)))
+        tol_text = f"±{tol * 100:g} %"
     outcome, seeds = _band_outcome(mean, ci95, blo, bhi, n)
     return Claim(claim, case, source, result, "level", _paper_text(paper), mean, ci95, unit,
-                 f"95 % CI within ±{tol * 100:g} % of the paper ({blo:.4g}–{bhi:.4g} {unit})", why, outcome, n, note,
+                 f"95 % CI within {tol_text} of the paper ({blo:.4g}–{bhi:.4g} {unit})", why, outcome, n, note,
                  seeds_to_decide=seeds)
 
 
