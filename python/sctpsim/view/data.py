@@ -117,6 +117,13 @@ def _ranges(manifest: dict[str, Any]) -> dict[str, float] | None:
     return {k: float(v) for k, v in r.items() if isinstance(v, (int, float)) and math.isfinite(v)}
 
 
+def scenario_node_names(manifest: dict[str, Any]) -> list[str]:
+    """The run's node names in the order of the time series' node ``id`` (run.json's scenario),
+    empty when the scenario no longer loads: `sctpsim plot` names stations and APs by them."""
+    sc = _scenario(manifest)
+    return [n["name"] for n in _nodes(sc, [])] if sc is not None else []
+
+
 def _nodes(sc: dict[str, Any] | None, names_seen: list[str]) -> list[dict[str, Any]]:
     """Nodes in the scenario's order (`[[node]]`, then `[nodes]`), the order of the time series'
     node `id`; without a scenario, the names the tables mention."""
