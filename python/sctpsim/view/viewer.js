@@ -697,6 +697,7 @@
     const rg = m.ranges;
     let lg = "<i style=\"background:#2e9d57\"></i>received<i style=\"background:#e0312b\"></i>collision / route broken" +
       "<i style=\"background:#f08c00\"></i>frame error<i style=\"background:#a0785a\"></i>weak signal<i class=\"dot\" style=\"background:#3867d6\"></i>access point / agent";
+    if ((m.link_outages || []).length) lg += "<i style=\"background:#e0312b\"></i>link down";
     if (rg) lg += ` · ranges: reception ${rg.reception_range_m.toFixed(0)} m, carrier sense ${rg.carrier_sense_range_m.toFixed(0)} m`;
     $("legend").innerHTML = lg;
     $("notes").textContent = m.notes.length ? "Data selection: " + m.notes.join("; ") : "";
