@@ -333,6 +333,11 @@ def test_table_valued_parameters_are_labelled_by_what_varies(tmp_path: Path, cap
     labels = [t.get_text() for t in vs_bw["legend"].get_texts()]
     assert labels == [f"Loss probability, link 1 = {p}" for p in (0.01, 0.1, 0.2)]
     assert not any("{" in text for text in labels + [vs_loss["xlabel"]])
+    # The report's setup names the values as --vary takes them, not as Python prints a dict.
+    from sctpsim.report import sweep_report
+
+    setup = sweep_report(tmp_path).text()
+    assert '{model = "bernoulli", p = 0.01}' in setup and "{'model'" not in setup
 
 
 def test_sweep_axis_of_tables_and_unnamed_paths() -> None:
