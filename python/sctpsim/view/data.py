@@ -646,7 +646,9 @@ def _link_losses(trace: pd.DataFrame, all_tx: np.ndarray, kept_tx: np.ndarray, l
     m = pd.merge_asof(drops, txs, on="row", by=["uid", "node", "iface"], direction="backward")
     orphan = m.frame_row.isna().to_numpy()
     frame_row = np.where(orphan, m.row.to_numpy(np.int64), m.frame_row.fillna(-1).to_numpy(np.int64))
-    far = np.array([far_end.get((int(n), str(i)), int(n)) for n, i in zip(m.node, m.iface)], dtype=np.int64)
+    ends = pd.DataFrame([(n, i, f) for (n, i), f in far_end.items()], columns=["node", "iface", "far"])
+    far = m[["node", "iface"]].merge(ends.astype({"node": m.node.dtype}), how="left", on=["node", "iface"])["far"]
+    far = far.fillna(pd.Series(m.node.to_numpy(), index=far.index)).to_numpy(np.int64)
     out = pd.DataFrame({"row": m.row.to_numpy(np.int64), "frame_row": frame_row, "far": far, "orphan": orphan})
     return out[out.orphan | np.isin(out.frame_row.to_numpy(), kept_tx)].reset_index(drop=True)
 
