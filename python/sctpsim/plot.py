@@ -10,7 +10,12 @@ docs/sweeps.md).
 * a run directory (``timeseries.parquet``): throughput, delivered data, cwnd and sequence/TSN
   against time, link throughput and queue occupancy, one line per flow, SCTP path or link
   direction; a multi-homed SCTP flow's TSN figure has one panel per destination address, its
-  transmission lines broken where the path sent nothing (:func:`break_gaps`) and drops marked.
+  transmission lines broken where the path sent nothing (:func:`break_gaps`) and drops marked;
+  many flows, station associations and 802.11 MAC counters are drawn by
+  :mod:`sctpsim.plot_wireless`.
+
+Swept parameters are named in words (:data:`PARAM_NAMES`, else :func:`readable_path`); a
+table-valued one by the fields that vary in it (:func:`sweep_axis`).
 
 Figures go to ``DIR/figures/`` as ``.png``, ``.pdf`` and ``.svg`` with the same stem;
 :mod:`sctpsim.report` then writes ``DIR/report.md``. Axis labels are readable names
@@ -105,6 +110,8 @@ METRIC_NAMES = {
 #: Readable names of swept parameters (docs/scenario.md), by pattern of the field path; ``{0}``
 #: is the link or flow index. Other paths are shown as they are.
 PARAM_NAMES: list[tuple[str, str]] = [
+    (r"link\[(\d+)\]\.loss", "Loss model, link {0}"),
+    (r"link\[(\d+)\]\.loss\.model", "Loss model, link {0}"),
     (r"link\[(\d+)\]\.loss\.p", "Loss probability, link {0}"),
     (r"link\[(\d+)\]\.loss\.p_good_to_bad", "P(good → bad), link {0}"),
     (r"link\[(\d+)\]\.loss\.p_bad_to_good", "P(bad → good), link {0}"),
@@ -132,6 +139,12 @@ PARAM_NAMES: list[tuple[str, str]] = [
     (r"mobility\.pause", "Pause time"),
     (r"mobility\.model", "Mobility model"),
     (r"mobility\.max_speed_mps", "Maximum speed"),
+    (r"mobility\.speed_mps", "Speed"),
+    (r"mobility\.speed_mps\.max", "Maximum speed"),
+    (r"mobility\.speed_mps\.min", "Minimum speed"),
+    (r"radio\.profile", "Radio profile"),
+    (r"radio\.rate_control", "Rate adaptation"),
+    (r"radio\.rts_threshold_bytes", "RTS threshold"),
     (r"mobility\.min_speed_mps", "Minimum speed"),
     (r"routing\.protocol", "Routing protocol"),
     (r"radio\.data_rate", "802.11 data rate"),
@@ -140,12 +153,118 @@ PARAM_NAMES: list[tuple[str, str]] = [
 
 
 def parameter_name(path: str) -> str:
-    """``Loss probability, link 1`` for ``link[1].loss.p``; the path itself if it has no name."""
+    """``Loss probability, link 1`` for ``link[1].loss.p``; a path without a name in
+    :data:`PARAM_NAMES` in words (:func:`readable_path`)."""
     for pattern, name in PARAM_NAMES:
         m = re.fullmatch(pattern, path)
         if m:
             return name.format(*m.groups())
-    return path
+    return readable_path(path)
+
+
+#: Words kept in capitals when a field path is put in words.
+_ACRONYMS = {"rts", "cts", "mss", "rto", "mtu", "ttl", "tsn", "ssid", "cbr", "ip", "ap", "sta", "rx", "tx",
+             "cw", "sifs", "difs", "aodv", "dsr", "olsr", "sctp", "tcp", "udp", "mac", "phy", "sack"}
+
+#: Unit suffixes of field names, dropped from the words (the axis label gives the unit).
+_UNIT_SUFFIX = re.compile(r"_(?:bytes|packets|bps|mps|m|s|db|dbm|w|segments|mtu)$")
+
+
+def readable_path(path: str) -> str:
+    """A field path in words, for paths :data:`PARAM_NAMES` does not name: the leaf without its
+    unit suffix, then where it is (``flows[2].tcp.sack_blocks`` → ``Sack blocks, flow 2, TCP``,
+    ``radio.cw_min`` → ``CW min, radio``), so no figure is labelled with a raw path."""
+    parts = path.split(".")
+    leaf = _UNIT_SUFFIX.sub("", re.sub(r"\[\d+\]$", "", parts[-1]))
+    words = [w.upper() if w in _ACRONYMS else w for w in leaf.split("_") if w]
+    text = " ".join(words) or path
+    text = text[0].upper() + text[1:]
+    where = []
+    for part in parts[:-1]:
+        m = re.fullmatch(r"(\w+)\[(\d+)\]", part)
+        if m:
+            where.append(f"{ {'flows': 'flow', 'link': 'link', 'node': 'node'}.get(m.group(1), m.group(1))} {m.group(2)}")
+        else:
+            where.append(part.upper() if part in _ACRONYMS else part)
+    return ", ".join([text, *where])
+
+
+def table_values(values: Sequence[Any]) -> list[dict[str, Any]] | None:
+    """The values of a table-valued parameter as dicts (``results.parquet`` holds tables as
+    their JSON text, docs/sweeps.md); None when any value is not a table."""
+    out = []
+    for v in values:
+        if isinstance(v, str) and v.lstrip().startswith("{"):
+            try:
+                v = json.loads(v)
+            except ValueError:
+                return None
+        if not isinstance(v, dict):
+            return None
+        out.append(v)
+    return out or None
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, separators=(", ", " = ") if isinstance(v, dict) else (", ", ": ")).replace('"', "")
+    return str(v)
+
+
+def _numeric_text(v: Any, base: str) -> str:
+    """A table field's value with its unit when it is a bare number (``5 m/s``)."""
+    text = _value_text(v)
+    plain = isinstance(v, (int, float)) and not isinstance(v, bool)
+    return f"{text} {base}" if plain and base not in ("count", "fraction") else text
+
+
+def table_split(tables: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+    """The fields every table has with one value (constant), and the fields that differ
+    between the tables, in their first appearance's order."""
+    keys = list(dict.fromkeys(k for t in tables for k in t))
+    const = {k: tables[0][k] for k in keys if all(k in t and t[k] == tables[0][k] for t in tables)}
+    return const, [k for k in keys if k not in const]
+
+
+def sweep_axis(path: str, values: Sequence[Any]) -> tuple[list[float] | None, str, list[str]]:
+    """Positions (None: categorical), axis label and a tick text per value of a swept
+    parameter. A table-valued parameter (``link[1].loss = {model = "bernoulli", p = 0.1}``)
+    is shown by what varies in it: one field varying is that field's axis, numeric when it
+    can be (``Loss probability, link 1 (fraction, 0–1); model = bernoulli``); several make
+    categories named by the varying fields (``model = gilbert-elliott, p_good_to_bad = 0.1``).
+    The fields all values share are named once in the label rather than at every tick."""
+    tables = table_values(values)
+    if tables is None:
+        positions, label = parameter_axis(path, values)
+        return positions, label, [_value_text(v) for v in values]
+    const, varying = table_split(tables)
+
+    def unit_of(key: str) -> str:  # a field's own unit, else its table's (speed_mps.max: m/s)
+        own = base_unit(f"{path}.{key}")
+        return own if own != "count" else base_unit(path)
+
+    fixed = "; ".join(f"{k} = {_numeric_text(v, unit_of(k))}" for k, v in const.items())
+    if len(varying) == 1:
+        key = varying[0]
+        sub = [t.get(key) for t in tables]
+        base = unit_of(key)
+        positions, label = parameter_axis(f"{path}.{key}", sub, base)
+        return positions, label + (f"; {fixed}" if fixed else ""), [_numeric_text(v, base) for v in sub]
+    ticks = [", ".join(f"{k} = {_value_text(t[k])}" for k in varying if k in t) for t in tables]
+    return None, parameter_name(path) + (f" ({fixed})" if fixed else ""), ticks
+
+
+def parameter_values_text(path: str, values: Sequence[Any]) -> dict[Any, str]:
+    """Each value of a swept parameter as a legend names it: ``Bandwidth, link 1 = 2Mbps``;
+    a table by its varying fields (:func:`sweep_axis`)."""
+    distinct = list(dict.fromkeys(values))
+    positions, label, ticks = sweep_axis(path, distinct)
+    name = label.split(";")[0]
+    if positions is not None and name.endswith(")"):
+        name = name.rsplit(" (", 1)[0]  # the value carries its own unit
+    return {v: f"{name} = {tick}" for v, tick in zip(distinct, ticks)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -240,15 +359,16 @@ _UNIT_SCALE = {
 }
 
 
-def parameter_axis(path: str, values: Sequence[Any]) -> tuple[list[float] | None, str]:
+def parameter_axis(path: str, values: Sequence[Any], base: str | None = None) -> tuple[list[float] | None, str]:
     """Numeric x positions and an axis label for a swept parameter's values. Quantities with
     units (``"2Mbps"``, ``"200ms"``) are converted to a common unit; plain numbers take the
     unit of the field name; anything else is categorical (``None``). The label is the
-    parameter's readable name (:func:`parameter_name`)."""
+    parameter's readable name (:func:`parameter_name`). ``base`` overrides the unit the name
+    implies (a table's field, ``speed_mps.max``, is in its table's unit)."""
     name = parameter_name(path)
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         nums = [float(v) for v in values]
-        base = base_unit(path)
+        base = base or base_unit(path)
         if base == "count":
             return nums, name
         unit = display_unit(base, nums) if base in _SCALED else Unit("fraction, 0–1" if base == "fraction" else base)
@@ -390,16 +510,18 @@ def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, f
     xs_all = list(dict.fromkeys(ok[x].tolist()))
     if not xs_all:
         return None
-    positions, xlabel = parameter_axis(x, xs_all)
+    positions, xlabel, ticks = sweep_axis(x, xs_all)
     categorical = positions is None
     pos = dict(zip(xs_all, positions if positions is not None else range(len(xs_all))))
+    series_text = {p: parameter_values_text(p, ok[p].tolist()) for p in params if p != x}
     series_keys = [()] if not others else list(dict.fromkeys(tuple(r) for r in ok[others].itertuples(index=False)))
     if len(series_keys) > 12:
         return None  # unreadable; the report's table still has every point
     values = pd.to_numeric(ok[metric], errors="coerce").astype("float64")
     unit = display_unit(base_unit(metric), values.tolist())
     ylabel = metric_label(metric, unit)
-    xname = xlabel.rsplit(" (", 1)[0] if not categorical else xlabel
+    xname = xlabel.split(";")[0]
+    xname = xname.rsplit(" (", 1)[0] if not categorical or table_values(xs_all) else xname
     if len(xname) > 1 and xname[0].isupper() and xname[1].islower():
         xname = xname[0].lower() + xname[1:]  # "… vs loss probability", but "… vs MSS"
     fig, ax = _new_axes(f"{ylabel.rsplit(' (', 1)[0]} vs {xname}")
@@ -419,7 +541,7 @@ def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, f
         if not pts:
             continue
         pts.sort()
-        label = ", ".join(f"{p}={v}" for p, v in zip(others, skey)) if others else "mean ± 95 % CI"
+        label = ", ".join(series_text[p][v] for p, v in zip(others, skey)) if others else "mean ± 95 % CI"
         # Categories are not a continuum: markers only, series side by side.
         shift = 0.08 * (drawn - (len(series_keys) - 1) / 2) if categorical else 0.0
         ax.errorbar([p[0] + shift for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], marker="o",
@@ -429,7 +551,7 @@ def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, f
         _pyplot().close(fig)
         return None
     if categorical:
-        ax.set_xticks(list(pos.values()), [str(v) for v in pos])
+        ax.set_xticks(list(pos.values()), ticks)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if base_unit(metric) in COUNT_UNITS:
@@ -444,6 +566,7 @@ def _metric_vs_param(ok: pd.DataFrame, params: list[str], x: str, metric: str, f
 
 def _sweep_timeseries(d: Path, ok: pd.DataFrame, params: list[str], figdir: Path) -> list[Figure]:
     st = store.ResultStore(d)
+    texts = {q: parameter_values_text(q, ok[q].tolist()) for q in params}
     curves: dict[int, list[pd.Series]] = {}
     labels: dict[int, str] = {}
     for rowd in ok.to_dict("records"):
@@ -454,7 +577,7 @@ def _sweep_timeseries(d: Path, ok: pd.DataFrame, params: list[str], figdir: Path
         g = ts[(ts["scope"] == "flow") & (ts["metric"] == "goodput_bps")].groupby("time_s")["value"].sum()
         point = int(rowd["point"])
         curves.setdefault(point, []).append(g)
-        labels[point] = ", ".join(f"{q}={rowd.get(q, '')}" for q in params) if params else "all runs"
+        labels[point] = ", ".join(texts[q].get(rowd.get(q), f"{q}={rowd.get(q, '')}") for q in params) if params else "all runs"
     if not curves:
         return []
     allvals = [v for cs in curves.values() for c in cs for v in c.tolist()]
@@ -736,10 +859,20 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
                               "and the association's cumulative TSN ack."))
         return True
 
-    series("flow", lambda m: m == "goodput_bps", "Throughput vs time (goodput per flow)", "throughput.png",
-           "Goodput of each flow against time, per sample interval.")
-    series("flow", lambda m: m == "bytes_delivered", "Data delivered vs time", "delivered.png",
-           "Cumulative payload delivered to each flow's sink against time.")
+    from sctpsim import plot_wireless as wl
+
+    def flow_series(metric: str, title: str, fname: str, caption: str, what: str, base: str) -> None:
+        """One line per flow, or with many flows their sum and spread (plot_wireless)."""
+        sel = ts[(ts["scope"] == "flow") & (ts["metric"] == metric)]
+        if not sel.empty and wl.many_flows(sel):
+            figures.append(wl.flows_aggregate_figure(sel, base, what, title.replace(" per flow", ""), fname, summary, figdir))
+        else:
+            series("flow", lambda m: m == metric, title, fname, caption)
+
+    flow_series("goodput_bps", "Throughput vs time (goodput per flow)", "throughput.png",
+                "Goodput of each flow against time, per sample interval.", "Goodput", "bit/s")
+    flow_series("bytes_delivered", "Data delivered vs time", "delivered.png",
+                "Cumulative payload delivered to each flow's sink against time.", "Data delivered", "bytes")
     if any(_is_cwnd(m) for m in metrics):
         series("", _is_cwnd, "Congestion window vs time", "cwnd.png",
                "Congestion window against time (per path for SCTP: the destination address).")
@@ -771,6 +904,12 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
            "IP throughput of each link direction against time.")
     series("link", lambda m: m == "queue_packets", "Queue occupancy vs time", "queue.png",
            "Packets waiting in each link direction's queue at the sample times.")
+    end_s = float(summary.get("sim_time_s") or ts["time_s"].max())
+    assoc_fig, assoc_notes = wl.association_figure(ts, d, end_s, figdir)
+    notes.extend(assoc_notes)
+    mac_fig, mac_notes = wl.mac_figure(ts, figdir)
+    notes.extend(mac_notes)
+    figures.extend(f for f in (assoc_fig, mac_fig) if f is not None)
     return figures, notes
 
 
@@ -906,8 +1045,12 @@ __all__ = [
     "parameter_name",
     "plot_run",
     "plot_sweep",
+    "parameter_values_text",
     "read_sweep",
+    "readable_path",
     "record_plot_outputs",
     "remove_plot_outputs",
+    "sweep_axis",
     "table_problem",
+    "table_values",
 ]

@@ -176,7 +176,7 @@ def sweep_report(sweep_dir: str | Path, figures: Sequence[Figure] = (), metrics:
     setup = [
         ["scenario", f"`{manifest.get('scenario_source', '?')}` (hash {str(manifest.get('scenario_hash', '?'))[:12]})"],
         ["overrides (--set)", ", ".join(f"`{p}={v}`" for p, v in manifest.get("overrides", [])) or "none"],
-        ["varied", "; ".join(f"`{p}` = {', '.join(str(v) for v in vals)}" for p, vals in vary.items()) or "nothing (replications only)"],
+        ["varied", "; ".join(f"`{p}` = {', '.join(_as_given(v) for v in vals)}" for p, vals in vary.items()) or "nothing (replications only)"],
         ["replications", f"{manifest.get('seeds', '?')} per point, root seed {manifest.get('root_seed', '?')}"],
         ["runs", f"{int((results['status'] == 'ok').sum())} ok, {int((results['status'] != 'ok').sum())} failed, of {len(results)}"],
         ["backend", str(manifest.get("backend", "?"))],
@@ -205,6 +205,26 @@ def sweep_report(sweep_dir: str | Path, figures: Sequence[Figure] = (), metrics:
         for f in figures:
             rep.figure(f)
     return rep
+
+
+def _as_given(v: Any) -> str:
+    """A varied value as `--vary` takes it: tables and arrays in TOML's inline syntax
+    (``{model = "bernoulli", p = 0.01}``) rather than as a Python dict's repr."""
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {_as_toml(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return _as_toml(v)
+    return str(v)
+
+
+def _as_toml(v: Any) -> str:
+    if isinstance(v, dict):
+        return _as_given(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_as_toml(x) for x in v) + "]"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return json.dumps(v) if isinstance(v, str) else str(v)
 
 
 #: Said once above the figures: the PNGs shown have vector copies for papers.

@@ -155,12 +155,12 @@ def test_units_and_labels() -> None:
     assert plot.parameter_axis("flows[0].rate", ["500kbps", "1Mbps", "1.5Mbps"]) == ([0.5, 1.0, 1.5], "Sending rate, flow 0 (Mbit/s)")
     assert plot.parameter_axis("mobility.pause", ["0s", "30s", "1min"]) == ([0.0, 30.0, 60.0], "Pause time (s)")
     assert plot.parameter_axis("link[0].delay", ["5ms", "20ms"]) == ([5.0, 20.0], "One-way delay, link 0 (ms)")
-    assert plot.parameter_axis("nodes.area_m", [600, 800]) == ([600.0, 800.0], "nodes.area_m (m)")
+    assert plot.parameter_axis("nodes.area_m", [600, 800]) == ([600.0, 800.0], "Area, nodes (m)")
     assert plot.parameter_axis("routing.protocol", ["dsr", "aodv"]) == (None, "Routing protocol")
-    assert plot.parameter_axis("x", ["1Mbps", "5ms"]) == (None, "x")
+    assert plot.parameter_axis("x", ["1Mbps", "5ms"]) == (None, "X")
     assert plot.parameter_axis("nodes.count", [20, 50]) == ([20.0, 50.0], "Number of wireless nodes")
     assert plot.parameter_axis("flows[3].tcp.mss_bytes", [536, 1460]) == ([0.536, 1.46], "MSS, flow 3 (kB)")
-    assert plot.parameter_name("flows[0].sctp.some_new_knob") == "flows[0].sctp.some_new_knob"  # no name: the path
+    assert plot.parameter_name("flows[0].sctp.some_new_knob") == "Some new knob, flow 0, SCTP"  # no name: in words
     assert plot.metric_label("flows.goodput_bps.sum", plot.display_unit("bit/s", [2e4])) == "Goodput, sum over flows (kbit/s)"
     assert plot.metric_label("flows.retransmissions.sum", plot.display_unit("packets", [3])) == "Retransmissions, sum over flows (packets)"
     u = plot.display_unit("bit/s", [2.5e6])
@@ -230,3 +230,122 @@ def test_multipath_sctp_figures_per_path(tmp_path: Path, monkeypatch: pytest.Mon
     assert all(v == v for v in backup)
     cwnd_labels = [t.get_text() for t in seen["cwnd.png"][0][1].get_texts()]
     assert cwnd_labels == ["flow 0: A→B (sctp), path 10.0.1.2 (primary)", "flow 0: A→B (sctp), path 10.0.3.2"]
+
+
+# ------------------------------------------------------------------------ wireless runs
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, list[dict[str, Any]]]]:
+    """Every figure saved, by file name: per axes its title, y label, lines (label, x, y) and
+    legend texts."""
+    seen: dict[str, list[dict[str, Any]]] = {}
+    real = plot._save
+
+    def save(fig: Any, path: Path) -> Path:
+        seen[path.name] = [{
+            "title": ax.get_title(), "ylabel": ax.get_ylabel(),
+            "lines": [(ln.get_label(), list(ln.get_xdata()), list(ln.get_ydata())) for ln in ax.get_lines()],
+            "steps": [(p.get_label(), list(p.get_data()[0]), list(p.get_data()[1])) for p in ax.patches
+                      if hasattr(p, "get_data")],
+            "legend": [t.get_text() for t in ax.get_legend().get_texts()] if ax.get_legend() else [],
+        } for ax in fig.axes]
+        return real(fig, path)
+
+    monkeypatch.setattr(plot, "_save", save)
+    yield seen
+
+
+def test_wifi_handoff_has_an_association_and_signal_figure(tmp_path: Path, drawn: dict[str, Any]) -> None:
+    """The station's beacon power from each AP, and its association with AP1 then AP2 at the
+    time of the `assoc` rows."""
+    r = cli("run", str(EXAMPLES / "wifi-handoff.toml"), "--out", str(tmp_path), "--quiet", "--set", "simulation.duration=25s")
+    assert r.returncode == 0, r.stderr
+    figures, notes = plot.plot_run(tmp_path)
+    assert "association.png" in [f.path.name for f in figures]
+    _check_png(tmp_path / "figures" / "association.png")
+    (sta,) = drawn["association.png"]
+    assert sta["title"] == "STA" and sta["ylabel"] == "Beacon power received (dBm)"
+    ts = pd.read_parquet(tmp_path / "timeseries.parquet")
+    for ap in ("AP1", "AP2"):
+        rows = ts[(ts.metric == "beacon_rssi_dbm") & (ts.dir == ap)].sort_values("time_s")
+        (line,) = [ln for ln in sta["lines"] if ln[0] == f"beacons from {ap}"]
+        assert line[2] == pytest.approx(rows.value.tolist())
+    changes = ts[ts.metric == "assoc"].sort_values("time_s")
+    assert changes.value.tolist() == [2.0, 3.0]  # AP1, then AP2 (node indices)
+    marks = [ln[1][0] for ln in sta["lines"] if ln[0].startswith("_") and len(set(ln[1])) == 1]
+    assert marks == pytest.approx(changes.time_s.tolist())
+    assert {"associated with AP1", "associated with AP2"} <= set(sta["legend"])
+    assert any("MAC" in n for n in notes)  # no collisions in this run: no MAC figure, and why
+
+
+def test_wifi_saturation_has_aggregate_and_collision_figures(tmp_path: Path, drawn: dict[str, Any]) -> None:
+    """Ten saturated senders: goodput as the sum over flows and the flows' spread, not ten
+    lines; the MAC figure's collision probability per interval from the cumulative counters."""
+    r = cli("run", str(EXAMPLES / "wifi-saturation.toml"), "--out", str(tmp_path), "--quiet", "--set", "simulation.duration=5s")
+    assert r.returncode == 0, r.stderr
+    figures, _ = plot.plot_run(tmp_path)
+    names = [f.path.name for f in figures]
+    assert {"throughput.png", "delivered.png", "mac.png"} <= set(names)
+    ts = pd.read_parquet(tmp_path / "timeseries.parquet")
+    good = ts[(ts.scope == "flow") & (ts.metric == "goodput_bps")].pivot_table(index="time_s", columns="id", values="value")
+    total, per_flow = drawn["throughput.png"]
+    assert total["ylabel"] == "Goodput (Mbit/s)" and len(total["lines"]) == 1
+    assert total["lines"][0][0] == "sum over 10 flows"
+    assert total["lines"][0][2] == pytest.approx((good.sum(axis=1) / 1e6).tolist())
+    assert [ln[0] for ln in per_flow["lines"]] == ["median flow"]
+    scale = {"Goodput (Mbit/s)": 1e6, "Goodput (kbit/s)": 1e3}[per_flow["ylabel"]]
+    assert per_flow["lines"][0][2] == pytest.approx((good.median(axis=1) / scale).tolist())
+    assert "Jain's fairness index" in figures[names.index("throughput.png")].caption
+    prob, rates = drawn["mac.png"]
+    net = ts[ts.scope == "network"].pivot_table(index="time_s", columns="metric", values="value")
+    per = net.diff().fillna(net)
+    expect = (per.mac_collisions / per.mac_unicast_attempts).tolist()
+    (step,) = [s for s in prob["steps"] if s[0] == "per sample interval"]
+    assert step[1] == pytest.approx(expect)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    whole = sum(m["collisions"] for m in summary["macs"]) / sum(m["unicast_attempts"] for m in summary["macs"])
+    (line,) = [ln for ln in prob["lines"] if ln[0].startswith("whole run")]
+    assert line[2][0] == pytest.approx(whole, rel=1e-9)
+    assert "collisions" in rates["legend"] and rates["ylabel"] == "Frames per second (1/s)"
+
+
+def test_jain_index() -> None:
+    from sctpsim.plot_wireless import jain_index
+
+    assert jain_index([1.0, 1.0, 1.0]) == pytest.approx(1.0)
+    assert jain_index([1.0, 0.0, 0.0, 0.0]) == pytest.approx(0.25)
+    assert jain_index([0.0, None]) is None
+
+
+def test_table_valued_parameters_are_labelled_by_what_varies(tmp_path: Path, captured: dict[str, Any]) -> None:
+    """`--vary 'link[1].loss={model = "bernoulli", p = 0.01},...'`: results.parquet holds the
+    tables as JSON; the figure's axis is the field that varies, in words, with its unit, and
+    other parameters' legends name the field, not the JSON."""
+    sc = sctpsim.Scenario.load(EXAMPLES / "wired-cbr.toml").with_({"simulation.duration": "2s", "flows[0].stop": "2s"})
+    losses = [{"model": "bernoulli", "p": p} for p in (0.01, 0.1, 0.2)]
+    sctpsim.sweep(sc, {"link[1].loss": losses, "link[1].bandwidth": ["1Mbps", "2Mbps"]}, seeds=2, jobs=1, out=tmp_path)
+    plot.plot_sweep(tmp_path, ["network.pdf"])
+    vs_loss = captured["network-pdf-vs-link-1-loss.png"]
+    assert vs_loss["xlabel"] == "Loss probability, link 1 (fraction, 0–1); model = bernoulli"
+    assert vs_loss["title"] == "Packet delivery fraction vs loss probability, link 1"
+    vs_bw = captured["network-pdf-vs-link-1-bandwidth.png"]
+    labels = [t.get_text() for t in vs_bw["legend"].get_texts()]
+    assert labels == [f"Loss probability, link 1 = {p}" for p in (0.01, 0.1, 0.2)]
+    assert not any("{" in text for text in labels + [vs_loss["xlabel"]])
+    # The report's setup names the values as --vary takes them, not as Python prints a dict.
+    from sctpsim.report import sweep_report
+
+    setup = sweep_report(tmp_path).text()
+    assert '{model = "bernoulli", p = 0.01}' in setup and "{'model'" not in setup
+
+
+def test_sweep_axis_of_tables_and_unnamed_paths() -> None:
+    ge = {"model": "gilbert-elliott", "p_good_to_bad": 0.01, "p_bad_to_good": 0.3}
+    positions, label, ticks = plot.sweep_axis("link[1].loss", [json.dumps({"model": "bernoulli", "p": 0.1}), json.dumps(ge)])
+    assert positions is None and label == "Loss model, link 1"
+    assert ticks == ["model = bernoulli, p = 0.1", "model = gilbert-elliott, p_good_to_bad = 0.01, p_bad_to_good = 0.3"]
+    positions, label, ticks = plot.sweep_axis("mobility.speed_mps", [{"min": 0, "max": 5}, {"min": 0, "max": 20}])
+    assert positions == [5.0, 20.0] and label == "Maximum speed (m/s); min = 0 m/s" and ticks == ["5 m/s", "20 m/s"]
+    assert plot.parameter_name("flows[2].tcp.sack_blocks") == "SACK blocks, flow 2, TCP"
+    assert plot.parameter_name("radio.cw_min") == "CW min, radio"

@@ -8,6 +8,7 @@ tests/python/data/view/; SCTPSIM_UPDATE_SNAPSHOTS=1 rewrites them."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import gzip
 import json
 import os
@@ -161,6 +162,62 @@ def test_every_wired_transmission_reaches_the_far_end(tmp_path: Path) -> None:
     air = np.flatnonzero(~wired & (a["fr_flow"] == 0))
     assert len(air) and all(names[a["rx_node"][j]] == "STA" and a["rx_kind"][j] == 0
                             for k in air for j in range(starts[k], starts[k + 1]) if a["rx_kind"][j] != 5)
+
+
+@pytest.fixture(scope="module")
+def failover_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """sctp-failover for 14 s with --view: link 1 (R1-B) is down from 10 s (to 30 s)."""
+    out = tmp_path_factory.mktemp("failover") / "run"
+    r = sctpsim("run", str(EXAMPLES / "sctp-failover.toml"), "--out", str(out), "--view", "--quiet",
+                "--set", "simulation.duration=14s")
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def test_link_outages_reach_the_page(failover_dir: Path) -> None:
+    meta = unpack((failover_dir / "view.html").read_text(encoding="utf-8"))
+    names = [n["name"] for n in meta["nodes"]]
+    assert [[names[a], names[b]] for a, b in meta["links"]][1] == ["R1", "B"]
+    assert meta["link_outages"] == [[1, 10.0, 30.0, -1]]
+
+
+def test_link_losses_are_drawn_on_the_link_that_lost_them(failover_dir: Path, tmp_path: Path) -> None:
+    """A packet R1 drops on its link to B (the outage) is a lost reception at B of R1's frame,
+    not at R1 of the frame A sent it on the link before; so is a packet dropped at the head of
+    the queue, which has no `tx` row (docs/metrics.md)."""
+    meta, a = unpack_arrays((failover_dir / "view.html").read_text(encoding="utf-8"))
+    names = [n["name"] for n in meta["nodes"]]
+    starts = np.r_[0, np.cumsum(a["fr_nrx"].astype(np.int64))]
+    lost = [(names[a["fr_node"][k]], names[a["rx_node"][j]])
+            for k in np.flatnonzero(a["fr_wired"] == 1) for j in range(starts[k], starts[k + 1]) if a["rx_kind"][j] == 4]
+    tr = pd.read_parquet(failover_dir / "trace.parquet")
+    drops = tr[(tr.layer == "link") & (tr.event == "drop") & (tr.reason == "outage")]
+    assert len(lost) == len(drops) > 0
+    assert set(lost) <= {("R1", "B"), ("B", "R1")}, set(lost)
+    assert lost.count(("R1", "B")) == int((drops.node == "R1").sum())
+    # The lossy second link of wired-cbr: losses at r are drawn towards dst.
+    out = tmp_path / "wired"
+    r = sctpsim("run", str(EXAMPLES / "wired-cbr.toml"), "--out", str(out), "--view", "--quiet",
+                "--set", "simulation.duration=2s")
+    assert r.returncode == 0, r.stderr
+    meta, a = unpack_arrays((out / "view.html").read_text(encoding="utf-8"))
+    names = [n["name"] for n in meta["nodes"]]
+    starts = np.r_[0, np.cumsum(a["fr_nrx"].astype(np.int64))]
+    lost = {(names[a["fr_node"][k]], names[a["rx_node"][j]])
+            for k in range(len(a["fr_node"])) for j in range(starts[k], starts[k + 1]) if a["rx_kind"][j] == 4}
+    assert lost == {("r", "dst")}
+
+
+def test_only_placed_nodes_have_a_position(tmp_path: Path) -> None:
+    """wifi-handoff: the wired CN and R are laid out by the page, the APs and the station are
+    placed by the scenario and the run."""
+    out = tmp_path / "handoff"
+    r = sctpsim("run", str(EXAMPLES / "wifi-handoff.toml"), "--out", str(out), "--view", "--quiet",
+                "--set", "simulation.duration=2s")
+    assert r.returncode == 0, r.stderr
+    meta = unpack((out / "view.html").read_text(encoding="utf-8"))
+    placed = {n["name"]: n["placed"] for n in meta["nodes"]}
+    assert placed == {"CN": False, "R": False, "AP1": True, "AP2": True, "STA": True}
 
 
 def test_wired_run_without_trace_is_laid_out(tmp_path: Path) -> None:
@@ -339,3 +396,110 @@ def test_screenshots_match_references(browser: Any, t: float, tmp_path: Path) ->
     assert a.shape == b.shape, f"screenshot {a.shape} vs reference {b.shape}"
     differing = float(np.mean(np.any(np.abs(a - b) > PIXEL_TOLERANCE, axis=2)))
     assert differing <= MAX_DIFFERING_FRACTION, f"{differing:.3%} of pixels differ from {ref.name}"
+
+
+# ------------------------------------------------------------------ browser: other pages
+
+
+@contextlib.contextmanager
+def page(browser: Any, html: Path, address: str = "") -> Iterator[Any]:
+    """``html`` opened in the test browser (with ``address``: ``#...`` or ``?...``), then the
+    module's page again, as the tests above left it."""
+    first = browser.current_url.split("#")[0]
+    try:
+        _open(browser, html.as_uri() + address)
+        yield browser
+    finally:
+        _open(browser, first)
+
+
+def _open(browser: Any, url: str) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get("about:blank")
+    browser.get(url)
+    WebDriverWait(browser, 30).until(lambda d: d.execute_script(
+        "return !!window.sctpsimView && (window.sctpsimView.ready || !!window.sctpsimView.error)"))
+    assert browser.execute_script("return window.sctpsimView.error") is None
+
+
+def _red_pixels_near_middle(browser: Any, a: str, b: str) -> int:
+    """Red pixels (the colour of a link that is down) within 12 px of the middle of link a-b."""
+    return int(browser.execute_script("""
+        const v = window.sctpsimView, map = document.getElementById('map'), r = map.getBoundingClientRect();
+        const [ax, ay] = v.nodeScreenPosition(arguments[0]), [bx, by] = v.nodeScreenPosition(arguments[1]);
+        const mx = Math.round((ax + bx) / 2 - r.left), my = Math.round((ay + by) / 2 - r.top);
+        const px = map.getContext('2d').getImageData(mx - 12, my - 12, 25, 25).data;
+        let n = 0;
+        for (let i = 0; i < px.length; i += 4) if (px[i] > 190 && px[i + 1] < 90 && px[i + 2] < 90) n++;
+        return n;""", a, b))
+
+
+def test_a_failed_link_is_drawn_down(browser: Any, failover_dir: Path) -> None:
+    with page(browser, failover_dir / "view.html"):
+        browser.execute_script("window.sctpsimView.setShow('frames', false); window.sctpsimView.setShow('routes', false)")
+        browser.execute_script("window.sctpsimView.seek(5)")
+        assert _red_pixels_near_middle(browser, "R1", "B") == 0
+        assert _red_pixels_near_middle(browser, "A", "R1") == 0
+        browser.execute_script("window.sctpsimView.seek(12)")
+        assert _red_pixels_near_middle(browser, "R1", "B") > 20
+        assert _red_pixels_near_middle(browser, "A", "R1") == 0
+        assert any(lb["text"] == "down" for lb in browser.execute_script("return window.sctpsimView.labels()"))
+
+
+def test_wired_nodes_show_no_position_nor_radio_losses(browser: Any, failover_dir: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    t = 13.0
+    with page(browser, failover_dir / "view.html", f"#t={t}s&sel=node:R1"):
+        text = browser.find_element(By.ID, "info-body").text
+        assert "R1 (wired)" in text
+        assert "position" not in text and "collision" not in text and "weak signal" not in text, text
+        tr = pd.read_parquet(failover_dir / "trace.parquet")
+        lost = tr[(tr.node == "R1") & (tr.layer == "link") & (tr.event == "drop") & (tr.time_ns <= int(t * 1e9))]
+        assert len(lost) > 0
+        assert re.search(rf"lost on its links\s+{len(lost)}\b", text), text
+    # A wireless node keeps both.
+    browser.execute_script("window.sctpsimView.seek(6); window.sctpsimView.select('node', 1)")
+    text = browser.find_element(By.ID, "info-body").text
+    assert "position" in text and "frames lost: collision" in text
+    browser.execute_script("window.sctpsimView.select(null)")
+
+
+def test_labels_stay_inside_the_visible_map(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "edge"
+    r = sctpsim("run", str(DATA / "edge-labels.toml"), "--out", str(out), "--view", "--quiet")
+    assert r.returncode == 0, r.stderr
+    with page(browser, out / "view.html"):
+        browser.execute_script("window.sctpsimView.seek(0.5)")
+        area = browser.execute_script("return window.sctpsimView.visibleArea()")
+        labels = browser.execute_script("return window.sctpsimView.labels()")
+        names = {lb["text"] for lb in labels}
+        assert {"westernmost-station-with-a-long-name", "southern-station-under-the-legend"} <= names
+        for lb in labels:
+            assert area["x0"] <= lb["x0"] and lb["x1"] <= area["x1"], lb
+            assert area["y0"] <= lb["y0"] and lb["y1"] <= area["y1"], (lb, area)
+
+
+def test_the_address_opens_a_time_and_a_selection(browser: Any, run_dir: Path) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    html = run_dir / "view.html"
+    with page(browser, html, "#t=7.45s&sel=node:B"):
+        state = browser.execute_script("return window.sctpsimView.state()")
+        assert state["t"] == pytest.approx(7.45) and state["selected"] == {"kind": "node", "id": 1}
+        # The address follows the page, so that it can be copied.
+        browser.execute_script("window.sctpsimView.seek(3); window.sctpsimView.select('flow', 0)")
+        WebDriverWait(browser, 5).until(lambda d: "sel=flow:0" in d.execute_script("return location.hash"))
+        assert browser.execute_script("return location.hash") == "#t=3s&sel=flow:0"
+    with page(browser, html, "?t=11&sel=flow:0"):
+        state = browser.execute_script("return window.sctpsimView.state()")
+        assert state["t"] == pytest.approx(11) and state["selected"] == {"kind": "flow", "id": 0}
+    with page(browser, html, "#t=5&sel=node:2"):  # a node by its index
+        assert browser.execute_script("return window.sctpsimView.state().selected") == {"kind": "node", "id": 2}
+    with page(browser, html, "#t=soon&sel=node:Z"):
+        from selenium.webdriver.common.by import By
+
+        status = browser.find_element(By.ID, "status").text
+        assert "t=soon" in status and "sel=node:Z" in status
+        assert browser.execute_script("return window.sctpsimView.state().t") == 0

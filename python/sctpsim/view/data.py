@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -116,6 +117,13 @@ def _ranges(manifest: dict[str, Any]) -> dict[str, float] | None:
     return {k: float(v) for k, v in r.items() if isinstance(v, (int, float)) and math.isfinite(v)}
 
 
+def scenario_node_names(manifest: dict[str, Any]) -> list[str]:
+    """The run's node names in the order of the time series' node ``id`` (run.json's scenario),
+    empty when the scenario no longer loads: `sctpsim plot` names stations and APs by them."""
+    sc = _scenario(manifest)
+    return [n["name"] for n in _nodes(sc, [])] if sc is not None else []
+
+
 def _nodes(sc: dict[str, Any] | None, names_seen: list[str]) -> list[dict[str, Any]]:
     """Nodes in the scenario's order (`[[node]]`, then `[nodes]`), the order of the time series'
     node `id`; without a scenario, the names the tables mention."""
@@ -194,6 +202,59 @@ def _layout(nodes: list[dict[str, Any]], fixed: dict[int, tuple[float, float]],
             pos[k] = (x + shift, y)
         frontier = [k for _, k in placed]
     return pos
+
+
+#: Seconds per unit of a duration string (docs/scenario.md, "Units").
+_DURATION_S = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ns|us|µs|ms|s|min|h)\s*$")
+
+
+def _seconds(value: Any) -> float | None:
+    """A scenario duration (``"10s"``, ``"500ms"``) in seconds; None when it is not one."""
+    m = _DURATION.match(value) if isinstance(value, str) else None
+    return float(m.group(1)) * _DURATION_S[m.group(2)] if m else None
+
+
+def _link_outages(links: list[dict[str, Any]], index: dict[str, int]) -> list[list[Any]]:
+    """The scheduled failures of the wired links (`[[link.outages]]`) as ``[link, start_s,
+    end_s, from]``: ``link`` indexes the page's ``links`` (those whose ends are known, in
+    scenario order), ``from`` the node whose outgoing direction fails, -1 for both. The page
+    draws a link down between ``start_s`` and ``end_s``; the trace alone cannot say so, since
+    a link that carries nothing while down leaves no row."""
+    out: list[list[Any]] = []
+    k = -1
+    for ln in links:
+        b = ln.get("between") or []
+        if not (len(b) == 2 and b[0] in index and b[1] in index):
+            continue
+        k += 1
+        for o in ln.get("outages") or []:
+            start, end = _seconds(o.get("start")), _seconds(o.get("end"))
+            if start is None or end is None:
+                continue
+            frm = o.get("from")
+            out.append([k, round(start, 9), round(end, 9), index.get(str(frm), -1) if frm else -1])
+    return out
+
+
+def _interface_far_ends(links: list[dict[str, Any]], index: dict[str, int]) -> dict[tuple[int, str], int]:
+    """(node, interface) → the node at the link's other end. A node's point-to-point
+    interfaces are named ``eth0``, ``eth1``, ... in the order of its links in the scenario
+    (docs/metrics.md, `trace.parquet` `interface`), so a link `drop` row, recorded at the
+    sender, can be drawn on the link it happened on rather than on the one the packet
+    arrived by."""
+    count: dict[int, int] = {}
+    out: dict[tuple[int, str], int] = {}
+    for ln in links:
+        b = ln.get("between") or []
+        if not (len(b) == 2 and b[0] in index and b[1] in index):
+            continue
+        a, z = index[b[0]], index[b[1]]
+        for here, there in ((a, z), (z, a)):
+            k = count.get(here, 0)
+            count[here] = k + 1
+            out[(here, f"eth{k}")] = there
+    return out
 
 
 def _delta_us(t_ns: np.ndarray) -> np.ndarray:
@@ -312,6 +373,8 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
         if len(b) == 2 and b[0] in index and b[1] in index:
             edges.append((index[b[0]], index[b[1]]))
             wired_links.append([index[b[0]], index[b[1]]])
+    link_outages = _link_outages((sc or {}).get("link") or [], index)
+    far_end = _interface_far_ends((sc or {}).get("link") or [], index)
     if not wired_links and links is not None and not links.empty and "from" in links:
         for a, b in {tuple(sorted((str(r["from"]), str(r["to"])))) for _, r in links.iterrows()}:
             if a in index and b in index:
@@ -319,6 +382,9 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
                 wired_links.append([index[a], index[b]])
     # Coordinates mean metres only when some node was placed by the run or the scenario.
     geographic = bool(fixed)
+    # Nodes whose coordinates the run or the scenario gives: the page shows a position for
+    # these only (a laid-out wired node's coordinates mean nothing).
+    placed = set(fixed)
     unplaced_wireless = [i for i, n in enumerate(nodes) if n["wireless"] and i not in fixed]
     if unplaced_wireless:
         vd.notes.append(f"{len(unplaced_wireless)} wireless nodes have no recorded position "
@@ -413,7 +479,7 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
             end_s = int(trace.time_ns.iloc[-1]) / 1e9
             vd.notes.append(f"the trace stopped at its bound of {tinfo.get('max_rows')} rows at {end_s:.1f} s: "
                             "frames, paths and node counters after that are missing")
-        _from_trace(vd, trace, index, flow_at, events, say)
+        _from_trace(vd, trace, index, far_end, flow_at, events, say)
     else:
         vd.notes.append("no per-packet trace (run with --trace): frames, paths and node counters are not shown")
 
@@ -423,8 +489,10 @@ def collect(run_dir: str | Path, progress: Callable[[str], None] | None = None) 
         "source": str(manifest.get("scenario_source", "")),
         "seed": manifest.get("seed"),
         "duration_s": duration,
-        "nodes": [{"name": n["name"], "role": n["role"], "wireless": n["wireless"]} for n in nodes],
+        "nodes": [{"name": n["name"], "role": n["role"], "wireless": n["wireless"], "placed": i in placed}
+                  for i, n in enumerate(nodes)],
         "links": wired_links,
+        "link_outages": link_outages,
         "flows": flow_list,
         "events": events,
         "assoc": {str(k): v for k, v in assoc.items()},
@@ -459,8 +527,8 @@ def _codes(col: pd.Series, names: list[str]) -> np.ndarray:
     return col.astype(str).map(where).fillna(-1).to_numpy(np.int64)
 
 
-def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], flow_at: dict[int, dict[str, Any]],
-                events: list[list[Any]], say: Callable[[str], None]) -> None:
+def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], far_end: dict[tuple[int, str], int],
+                flow_at: dict[int, dict[str, Any]], events: list[list[Any]], say: Callable[[str], None]) -> None:
     """Frames with their receptions, per-node counter events and per-flow paths from the trace."""
     names = [""] * len(index)
     for name, i in index.items():
@@ -483,11 +551,15 @@ def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], flow_a
         k = math.ceil(len(tx_idx) / MAX_FRAMES)
         tx_idx = tx_idx[::k]
         vd.notes.append(f"frames: every {k}th transmission kept ({len(tx_idx)} of them)")
-    rx_idx = np.flatnonzero((wire_or_air & (event == E_RX)) | ((layer == L_PHY) & (event == E_RX_ERROR))
-                            | ((layer == L_LINK) & (event == E_DROP)
-                               & np.isin(reason, [REASONS.index(r) for r in ("loss", "outage", "scripted")])))
+    rx_idx = np.flatnonzero((wire_or_air & (event == E_RX)) | ((layer == L_PHY) & (event == E_RX_ERROR)))
+    losses = _link_losses(trace, np.flatnonzero(wire_or_air & (event == E_TX)), tx_idx, layer, event, reason,
+                          node, uid, far_end)
+    # A packet a link drops before its `tx` (an outage at the head of the queue) is a frame of
+    # its own, sent and lost at the drop's time, so that it is drawn on the link that lost it.
+    frame_rows = np.union1d(tx_idx, losses.loc[losses.orphan, "row"].to_numpy(np.int64))
     tx = pd.DataFrame({"row": tx_idx, "uid": uid[tx_idx].astype(np.int64), "tx_ns": t_ns[tx_idx].astype(np.int64),
-                       "frame": np.arange(len(tx_idx)), "txnode": node[tx_idx], "txwire": layer[tx_idx] == L_LINK})
+                       "frame": np.searchsorted(frame_rows, tx_idx), "txnode": node[tx_idx],
+                       "txwire": layer[tx_idx] == L_LINK})
     rx = pd.DataFrame({"row": rx_idx, "time_ns": t_ns[rx_idx].astype(np.int64), "uid": uid[rx_idx].astype(np.int64),
                        "rxnode": node[rx_idx], "ev": event[rx_idx], "reason": reason[rx_idx],
                        "rxwire": layer[rx_idx] == L_LINK})
@@ -496,29 +568,33 @@ def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], flow_a
     # and forwards in the same nanosecond has its own `tx` at the time of its `rx`.
     m = pd.merge_asof(rx, tx, on="row", by="uid", direction="backward")
     m = m[m.frame.notna()]
-    m = m[(m.txwire.astype(bool) == m.rxwire) & ((m.rxnode != m.txnode) | (m.ev == E_DROP))]
+    m = m[(m.txwire.astype(bool) == m.rxwire) & (m.rxnode != m.txnode)]
     ev_m, reason_m = m.ev.to_numpy(), m.reason.to_numpy()
     kind = np.full(len(m), RX_OK, dtype=np.uint8)
     kind[ev_m == E_RX_ERROR] = RX_FRAME_ERROR
     for r, k in _RX_REASON.items():
         kind[(ev_m == E_RX_ERROR) & (reason_m == REASONS.index(r))] = k
-    kind[ev_m == E_DROP] = RX_LOST
-    m = m.assign(frame=m.frame.astype(np.int64), kind=kind).sort_values(["frame", "time_ns"], kind="stable")
-    # A link's loss is recorded at the sender: its receiver is the link's other end, which the
-    # page cannot tell from the row, so a lost wired packet is drawn as a red dot at the sender.
+    # A link's loss is recorded at the sender; its reception is the link's other end, lost.
+    lost = pd.DataFrame({"frame": np.searchsorted(frame_rows, losses.frame_row.to_numpy(np.int64)),
+                         "time_ns": t_ns[losses.row.to_numpy(np.int64)].astype(np.int64),
+                         "rxnode": losses.far.to_numpy(np.int64), "kind": np.full(len(losses), RX_LOST, np.uint8)})
+    m = pd.concat([m.assign(frame=m.frame.astype(np.int64), kind=kind)[["frame", "time_ns", "rxnode", "kind"]], lost])
+    m = m.sort_values(["frame", "time_ns"], kind="stable")
     frames = m.frame.to_numpy()
-    counts = np.bincount(frames, minlength=len(tx_idx)).astype(np.uint32)
-    last_rx = np.full(len(tx_idx), -1, dtype=np.int64)
+    counts = np.bincount(frames, minlength=len(frame_rows)).astype(np.uint32)
+    last_rx = np.full(len(frame_rows), -1, dtype=np.int64)
     np.maximum.at(last_rx, frames, m.time_ns.to_numpy())
-    dur_us = np.where(last_rx < 0, 0.0, (last_rx - tx.tx_ns.to_numpy()) / 1000.0)
-    # Without a reception the frame is drawn for its airtime at 1 Mbit/s: an estimate only.
-    dur_us = np.where(dur_us <= 0, size[tx_idx] * 8.0, dur_us)
-    vd.arrays["fr_dt"] = _delta_us(t_ns[tx_idx])
-    vd.arrays["fr_node"] = node[tx_idx].astype(np.int16)
-    vd.arrays["fr_wired"] = (layer[tx_idx] == L_LINK).astype(np.uint8)
-    vd.arrays["fr_flow"] = np.clip(flow[tx_idx], -1, 32767).astype(np.int16)
-    vd.arrays["fr_proto"] = proto[tx_idx].astype(np.uint8)
-    vd.arrays["fr_size"] = np.clip(size[tx_idx], 0, 65535).astype(np.uint16)
+    start_ns = t_ns[frame_rows].astype(np.int64)
+    dur_us = np.where(last_rx < 0, 0.0, (last_rx - start_ns) / 1000.0)
+    # Without a reception after it the frame is drawn for its airtime at 1 Mbit/s: an
+    # estimate only (a lost wired packet then travels part of its link before it vanishes).
+    dur_us = np.where(dur_us <= 0, size[frame_rows] * 8.0, dur_us)
+    vd.arrays["fr_dt"] = _delta_us(t_ns[frame_rows])
+    vd.arrays["fr_node"] = node[frame_rows].astype(np.int16)
+    vd.arrays["fr_wired"] = (layer[frame_rows] == L_LINK).astype(np.uint8)
+    vd.arrays["fr_flow"] = np.clip(flow[frame_rows], -1, 32767).astype(np.int16)
+    vd.arrays["fr_proto"] = proto[frame_rows].astype(np.uint8)
+    vd.arrays["fr_size"] = np.clip(size[frame_rows], 0, 65535).astype(np.uint16)
     vd.arrays["fr_dur"] = np.clip(dur_us, 0, 2**32 - 1).astype(np.uint32)
     vd.arrays["fr_nrx"] = counts
     vd.arrays["rx_node"] = m.rxnode.to_numpy().astype(np.int16)
@@ -545,6 +621,36 @@ def _from_trace(vd: ViewData, trace: pd.DataFrame, index: dict[str, int], flow_a
     say("flow paths")
     _paths(ip & (flow >= 0) & ((event == E_TX) | (event == E_FORWARD) | (event == E_RX)),
            t_ns, uid, node, flow, event, flow_at)
+
+
+def _link_losses(trace: pd.DataFrame, all_tx: np.ndarray, kept_tx: np.ndarray, layer: np.ndarray,
+                 event: np.ndarray, reason: np.ndarray, node: np.ndarray, uid: np.ndarray,
+                 far_end: dict[tuple[int, str], int]) -> pd.DataFrame:
+    """The packets wired links lost (`link` `drop` rows: `loss`, `scripted`, `outage`), one row
+    each: ``row`` (the drop), ``frame_row`` (the `tx` row of the frame it belongs to: the same
+    packet's latest `tx` at the same node and interface, or the drop itself when there is none,
+    ``orphan``) and ``far`` (the other end of the interface's link; the dropping node when the
+    scenario does not say). A drop is matched at its own interface, not to the packet's last
+    transmission anywhere, which would paint a loss on the link the packet arrived by. Frames
+    left out by thinning take their losses with them."""
+    codes = [REASONS.index(r) for r in ("loss", "outage", "scripted")]
+    drop_idx = np.flatnonzero((layer == L_LINK) & (event == E_DROP) & np.isin(reason, codes))
+    cols = ["row", "frame_row", "far", "orphan"]
+    if not len(drop_idx):
+        return pd.DataFrame({c: np.zeros(0, dtype=np.int64) for c in cols}).astype({"orphan": bool})
+    iface = trace.interface.astype(str).to_numpy()
+    drops = pd.DataFrame({"row": drop_idx, "uid": uid[drop_idx].astype(np.int64), "node": node[drop_idx],
+                          "iface": iface[drop_idx]})
+    txs = pd.DataFrame({"row": all_tx, "frame_row": all_tx, "uid": uid[all_tx].astype(np.int64),
+                        "node": node[all_tx], "iface": iface[all_tx]})
+    m = pd.merge_asof(drops, txs, on="row", by=["uid", "node", "iface"], direction="backward")
+    orphan = m.frame_row.isna().to_numpy()
+    frame_row = np.where(orphan, m.row.to_numpy(np.int64), m.frame_row.fillna(-1).to_numpy(np.int64))
+    ends = pd.DataFrame([(n, i, f) for (n, i), f in far_end.items()], columns=["node", "iface", "far"])
+    far = m[["node", "iface"]].merge(ends.astype({"node": m.node.dtype}), how="left", on=["node", "iface"])["far"]
+    far = far.fillna(pd.Series(m.node.to_numpy(), index=far.index)).to_numpy(np.int64)
+    out = pd.DataFrame({"row": m.row.to_numpy(np.int64), "frame_row": frame_row, "far": far, "orphan": orphan})
+    return out[out.orphan | np.isin(out.frame_row.to_numpy(), kept_tx)].reset_index(drop=True)
 
 
 def _paths(sel: np.ndarray, t_ns: np.ndarray, uid: np.ndarray, node: np.ndarray, flow: np.ndarray,

@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100];
   // Reception kinds, as python/sctpsim/view/data.py writes them.
-  const RX_OK = 0, RX_COLLISION = 1, RX_WEAK_SIGNAL = 5;
+  const RX_OK = 0, RX_COLLISION = 1, RX_LINK_LOST = 4, RX_WEAK_SIGNAL = 5;
   const RX_COLOR = ["#2e9d57", "#e0312b", "#f08c00", "#8e44ad", "#e0312b", "#a0785a"];
   // Node counter kinds.
   const EV_SENT = 0, EV_RECEIVED = 1, EV_FORWARDED = 2, EV_DROPPED = 3;
@@ -20,7 +20,7 @@
   const S = {
     t: 0, playing: false, speed: 1, sel: null, // sel: {kind: "node"|"flow", id}
     show: { ranges: false, frames: true, routes: true, labels: true, weak: false },
-    ready: false, error: null, framesDrawn: 0,
+    ready: false, error: null, framesDrawn: 0, labels: [],
   };
   let D = null; // the decoded data
   let view = null; // world → screen transform
@@ -68,6 +68,7 @@
     for (const f of meta.flows) {
       for (const list of Object.values(f.series)) for (const s of list) { s.t = A[s.a + "_t"]; s.v = A[s.a + "_v"]; }
     }
+    d.linked = new Set(meta.links.flat());
     d.assoc = new Map(Object.entries(meta.assoc || {}).map(([k, v]) => [Number(k), v]));
     d.attach = new Map(Object.entries(meta.attach || {}).map(([k, v]) => [Number(k), v]));
     d.duration = meta.duration_s || (d.posT.length ? d.posT[d.posT.length - 1] : 0) ||
@@ -136,7 +137,8 @@
   }
 
   function nodeCounters(i, t) {
-    const A = D.A, c = { sent: 0, received: 0, forwarded: 0, dropped: 0, framesSent: 0, rxOk: 0, rxCollision: 0, rxWeak: 0, rxFailed: 0 };
+    const A = D.A, c = { sent: 0, received: 0, forwarded: 0, dropped: 0, framesSent: 0, rxOk: 0, rxCollision: 0, rxWeak: 0,
+      rxFailed: 0, linkLost: 0 };
     const ne = upperBound(D.evT, t);
     for (let k = 0; k < ne; k++) if (A.ev_node[k] === i) {
       const kind = A.ev_kind[k];
@@ -145,9 +147,13 @@
     }
     const nf = upperBound(D.frT, t);
     for (let k = 0; k < nf; k++) {
-      if (A.fr_node[k] === i) c.framesSent++;
-      for (let r = D.rxStart[k]; r < D.rxStart[k + 1]; r++) if (A.rx_node[r] === i) {
+      const mine = A.fr_node[k] === i;
+      if (mine) c.framesSent++;
+      for (let r = D.rxStart[k]; r < D.rxStart[k + 1]; r++) {
         const kind = A.rx_kind[r];
+        // A link's loss counts against the sender's link, not at the end it never reached.
+        if (kind === RX_LINK_LOST) { if (mine) c.linkLost++; continue; }
+        if (A.rx_node[r] !== i) continue;
         if (kind === RX_OK) c.rxOk++; else if (kind === RX_COLLISION) c.rxCollision++;
         else if (kind === RX_WEAK_SIGNAL) c.rxWeak++; else c.rxFailed++;
       }
@@ -184,12 +190,18 @@
 
   function fit() {
     const dpr = window.devicePixelRatio || 1, b = D.bounds;
-    const w = map.width / dpr, h = map.height / dpr, pad = 46;
-    const bw = Math.max(b.x1 - b.x0, 1), bh = Math.max(b.y1 - b.y0, 1);
+    const w = map.width / dpr, pad = 46;
+    // Nodes are placed above the legend, which lies over the bottom of the map.
+    const h = visibleAreaHeight(), bw = Math.max(b.x1 - b.x0, 1), bh = Math.max(b.y1 - b.y0, 1);
     const scale = Math.min((w - 2 * pad) / bw, (h - 2 * pad) / bh);
     const ox = (w - bw * scale) / 2, oy = (h - bh * scale) / 2;
     // The page draws y up, as the scenario's coordinates are meant.
     view = { scale, dpr, sx: (x) => ox + (x - b.x0) * scale, sy: (y) => h - oy - (y - b.y0) * scale };
+  }
+
+  function visibleAreaHeight() {
+    const h = map.height / (window.devicePixelRatio || 1), lg = $("legend");
+    return lg && lg.offsetHeight ? Math.min(h, lg.offsetTop) : h;
   }
 
   function screen(i, t) { const [x, y] = nodePos(i, t); return [view.sx(x), view.sy(y)]; }
@@ -199,12 +211,11 @@
     const dpr = view.dpr, t = S.t, n = D.n, meta = D.meta;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, map.width / dpr, map.height / dpr);
+    S.labels = [];
     drawGrid();
     const P = new Array(n);
     for (let i = 0; i < n; i++) P[i] = screen(i, t);
-    // wired links
-    ctx.lineWidth = 3; ctx.strokeStyle = "#b9c0cc";
-    for (const [a, b] of meta.links) { ctx.beginPath(); ctx.moveTo(...P[a]); ctx.lineTo(...P[b]); ctx.stroke(); }
+    drawLinks(P, t);
     // ranges
     const rg = meta.ranges;
     if (S.show.ranges && rg) {
@@ -237,6 +248,37 @@
     drawTimeline();
     $("clock").textContent = t.toFixed(3) + " s";
     $("scrub").value = String(Math.round((t / D.duration) * 1e6));
+  }
+
+  // The directions of link k that are down at t (`[[link.outages]]`): null when it is up,
+  // else {both} or {from: the node whose outgoing direction failed}.
+  function linkDownAt(k, t) {
+    let down = null;
+    for (const [link, start, end, from] of D.meta.link_outages || []) {
+      if (link !== k || t < start || t >= end) continue;
+      if (from < 0 || (down && down.from !== from)) return { both: true };
+      down = { from };
+    }
+    return down;
+  }
+
+  // Wired links: grey when up; a link down is drawn red and dashed with "down" at its middle,
+  // only the half leaving `from` when one direction failed.
+  function drawLinks(P, t) {
+    D.meta.links.forEach(([a, b], k) => {
+      const down = linkDownAt(k, t);
+      ctx.lineWidth = 3; ctx.strokeStyle = "#b9c0cc"; ctx.setLineDash([]);
+      ctx.beginPath(); ctx.moveTo(...P[a]); ctx.lineTo(...P[b]); ctx.stroke();
+      if (!down) return;
+      const mx = (P[a][0] + P[b][0]) / 2, my = (P[a][1] + P[b][1]) / 2;
+      const from = down.both ? null : down.from === a ? P[a] : P[b];
+      ctx.strokeStyle = "#e0312b"; ctx.setLineDash([8, 5]);
+      ctx.beginPath();
+      if (from) { ctx.moveTo(...from); ctx.lineTo(mx, my); } else { ctx.moveTo(...P[a]); ctx.lineTo(...P[b]); }
+      ctx.stroke(); ctx.setLineDash([]);
+      const what = down.both ? "down" : `down from ${nodeName(down.from)}`;
+      halo(what, mx, my - 8, "#e0312b", "bold 11px system-ui, sans-serif", "center");
+    });
   }
 
   function drawGrid() {
@@ -291,11 +333,27 @@
     });
   }
 
-  // Text with a white outline, legible over lines.
+  // Text with a white outline, legible over lines, moved inside the visible part of the map
+  // (the canvas less the legend along its bottom) so that a label at the edge is not clipped.
+  // Each label's box is recorded in S.labels for the browser tests.
   function halo(text, x, y, color, font, align) {
-    ctx.font = font; ctx.textAlign = align; ctx.lineJoin = "round";
-    ctx.strokeStyle = "rgba(255,255,255,.92)"; ctx.lineWidth = 4; ctx.strokeText(text, x, y);
-    ctx.fillStyle = color; ctx.fillText(text, x, y);
+    ctx.font = font; ctx.lineJoin = "round"; ctx.textAlign = "left";
+    const m = ctx.measureText(text), w = m.width;
+    const ascent = m.actualBoundingBoxAscent || 9, descent = m.actualBoundingBoxDescent || 3;
+    const area = visibleArea(), margin = 3;
+    let left = align === "center" ? x - w / 2 : align === "right" ? x - w : x;
+    left = Math.max(area.x0 + margin, Math.min(left, area.x1 - margin - w));
+    y = Math.max(area.y0 + margin + ascent, Math.min(y, area.y1 - margin - descent));
+    ctx.strokeStyle = "rgba(255,255,255,.92)"; ctx.lineWidth = 4; ctx.strokeText(text, left, y);
+    ctx.fillStyle = color; ctx.fillText(text, left, y);
+    S.labels.push({ text, x0: left, y0: y - ascent, x1: left + w, y1: y + descent });
+  }
+
+  // The map's area not covered by the legend, in CSS pixels of the canvas.
+  function visibleArea() {
+    const w = map.width / view.dpr, h = map.height / view.dpr, lg = $("legend");
+    const top = lg && lg.offsetHeight ? lg.offsetTop : h;
+    return { x0: 0, y0: 0, x1: w, y1: Math.min(h, top) };
   }
 
   function drawFrames(P, t) {
@@ -482,7 +540,9 @@
     if (S.sel.kind === "node") {
       const i = S.sel.id, nd = D.meta.nodes[i], [x, y] = nodePos(i, t), c = nodeCounters(i, t);
       head.textContent = `${nd.name} (${nd.role})`;
-      const pairs = [["at", t.toFixed(3) + " s"], ["position", `${x.toFixed(1)} m, ${y.toFixed(1)} m`]];
+      const pairs = [["at", t.toFixed(3) + " s"]];
+      // A wired node laid out by the page has no position in metres to show.
+      if (nd.placed) pairs.push(["position", `${x.toFixed(1)} m, ${y.toFixed(1)} m`]);
       const ap = assocAt(i, t);
       if (D.assoc.has(i)) pairs.push(["associated with", ap !== null && ap >= 0 ? nodeName(ap) : "none"]);
       if (D.attach.has(i)) {
@@ -492,9 +552,11 @@
       if (D.frT.length || D.evT.length) {
         pairs.push(["packets sent", String(c.sent)], ["packets received", String(c.received)],
           ["packets forwarded", String(c.forwarded)], ["packets dropped", String(c.dropped)],
-          ["frames sent", String(c.framesSent)], ["frames received", String(c.rxOk)],
-          ["frames lost: collision", String(c.rxCollision)], ["frames lost: weak signal", String(c.rxWeak)],
-          ["frames lost: other", String(c.rxFailed)]);
+          ["frames sent", String(c.framesSent)], ["frames received", String(c.rxOk)]);
+        // Radio losses only where there is a radio; link losses only where there is a link.
+        if (nd.wireless) pairs.push(["frames lost: collision", String(c.rxCollision)],
+          ["frames lost: weak signal", String(c.rxWeak)], ["frames lost: other", String(c.rxFailed)]);
+        if (D.linked.has(i)) pairs.push(["lost on its links", String(c.linkLost)]);
       } else pairs.push(["counters", "no trace (run with --trace)"]);
       box.append(head, rows(pairs));
     } else {
@@ -524,7 +586,7 @@
       el.classList.toggle("sel", on);
       if (on) el.scrollIntoView({ block: "nearest" });
     }
-    draw();
+    draw(); updateAddress();
   }
 
   // ---------------------------------------------------------------- interaction
@@ -552,7 +614,7 @@
 
   function seek(t) {
     S.t = Math.max(0, Math.min(D.duration, Number(t) || 0));
-    draw(); drawSparkCursors(); updateInfo();
+    draw(); drawSparkCursors(); updateInfo(); updateAddress();
   }
 
   let lastFrame = null, lastInfo = 0;
@@ -572,6 +634,7 @@
   function setPlaying(on) {
     S.playing = on;
     $("play").textContent = on ? "❚❚" : "▶";
+    updateAddress();
     if (on) { if (S.t >= D.duration) S.t = 0; requestAnimationFrame(tick); }
   }
 
@@ -634,9 +697,66 @@
     const rg = m.ranges;
     let lg = "<i style=\"background:#2e9d57\"></i>received<i style=\"background:#e0312b\"></i>collision / route broken" +
       "<i style=\"background:#f08c00\"></i>frame error<i style=\"background:#a0785a\"></i>weak signal<i class=\"dot\" style=\"background:#3867d6\"></i>access point / agent";
+    if ((m.link_outages || []).length) lg += "<i style=\"background:#e0312b\"></i>link down";
     if (rg) lg += ` · ranges: reception ${rg.reception_range_m.toFixed(0)} m, carrier sense ${rg.carrier_sense_range_m.toFixed(0)} m`;
     $("legend").innerHTML = lg;
     $("notes").textContent = m.notes.length ? "Data selection: " + m.notes.join("; ") : "";
+  }
+
+  // ---------------------------------------------------------------- the address
+  // The page opens at a time and a selection given in its address, `view.html#t=12.5s&sel=node:B`
+  // (or `?t=...&sel=...`; the fragment wins): t in seconds with or without "s"; sel one of
+  // node:NAME, node:INDEX (the node's position in the scenario, from 0), flow:ID. The address
+  // follows the page when it is paused, seeked or a selection changes, so it can be copied.
+  function parseAddress() {
+    const p = new URLSearchParams(location.search);
+    for (const [k, v] of new URLSearchParams(location.hash.replace(/^#/, ""))) p.set(k, v);
+    const out = { problems: [] };
+    if (p.has("t")) {
+      const m = /^\s*(\d+(?:\.\d*)?|\.\d+)\s*s?\s*$/.exec(p.get("t"));
+      if (m) out.t = Number(m[1]); else out.problems.push(`t=${p.get("t")}: not a time in seconds`);
+    }
+    if (p.has("sel")) {
+      const sel = selectionNamed(p.get("sel"));
+      if (sel) out.sel = sel; else out.problems.push(`sel=${p.get("sel")}: no such node or flow`);
+    }
+    return out;
+  }
+
+  function selectionNamed(text) {
+    const m = /^(node|flow):(.+)$/.exec(text.trim());
+    if (!m) return null;
+    if (m[1] === "flow") {
+      const id = Number(m[2]);
+      return D.meta.flows.some((f) => f.id === id) ? { kind: "flow", id } : null;
+    }
+    if (D.nameIndex.has(m[2])) return { kind: "node", id: D.nameIndex.get(m[2]) };
+    const i = Number(m[2]);
+    return Number.isInteger(i) && i >= 0 && i < D.n ? { kind: "node", id: i } : null;
+  }
+
+  function applyAddress() {
+    const a = parseAddress();
+    if (a.sel) select(a.sel);
+    if (a.t !== undefined) seek(a.t);
+    $("status").textContent = a.problems.length ? "address: " + a.problems.join("; ") : "";
+  }
+
+  function addressOf() {
+    const parts = [`t=${Number(S.t.toFixed(6))}s`];
+    if (S.sel) parts.push(`sel=${S.sel.kind}:${S.sel.kind === "node" ? encodeURIComponent(D.meta.nodes[S.sel.id].name) : S.sel.id}`);
+    return "#" + parts.join("&");
+  }
+
+  // Rewritten a quarter of a second after the last change: dragging the scrubber would
+  // otherwise rewrite it hundreds of times, which browsers throttle.
+  let addressTimer = null;
+  function updateAddress() {
+    if (!S.ready || S.playing) return;
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(() => {
+      try { history.replaceState(null, "", addressOf()); } catch (e) { /* an address the browser will not rewrite */ }
+    }, 250);
   }
 
   // The hook the browser tests drive (tests/python/test_view.py).
@@ -655,6 +775,8 @@
         frames: D.frT.length, framesDrawn: S.framesDrawn, loadMs: S.loadMs, duration: D.duration, info: $("info-body").innerText };
     },
     select(kind, id) { select(kind ? { kind, id } : null); },
+    labels() { return S.labels.map((b) => ({ ...b })); },
+    visibleArea() { return visibleArea(); },
     setShow(k, v) { S.show[k] = !!v; $("t-" + k).checked = !!v; draw(); },
   };
 
@@ -662,9 +784,11 @@
     D = d;
     header(); buildFlowList(); wire(); resize();
     seek(0);
+    $("status").textContent = "";
+    applyAddress();
+    window.addEventListener("hashchange", applyAddress);
     S.loadMs = performance.now();
     S.ready = true;
-    $("status").textContent = "";
   }).catch((e) => {
     S.error = String(e && e.message ? e.message : e);
     $("status").textContent = "could not load the data: " + S.error;
