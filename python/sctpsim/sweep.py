@@ -26,7 +26,8 @@ Code version
     version number. A worker whose code version differs from the client's fails its runs.
 Workers
     Process pools use the ``spawn`` start method; from a script, call :func:`sweep` under
-    ``if __name__ == "__main__":``. Dask workers need the same sctpsim build installed.
+    ``if __name__ == "__main__":`` (a script without it fails with one SweepSetupError saying
+    so). Dask workers need the same sctpsim build installed.
 """
 
 from __future__ import annotations
@@ -70,6 +71,15 @@ OnResult = Callable[[dict[str, Any], dict[str, Any]], None]
 #: is a million files in one directory and a results table of a million rows — beyond that,
 #: several sweeps are the better tool.
 MAX_SWEEP_RUNS = 1_000_000
+
+
+#: The field a sweep may not vary: every run's seed is a replication seed (module docs), which
+#: overrides ``simulation.seed``, so an axis over it would give identical runs, one per point.
+SEED_PATH = "simulation.seed"
+SEED_AXIS_ERROR = (
+    "a sweep gives every run a replication seed, so varying it changes nothing; "
+    "use seeds=N (--seeds N) for N replications per point, root_seed= (--seed) for another set"
+)
 
 
 def derive_seed(root: int, replication: int) -> int:
@@ -279,6 +289,34 @@ def _watch_parent(parent_pid: int) -> None:
             os._exit(1)
 
 
+#: Exit status of a spawned worker that, while importing the parent's main script, reached a
+#: call of :func:`sweep`: the script calls it without ``if __name__ == "__main__":``. Chosen
+#: outside the statuses Python and signals use, so the parent can tell it from a crash.
+UNGUARDED_MAIN_EXIT = 87
+
+
+def _leave_if_importing_main() -> None:
+    """In a worker that the ``spawn`` start method is still preparing, end the process quietly.
+
+    A spawned worker imports the parent's main script before it runs anything; a script that
+    calls :func:`sweep` at its top level would start a sweep of its own there, which fails with
+    a multiprocessing traceback in every worker. Exiting with :data:`UNGUARDED_MAIN_EXIT` lets
+    the parent report the cause once (:meth:`ProcessBackend.run`)."""
+    import multiprocessing
+
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SystemExit(UNGUARDED_MAIN_EXIT)
+
+
+def _unguarded_main_message(jobs: int) -> str:
+    """The one-line error for a main script whose workers exited with UNGUARDED_MAIN_EXIT."""
+    main = getattr(sys.modules.get("__main__"), "__file__", None) or "the main script"
+    return (
+        f"sweep(jobs={jobs}): the worker processes import {main}, which calls sweep() at its top level; "
+        'put the call under `if __name__ == "__main__":` (or pass jobs=1 to run in this process)'
+    )
+
+
 class ProcessBackend:
     """A local process pool (``spawn`` start method). At most ``2 · jobs`` tasks are queued at
     a time. A worker that dies (out of memory, a crash) breaks the pool and every task queued in
@@ -352,6 +390,8 @@ class ProcessBackend:
                     if t is solo:
                         solo = None
             if broken:
+                if self._workers_found_unguarded_main():
+                    raise SweepSetupError(_unguarded_main_message(self.jobs))
                 # Every task queued in a broken pool fails with it; run them again one by one.
                 for f in list(inflight):
                     suspects.append(inflight.pop(f))
@@ -359,6 +399,16 @@ class ProcessBackend:
                 self._pool = self._new_pool()
         self._pool.shutdown(wait=True)
         self._pool = None
+
+    def _workers_found_unguarded_main(self) -> bool:
+        """Whether a worker of the broken pool exited with UNGUARDED_MAIN_EXIT: then every
+        worker will, and running the tasks again one by one only repeats the failure."""
+        processes = getattr(self._pool, "_processes", None) or {}  # pid -> Process, kept after a break
+        for proc in list(processes.values()):
+            proc.join(timeout=5)
+            if proc.exitcode == UNGUARDED_MAIN_EXIT:
+                return True
+        return False
 
     def close(self) -> None:
         """Stop at once: cancel queued tasks and end the workers (used on Ctrl-C)."""
@@ -669,6 +719,7 @@ def _checked(
     """The arguments of :func:`sweep` checked and expanded (ValueError, SweepSetupError or
     ScenarioError naming the problem): base scenario, grid, seeds, their list, root seed,
     paths, points, each point's scenario hash and error, code version, jobs."""
+    _leave_if_importing_main()
     base = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
     grid = {str(k): _vary_values(str(k), v) for k, v in (vary or {}).items()}
     for path, values in grid.items():
@@ -689,6 +740,8 @@ def _checked(
             f"{n_runs} runs ({n_runs // seeds} grid points × {seeds} seeds) is above the limit of "
             f"{MAX_SWEEP_RUNS} runs per sweep; split it into several sweeps"
         )
+    if SEED_PATH in grid:
+        raise scenario_error(SEED_PATH, SEED_AXIS_ERROR)
     seed_list = replication_seeds(root, seeds)
     paths = list(grid)
     points = expand_grid(grid)
