@@ -429,6 +429,52 @@ def select_metrics(available: Sequence[str], patterns: Sequence[str] | None) -> 
     return [m for m in available if any(m == p or fnmatchcase(m, p.replace("[", "[[]")) for p in pats)]
 
 
+def unmatched_metric_patterns(available: Sequence[str], patterns: Sequence[str]) -> list[str]:
+    """The patterns of ``patterns`` that select no metric of ``available``: a ``--metric`` typo
+    would otherwise give a summary without that metric and no word about it."""
+    return [p for p in patterns if not select_metrics(available, [p])]
+
+
+def metric_groups(available: Sequence[str]) -> list[str]:
+    """The patterns that name the metrics by family, in order: ``network.*``, ``flows.*``,
+    ``flows[*``, ``events`` — what a message can list when nothing is near a pattern."""
+    groups: dict[str, None] = {}
+    for m in available:
+        head = m.split(".", 1)[0]
+        if "[" in head:
+            groups.setdefault(head.split("[", 1)[0] + "[*", None)
+        elif head != m:
+            groups.setdefault(head + ".*", None)
+        else:
+            groups.setdefault(m, None)
+    return list(groups)
+
+
+def metric_hint(pattern: str, available: Sequence[str], n: int = 3) -> str:
+    """What to say about a ``pattern`` that matches nothing: the nearest metric names or
+    families (difflib), else the names containing its text, else the families there are."""
+    from difflib import get_close_matches
+
+    groups = metric_groups(available)
+    near = get_close_matches(pattern, [*groups, *available], n=n, cutoff=0.6)
+    text = pattern.strip("*?")
+    if not near and text and not any(c in text for c in "*?["):
+        near = [m for m in available if text in m][:n]
+    if near:
+        quoted = [repr(m) for m in near]
+        return "did you mean " + (quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
+    return "the metrics are " + ", ".join(groups)
+
+
+class MetricPatternError(ValueError):
+    """A metric pattern (``--metric``, ``metrics=``) that matches no metric of the results."""
+
+    def __init__(self, pattern: str, hint: str) -> None:
+        super().__init__(f"metric pattern {pattern!r} matches no metric of the results; {hint}")
+        self.pattern = pattern
+        self.hint = hint
+
+
 def summary_frame(
     results: pd.DataFrame,
     params: Sequence[str],

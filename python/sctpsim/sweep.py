@@ -685,7 +685,9 @@ def sweep(
     the per-run store is a temporary directory removed before :func:`sweep` returns: the
     results are only in the returned SweepResult (``out`` is None; with ``timeseries=True``
     the time series are in its ``timeseries``), and nothing can be resumed. ``metrics`` are
-    name patterns for summary.csv (default: ``network.*``, ``flows.*``, ``flows[*``).
+    name patterns for summary.csv (default: ``network.*``, ``flows.*``, ``flows[*``); one that
+    matches no metric of the successful runs raises store.MetricPatternError (a ValueError whose
+    ``partial`` is the SweepResult, already written) naming it and the nearest names.
     ``root_seed`` is an integer in ``[0, 2**64 - 1]`` (ValueError otherwise).
     ``timeseries=True`` keeps each run's time series next to its record. Ctrl-C raises KeyboardInterrupt whose ``partial`` is the
     SweepResult of what finished (already written). A grid point whose values the scenario
@@ -938,7 +940,8 @@ class SweepPlan:
 
     def finish(self, backend_name: str, interrupted: bool = False) -> SweepResult:
         """Write results.parquet, summary.csv, the long tables and sweep.json from every stored
-        run; raise KeyboardInterrupt (with ``partial``) if the runs were interrupted."""
+        run; raise KeyboardInterrupt (with ``partial``) if the runs were interrupted, and
+        store.MetricPatternError (with ``partial``) if a ``metrics`` pattern matches nothing."""
         specs, st, paths, version = self.specs, self.st, self.paths, self.version
         ordered = [self.records[s["key"]] for s in specs if s["key"] in self.records]
         results = store.results_frame(ordered, paths)
@@ -999,7 +1002,22 @@ class SweepPlan:
             exc = KeyboardInterrupt("sweep interrupted")
             exc.partial = res  # type: ignore[attr-defined]
             raise exc
+        self._check_metric_patterns(results, res)
         return res
+
+    def _check_metric_patterns(self, results: pd.DataFrame, res: SweepResult) -> None:
+        """Raise for the first ``metrics`` pattern that selects no metric with a value. Metric
+        names come from the runs' summaries, so this is known only once runs have succeeded;
+        the runs are stored by then and a corrected pattern reuses them."""
+        ok = results[results["status"] == "ok"]
+        if not self.metrics or ok.empty:
+            return
+        available = [m for m in store.metric_columns(results, self.paths) if ok[m].notna().any()]
+        unmatched = store.unmatched_metric_patterns(available, self.metrics)
+        if unmatched:
+            exc = store.MetricPatternError(unmatched[0], store.metric_hint(unmatched[0], available))
+            exc.partial = res  # type: ignore[attr-defined]
+            raise exc
 
 
 def run_plans(plans: Sequence[SweepPlan], *, jobs: int, dask: Any = None, progress: bool | None = None,
@@ -1153,6 +1171,9 @@ def cli_main(args: argparse.Namespace) -> int:
         )
     except SweepSetupError as e:
         return bad(str(e))
+    except store.MetricPatternError as e:
+        return bad(f"--metric {e.pattern!r}: matches no metric of the results; {e.hint} "
+                   f"(the runs are kept in {out}/: the same command with another --metric runs nothing again)")
     except KeyboardInterrupt as e:
         partial = getattr(e, "partial", None)
         if isinstance(partial, SweepResult):

@@ -495,3 +495,22 @@ def test_varying_simulation_seed_is_refused_naming_seeds(tmp_path: Path, capsys:
     assert main(["sweep", WIRED, "--vary", "simulation.seed=1,2", "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("sctpsim: error: simulation.seed: ") and "--seeds" in err[0]
+
+
+def test_a_metric_pattern_matching_nothing_exits_2_naming_it_with_near_matches(tmp_path: Path) -> None:
+    """Issue 35 item 9: `--metric 'nonexistent.*'` wrote a summary without metrics and exited 0."""
+    out = tmp_path / "sweep"
+    args = ["sweep", WIRED, "--seeds", "1", "-j", "1", "--out", str(out), "--set", "simulation.duration=1s"]
+    r = cli(*args, "--metric", "nonexistent.*", "--metric", "network.pdf")
+    assert r.returncode == 2, r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("sctpsim: error: --metric 'nonexistent.*': matches no metric of the results")
+    assert "network.*" in line and "flows.*" in line  # what there is, when nothing is near
+    assert len(list((out / "runs").glob("*.json"))) == 1  # the run is kept for the next attempt
+    typo = cli(*args, "--metric", "network.pfd")
+    assert typo.returncode == 2
+    assert "--metric 'network.pfd'" in typo.stderr and "did you mean 'network.pdf'" in typo.stderr
+    assert "1 already in store; nothing to run" in typo.stdout
+    ok = cli(*args, "--metric", "network.pdf")
+    assert ok.returncode == 0, ok.stderr
+    assert "network.pdf.mean" in pd.read_csv(out / "summary.csv").columns
