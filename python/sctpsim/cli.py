@@ -59,7 +59,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="trace only this layer: link, mac, ip or phy (repeatable; implies --trace)")
     r.add_argument("--trace-max-rows", type=int, metavar="N",
                    help="stop tracing after N rows (default 10000000, at most 50000000; implies --trace)")
-    r.add_argument("--quiet", action="store_true", help="no summary table")
+    r.add_argument("--quiet", action="store_true",
+                   help="print nothing but warnings and errors (no progress bar, summary table or file names)")
 
     r.add_argument("--view", action="store_true",
                    help="after the run, write OUT/view.html, the replay page (turns on trace_positions and a bounded "
@@ -323,7 +324,7 @@ def _run_into(args: argparse.Namespace, sc, out: Path, staging: Path, parameters
     from sctpsim.results import PCAP_DIR, RunResult
     from sctpsim.trace import truncation_warning
 
-    bar = ProgressBar()
+    bar = ProgressBar(enabled=False) if args.quiet else ProgressBar()
     try:
         raw = _native.run(
             sc.text,
@@ -351,7 +352,7 @@ def _run_into(args: argparse.Namespace, sc, out: Path, staging: Path, parameters
     res.write(out, command=["sctpsim", *sys.argv[1:]], staging=staging)
     if not args.quiet:
         _print_summary(res)
-    print(f"results written to {out}/")
+        print(f"results written to {out}/")
     warning = truncation_warning(res.summary)
     if warning:
         sys.stderr.write(f"sctpsim: warning: {warning} (--trace-max-rows)\n")
@@ -360,7 +361,8 @@ def _run_into(args: argparse.Namespace, sc, out: Path, staging: Path, parameters
 
         try:
             page = _write_view(out, None)
-            print(f"view written to {page} ({_size(page)})")
+            if not args.quiet:
+                print(f"view written to {page} ({_size(page)})")
         except ViewInputError as e:
             sys.stderr.write(f"sctpsim: error: --view: {e}\n")
             return EXIT_BAD_INPUT
