@@ -298,18 +298,28 @@ def _on_sigterm(handler):  # type: ignore[no-untyped-def]
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sctpsim.results import new_staging_dir
-
     sc = _load(args)
     if args.view:
         sc = _view_scenario(sc, args)
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
-    from sctpsim.store import writable_dir_problem
+    from sctpsim.store import DirectoryBusyError, out_dir_lock, writable_dir_problem
 
     problem = writable_dir_problem(out)
     if problem:
         sys.stderr.write(f"sctpsim: error: --out {out}: {problem}\n")
         return EXIT_BAD_INPUT
+    try:
+        with out_dir_lock(out):
+            return _run_locked(args, sc, out)
+    except DirectoryBusyError as e:
+        sys.stderr.write(f"sctpsim: error: --out {out}: {e}\n")
+        return EXIT_BAD_INPUT
+
+
+def _run_locked(args: argparse.Namespace, sc, out: Path) -> int:  # type: ignore[no-untyped-def]
+    """The run into ``out`` once this process holds the directory (store.out_dir_lock)."""
+    from sctpsim.results import new_staging_dir
+
     parameters = sc.parameter_rows(args.seed)
     # The run is written into a staging directory in `out` (captures during the run) and moved
     # into place once complete: the previous run there stays whole until then.

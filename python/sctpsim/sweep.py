@@ -45,10 +45,11 @@ import threading
 import time
 import traceback
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TextIO
 
 import pandas as pd
 
@@ -702,16 +703,30 @@ def sweep(
     # Without ``out`` the per-run store lives in a temporary directory that is removed when
     # the sweep returns (or raises): the results are the DataFrames of the SweepResult.
     tmp_dir = Path(_mkdtemp()) if out is None else None
+    out_dir = Path(out) if out is not None else tmp_dir
     try:
-        return _sweep_in(
-            base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version,
-            Path(out) if out is not None else tmp_dir, tmp_dir is None,  # type: ignore[arg-type]
-            n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries, progress=progress,
-            reporter=reporter, executor=executor, exclude=[dict(e) for e in exclude] if exclude else [],
-        )
+        with _holding(out_dir):  # type: ignore[arg-type]
+            return _sweep_in(
+                base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version,
+                out_dir, tmp_dir is None,  # type: ignore[arg-type]
+                n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries, progress=progress,
+                reporter=reporter, executor=executor, exclude=[dict(e) for e in exclude] if exclude else [],
+            )
     finally:
         if tmp_dir is not None:
             shutil.rmtree(tmp_dir, ignore_errors=True)
+
+
+@contextmanager
+def _holding(out_dir: Path) -> Iterator[None]:
+    """The sweep directory's lock (store.out_dir_lock) for the whole sweep: two sweeps into one
+    store would run the same runs twice and each rewrite the tables. SweepSetupError if another
+    process holds it."""
+    try:
+        with store.out_dir_lock(out_dir):
+            yield
+    except store.DirectoryBusyError as e:
+        raise SweepSetupError(f"--out {out_dir}: {e}") from None
 
 
 def _checked(

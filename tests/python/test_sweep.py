@@ -514,3 +514,19 @@ def test_a_metric_pattern_matching_nothing_exits_2_naming_it_with_near_matches(t
     ok = cli(*args, "--metric", "network.pdf")
     assert ok.returncode == 0, ok.stderr
     assert "network.pdf.mean" in pd.read_csv(out / "summary.csv").columns
+
+
+def test_a_sweep_into_a_directory_in_use_exits_2_naming_it(tmp_path: Path) -> None:
+    from sctpsim import store
+    from sctpsim.sweep import SweepSetupError
+
+    out = tmp_path / "sweep"
+    with store.out_dir_lock(out):
+        r = cli("sweep", WIRED, "-j", "1", "--out", str(out), "--set", "simulation.duration=1s")
+        assert r.returncode == 2, r.stdout + r.stderr
+        (line,) = r.stderr.strip().splitlines()
+        assert line.startswith(f"sctpsim: error: --out {out}: another sctpsim process (pid {os.getpid()})")
+        assert not (out / "runs").exists()
+        with pytest.raises(SweepSetupError, match="another sctpsim process"):
+            sctpsim.sweep(WIRED, out=out, jobs=1)
+    assert not (out / store.LOCK_FILE).exists()
