@@ -54,8 +54,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TextIO
 import pandas as pd
 
 from sctpsim import _native, store
-from sctpsim.scenario import Scenario, plain_value, scenario_error
-from sctpsim.seeds import check_seed, seed_arg
+from sctpsim.scenario import Scenario, as_scenario, plain_value, scenario_error
+from sctpsim.seeds import check_count, check_seed, seed_arg
 
 #: What a backend runs: task in, outcome out (both plain dicts; see _execute).
 Executor = Callable[[dict[str, Any]], dict[str, Any]]
@@ -662,7 +662,7 @@ class Reporter:
 
 
 def sweep(
-    scenario: Scenario | str | Path,
+    scenario: Scenario | str | Path | Mapping[str, Any],
     vary: Mapping[str, Sequence[Any]] | None = None,
     seeds: int = 1,
     *,
@@ -678,6 +678,10 @@ def sweep(
     exclude: Sequence[Mapping[str, Any]] | None = None,
 ) -> SweepResult:
     """Run ``scenario`` at every point of the ``vary`` grid, ``seeds`` times each.
+
+    ``scenario`` is a :class:`Scenario`, a path or a dict (as for :func:`sctpsim.run`; TypeError
+    otherwise). ``seeds`` and ``jobs`` are integers of at least 1 (ValueError otherwise: not
+    booleans, not strings).
 
     ``jobs`` worker processes (default: the usable cores; 1 runs in this process), or Dask:
     ``dask="local"`` (a LocalCluster of ``jobs`` workers), ``dask="tcp://host:port"`` or a
@@ -730,24 +734,20 @@ def _holding(out_dir: Path) -> Iterator[None]:
 
 
 def _checked(
-    scenario: Scenario | str | Path, vary: Mapping[str, Sequence[Any]] | None, seeds: int, root_seed: int | None,
+    scenario: Scenario | str | Path | Mapping[str, Any], vary: Mapping[str, Sequence[Any]] | None, seeds: int, root_seed: int | None,
     jobs: int | None, exclude: Sequence[Mapping[str, Any]] | None,
 ) -> tuple[Any, ...]:
     """The arguments of :func:`sweep` checked and expanded (ValueError, SweepSetupError or
     ScenarioError naming the problem): base scenario, grid, seeds, their list, root seed,
     paths, points, each point's scenario hash and error, code version, jobs."""
     _leave_if_importing_main()
-    base = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
+    base = as_scenario(scenario)
     grid = {str(k): _vary_values(str(k), v) for k, v in (vary or {}).items()}
     for path, values in grid.items():
         if not values:
             raise _native.ScenarioError(f"{path}: no values to vary")
-    if int(seeds) < 1:
-        raise ValueError(f"seeds must be at least 1, got {seeds}")
-    seeds = int(seeds)
-    if jobs is not None and int(jobs) < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
-    n_jobs = int(jobs) if jobs is not None else _usable_cores()
+    seeds = check_count(seeds, "seeds")
+    n_jobs = check_count(jobs, "jobs") if jobs is not None else _usable_cores()
     version = code_version()
     # The same range as `run --seed`: a root seed `sctpsim run` could not take is a mistake.
     root = check_seed(root_seed, "root_seed") if root_seed is not None else int(base.get("simulation.seed", 1))
