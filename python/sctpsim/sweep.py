@@ -526,8 +526,11 @@ class SweepSetupError(_native.SctpsimError):
 
 
 class SweepProgress:
-    """``[######......]  12/30 runs (3 skipped)  1 failed  elapsed 4.1s  ETA 6.0s`` on stderr
-    when it is a terminal; silent otherwise."""
+    """``[######......] 12/30 runs (3 skipped)  1 failed  elapsed 00:04  ETA 00:06`` on stderr
+    when it is a terminal; silent otherwise. tqdm draws it and computes the ETA from the rate
+    of the runs that ran here (``smoothing=0``: their number over the elapsed time); runs
+    found in the store and grid points rejected before running count as finished but not in
+    the rate."""
 
     def __init__(self, total: int, skipped: int, stream: TextIO | None = None, enabled: bool | None = None,
                  width: int = 24, prefailed: int = 0) -> None:
@@ -537,9 +540,8 @@ class SweepProgress:
         self.skipped = skipped
         self.prefailed = prefailed  # failed without running (rejected grid points): not in the ETA
         self.width = width
-        self.start = time.monotonic()
         self._last = 0.0
-        self._drawn = False
+        self._line: Any = None  # sctpsim.progress.Line, made at the first update
 
     def update(self, done: int, failed: int, force: bool = False) -> None:
         if not self.enabled:
@@ -548,27 +550,20 @@ class SweepProgress:
         if not force and now - self._last < 0.1:
             return
         self._last = now
-        finished = self.skipped + done + failed
-        frac = finished / self.total if self.total else 1.0
-        filled = int(frac * self.width)
-        elapsed = now - self.start
-        ran = done + failed - self.prefailed
-        left = self.total - finished
-        eta = _fmt_duration(elapsed / ran * left) if ran and left else ("0s" if not left else "?")
+        if self._line is None:
+            from sctpsim.progress import new_line
+
+            self._line = new_line(self.stream, self.total, self.skipped + self.prefailed,
+                                  "[{bar}] {n}/{total} runs{detail}  elapsed {elapsed}  ETA {remaining}   ", self.width)
         skipped = f" ({self.skipped} skipped)" if self.skipped else ""
-        line = (
-            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {finished}/{self.total} runs{skipped}  "
-            f"{failed} failed  elapsed {_fmt_duration(elapsed)}  ETA {eta}   "
-        )
-        self.stream.write(line)
-        self.stream.flush()
-        self._drawn = True
+        self._line.n = self.skipped + done + failed
+        self._line.detail = f"{skipped}  {failed} failed"
+        self._line.refresh()
 
     def close(self) -> None:
-        if self._drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._drawn = False
+        if self._line is not None:
+            self._line.close()
+            self._line = None
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -576,16 +571,6 @@ def _isatty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def _fmt_duration(s: float) -> str:
-    if not math.isfinite(s):
-        return "?"
-    if s < 60:
-        return f"{s:.1f}s"
-    m, sec = divmod(int(round(s)), 60)
-    h, m = divmod(m, 60)
-    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
 # ---------------------------------------------------------------------------------------------
