@@ -150,7 +150,7 @@ class Scenario:
         self._hash: str = digest
 
     @classmethod
-    def load(cls, path: str | Path) -> Scenario:
+    def load(cls, path: str | os.PathLike[str]) -> Scenario:
         """Read and check a scenario file. A bare name without a folder that is not a file
         (``"wired-cbr"``) names one of the shipped examples. The file must be a regular UTF-8
         file of at most :data:`MAX_SCENARIO_BYTES` (:func:`read_text_file`); otherwise, as
