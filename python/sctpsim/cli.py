@@ -59,7 +59,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="trace only this layer: link, mac, ip or phy (repeatable; implies --trace)")
     r.add_argument("--trace-max-rows", type=int, metavar="N",
                    help="stop tracing after N rows (default 10000000, at most 50000000; implies --trace)")
-    r.add_argument("--quiet", action="store_true", help="no summary table")
+    r.add_argument("--quiet", action="store_true",
+                   help="print nothing but warnings and errors (no progress bar, summary table or file names)")
 
     r.add_argument("--view", action="store_true",
                    help="after the run, write OUT/view.html, the replay page (turns on trace_positions and a bounded "
@@ -297,18 +298,28 @@ def _on_sigterm(handler):  # type: ignore[no-untyped-def]
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sctpsim.results import new_staging_dir
-
     sc = _load(args)
     if args.view:
         sc = _view_scenario(sc, args)
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
-    from sctpsim.store import writable_dir_problem
+    from sctpsim.store import DirectoryBusyError, out_dir_lock, writable_dir_problem
 
     problem = writable_dir_problem(out)
     if problem:
         sys.stderr.write(f"sctpsim: error: --out {out}: {problem}\n")
         return EXIT_BAD_INPUT
+    try:
+        with out_dir_lock(out):
+            return _run_locked(args, sc, out)
+    except DirectoryBusyError as e:
+        sys.stderr.write(f"sctpsim: error: --out {out}: {e}\n")
+        return EXIT_BAD_INPUT
+
+
+def _run_locked(args: argparse.Namespace, sc, out: Path) -> int:  # type: ignore[no-untyped-def]
+    """The run into ``out`` once this process holds the directory (store.out_dir_lock)."""
+    from sctpsim.results import new_staging_dir
+
     parameters = sc.parameter_rows(args.seed)
     # The run is written into a staging directory in `out` (captures during the run) and moved
     # into place once complete: the previous run there stays whole until then.
@@ -323,7 +334,7 @@ def _run_into(args: argparse.Namespace, sc, out: Path, staging: Path, parameters
     from sctpsim.results import PCAP_DIR, RunResult
     from sctpsim.trace import truncation_warning
 
-    bar = ProgressBar()
+    bar = ProgressBar(enabled=False) if args.quiet else ProgressBar()
     try:
         raw = _native.run(
             sc.text,
@@ -351,7 +362,7 @@ def _run_into(args: argparse.Namespace, sc, out: Path, staging: Path, parameters
     res.write(out, command=["sctpsim", *sys.argv[1:]], staging=staging)
     if not args.quiet:
         _print_summary(res)
-    print(f"results written to {out}/")
+        print(f"results written to {out}/")
     warning = truncation_warning(res.summary)
     if warning:
         sys.stderr.write(f"sctpsim: warning: {warning} (--trace-max-rows)\n")
@@ -360,7 +371,8 @@ def _run_into(args: argparse.Namespace, sc, out: Path, staging: Path, parameters
 
         try:
             page = _write_view(out, None)
-            print(f"view written to {page} ({_size(page)})")
+            if not args.quiet:
+                print(f"view written to {page} ({_size(page)})")
         except ViewInputError as e:
             sys.stderr.write(f"sctpsim: error: --view: {e}\n")
             return EXIT_BAD_INPUT

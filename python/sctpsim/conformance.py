@@ -150,6 +150,19 @@ def write_junit(results: Sequence[ScriptResult], file: str | os.PathLike[str]) -
     tree.write(file, encoding="utf-8", xml_declaration=True)
 
 
+def junit_path_problem(file: str) -> str | None:
+    """What stops ``--junit FILE`` from being written, or None. Checked before any script runs:
+    a report that cannot be written (``/proc/x.xml``, a directory) is bad input, and finding it
+    out after the whole suite ran threw the run away with an internal error."""
+    from sctpsim.store import writable_dir_problem
+
+    path = Path(file)
+    if path.is_dir():
+        return "is a directory"
+    problem = writable_dir_problem(path.parent)  # creates the directory, as write_junit would
+    return f"cannot write there ({path.parent}: {problem})" if problem else None
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``sctpsim conformance`` (called by cli._build_parser)."""
     p.add_argument("paths", nargs="+", metavar="PATH", help="packetdrill scripts or directories (searched for *.pkt)")
@@ -178,6 +191,10 @@ def cli_main(args: argparse.Namespace) -> int:
     if args.tolerance_usecs is not None and args.tolerance_usecs < 0:
         sys.stderr.write("sctpsim: error: --tolerance-usecs must not be negative\n")
         return 2
+    problem = junit_path_problem(args.junit) if args.junit else None
+    if problem:
+        sys.stderr.write(f"sctpsim: error: --junit {args.junit}: {problem}\n")
+        return 2
     results = []
     for script in scripts:
         (r,) = run_scripts([script], args.tolerance_usecs, args.defines)
@@ -188,7 +205,11 @@ def cli_main(args: argparse.Namespace) -> int:
             for t in r.trace:
                 print(f"      {t}")
     if args.junit:
-        write_junit(results, args.junit)
+        try:
+            write_junit(results, args.junit)
+        except OSError as e:  # the path was writable when checked; it no longer is
+            sys.stderr.write(f"sctpsim: error: --junit {args.junit}: {e.strerror or e}\n")
+            return 2
     passed = sum(r.counts_as_passed for r in results)
     failed = len(results) - passed
     xfail = sum(r.status == "XFAIL" for r in results)

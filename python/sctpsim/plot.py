@@ -493,7 +493,8 @@ def plot_sweep(sweep_dir: str | Path, metrics: Sequence[str] | None = None, out_
     chosen = list(metrics) if metrics else default_metrics(results)
     unknown = [m for m in chosen if m not in results.columns]
     if unknown:
-        raise ValueError(f"no metric {unknown[0]!r} in results.parquet")
+        available = store.metric_columns(results, params)
+        raise ValueError(f"--metric {unknown[0]!r}: no such metric in results.parquet; {store.metric_hint(unknown[0], available)}")
     figures: list[Figure] = []
     ok = results[results["status"] == "ok"]
     for metric in chosen:

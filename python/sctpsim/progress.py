@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
 from typing import TextIO
+
+from tqdm import tqdm
 
 #: Time constant (wall seconds) of the smoothed pace: long enough to ride over the jitter of
 #: 0.2 s progress intervals, short enough that a slowdown (a MANET whose routes break, a
@@ -43,16 +46,59 @@ def eta_s(
     return max(0.0, end_s - now_s) * pace
 
 
+class Line(tqdm):  # type: ignore[misc]
+    """A tqdm line whose format may name ``{detail}``: text its owner computes (an ETA of its
+    own, counts), drawn by tqdm with the bar. tqdm does the terminal's part (rewriting the line,
+    padding over a longer previous one, ending it on close)."""
+
+    detail = ""
+    #: No monitor thread: the lines are redrawn by their owner (``refresh``), never by tqdm.
+    monitor_interval = 0
+
+    @property
+    def format_dict(self) -> dict[str, object]:
+        d = dict(super().format_dict)
+        d["detail"] = self.detail
+        return d
+
+
+def new_line(stream: TextIO, total: float, initial: float, bar_format: str, width: int) -> Line:
+    """A :class:`Line` on ``stream`` drawn only when told to (``refresh``), ``#`` and ``.``
+    for the bar, cut to the terminal's width: a line that wraps cannot be rewritten in place,
+    and each redraw would leave a row behind. A delay keeps tqdm from drawing it once on
+    creation, before its owner has set ``detail``; ``refresh`` draws whatever the delay."""
+    columns, rows = _terminal_size(stream)
+    return Line(total=total, initial=initial, file=stream, bar_format=bar_format.replace("{bar}", f"{{bar:{width}}}"),
+                ncols=columns, nrows=rows, ascii=".#", mininterval=0, miniters=0, smoothing=0, leave=True,
+                dynamic_ncols=False, delay=1e-9)
+
+
+#: Columns and rows where the terminal's size is unknown or 0 (a pseudo-terminal nobody sized,
+#: as under `script` or some CI runners): from a size of 0 tqdm would draw nothing at all.
+UNLIMITED = 10_000
+
+
+def _terminal_size(stream: TextIO) -> tuple[int, int]:
+    """Columns and rows of the terminal ``stream`` writes to, each :data:`UNLIMITED` if unknown."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (AttributeError, ValueError, OSError):  # not a file, closed, not a terminal
+        return UNLIMITED, UNLIMITED
+    return size.columns if size.columns > 0 else UNLIMITED, size.lines if size.lines > 0 else UNLIMITED
+
+
 class ProgressBar:
     """Draws ``[#####.....]  42.0% t=84.0s/200.0s  3.1M ev/s  ETA 12s`` on stderr when it is a
     terminal; silent otherwise (logs and CI stay clean). The ETA comes from the recent pace of
-    simulated time (`smoothed_pace`), not from the fraction done: runs rarely go at one speed."""
+    simulated time (`smoothed_pace`), not from the fraction done: runs rarely go at one speed.
+    tqdm draws the line; the ETA stays ours, since tqdm's comes from its own clock and the
+    average rate, which a run that slows down makes wrong (issue 18)."""
 
     def __init__(self, stream: TextIO | None = None, enabled: bool | None = None, width: int = 24) -> None:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.width = width
-        self._drawn = False
+        self._line: Line | None = None  # made at the first call: a run that fails draws nothing
         self._pace: float | None = None
         #: (simulated s, wall s) the next interval is measured from.
         self._mark: tuple[float, float] | None = None
@@ -68,24 +114,20 @@ class ProgressBar:
                 self._pace = smoothed_pace(self._pace, d_sim, d_wall)
                 self._mark = (now_s, wall_s)
         frac = min(1.0, now_s / end_s) if end_s > 0 else 1.0
-        filled = int(frac * self.width)
         rate = events / wall_s if wall_s > 0 else 0.0
         eta = eta_s(self._pace, now_s, end_s, wall_s)
         eta_text = f"  ETA {eta:.0f}s" if eta is not None else ""
-        line = (
-            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {100 * frac:5.1f}% "
-            f"t={now_s:.1f}s/{end_s:.1f}s  {_si(rate)} ev/s{eta_text}   "
-        )
-        self.stream.write(line)
-        self.stream.flush()
-        self._drawn = True
+        if self._line is None:
+            self._line = new_line(self.stream, 1.0, frac, "[{bar}] {percentage:5.1f}% {detail}", self.width)
+        self._line.n = frac
+        self._line.detail = f"t={now_s:.1f}s/{end_s:.1f}s  {_si(rate)} ev/s{eta_text}   "
+        self._line.refresh()
 
     def close(self) -> None:
         """End the progress line."""
-        if self._drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._drawn = False
+        if self._line is not None:
+            self._line.close()
+            self._line = None
 
 
 def _si(x: float) -> str:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from sctpsim import _native
 from sctpsim.results import RunResult
-from sctpsim.scenario import Scenario
+from sctpsim.scenario import Scenario, as_scenario
 from sctpsim.seeds import check_seed
 from sctpsim.trace import Trace, native_options, truncation_warning
 
@@ -16,7 +16,7 @@ ProgressCallback = Callable[[float, float, int, float], object]
 
 
 def run(
-    scenario: Scenario | str | Path,
+    scenario: Scenario | str | Path | Mapping[str, Any],
     seed: int | None = None,
     *,
     pcap_dir: str | Path | None = None,
@@ -25,8 +25,11 @@ def run(
 ) -> RunResult:
     """Run one simulation and return its results as pandas DataFrames.
 
+    ``scenario`` is a :class:`Scenario`, a scenario file's path or a dict with the schema of the
+    TOML files (:meth:`Scenario.from_dict`); anything else is a TypeError.
     ``seed`` overrides ``simulation.seed``; an integer in ``[0, 2**64 - 1]`` (ValueError
-    otherwise, before anything runs). The GIL is released while the core runs.
+    otherwise, a boolean or a string too, before anything runs). The GIL is released while the
+    core runs.
     ``progress(sim_time_s, end_s, events, wall_s)`` is called about five times a second.
     Ctrl-C stops the run and raises :class:`KeyboardInterrupt` whose ``partial`` attribute
     holds the results measured so far.
@@ -38,7 +41,7 @@ def run(
     """
     if seed is not None:
         seed = check_seed(seed)
-    sc = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
+    sc = as_scenario(scenario)
     raw = _native.run(
         sc.text,
         list(sc.overrides),

@@ -55,6 +55,20 @@ def scenario_error(path: str, message: str) -> _native.ScenarioError:
     return e
 
 
+def as_scenario(value: Any, name: str = "scenario") -> Scenario:
+    """What :func:`sctpsim.run` and :func:`sctpsim.sweep` take as a scenario: a
+    :class:`Scenario` as it is, a dict written with the schema of the TOML files through
+    :meth:`Scenario.from_dict`, a path through :meth:`Scenario.load`. Anything else is a
+    TypeError naming the argument, before pathlib or the core sees it."""
+    if isinstance(value, Scenario):
+        return value
+    if isinstance(value, Mapping):
+        return Scenario.from_dict(value)
+    if isinstance(value, (str, os.PathLike)):
+        return Scenario.load(value)
+    raise TypeError(f"{name} must be a Scenario, a path or a dict, got {type(value).__name__}")
+
+
 def plain_value(value: Any, path: str = "") -> Any:
     """``value`` as the plain Python types a scenario holds (str, bool, int, float, list, dict):
     numpy scalars and 0-d arrays become Python scalars, numpy arrays, tuples and ranges become
@@ -136,11 +150,13 @@ class Scenario:
         self._hash: str = digest
 
     @classmethod
-    def load(cls, path: str | Path) -> Scenario:
+    def load(cls, path: str | os.PathLike[str]) -> Scenario:
         """Read and check a scenario file. A bare name without a folder that is not a file
         (``"wired-cbr"``) names one of the shipped examples. The file must be a regular UTF-8
         file of at most :data:`MAX_SCENARIO_BYTES` (:func:`read_text_file`); otherwise, as
         for every invalid scenario, :class:`sctpsim.ScenarioError`."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"Scenario.load: path must be a str or os.PathLike, got {type(path).__name__}")
         p = Path(path)
         if not p.exists() and p.parent == Path(".") and p.suffix in ("", ".toml"):
             # A bare name such as "wired-cbr" names a shipped example.
@@ -183,6 +199,9 @@ class Scenario:
     def with_(self, overrides: dict[str, Any] | None = None, /, **fields: Any) -> Scenario:
         """A copy with fields set by path: ``sc.with_(**{"flows[0].rate": "2Mbps"})`` or
         ``sc.with_({"simulation.seed": 4})``. Values are validated like values in the file."""
+        if overrides is not None and not isinstance(overrides, Mapping):
+            raise TypeError("Scenario.with_: overrides must be a mapping of field paths to values, "
+                            f"got {type(overrides).__name__} (or pass fields as keywords)")
         items = [(str(p), plain_value(v, str(p))) for p, v in list((overrides or {}).items()) + list(fields.items())]
         return Scenario(self._text, self._source, self._overrides + tuple(items))
 

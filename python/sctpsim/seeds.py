@@ -16,13 +16,34 @@ SEED_MAX = 2**64 - 1
 
 def check_seed(seed: object, name: str = "seed") -> int:
     """``seed`` as an int in ``[0, 2**64 - 1]``; ValueError naming ``name`` otherwise."""
-    try:
-        value = operator.index(seed)  # type: ignore[arg-type]
-    except TypeError:
-        raise ValueError(f"{name} must be an integer in [0, 2**64 - 1], got {seed!r}") from None
+    value = integer(seed)
+    if value is None:
+        raise ValueError(f"{name} must be an integer in [0, 2**64 - 1], got {seed!r}")
     if not 0 <= value <= SEED_MAX:
         raise ValueError(f"{name} must be an integer in [0, 2**64 - 1], got {value}")
     return value
+
+
+def check_count(count: object, name: str) -> int:
+    """``count`` (``seeds``, ``jobs``) as an int of at least 1; ValueError naming ``name``
+    otherwise, with the same idea of an integer as :func:`check_seed`."""
+    value = integer(count)
+    if value is None or value < 1:
+        raise ValueError(f"{name} must be an integer of at least 1, got {count!r}")
+    return value
+
+
+def integer(value: object) -> int | None:
+    """``value`` as an int if it is an integer (``int``, numpy integers: ``operator.index``),
+    else None. Booleans are not integers here (``seed=True`` ran as seed 1) and strings are not
+    parsed (``seeds='3'`` was accepted while ``seed='x'`` was refused): the command line parses
+    its text, the Python API takes numbers."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":  # numpy.bool_ too
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def seed_arg(text: str) -> int:

@@ -27,9 +27,10 @@ import os
 import secrets
 import tempfile
 import time
+from contextlib import contextmanager
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import pandas as pd
 
@@ -223,6 +224,75 @@ def writable_dir_problem(out: Path) -> str | None:
     except OSError as e:
         return f"not a writable directory ({e.strerror or type(e).__name__})"
     return None
+
+
+#: The lock file of an output directory (``run --out``, a sweep's ``out``), present while a
+#: process writes into the directory.
+LOCK_FILE = ".sctpsim.lock"
+
+
+class DirectoryBusyError(Exception):
+    """Another process holds the lock of an output directory: two runs writing into one
+    directory would each report success while the last one's files replace the other's."""
+
+    def __init__(self, directory: Path, holder: str) -> None:
+        who = f"another sctpsim process (pid {holder})" if holder else "another sctpsim process"
+        super().__init__(f"{who} is writing into this directory; wait for it to finish or choose another directory")
+        self.directory = directory
+
+
+@contextmanager
+def out_dir_lock(out: Path) -> Iterator[None]:
+    """Hold the output directory ``out`` (created if needed) for this process; raise
+    DirectoryBusyError at once if another process holds it.
+
+    The lock is ``flock`` on :data:`LOCK_FILE`, so a process killed outright (kill -9, out of
+    memory) releases it with its file descriptors and never leaves a stale lock. The file holds
+    the holder's pid for the message and is removed on release. Where ``flock`` is missing or
+    the file system refuses it, writing goes on unlocked, as before there was a lock."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / LOCK_FILE
+    fd = _take_lock(path, fcntl)
+    try:
+        yield
+    finally:
+        if fd is not None:
+            try:
+                path.unlink()  # before unlocking: a process that opened it re-checks the inode
+            except OSError:
+                pass
+            os.close(fd)
+
+
+def _take_lock(path: Path, fcntl: Any) -> int | None:
+    """An open, locked descriptor of ``path`` (None: locks unsupported here). Retries when the
+    holder removed the file between our open and our lock: the lock is on the file now at
+    ``path``, not on one that was unlinked."""
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            raise DirectoryBusyError(path.parent, holder) from None
+        except OSError:  # ENOLCK, EOPNOTSUPP: a file system without locks
+            os.close(fd)
+            return None
+        try:
+            current = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            current = False
+        if current:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+            return fd
+        os.close(fd)
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -427,6 +497,52 @@ def select_metrics(available: Sequence[str], patterns: Sequence[str] | None) -> 
     in the results table's order; :data:`DEFAULT_SUMMARY_METRICS` when none are given."""
     pats = list(patterns) if patterns else DEFAULT_SUMMARY_METRICS
     return [m for m in available if any(m == p or fnmatchcase(m, p.replace("[", "[[]")) for p in pats)]
+
+
+def unmatched_metric_patterns(available: Sequence[str], patterns: Sequence[str]) -> list[str]:
+    """The patterns of ``patterns`` that select no metric of ``available``: a ``--metric`` typo
+    would otherwise give a summary without that metric and no word about it."""
+    return [p for p in patterns if not select_metrics(available, [p])]
+
+
+def metric_groups(available: Sequence[str]) -> list[str]:
+    """The patterns that name the metrics by family, in order: ``network.*``, ``flows.*``,
+    ``flows[*``, ``events`` — what a message can list when nothing is near a pattern."""
+    groups: dict[str, None] = {}
+    for m in available:
+        head = m.split(".", 1)[0]
+        if "[" in head:
+            groups.setdefault(head.split("[", 1)[0] + "[*", None)
+        elif head != m:
+            groups.setdefault(head + ".*", None)
+        else:
+            groups.setdefault(m, None)
+    return list(groups)
+
+
+def metric_hint(pattern: str, available: Sequence[str], n: int = 3) -> str:
+    """What to say about a ``pattern`` that matches nothing: the nearest metric names or
+    families (difflib), else the names containing its text, else the families there are."""
+    from difflib import get_close_matches
+
+    groups = metric_groups(available)
+    near = get_close_matches(pattern, [*groups, *available], n=n, cutoff=0.6)
+    text = pattern.strip("*?")
+    if not near and text and not any(c in text for c in "*?["):
+        near = [m for m in available if text in m][:n]
+    if near:
+        quoted = [repr(m) for m in near]
+        return "did you mean " + (quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
+    return "the metrics are " + ", ".join(groups)
+
+
+class MetricPatternError(ValueError):
+    """A metric pattern (``--metric``, ``metrics=``) that matches no metric of the results."""
+
+    def __init__(self, pattern: str, hint: str) -> None:
+        super().__init__(f"metric pattern {pattern!r} matches no metric of the results; {hint}")
+        self.pattern = pattern
+        self.hint = hint
 
 
 def summary_frame(

@@ -26,7 +26,8 @@ Code version
     version number. A worker whose code version differs from the client's fails its runs.
 Workers
     Process pools use the ``spawn`` start method; from a script, call :func:`sweep` under
-    ``if __name__ == "__main__":``. Dask workers need the same sctpsim build installed.
+    ``if __name__ == "__main__":`` (a script without it fails with one SweepSetupError saying
+    so). Dask workers need the same sctpsim build installed.
 """
 
 from __future__ import annotations
@@ -44,16 +45,17 @@ import threading
 import time
 import traceback
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TextIO
 
 import pandas as pd
 
 from sctpsim import _native, store
-from sctpsim.scenario import Scenario, plain_value, scenario_error
-from sctpsim.seeds import check_seed, seed_arg
+from sctpsim.scenario import Scenario, as_scenario, plain_value, scenario_error
+from sctpsim.seeds import check_count, check_seed, seed_arg
 
 #: What a backend runs: task in, outcome out (both plain dicts; see _execute).
 Executor = Callable[[dict[str, Any]], dict[str, Any]]
@@ -70,6 +72,15 @@ OnResult = Callable[[dict[str, Any], dict[str, Any]], None]
 #: is a million files in one directory and a results table of a million rows — beyond that,
 #: several sweeps are the better tool.
 MAX_SWEEP_RUNS = 1_000_000
+
+
+#: The field a sweep may not vary: every run's seed is a replication seed (module docs), which
+#: overrides ``simulation.seed``, so an axis over it would give identical runs, one per point.
+SEED_PATH = "simulation.seed"
+SEED_AXIS_ERROR = (
+    "a sweep gives every run a replication seed, so varying it changes nothing; "
+    "use seeds=N (--seeds N) for N replications per point, root_seed= (--seed) for another set"
+)
 
 
 def derive_seed(root: int, replication: int) -> int:
@@ -279,6 +290,34 @@ def _watch_parent(parent_pid: int) -> None:
             os._exit(1)
 
 
+#: Exit status of a spawned worker that, while importing the parent's main script, reached a
+#: call of :func:`sweep`: the script calls it without ``if __name__ == "__main__":``. Chosen
+#: outside the statuses Python and signals use, so the parent can tell it from a crash.
+UNGUARDED_MAIN_EXIT = 87
+
+
+def _leave_if_importing_main() -> None:
+    """In a worker that the ``spawn`` start method is still preparing, end the process quietly.
+
+    A spawned worker imports the parent's main script before it runs anything; a script that
+    calls :func:`sweep` at its top level would start a sweep of its own there, which fails with
+    a multiprocessing traceback in every worker. Exiting with :data:`UNGUARDED_MAIN_EXIT` lets
+    the parent report the cause once (:meth:`ProcessBackend.run`)."""
+    import multiprocessing
+
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SystemExit(UNGUARDED_MAIN_EXIT)
+
+
+def _unguarded_main_message(jobs: int) -> str:
+    """The one-line error for a main script whose workers exited with UNGUARDED_MAIN_EXIT."""
+    main = getattr(sys.modules.get("__main__"), "__file__", None) or "the main script"
+    return (
+        f"sweep(jobs={jobs}): the worker processes import {main}, which calls sweep() at its top level; "
+        'put the call under `if __name__ == "__main__":` (or pass jobs=1 to run in this process)'
+    )
+
+
 class ProcessBackend:
     """A local process pool (``spawn`` start method). At most ``2 · jobs`` tasks are queued at
     a time. A worker that dies (out of memory, a crash) breaks the pool and every task queued in
@@ -352,6 +391,8 @@ class ProcessBackend:
                     if t is solo:
                         solo = None
             if broken:
+                if self._workers_found_unguarded_main():
+                    raise SweepSetupError(_unguarded_main_message(self.jobs))
                 # Every task queued in a broken pool fails with it; run them again one by one.
                 for f in list(inflight):
                     suspects.append(inflight.pop(f))
@@ -359,6 +400,16 @@ class ProcessBackend:
                 self._pool = self._new_pool()
         self._pool.shutdown(wait=True)
         self._pool = None
+
+    def _workers_found_unguarded_main(self) -> bool:
+        """Whether a worker of the broken pool exited with UNGUARDED_MAIN_EXIT: then every
+        worker will, and running the tasks again one by one only repeats the failure."""
+        processes = getattr(self._pool, "_processes", None) or {}  # pid -> Process, kept after a break
+        for proc in list(processes.values()):
+            proc.join(timeout=5)
+            if proc.exitcode == UNGUARDED_MAIN_EXIT:
+                return True
+        return False
 
     def close(self) -> None:
         """Stop at once: cancel queued tasks and end the workers (used on Ctrl-C)."""
@@ -475,8 +526,11 @@ class SweepSetupError(_native.SctpsimError):
 
 
 class SweepProgress:
-    """``[######......]  12/30 runs (3 skipped)  1 failed  elapsed 4.1s  ETA 6.0s`` on stderr
-    when it is a terminal; silent otherwise."""
+    """``[######......] 12/30 runs (3 skipped)  1 failed  elapsed 00:04  ETA 00:06`` on stderr
+    when it is a terminal; silent otherwise. tqdm draws it and computes the ETA from the rate
+    of the runs that ran here (``smoothing=0``: their number over the elapsed time); runs
+    found in the store and grid points rejected before running count as finished but not in
+    the rate."""
 
     def __init__(self, total: int, skipped: int, stream: TextIO | None = None, enabled: bool | None = None,
                  width: int = 24, prefailed: int = 0) -> None:
@@ -486,9 +540,8 @@ class SweepProgress:
         self.skipped = skipped
         self.prefailed = prefailed  # failed without running (rejected grid points): not in the ETA
         self.width = width
-        self.start = time.monotonic()
         self._last = 0.0
-        self._drawn = False
+        self._line: Any = None  # sctpsim.progress.Line, made at the first update
 
     def update(self, done: int, failed: int, force: bool = False) -> None:
         if not self.enabled:
@@ -497,27 +550,20 @@ class SweepProgress:
         if not force and now - self._last < 0.1:
             return
         self._last = now
-        finished = self.skipped + done + failed
-        frac = finished / self.total if self.total else 1.0
-        filled = int(frac * self.width)
-        elapsed = now - self.start
-        ran = done + failed - self.prefailed
-        left = self.total - finished
-        eta = _fmt_duration(elapsed / ran * left) if ran and left else ("0s" if not left else "?")
+        if self._line is None:
+            from sctpsim.progress import new_line
+
+            self._line = new_line(self.stream, self.total, self.skipped + self.prefailed,
+                                  "[{bar}] {n}/{total} runs{detail}  elapsed {elapsed}  ETA {remaining}   ", self.width)
         skipped = f" ({self.skipped} skipped)" if self.skipped else ""
-        line = (
-            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {finished}/{self.total} runs{skipped}  "
-            f"{failed} failed  elapsed {_fmt_duration(elapsed)}  ETA {eta}   "
-        )
-        self.stream.write(line)
-        self.stream.flush()
-        self._drawn = True
+        self._line.n = self.skipped + done + failed
+        self._line.detail = f"{skipped}  {failed} failed"
+        self._line.refresh()
 
     def close(self) -> None:
-        if self._drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._drawn = False
+        if self._line is not None:
+            self._line.close()
+            self._line = None
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -525,16 +571,6 @@ def _isatty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def _fmt_duration(s: float) -> str:
-    if not math.isfinite(s):
-        return "?"
-    if s < 60:
-        return f"{s:.1f}s"
-    m, sec = divmod(int(round(s)), 60)
-    h, m = divmod(m, 60)
-    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -611,7 +647,7 @@ class Reporter:
 
 
 def sweep(
-    scenario: Scenario | str | Path,
+    scenario: Scenario | str | Path | Mapping[str, Any],
     vary: Mapping[str, Sequence[Any]] | None = None,
     seeds: int = 1,
     *,
@@ -628,6 +664,10 @@ def sweep(
 ) -> SweepResult:
     """Run ``scenario`` at every point of the ``vary`` grid, ``seeds`` times each.
 
+    ``scenario`` is a :class:`Scenario`, a path or a dict (as for :func:`sctpsim.run`; TypeError
+    otherwise). ``seeds`` and ``jobs`` are integers of at least 1 (ValueError otherwise: not
+    booleans, not strings).
+
     ``jobs`` worker processes (default: the usable cores; 1 runs in this process), or Dask:
     ``dask="local"`` (a LocalCluster of ``jobs`` workers), ``dask="tcp://host:port"`` or a
     ``distributed.Client``. Results go to the sweep directory ``out``; runs already stored
@@ -635,7 +675,9 @@ def sweep(
     the per-run store is a temporary directory removed before :func:`sweep` returns: the
     results are only in the returned SweepResult (``out`` is None; with ``timeseries=True``
     the time series are in its ``timeseries``), and nothing can be resumed. ``metrics`` are
-    name patterns for summary.csv (default: ``network.*``, ``flows.*``, ``flows[*``).
+    name patterns for summary.csv (default: ``network.*``, ``flows.*``, ``flows[*``); one that
+    matches no metric of the successful runs raises store.MetricPatternError (a ValueError whose
+    ``partial`` is the SweepResult, already written) naming it and the nearest names.
     ``root_seed`` is an integer in ``[0, 2**64 - 1]`` (ValueError otherwise).
     ``timeseries=True`` keeps each run's time series next to its record. Ctrl-C raises KeyboardInterrupt whose ``partial`` is the
     SweepResult of what finished (already written). A grid point whose values the scenario
@@ -650,36 +692,47 @@ def sweep(
     # Without ``out`` the per-run store lives in a temporary directory that is removed when
     # the sweep returns (or raises): the results are the DataFrames of the SweepResult.
     tmp_dir = Path(_mkdtemp()) if out is None else None
+    out_dir = Path(out) if out is not None else tmp_dir
     try:
-        return _sweep_in(
-            base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version,
-            Path(out) if out is not None else tmp_dir, tmp_dir is None,  # type: ignore[arg-type]
-            n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries, progress=progress,
-            reporter=reporter, executor=executor, exclude=[dict(e) for e in exclude] if exclude else [],
-        )
+        with _holding(out_dir):  # type: ignore[arg-type]
+            return _sweep_in(
+                base, grid, seeds, seed_list, root, paths, points, point_hash, point_error, version,
+                out_dir, tmp_dir is None,  # type: ignore[arg-type]
+                n_jobs=n_jobs, dask=dask, metrics=metrics, timeseries=timeseries, progress=progress,
+                reporter=reporter, executor=executor, exclude=[dict(e) for e in exclude] if exclude else [],
+            )
     finally:
         if tmp_dir is not None:
             shutil.rmtree(tmp_dir, ignore_errors=True)
 
 
+@contextmanager
+def _holding(out_dir: Path) -> Iterator[None]:
+    """The sweep directory's lock (store.out_dir_lock) for the whole sweep: two sweeps into one
+    store would run the same runs twice and each rewrite the tables. SweepSetupError if another
+    process holds it."""
+    try:
+        with store.out_dir_lock(out_dir):
+            yield
+    except store.DirectoryBusyError as e:
+        raise SweepSetupError(f"--out {out_dir}: {e}") from None
+
+
 def _checked(
-    scenario: Scenario | str | Path, vary: Mapping[str, Sequence[Any]] | None, seeds: int, root_seed: int | None,
+    scenario: Scenario | str | Path | Mapping[str, Any], vary: Mapping[str, Sequence[Any]] | None, seeds: int, root_seed: int | None,
     jobs: int | None, exclude: Sequence[Mapping[str, Any]] | None,
 ) -> tuple[Any, ...]:
     """The arguments of :func:`sweep` checked and expanded (ValueError, SweepSetupError or
     ScenarioError naming the problem): base scenario, grid, seeds, their list, root seed,
     paths, points, each point's scenario hash and error, code version, jobs."""
-    base = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
+    _leave_if_importing_main()
+    base = as_scenario(scenario)
     grid = {str(k): _vary_values(str(k), v) for k, v in (vary or {}).items()}
     for path, values in grid.items():
         if not values:
             raise _native.ScenarioError(f"{path}: no values to vary")
-    if int(seeds) < 1:
-        raise ValueError(f"seeds must be at least 1, got {seeds}")
-    seeds = int(seeds)
-    if jobs is not None and int(jobs) < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
-    n_jobs = int(jobs) if jobs is not None else _usable_cores()
+    seeds = check_count(seeds, "seeds")
+    n_jobs = check_count(jobs, "jobs") if jobs is not None else _usable_cores()
     version = code_version()
     # The same range as `run --seed`: a root seed `sctpsim run` could not take is a mistake.
     root = check_seed(root_seed, "root_seed") if root_seed is not None else int(base.get("simulation.seed", 1))
@@ -689,6 +742,8 @@ def _checked(
             f"{n_runs} runs ({n_runs // seeds} grid points × {seeds} seeds) is above the limit of "
             f"{MAX_SWEEP_RUNS} runs per sweep; split it into several sweeps"
         )
+    if SEED_PATH in grid:
+        raise scenario_error(SEED_PATH, SEED_AXIS_ERROR)
     seed_list = replication_seeds(root, seeds)
     paths = list(grid)
     points = expand_grid(grid)
@@ -885,7 +940,8 @@ class SweepPlan:
 
     def finish(self, backend_name: str, interrupted: bool = False) -> SweepResult:
         """Write results.parquet, summary.csv, the long tables and sweep.json from every stored
-        run; raise KeyboardInterrupt (with ``partial``) if the runs were interrupted."""
+        run; raise KeyboardInterrupt (with ``partial``) if the runs were interrupted, and
+        store.MetricPatternError (with ``partial``) if a ``metrics`` pattern matches nothing."""
         specs, st, paths, version = self.specs, self.st, self.paths, self.version
         ordered = [self.records[s["key"]] for s in specs if s["key"] in self.records]
         results = store.results_frame(ordered, paths)
@@ -946,7 +1002,22 @@ class SweepPlan:
             exc = KeyboardInterrupt("sweep interrupted")
             exc.partial = res  # type: ignore[attr-defined]
             raise exc
+        self._check_metric_patterns(results, res)
         return res
+
+    def _check_metric_patterns(self, results: pd.DataFrame, res: SweepResult) -> None:
+        """Raise for the first ``metrics`` pattern that selects no metric with a value. Metric
+        names come from the runs' summaries, so this is known only once runs have succeeded;
+        the runs are stored by then and a corrected pattern reuses them."""
+        ok = results[results["status"] == "ok"]
+        if not self.metrics or ok.empty:
+            return
+        available = [m for m in store.metric_columns(results, self.paths) if ok[m].notna().any()]
+        unmatched = store.unmatched_metric_patterns(available, self.metrics)
+        if unmatched:
+            exc = store.MetricPatternError(unmatched[0], store.metric_hint(unmatched[0], available))
+            exc.partial = res  # type: ignore[attr-defined]
+            raise exc
 
 
 def run_plans(plans: Sequence[SweepPlan], *, jobs: int, dask: Any = None, progress: bool | None = None,
@@ -1100,6 +1171,9 @@ def cli_main(args: argparse.Namespace) -> int:
         )
     except SweepSetupError as e:
         return bad(str(e))
+    except store.MetricPatternError as e:
+        return bad(f"--metric {e.pattern!r}: matches no metric of the results; {e.hint} "
+                   f"(the runs are kept in {out}/: the same command with another --metric runs nothing again)")
     except KeyboardInterrupt as e:
         partial = getattr(e, "partial", None)
         if isinstance(partial, SweepResult):

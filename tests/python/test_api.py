@@ -122,7 +122,7 @@ def test_sweep_accepts_numpy_arrays_ranges_and_tuples() -> None:
     assert res.ok and res.total == 4
     assert sorted(res.results["link[1].loss.p"].unique()) == [0.0, 0.2]
     assert sorted(res.results["flows[0].packet_size_bytes"].unique()) == [500, 1000]
-    res = sctpsim.sweep(sc, vary={"simulation.seed": np.arange(2, 4)}, jobs=1)
+    res = sctpsim.sweep(sc, vary={"flows[0].packet_size_bytes": np.arange(500, 1001, 500)}, jobs=1)
     assert res.ok and res.total == 2
     for bad in ("0.1", 0.1, {"a": 1}):
         with pytest.raises(sctpsim.ScenarioError) as info:
@@ -275,3 +275,59 @@ def test_sweep_rejects_a_root_seed_outside_u64_naming_it(tmp_path, seed: int) ->
     with pytest.raises(ValueError, match="root_seed"):
         sctpsim.sweep(WIRED, seeds=1, root_seed=seed, out=tmp_path / "sw", jobs=1)
     assert not (tmp_path / "sw").exists()
+
+
+# --- argument types (issue 35 item 10) ---------------------------------------------------------
+
+
+def test_run_and_sweep_take_a_scenario_written_as_a_dict() -> None:
+    """`run(dict)` failed inside pathlib; a dict is a scenario (Scenario.from_dict)."""
+    import tomllib
+
+    data = tomllib.loads(WIRED.read_text())
+    data["simulation"]["duration"] = "1s"
+    res = sctpsim.run(data, seed=3)
+    assert res.summary["sim_time_s"] == 1.0
+    assert res.flows.equals(sctpsim.run(sctpsim.Scenario.from_dict(data), seed=3).flows)
+    assert sctpsim.sweep(data, jobs=1).ok
+
+
+@pytest.mark.parametrize("bad", [123, 1.5, None, b"wired-cbr", ["wired-cbr"]])
+def test_a_scenario_of_another_type_is_a_type_error_naming_the_argument(bad: object) -> None:
+    for call in (lambda: sctpsim.run(bad), lambda: sctpsim.sweep(bad, jobs=1)):  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"^scenario must be a Scenario, a path or a dict, got "):
+            call()
+    with pytest.raises(TypeError, match=r"^Scenario.load: path must be a str or os.PathLike, got "):
+        sctpsim.Scenario.load(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [123, "flows[0].rate=2Mbps", [("flows[0].rate", "2Mbps")]])
+def test_with_takes_a_mapping_else_a_type_error_naming_the_argument(bad: object) -> None:
+    sc = sctpsim.Scenario.load(WIRED)
+    with pytest.raises(TypeError, match=r"^Scenario.with_: overrides must be a mapping of field paths to values, got "):
+        sc.with_(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [True, False, "3", "x", 2.0, 2.5, None])
+def test_seeds_and_seed_refuse_bools_strings_and_floats_alike(bad: object) -> None:
+    """`sweep(seeds='3')` was accepted and `run(seed=True)` ran as seed 1, while `run(seed='x')`
+    was refused: every seed and count argument now takes integers only (numpy ones too)."""
+    sc = sctpsim.Scenario.load(WIRED).with_(SHORT)
+    if bad is not None:
+        with pytest.raises(ValueError, match=r"^seed must be an integer in \[0, 2\*\*64 - 1\], got "):
+            sctpsim.run(sc, seed=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"^root_seed must be an integer"):
+            sctpsim.sweep(sc, root_seed=bad, jobs=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^seeds must be an integer of at least 1, got "):
+        sctpsim.sweep(sc, seeds=bad, jobs=1)  # type: ignore[arg-type]
+    if bad is not None:
+        with pytest.raises(ValueError, match=r"^jobs must be an integer of at least 1, got "):
+            sctpsim.sweep(sc, jobs=bad)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_are_seeds_and_counts() -> None:
+    import numpy as np
+
+    sc = sctpsim.Scenario.load(WIRED).with_(SHORT)
+    assert sctpsim.run(sc, seed=np.uint64(3)).summary["seed"] == 3
+    assert sctpsim.sweep(sc, seeds=np.int64(2), root_seed=np.int32(5), jobs=np.int8(1)).total == 2

@@ -273,3 +273,54 @@ def test_run_json_records_the_build_the_scenario_the_command_and_the_time(tmp_pa
     # The directory reproduces the run on its own: same scenario hash from the stored text.
     sc = api.Scenario.from_string(m["scenario_text"]).with_(dict(m["overrides"]))
     assert sc.hash == m["scenario_hash"]
+
+
+def test_quiet_prints_nothing_not_even_the_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    """Issue 35 item 9: `--quiet` printed `results written to ...` and, on a terminal, the bar."""
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "sctpsim", "run", WIRED, "--out", str(tmp_path), "--quiet",
+             "--set", "simulation.duration=2s"],
+            cwd=REPO, stdout=subprocess.PIPE, stderr=slave, text=True, timeout=300,
+        )
+        os.close(slave)
+        slave = -1
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:  # EIO: the terminal's other end is closed and drained
+                break
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(master)
+        if slave >= 0:
+            os.close(slave)
+    assert proc.returncode == 0
+    assert proc.stdout == ""
+    assert b"".join(chunks) == b""  # no progress bar on the terminal
+    assert (tmp_path / "summary.json").is_file()
+
+
+def test_a_second_run_into_a_directory_in_use_exits_2_naming_it(tmp_path: Path) -> None:
+    """Issue 35 item 9: concurrent runs into one --out all reported success, the last one's
+    files replacing the others'. The directory's lock is held here as a running sctpsim holds it."""
+    from sctpsim import store
+
+    out = tmp_path / "out"
+    with store.out_dir_lock(out):
+        r = sctpsim("run", WIRED, "--out", str(out), "--set", "simulation.duration=1s")
+        assert r.returncode == 2, r.stdout + r.stderr
+        (line,) = r.stderr.strip().splitlines()
+        assert line.startswith(f"sctpsim: error: --out {out}: ") and f"pid {os.getpid()}" in line
+        assert not (out / "summary.json").exists()
+    assert not (out / store.LOCK_FILE).exists()  # released with the lock
+    r = sctpsim("run", WIRED, "--out", str(out), "--quiet", "--set", "simulation.duration=1s")
+    assert r.returncode == 0, r.stderr
+    assert (out / "summary.json").is_file() and not (out / store.LOCK_FILE).exists()
+

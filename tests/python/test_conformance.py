@@ -141,3 +141,14 @@ def test_etsi_suite_runs_with_a_summary() -> None:
     assert passed + failed == len(list(ETSI.rglob("*.pkt")))
     # A regression guard: the count measured when the runner was written (docs/models/sctp.md).
     assert passed >= 72, r.stdout
+
+
+@pytest.mark.parametrize("where", ["/proc/x.xml", "/proc/version/sub/x.xml", "{tmp}"])
+def test_an_unwritable_junit_path_exits_2_naming_it_before_running(tmp_path: Path, where: str) -> None:
+    """Issue 35 item 9: `--junit /proc/x.xml` was an internal error after every script ran."""
+    junit = where.format(tmp=tmp_path)  # an existing directory is not a file to write
+    r = sctpsim("conformance", str(SCRIPTS / "server-handshake.pkt"), "--junit", junit)
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith(f"sctpsim: error: --junit {junit}: ")
+    assert r.stdout == ""  # refused before any script ran

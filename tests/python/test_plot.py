@@ -149,6 +149,8 @@ def test_plot_command_writes_figures_and_report(sweep_dir: Path) -> None:
     assert bad.returncode == 2 and bad.stderr.startswith("sctpsim: error:")
     unknown = cli("plot", str(sweep_dir), "--metric", "no.such.metric")
     assert unknown.returncode == 2 and "no.such.metric" in unknown.stderr
+    typo = cli("plot", str(sweep_dir), "--metric", "network.pfd")
+    assert typo.returncode == 2 and "did you mean 'network.pdf'" in typo.stderr
 
 
 def test_units_and_labels() -> None:

@@ -65,3 +65,55 @@ def test_bar_eta_follows_a_slowdown_instead_of_the_average_since_the_start() -> 
     last = buf.getvalue().split("\r")[-1]
     eta = int(last.split("ETA ")[1].split("s")[0])
     assert 10 <= eta <= 16, last
+
+
+
+def test_sweep_line_counts_skipped_and_prefailed_runs_as_finished_but_not_in_the_rate() -> None:
+    from sctpsim.sweep import SweepProgress
+
+    buf = io.StringIO()
+    bar = SweepProgress(total=10, skipped=4, stream=buf, enabled=True, prefailed=2)
+    bar.update(0, 2, force=True)
+    first = buf.getvalue().split("\r")[-1]
+    assert "6/10 runs (4 skipped)" in first and "2 failed" in first and "ETA ?" in first
+    bar.update(2, 2, force=True)
+    last = buf.getvalue().split("\r")[-1]
+    assert "8/10 runs (4 skipped)" in last and "ETA" in last and "ETA ?" not in last
+    bar.close()
+    assert buf.getvalue().endswith("\n")
+    quiet = io.StringIO()
+    off = SweepProgress(total=3, skipped=0, stream=quiet)  # not a terminal: nothing
+    off.update(1, 0, force=True)
+    off.close()
+    assert quiet.getvalue() == ""
+
+
+def test_the_line_is_cut_to_the_terminal_width() -> None:
+    """A line wider than the terminal wraps, and rewriting it with a carriage return then leaves
+    a row behind at every redraw: the line is cut to the terminal's columns."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))  # 24 rows, 40 columns
+    with os.fdopen(slave, "w") as term:
+        bar = ProgressBar(stream=term)  # a terminal: drawn
+        bar(0.0, 1000.0, 0, 0.0)
+        bar(500.0, 1000.0, 12_345_678, 2.0)
+        bar.close()
+    written = b""
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        written += data
+    os.close(master)
+    rows = written.decode().replace("\n", "\r").split("\r")
+    assert any("[" in r for r in rows), written
+    assert max(len(r) for r in rows) <= 40, rows

@@ -95,3 +95,49 @@ def test_agrees_with_scipy_when_available() -> None:
     for df in (1, 3, 17, 64, 999, 1001, 4000):
         for p in (0.9, 0.975, 0.995):
             assert t_quantile(p, df) == pytest.approx(sp.t.ppf(p, df), rel=1e-9)
+
+
+# --- SciPy against the exact finite sum this module used before (issue 35) ----------------------
+
+
+def _reference_cdf_two_sided(t: float, df: int) -> float:
+    """P(|T| ≤ t) by the finite trigonometric sums of Abramowitz & Stegun 26.7.3 (exact for
+    integer df): what sctpsim.stats computed itself before it took SciPy's quantile."""
+    theta = math.atan(t / math.sqrt(df))
+    s, c = math.sin(theta), math.cos(theta)
+    c2 = c * c
+    if df % 2 == 1:
+        total = 0.0
+        if df > 1:
+            term = total = c
+            for k in range(3, df - 1, 2):
+                term *= c2 * (k - 1) / k
+                total += term
+        return min(1.0, (2.0 / math.pi) * (theta + s * total))
+    term = total = 1.0
+    for k in range(2, df - 1, 2):
+        term *= c2 * (k - 1) / k
+        total += term
+    return min(1.0, s * total)
+
+
+def _reference_t_quantile(p: float, df: int) -> float:
+    """The quantile by bisection on :func:`_reference_cdf_two_sided`, to the last bit."""
+    target, lo, hi = 2.0 * p - 1.0, 0.0, 1.0
+    while _reference_cdf_two_sided(hi, df) < target:
+        hi *= 2.0
+    while True:
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            return mid
+        lo, hi = (lo, mid) if _reference_cdf_two_sided(mid, df) > target else (mid, hi)
+
+
+@pytest.mark.parametrize("p", [0.975, 0.995])
+def test_the_quantile_is_scipys_and_agrees_with_the_exact_sum_for_df_1_to_1000(p: float) -> None:
+    from scipy.stats import t
+
+    for df in range(1, 1001):
+        ours = t_quantile(p, df)
+        assert ours == float(t.ppf(p, df)), df
+        assert ours == pytest.approx(_reference_t_quantile(p, df), rel=1e-12, abs=0), df

@@ -204,3 +204,13 @@ def test_atomic_write_gives_the_mode_of_a_new_file_under_the_umask(tmp_path: Pat
         os.umask(old)
     for name in ("a.json", "b.csv"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name
+
+
+def test_metric_patterns_that_match_nothing_and_their_near_matches() -> None:
+    available = list(store.flatten_summary(SUMMARY))
+    assert store.unmatched_metric_patterns(available, ["network.*", "nonexistent.*", "flows[9]*", "events"]) == [
+        "nonexistent.*", "flows[9]*"]
+    assert store.metric_hint("network.pfd", available).startswith("did you mean 'network.pdf'")
+    assert store.metric_hint("goodput", available).startswith("did you mean 'flows.goodput_bps.sum'")
+    hint = store.metric_hint("nonexistent.*", available)
+    assert hint.startswith("the metrics are ") and "network.*" in hint and "flows[*" in hint

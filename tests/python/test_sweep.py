@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -448,3 +449,84 @@ def test_several_plans_share_one_pool_and_each_writes_its_store(tmp_path: Path, 
     # the same plans again find every run stored
     again = [sw.plan_sweep(sc, {"link[1].loss.p": [p]}, 3, out=tmp_path / f"part{p}", jobs=2) for p in (0.01, 0.1)]
     assert [len(p.todo) for p in again] == [0, 0]
+
+
+# --- scripts without a main guard (issue 35 item 6) ---------------------------------------------
+
+_SWEEP_CALL = """res = sctpsim.sweep(sc, {"link[1].loss.p": [0.01, 0.05]}, seeds=1, jobs=2)
+print(res.line())
+"""
+
+
+def _run_script(tmp_path: Path, guarded: bool) -> subprocess.CompletedProcess[str]:
+    head = f"import sctpsim\nsc = sctpsim.Scenario.load({WIRED!r}).with_({{'simulation.duration': '1s'}})\n"
+    body = 'if __name__ == "__main__":\n' + textwrap.indent(_SWEEP_CALL, "    ") if guarded else _SWEEP_CALL
+    script = tmp_path / "study.py"
+    script.write_text(head + body)
+    return subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+
+
+def test_a_script_without_a_main_guard_fails_once_naming_the_fix(tmp_path: Path) -> None:
+    """Spawned workers re-run an unguarded script: one clear error, not a traceback per worker."""
+    proc = _run_script(tmp_path, guarded=False)
+    assert proc.returncode == 1, proc.stdout
+    assert "spawn_main" not in proc.stderr  # no worker tracebacks
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("sctpsim.sweep.SweepSetupError: ") and 'if __name__ == "__main__":' in last
+    assert "study.py" in last and "jobs=1" in last
+    assert proc.stderr.count('if __name__ == "__main__":') == 1
+
+
+def test_a_script_with_a_main_guard_runs_its_sweep_on_two_workers(tmp_path: Path) -> None:
+    proc = _run_script(tmp_path, guarded=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "2 runs: 2 done, 0 skipped (already in store), 0 failed"
+
+
+def test_varying_simulation_seed_is_refused_naming_seeds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each run's seed comes from the replication seeds, which override simulation.seed: a grid
+    axis over it gave identical runs, each point with n = 1 and no interval."""
+    from sctpsim.cli import main
+
+    sc = sctpsim.Scenario.load(WIRED)
+    with pytest.raises(sctpsim.ScenarioError, match=r"^simulation\.seed: .*seeds=") as info:
+        sctpsim.sweep(sc, vary={"simulation.seed": [1, 2]}, jobs=1)
+    assert info.value.path == "simulation.seed"
+    assert main(["sweep", WIRED, "--vary", "simulation.seed=1,2", "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("sctpsim: error: simulation.seed: ") and "--seeds" in err[0]
+
+
+def test_a_metric_pattern_matching_nothing_exits_2_naming_it_with_near_matches(tmp_path: Path) -> None:
+    """Issue 35 item 9: `--metric 'nonexistent.*'` wrote a summary without metrics and exited 0."""
+    out = tmp_path / "sweep"
+    args = ["sweep", WIRED, "--seeds", "1", "-j", "1", "--out", str(out), "--set", "simulation.duration=1s"]
+    r = cli(*args, "--metric", "nonexistent.*", "--metric", "network.pdf")
+    assert r.returncode == 2, r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("sctpsim: error: --metric 'nonexistent.*': matches no metric of the results")
+    assert "network.*" in line and "flows.*" in line  # what there is, when nothing is near
+    assert len(list((out / "runs").glob("*.json"))) == 1  # the run is kept for the next attempt
+    typo = cli(*args, "--metric", "network.pfd")
+    assert typo.returncode == 2
+    assert "--metric 'network.pfd'" in typo.stderr and "did you mean 'network.pdf'" in typo.stderr
+    assert "1 already in store; nothing to run" in typo.stdout
+    ok = cli(*args, "--metric", "network.pdf")
+    assert ok.returncode == 0, ok.stderr
+    assert "network.pdf.mean" in pd.read_csv(out / "summary.csv").columns
+
+
+def test_a_sweep_into_a_directory_in_use_exits_2_naming_it(tmp_path: Path) -> None:
+    from sctpsim import store
+    from sctpsim.sweep import SweepSetupError
+
+    out = tmp_path / "sweep"
+    with store.out_dir_lock(out):
+        r = cli("sweep", WIRED, "-j", "1", "--out", str(out), "--set", "simulation.duration=1s")
+        assert r.returncode == 2, r.stdout + r.stderr
+        (line,) = r.stderr.strip().splitlines()
+        assert line.startswith(f"sctpsim: error: --out {out}: another sctpsim process (pid {os.getpid()})")
+        assert not (out / "runs").exists()
+        with pytest.raises(SweepSetupError, match="another sctpsim process"):
+            sctpsim.sweep(WIRED, out=out, jobs=1)
+    assert not (out / store.LOCK_FILE).exists()
