@@ -252,6 +252,16 @@ def test_reanalyse_recomputes_claims_and_report_without_simulating(quick: tuple[
     assert r.returncode == 2 and "another study" in r.stderr
 
 
+def test_a_reproduction_directory_in_use_is_refused(quick: tuple[Path, str]) -> None:
+    from sctpsim import store
+
+    with store.out_dir_lock(quick[0]):
+        for args in (["--reanalyse", str(quick[0])], ["ye2003", "--quick", "--out", str(quick[0])]):
+            r = sctpsim("reproduce", *args)
+            assert r.returncode == 2, (args, r.stderr)
+            assert "writing into this directory" in r.stderr and str(quick[0]) in r.stderr
+
+
 def test_a_second_run_reuses_every_stored_run(quick: tuple[Path, str]) -> None:
     out, _ = quick
     r = sctpsim("reproduce", "ye2003", "--quick", "--out", str(out), "--jobs", "1", timeout=900)

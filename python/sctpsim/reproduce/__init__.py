@@ -22,9 +22,10 @@ import argparse
 import json
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pandas as pd
 
@@ -151,11 +152,29 @@ def reproduce(
     the claims. Every part's runs go to one process pool (or one Dask client), in the order of
     the parts, so no part waits for another to drain. KeyboardInterrupt leaves every finished
     run in the store."""
-    from sctpsim.sweep import code_version, plan_sweep, run_plans
-
     st = get_study(name)
     out_dir = Path(out) if out is not None else Path("results") / f"{name}{'-quick' if quick else ''}"
     _prepare_out(out_dir)
+    with _locked(out_dir):
+        return _reproduce_in(st, name, quick, out_dir, jobs, dask, progress, argv)
+
+
+@contextmanager
+def _locked(out_dir: Path) -> Iterator[None]:
+    """The output directory's lock (store.out_dir_lock) for the whole reproduction or
+    reanalysis: two of them writing into one directory would each rewrite the other's claims,
+    figures and report. ValueError (exit 2) if another process holds it."""
+    try:
+        with store.out_dir_lock(out_dir):
+            yield
+    except store.DirectoryBusyError as e:
+        raise ValueError(f"{out_dir}: {e}") from None
+
+
+def _reproduce_in(st: Study, name: str, quick: bool, out_dir: Path, jobs: int | None, dask: Any,
+                  progress: Callable[[str], None] | None, argv: Sequence[str] | None) -> tuple[Path, list[Claim]]:
+    from sctpsim.sweep import code_version, plan_sweep, run_plans
+
     say = progress or (lambda _t: None)
     parts = st.parts(quick)
     manifest: dict[str, Any] = {
@@ -271,6 +290,12 @@ def reanalyse(directory: str | Path, progress: Callable[[str], None] | None = No
     if study is not None and study != name:
         raise ValueError(f"--reanalyse {d}: holds a reproduction of {name}, another study than {study!r}")
     st = get_study(name)
+    with _locked(d):
+        return _reanalyse_in(st, name, quick, d, manifest, progress, argv)
+
+
+def _reanalyse_in(st: Study, name: str, quick: bool, d: Path, manifest: dict[str, Any],
+                  progress: Callable[[str], None] | None, argv: Sequence[str] | None) -> tuple[Path, list[Claim]]:
     say = progress or (lambda _t: None)
     t0 = time.monotonic()
     parts = st.parts(quick)
