@@ -23,6 +23,9 @@ def test_list_names_every_study_of_the_design() -> None:
     assert names == ["ye2003", "argyriou2004", "atiquzzaman2003", "aydin2004", "omnetpp-olsr"]
 
 
+REANALYSE_UNKNOWN = Path(__file__).parent / "data" / "reproduce-unknown-study"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -33,6 +36,7 @@ def test_list_names_every_study_of_the_design() -> None:
         (["ye2003", "--dask", "nowhere"], "--dask 'nowhere'"),
         (["--reanalyse", "/nonexistent/dir"], "--reanalyse /nonexistent/dir: no reproduce.json"),
         (["--reanalyse", "/tmp", "--quick"], "drop --quick"),
+        (["--reanalyse", str(REANALYSE_UNKNOWN)], "reproduce.json names unknown study 'nope'"),
     ],
 )
 def test_bad_input_exits_2_naming_the_problem(args: list[str], message: str) -> None:

@@ -289,7 +289,10 @@ def reanalyse(directory: str | Path, progress: Callable[[str], None] | None = No
         raise ValueError(f"--reanalyse {d}: reproduce.json is unreadable ({e})") from None
     if study is not None and study != name:
         raise ValueError(f"--reanalyse {d}: holds a reproduction of {name}, another study than {study!r}")
-    st = get_study(name)
+    try:
+        st = get_study(name)
+    except ValueError as e:
+        raise ValueError(f"--reanalyse {d}: reproduce.json names {e}") from None
     with _locked(d):
         return _reanalyse_in(st, name, quick, d, manifest, progress, argv)
 
