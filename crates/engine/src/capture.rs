@@ -1,4 +1,5 @@
-//! IP-level packet captures: one pcap file per node interface (`<node>-<iface>.pcap`,
+//! IP-level packet captures: one pcap file per node interface (`<node>-<iface>.pcap`, the node
+//! name made file-name safe and unique by `file_stems`,
 //! LINKTYPE_RAW, nanosecond timestamps), holding what the interface sent and received — the
 //! layout of ns-3's per-device pcap traces. Wireless interfaces also get a MAC-level capture
 //! (`<node>-<iface>-mac.pcap`, LINKTYPE_IEEE802_11_RADIOTAP: every 802.11 frame the interface
@@ -30,18 +31,19 @@ impl Capture {
         let mut writers = Vec::new();
         let mut mac_writers = Vec::new();
         let mut files = Vec::new();
-        for node in &topo.nodes {
+        let names: Vec<&str> = topo.nodes.iter().map(|n| n.name.as_str()).collect();
+        let stems = file_stems(&names);
+        for (node, stem) in topo.nodes.iter().zip(&stems) {
             let mut per = Vec::new();
             let mut mac_per = Vec::new();
             for iface in &node.ifaces {
-                let path = dir.join(format!("{}-{}.pcap", sanitize(&node.name), iface.name));
+                let path = dir.join(format!("{stem}-{}.pcap", iface.name));
                 let w = PcapWriter::new(BufWriter::new(File::create(&path)?), LINKTYPE_RAW)?;
                 files.push(path);
                 per.push(w);
                 mac_per.push(match iface.wireless {
                     Some(_) => {
-                        let path =
-                            dir.join(format!("{}-{}-mac.pcap", sanitize(&node.name), iface.name));
+                        let path = dir.join(format!("{stem}-{}-mac.pcap", iface.name));
                         let f = BufWriter::new(File::create(&path)?);
                         files.push(path);
                         Some(PcapWriter::new(f, LINKTYPE_IEEE802_11_RADIOTAP)?)
@@ -125,6 +127,44 @@ impl Capture {
     }
 }
 
+/// The file-name stem of each node's captures, indexed like `names` (node indices). A name
+/// is made portable by [`sanitize`]; since that maps distinct names to one (`r_1` and `r.1`,
+/// `αβγ` and `δεζ`), and one node's files would then silently overwrite another's, a stem
+/// that was changed, or that another node's stem equals, gets the node index appended
+/// (`r_1-n3`). Repeated until no two stems are equal: an unchanged name can equal another
+/// node's suffixed stem (a node literally named `r_1-n3`). Stems ending in distinct indices
+/// always differ, so this ends after at most one pass per node.
+fn file_stems(names: &[&str]) -> Vec<String> {
+    let mut stems: Vec<String> = names.iter().map(|n| sanitize(n)).collect();
+    let mut suffixed = vec![false; names.len()];
+    let mut count = std::collections::BTreeMap::<String, usize>::new();
+    for s in &stems {
+        *count.entry(s.clone()).or_default() += 1;
+    }
+    for (i, stem) in stems.iter_mut().enumerate() {
+        if *stem != names[i] || count[stem.as_str()] > 1 {
+            stem.push_str(&format!("-n{i}"));
+            suffixed[i] = true;
+        }
+    }
+    loop {
+        let mut count = std::collections::BTreeMap::<&str, usize>::new();
+        for s in &stems {
+            *count.entry(s.as_str()).or_default() += 1;
+        }
+        let clashing: Vec<usize> = (0..stems.len())
+            .filter(|&i| !suffixed[i] && count[stems[i].as_str()] > 1)
+            .collect();
+        if clashing.is_empty() {
+            return stems;
+        }
+        for i in clashing {
+            stems[i].push_str(&format!("-n{i}"));
+            suffixed[i] = true;
+        }
+    }
+}
+
 /// Node names become file names: keep them portable.
 fn sanitize(name: &str) -> String {
     name.chars()
@@ -136,4 +176,27 @@ fn sanitize(name: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_stems;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn names_that_sanitise_alike_get_distinct_stems() {
+        let names = ["αβγ", "δεζ", "r_1", "r.1", "plain", "r_1-n3"];
+        let stems = file_stems(&names);
+        assert_eq!(
+            stems,
+            ["___-n0", "___-n1", "r_1-n2", "r_1-n3", "plain", "r_1-n3-n5"]
+        );
+        let unique: BTreeSet<&String> = stems.iter().collect();
+        assert_eq!(unique.len(), names.len());
+    }
+
+    #[test]
+    fn portable_unique_names_are_kept() {
+        assert_eq!(file_stems(&["A", "B", "r-1_x"]), ["A", "B", "r-1_x"]);
+    }
 }
