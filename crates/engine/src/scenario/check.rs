@@ -269,6 +269,23 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
 
+    // A wireless node's radio address is assigned, not written (`wireless::iface::default_addr`
+    // of its node index); a link address equal to it gives two interfaces one address, and
+    // packets to it are delivered locally (a SYN to itself, 0 goodput) instead of failing.
+    for (i, n) in s.node.iter().enumerate().filter(|(_, n)| n.wireless) {
+        let auto = crate::wireless::iface::default_addr(i);
+        if let Some(field) = addrs.get(&auto) {
+            return Err(ScenarioError::at(
+                field.clone(),
+                format!(
+                    "{auto} is also the automatic wireless address of node[{i}] (\"{}\", \
+                     node[{i}].wireless = true); choose another address",
+                    n.name
+                ),
+            ));
+        }
+    }
+
     super::check_sctp::check_outages(s)?;
 
     let duration = s.simulation.duration.0;

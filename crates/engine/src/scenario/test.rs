@@ -193,3 +193,42 @@ fn every_shipped_scenario_is_within_the_sample_budget() {
     }
     assert!(n >= 11, "found only {n} scenarios");
 }
+
+#[test]
+fn link_address_equal_to_an_automatic_wireless_address_is_refused() {
+    // B is node 1: its radio gets 10.128.0.2 (`wireless::iface::default_addr(1)`).
+    let text = r#"
+[simulation]
+duration = "10s"
+[[node]]
+name = "A"
+wireless = true
+position_m = [0, 0]
+[[node]]
+name = "B"
+wireless = true
+position_m = [100, 0]
+[[node]]
+name = "R"
+[[link]]
+between = ["A", "R"]
+bandwidth = "10Mbps"
+delay = "5ms"
+addresses = ["10.0.0.1", "10.128.0.2"]
+[[flows]]
+src = "A"
+dst = "B"
+transport = "tcp-newreno"
+app = "ftp"
+"#;
+    let e = load(text, &[]).expect_err("duplicate address must be refused");
+    assert_eq!(e.path, "link[0].addresses[1]", "{e}");
+    assert!(e.message.contains("10.128.0.2"), "{e}");
+    assert!(
+        e.message.contains("node[1]") && e.message.contains("\"B\""),
+        "{e}"
+    );
+    // Another address passes.
+    let ok = text.replace("10.128.0.2", "10.0.0.2");
+    load(&ok, &[]).expect("distinct addresses load");
+}
