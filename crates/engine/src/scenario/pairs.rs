@@ -37,10 +37,30 @@ pub fn check(p: &str, f: &FlowSpec, nodes: usize) -> Result<(), ScenarioError> {
             "must be at least 1",
         ));
     }
-    if nodes < 2 || k as usize > nodes {
+    // Two conditions, two messages: a pair needs a source and another node as destination
+    // (so at least two nodes whatever `k`), and the `k` sources are distinct (so at most one
+    // pair per node).
+    if nodes < 2 {
+        let has = if nodes == 0 {
+            "no nodes"
+        } else {
+            "only 1 node"
+        };
         return Err(ScenarioError::at(
             format!("{p}.pairs"),
-            format!("{k} pairs need {k} distinct sources, and there are {nodes} nodes"),
+            format!(
+                "a pair needs two nodes (a source and a destination), and the scenario has {has}"
+            ),
+        ));
+    }
+    if k as usize > nodes {
+        // Here k > nodes >= 2: both plural.
+        return Err(ScenarioError::at(
+            format!("{p}.pairs"),
+            format!(
+                "{k} pairs need {k} distinct sources, and there are only {nodes} nodes \
+                 (at most {nodes} pairs)"
+            ),
         ));
     }
     Ok(())

@@ -232,3 +232,32 @@ app = "ftp"
     let ok = text.replace("10.128.0.2", "10.0.0.2");
     load(&ok, &[]).expect("distinct addresses load");
 }
+
+#[test]
+fn pairs_messages_name_the_real_problem() {
+    let one_node = r#"
+[simulation]
+duration = "10s"
+[[node]]
+name = "a"
+[[flows]]
+pairs = 1
+app = "cbr"
+rate = "100kbps"
+"#;
+    let e = load(one_node, &[]).expect_err("one node cannot make a pair");
+    assert_eq!(e.path, "flows[0].pairs", "{e}");
+    assert_eq!(
+        e.message,
+        "a pair needs two nodes (a source and a destination), and the scenario has only 1 node"
+    );
+    let three = format!("{one_node}[[node]]\nname = \"b\"\n[[node]]\nname = \"c\"\n")
+        .replace("pairs = 1", "pairs = 5");
+    let e = load(&three, &[]).expect_err("5 pairs need 5 sources");
+    assert_eq!(e.path, "flows[0].pairs", "{e}");
+    assert_eq!(
+        e.message,
+        "5 pairs need 5 distinct sources, and there are only 3 nodes (at most 3 pairs)"
+    );
+    load(&three.replace("pairs = 5", "pairs = 3"), &[]).expect("3 pairs on 3 nodes load");
+}
