@@ -369,3 +369,21 @@ fn dsr_profile_without_tap_has_no_gratuitous_replies() {
     let e = resolved_parameters(&text, &ov, None).unwrap_err();
     assert_eq!(e.path, "routing.dsr.gratuitous_replies", "{e}");
 }
+
+/// `radio.rate_control`'s source column holds a source like every row's (it held the
+/// algorithms' citations).
+#[test]
+fn rate_control_source_is_a_source() {
+    let r = rows(WIRELESS, &[], None);
+    let rc = row(&r, "radio.rate_control");
+    assert_eq!(
+        (rc.value.as_str(), rc.default.as_str(), rc.source.as_str()),
+        (Some("constant"), Some("constant"), "default")
+    );
+    let r = rows(WIRELESS, &[("radio.rate_control", "\"minstrel\"")], None);
+    let rc = row(&r, "radio.rate_control");
+    assert_eq!(
+        (rc.value.as_str(), rc.source.as_str()),
+        (Some("minstrel"), "--set")
+    );
+}

@@ -219,12 +219,16 @@ fn radio(rows: &mut Rows<'_>, spec: RadioSpec) {
         "bit/s",
         &prof,
     );
+    // The source column says where the value came from, as for every row; the algorithms'
+    // citations (ARF: Kamerman & Monteban 1997; AARF: Lacage et al. 2004; Minstrel: Linux
+    // mac80211, after ns-3's managers) are in docs/scenario.md and docs/models/mac80211.md
+    // "Rate adaptation". No profile sets it: its default is the schema's.
     rows.add(
         "radio.rate_control",
         mac.rate_control.name(),
-        "constant",
+        dflt(&|b| b.mac.rate_control.name().into()),
         "",
-        "ARF: Kamerman & Monteban 1997 (ns-3 ArfWifiManager); AARF: Lacage et al., MSWiM 2004 (ns-3 AarfWifiManager); Minstrel: Linux mac80211 (ns-3 MinstrelWifiManager)",
+        d,
     );
     rows.add(
         "radio.basic_rate",
