@@ -24,7 +24,7 @@ __version__: str
 class SctpsimError(Exception):
     """Base class of every sctpsim error."""
 
-class ScenarioError(SctpsimError):
+class ScenarioError(SctpsimError, ValueError):
     """A scenario or an override is invalid."""
 
     path: str

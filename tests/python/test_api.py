@@ -30,6 +30,14 @@ def test_load_with_run_returns_dataframes() -> None:
 def test_errors_form_a_hierarchy_and_name_the_field() -> None:
     assert issubclass(sctpsim.ScenarioError, sctpsim.SctpsimError)
     assert issubclass(sctpsim.SimulationError, sctpsim.SctpsimError)
+    # A bad scenario is a bad value: `except ValueError` catches it too (and a SimulationError,
+    # which is not about the input, is not one).
+    assert issubclass(sctpsim.ScenarioError, ValueError)
+    assert not issubclass(sctpsim.SimulationError, ValueError)
+    assert issubclass(sctpsim.UnknownFieldError, ValueError) and issubclass(sctpsim.UnknownFieldError, KeyError)
+    with pytest.raises(ValueError) as as_value:
+        sctpsim.Scenario.load(WIRED).with_(**{"link[0].bandwidth": "fast"})
+    assert isinstance(as_value.value, sctpsim.ScenarioError) and as_value.value.path == "link[0].bandwidth"
     with pytest.raises(sctpsim.ScenarioError) as info:
         sctpsim.Scenario.load(WIRED).with_(**{"link[0].bandwidth": "fast"})
     assert info.value.path == "link[0].bandwidth"

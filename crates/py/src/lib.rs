@@ -4,9 +4,10 @@
 //! `SimulationError`.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
+use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use sctpsim_engine::scenario::{self, overrides, ScenarioError as CoreScenarioError};
 use sctpsim_engine::trace::{Layer, PacketTrace, TraceEvent, TraceOptions, PROTOCOL_NAMES};
 use sctpsim_engine::{run_scenario, Progress, RunOptions, SimError};
@@ -21,12 +22,34 @@ create_exception!(
     PyException,
     "Base class of every sctpsim error."
 );
-create_exception!(
-    _native,
-    ScenarioError,
-    SctpsimError,
-    "A scenario or an override is invalid. `path` names the field; `line` is set for TOML syntax errors."
-);
+/// `ScenarioError(SctpsimError, ValueError)`: a bad scenario or override is a bad value, so
+/// `except ValueError` catches it as it catches other invalid arguments. `create_exception!`
+/// takes a single base, so the class is made once by calling `type(name, bases, namespace)`,
+/// as a `class` statement would.
+static SCENARIO_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// Docstring of `ScenarioError`.
+const SCENARIO_ERROR_DOC: &str =
+    "A scenario or an override is invalid. `path` names the field; `line` is set for TOML syntax errors.";
+
+/// The `ScenarioError` class, made on first use.
+fn scenario_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    let ty = SCENARIO_ERROR.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+        let bases = PyTuple::new(
+            py,
+            [py.get_type::<SctpsimError>(), py.get_type::<PyValueError>()],
+        )?;
+        let namespace = PyDict::new(py);
+        // The module `create_exception!(_native, ...)` gives its classes.
+        namespace.set_item("__module__", "_native")?;
+        namespace.set_item("__doc__", SCENARIO_ERROR_DOC)?;
+        let class = py
+            .get_type::<PyType>()
+            .call1(("ScenarioError", bases, namespace))?;
+        Ok(class.cast_into::<PyType>()?.unbind())
+    })?;
+    Ok(ty.bind(py))
+}
 create_exception!(
     _native,
     SimulationError,
@@ -35,7 +58,11 @@ create_exception!(
 );
 
 fn scenario_err(py: Python<'_>, e: &CoreScenarioError) -> PyErr {
-    let err = ScenarioError::new_err(e.to_string());
+    let err = match scenario_error_type(py) {
+        Ok(ty) => PyErr::from_type(ty.clone(), e.to_string()),
+        // Only if the class could not be made (no memory): still an sctpsim error.
+        Err(_) => SctpsimError::new_err(e.to_string()),
+    };
     let value = err.value(py);
     let _ = value.setattr("path", e.path.clone());
     let _ = value.setattr("line", e.line);
@@ -456,7 +483,7 @@ fn version() -> &'static str {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("SctpsimError", py.get_type::<SctpsimError>())?;
-    m.add("ScenarioError", py.get_type::<ScenarioError>())?;
+    m.add("ScenarioError", scenario_error_type(py)?)?;
     m.add("SimulationError", py.get_type::<SimulationError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(cli_value, m)?)?;
