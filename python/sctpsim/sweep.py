@@ -804,19 +804,7 @@ def _sweep_in(
     plan.announce(reporter, backend.name)
     if isinstance(backend, DaskBackend) and plan.todo and backend.workers() == 0:
         reporter.warn("sweep: the Dask cluster has no workers yet; waiting for some")
-    bar = SweepProgress(plan.total, plan.skipped, enabled=progress, prefailed=plan.counts["failed"])
-    plan.bar = bar
-    bar.update(0, plan.counts["failed"], force=True)
-    interrupted = False
-    try:
-        if plan.todo:
-            backend.run(executor or _execute, plan.todo, plan.on_result)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        backend.close()
-        bar.update(plan.counts["done"], plan.counts["failed"], force=True)
-        bar.close()
+    interrupted = _run_on(backend, [plan], executor, progress)
     return plan.finish(backend.name, interrupted)
 
 
@@ -844,7 +832,6 @@ class SweepPlan:
         self.paths, self.points, self.point_hash, self.point_error = paths, points, point_hash, point_error
         self.version, self.out_dir, self.keep = version, out_dir, keep
         self.n_jobs, self.dask, self.metrics, self.timeseries, self.exclude = n_jobs, dask, metrics, timeseries, exclude
-        self.bar: SweepProgress | None = None
         self._prepare()
 
     def _prepare(self) -> None:
@@ -927,8 +914,6 @@ class SweepPlan:
             self.kept_timeseries[spec["key"]] = ts
         self.records[spec["key"]] = rec
         self.counts["done" if rec["status"] == "ok" else "failed"] += 1
-        if self.bar is not None:
-            self.bar.update(self.counts["done"], self.counts["failed"])
 
     def announce(self, reporter: Reporter, backend_name: str) -> None:
         npoints = max(1, len(self.points))
@@ -1025,32 +1010,43 @@ def run_plans(plans: Sequence[SweepPlan], *, jobs: int, dask: Any = None, progre
     """Run the tasks of several plans on one backend (one process pool or one Dask client),
     in the order given, then finish each plan. On Ctrl-C every plan is finished with what
     was stored and KeyboardInterrupt is raised with ``partial`` the list of results."""
-    todo = [{**t, "plan": i} for i, p in enumerate(plans) for t in p.todo]
-    backend = _backend(dask, jobs, len(todo))
-    done_before = sum(p.skipped for p in plans)
-    bar = SweepProgress(sum(p.total for p in plans), done_before, enabled=progress,
-                        prefailed=sum(p.counts["failed"] for p in plans))
-
-    def on_result(task: dict[str, Any], outcome: dict[str, Any]) -> None:
-        plans[task["plan"]].on_result(task, outcome)
-        bar.update(sum(p.counts["done"] for p in plans), sum(p.counts["failed"] for p in plans))
-
-    interrupted = False
-    try:
-        if todo:
-            backend.run(executor or _execute, todo, on_result)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        backend.close()
-        bar.update(sum(p.counts["done"] for p in plans), sum(p.counts["failed"] for p in plans), force=True)
-        bar.close()
+    backend = _backend(dask, jobs, sum(len(p.todo) for p in plans))
+    interrupted = _run_on(backend, plans, executor, progress)
     out = [p.finish(backend.name) for p in plans]
     if interrupted:
         exc = KeyboardInterrupt("sweeps interrupted")
         exc.partial = out  # type: ignore[attr-defined]
         raise exc
     return out
+
+
+def _run_on(backend: InlineBackend | ProcessBackend | DaskBackend, plans: Sequence[SweepPlan],
+            executor: Executor | None, progress: bool | None) -> bool:
+    """Every plan's tasks on ``backend`` (closed afterwards), each result stored by its plan,
+    with one progress line over them all; returns whether Ctrl-C stopped it."""
+    todo = [{**t, "plan": i} for i, p in enumerate(plans) for t in p.todo]
+
+    def counts() -> tuple[int, int]:
+        return sum(p.counts["done"] for p in plans), sum(p.counts["failed"] for p in plans)
+
+    bar = SweepProgress(sum(p.total for p in plans), sum(p.skipped for p in plans), enabled=progress,
+                        prefailed=counts()[1])
+    bar.update(0, counts()[1], force=True)
+
+    def on_result(task: dict[str, Any], outcome: dict[str, Any]) -> None:
+        plans[task["plan"]].on_result(task, outcome)
+        bar.update(*counts())
+
+    try:
+        if todo:
+            backend.run(executor or _execute, todo, on_result)
+    except KeyboardInterrupt:
+        return True
+    finally:
+        backend.close()
+        bar.update(*counts(), force=True)
+        bar.close()
+    return False
 
 
 def _vary_values(path: str, values: Any) -> list[Any]:

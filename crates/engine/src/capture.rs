@@ -136,29 +136,20 @@ impl Capture {
 /// always differ, so this ends after at most one pass per node.
 fn file_stems(names: &[&str]) -> Vec<String> {
     let mut stems: Vec<String> = names.iter().map(|n| sanitize(n)).collect();
+    let changed: Vec<bool> = stems.iter().zip(names).map(|(s, n)| s != n).collect();
     let mut suffixed = vec![false; names.len()];
-    let mut count = std::collections::BTreeMap::<String, usize>::new();
-    for s in &stems {
-        *count.entry(s.clone()).or_default() += 1;
-    }
-    for (i, stem) in stems.iter_mut().enumerate() {
-        if *stem != names[i] || count[stem.as_str()] > 1 {
-            stem.push_str(&format!("-n{i}"));
-            suffixed[i] = true;
-        }
-    }
     loop {
         let mut count = std::collections::BTreeMap::<&str, usize>::new();
         for s in &stems {
             *count.entry(s.as_str()).or_default() += 1;
         }
-        let clashing: Vec<usize> = (0..stems.len())
-            .filter(|&i| !suffixed[i] && count[stems[i].as_str()] > 1)
+        let todo: Vec<usize> = (0..stems.len())
+            .filter(|&i| !suffixed[i] && (changed[i] || count[stems[i].as_str()] > 1))
             .collect();
-        if clashing.is_empty() {
+        if todo.is_empty() {
             return stems;
         }
-        for i in clashing {
+        for i in todo {
             stems[i].push_str(&format!("-n{i}"));
             suffixed[i] = true;
         }

@@ -113,10 +113,6 @@ class Claim:
             raise ValueError(f"claim {self.claim}: a paper row names its result (R number), a {self.source} row none")
 
     @property
-    def ok(self) -> bool:
-        return self.outcome == "pass"
-
-    @property
     def verdict(self) -> str:
         return "explained" if self.evidence else self.outcome
 
@@ -406,18 +402,22 @@ def write_claims(path: str | Path, claims: Iterable[Claim]) -> Path:
 # Statistics the studies share
 
 
+def _finite_values(values: Iterable[float | None]) -> list[float]:
+    """The values that are numbers (a run without the column gives None or NaN)."""
+    return [float(v) for v in values if v is not None and math.isfinite(float(v))]
+
+
 def mean_ci(values: Iterable[float | None]) -> tuple[float, float]:
     """Mean and 95 % Student-t half-width of the finite values. The half-width is NaN for fewer
     than two values: a rule then finds the row inconclusive rather than exact."""
-    s = stats.describe([float(v) for v in values if v is not None and math.isfinite(float(v))])
-    return s.mean, s.ci
+    m, h, _n = mean_ci_n(values)
+    return m, h
 
 
 def mean_ci_n(values: Iterable[float | None]) -> tuple[float, float, int]:
     """:func:`mean_ci` and the number of finite values."""
-    vals = [float(v) for v in values if v is not None and math.isfinite(float(v))]
-    m, h = mean_ci(vals)
-    return m, h, len(vals)
+    s = stats.describe(_finite_values(values))
+    return s.mean, s.ci, s.n
 
 
 def column(df: "pd.DataFrame", name: str) -> "pd.Series":
@@ -434,9 +434,7 @@ def diff_ci(a: Iterable[float | None], b: Iterable[float | None]) -> tuple[float
     """Mean of ``a`` minus mean of ``b`` and its 95 % half-width (Welch: each mean's standard
     error from its own sample, t with Welch–Satterthwaite degrees of freedom rounded down); NaN half-width
     when either side has fewer than two values."""
-    xa = [float(v) for v in a if v is not None and math.isfinite(float(v))]
-    xb = [float(v) for v in b if v is not None and math.isfinite(float(v))]
-    sa, sb = stats.describe(xa), stats.describe(xb)
+    sa, sb = stats.describe(_finite_values(a)), stats.describe(_finite_values(b))
     d = sa.mean - sb.mean
     if sa.n < 2 or sb.n < 2:
         return d, math.nan
@@ -491,9 +489,7 @@ def paired_ratio(x: Sequence[float], y: Sequence[float]) -> Ratio:
 def ratio_ci(a: Iterable[float | None], b: Iterable[float | None]) -> tuple[float, float, int]:
     """mean(a)/mean(b) of independent samples with its 95 % half-width (delta method:
     relative standard errors in quadrature, t at the smaller sample's degrees of freedom)."""
-    xa = [float(v) for v in a if v is not None and math.isfinite(float(v))]
-    xb = [float(v) for v in b if v is not None and math.isfinite(float(v))]
-    sa, sb = stats.describe(xa), stats.describe(xb)
+    sa, sb = stats.describe(_finite_values(a)), stats.describe(_finite_values(b))
     n = min(sa.n, sb.n)
     if n == 0 or sb.mean == 0:
         return math.nan, math.nan, n
