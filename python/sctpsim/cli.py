@@ -363,6 +363,8 @@ def _run_into(args: argparse.Namespace, sc, out: Path, staging: Path, parameters
     if not args.quiet:
         _print_summary(res)
         print(f"results written to {out}/")
+    for w in res.warnings:
+        sys.stderr.write(f"sctpsim: warning: {w}\n")
     warning = truncation_warning(res.summary)
     if warning:
         sys.stderr.write(f"sctpsim: warning: {warning} (--trace-max-rows)\n")

@@ -125,10 +125,17 @@ class RunResult:
         network = s.get("network")
         if isinstance(network, dict):
             rows += [(f"network.{k}", d.inline(v)) for k, v in network.items() if not isinstance(v, (dict, list))]
+        rows += [("warning", w) for w in self.warnings]
         parts = [d.title("RunResult", str(s.get("name") or "")), d.table(rows)]
         parts.append(f"<p>Flows ({len(self.flows)})</p>")
         parts.append(self.flows.to_html(index=False, max_rows=30, max_cols=20))
         return "".join(parts)
+
+    @property
+    def warnings(self) -> list[str]:
+        """What in this run a reader should not miss (`delivery_warnings`): each flow that sent
+        and delivered nothing, with why its packets were dropped."""
+        return delivery_warnings(self.summary)
 
     @property
     def interrupted(self) -> bool:
@@ -221,6 +228,60 @@ class RunResult:
             return self.scenario.parameter_rows(seed if isinstance(seed, int) and seed != own else None)
         except Exception:  # noqa: BLE001 - the measured results matter more than the listing
             return None
+
+
+#: What each drop reason (`drops.parquet`, docs/metrics.md "Drops") means, for warnings.
+DROP_REASON_TEXT = {
+    "queue": "a full queue",
+    "mac_retry_limit": "the 802.11 MAC giving up at its retry limit",
+    "no_route": "no route",
+    "send_buffer_full": "the routing protocol's send buffer full while no route was found",
+    "send_buffer_timeout": "waiting in the routing protocol's send buffer past its timeout (no route found)",
+    "link_broken": "a broken next-hop link the routing protocol could not salvage",
+    "ttl_expired": "TTL expiry",
+    "loss": "the link's loss model",
+    "scripted": "scripted drops",
+    "outage": "link outages",
+    "unassociated": "no association with an access point",
+    "no_agent": "no Mobile IP agent",
+}
+
+#: Drop reasons that mean routes were not found; with a wireless IEEE profile at a constant
+#: rate the usual cause is route discovery at the basic rate reaching nodes the data rate
+#: cannot (issue 35 item 2).
+_ROUTE_REASONS = {"no_route", "send_buffer_full", "send_buffer_timeout", "link_broken"}
+
+
+def delivery_warnings(summary: dict[str, Any]) -> list[str]:
+    """One line per flow that delivered nothing (a run that "works" and measures zero is the
+    easiest result to publish by mistake): the dominant reason its packets were dropped, or that
+    none were dropped (they never left the sender, or were in flight at the end)."""
+    drops: dict[int, dict[str, int]] = {}
+    for d in summary.get("drops") or []:
+        per = drops.setdefault(int(d.get("flow", -1)), {})
+        per[str(d.get("reason"))] = per.get(str(d.get("reason")), 0) + int(d.get("packets") or 0)
+    out = []
+    for f in summary.get("flows") or []:
+        if int(f.get("bytes_delivered") or 0) > 0 or int(f.get("packets_delivered") or 0) > 0:
+            continue
+        fid = int(f.get("id", -1))
+        head = f"flow {fid} ({f.get('src')}->{f.get('dst')}, {f.get('transport')}) delivered nothing"
+        per = drops.get(fid, {})
+        total = sum(per.values())
+        if total == 0:
+            sent = int(f.get("packets_sent") or 0)
+            why = ("it sent no packets" if sent == 0 else
+                   f"none of its {sent} packets was dropped: they were still queued or in flight at the end")
+            out.append(f"{head}: {why}")
+            continue
+        reason, n = max(per.items(), key=lambda kv: (kv[1], kv[0]))
+        text = DROP_REASON_TEXT.get(reason, reason)
+        msg = f"{head}: {n} of its {total} dropped packets were lost to {text} ({reason})"
+        if reason in _ROUTE_REASONS and summary.get("macs"):
+            msg += ("; if the radio sends data at a fixed rate above the rate routing broadcasts use, "
+                    "routes found may be ones the data cannot use (radio.data_rate, radio.rate_control)")
+        out.append(msg)
+    return out
 
 
 def new_staging_dir(out: str | Path) -> Path:

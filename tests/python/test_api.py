@@ -339,3 +339,17 @@ def test_numpy_integers_are_seeds_and_counts() -> None:
     sc = sctpsim.Scenario.load(WIRED).with_(SHORT)
     assert sctpsim.run(sc, seed=np.uint64(3)).summary["seed"] == 3
     assert sctpsim.sweep(sc, seeds=np.int64(2), root_seed=np.int32(5), jobs=np.int8(1)).total == 2
+
+
+def test_delivery_warnings_name_the_dominant_drop_reason_or_none() -> None:
+    from sctpsim.results import delivery_warnings
+
+    flow = {"id": 0, "src": "a", "dst": "b", "transport": "tcp", "bytes_delivered": 0, "packets_delivered": 0}
+    ok = dict(flow, id=1, bytes_delivered=10, packets_delivered=1)
+    s = {"flows": [dict(flow, packets_sent=0), ok], "drops": [{"flow": 1, "reason": "queue", "packets": 3}]}
+    assert delivery_warnings(s) == ["flow 0 (a->b, tcp) delivered nothing: it sent no packets"]
+    s = {"flows": [dict(flow, packets_sent=9)], "macs": [],
+         "drops": [{"flow": 0, "reason": "queue", "packets": 2}, {"flow": 0, "reason": "no_route", "packets": 7}]}
+    (w,) = delivery_warnings(s)
+    assert w.startswith("flow 0 (a->b, tcp) delivered nothing: 7 of its 9 dropped packets were lost to no route (no_route)")
+    assert "radio.rate_control" not in w  # a wired run: no hint about the radio

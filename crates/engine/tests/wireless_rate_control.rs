@@ -34,12 +34,21 @@ packet_size_bytes = 1472
     )
 }
 
+/// An IEEE profile adapts by default (Minstrel); a `data_rate` given alone means constant at
+/// that rate (issue 35 item 2).
 #[test]
-fn constant_is_the_default() {
+fn minstrel_is_the_ieee_default_and_a_data_rate_means_constant() {
     let a = run_with(&link(10, None), &[]);
-    let b = run_with(&link(10, Some("constant")), &[]);
+    let b = run_with(&link(10, Some("minstrel")), &[]);
     assert_eq!(without_wall(&a), without_wall(&b));
-    let m = &a.summary.macs[1];
+    let fixed = link(10, None).replace(
+        "profile = \"80211a\"",
+        "profile = \"80211a\"\ndata_rate = \"54Mbps\"",
+    );
+    let c = run_with(&fixed, &[]);
+    let d = run_with(&link(10, Some("constant")), &[]);
+    assert_eq!(without_wall(&c), without_wall(&d));
+    let m = &c.summary.macs[1];
     assert_eq!(m.rate_changes, 0);
     assert_eq!(m.mean_data_rate_bps, 54e6);
 }

@@ -378,12 +378,39 @@ fn rate_control_source_is_a_source() {
     let rc = row(&r, "radio.rate_control");
     assert_eq!(
         (rc.value.as_str(), rc.default.as_str(), rc.source.as_str()),
-        (Some("constant"), Some("constant"), "default")
+        (
+            Some("constant"),
+            Some("minstrel"),
+            "constant: radio.data_rate given"
+        )
     );
     let r = rows(WIRELESS, &[("radio.rate_control", "\"minstrel\"")], None);
     let rc = row(&r, "radio.rate_control");
     assert_eq!(
         (rc.value.as_str(), rc.source.as_str()),
         (Some("minstrel"), "--set")
+    );
+}
+
+/// The IEEE profiles adapt their rate by default (issue 35 item 2): without `data_rate` or
+/// `rate_control`, 80211b runs Minstrel and `show` says why; ns2-wavelan stays constant.
+#[test]
+fn ieee_profiles_default_to_minstrel() {
+    let text = WIRELESS.replace("data_rate = \"2Mbps\"\n", "");
+    let r = rows(&text, &[], None);
+    let rc = row(&r, "radio.rate_control");
+    assert_eq!(
+        (rc.value.as_str(), rc.source.as_str()),
+        (
+            Some("minstrel"),
+            "profile 80211b: minstrel unless data_rate given"
+        )
+    );
+    let text = text.replace("profile = \"80211b\"", "profile = \"ns2-wavelan\"");
+    let r = rows(&text, &[], None);
+    let rc = row(&r, "radio.rate_control");
+    assert_eq!(
+        (rc.value.as_str(), rc.source.as_str()),
+        (Some("constant"), "default")
     );
 }

@@ -5,7 +5,7 @@ use super::{name, opt, opt_secs, secs, Rows, SOURCE_DEFAULT};
 use crate::scenario::check_wireless::has_wireless;
 use crate::scenario::{
     AodvProfileKind, DsrProfileKind, MobilityKind, MobilitySpec, PlacementKind, PropagationSpec,
-    RadioSpec, RoutingKind, Scenario,
+    RadioProfileKind, RadioSpec, RoutingKind, Scenario,
 };
 use crate::sim::routing::{aodv_config, dsr_config, olsr_config};
 use crate::wireless::infra::mac_role;
@@ -222,13 +222,21 @@ fn radio(rows: &mut Rows<'_>, spec: RadioSpec) {
     // The source column says where the value came from, as for every row; the algorithms'
     // citations (ARF: Kamerman & Monteban 1997; AARF: Lacage et al. 2004; Minstrel: Linux
     // mac80211, after ns-3's managers) are in docs/scenario.md and docs/models/mac80211.md
-    // "Rate adaptation". No profile sets it: its default is the schema's.
+    // "Rate adaptation". The IEEE profiles default to Minstrel unless `data_rate` is given
+    // (then constant at that rate); ns2-wavelan is constant.
+    let rc_source = if spec.profile == RadioProfileKind::Ns2Wavelan {
+        d.to_string()
+    } else if spec.data_rate.is_some() {
+        "constant: radio.data_rate given".to_string()
+    } else {
+        format!("{prof}: minstrel unless data_rate given")
+    };
     rows.add(
         "radio.rate_control",
         mac.rate_control.name(),
         dflt(&|b| b.mac.rate_control.name().into()),
         "",
-        d,
+        &rc_source,
     );
     rows.add(
         "radio.basic_rate",

@@ -341,6 +341,15 @@ impl RadioParams {
             mac.preamble = pre;
             mac.rx_phy_start_delay = t.rx_phy_start_delay;
         }
+        if spec.rate_control.is_none() && spec.data_rate.is_none() && !ns2 {
+            // Real 802.11a/b/g devices adapt their rate (Linux mac80211 runs Minstrel; ns-3
+            // users pick MinstrelWifiManager or similar). A constant 11 or 54 Mbit/s with route
+            // discovery broadcast at the basic rate finds routes the data cannot use and
+            // delivers nothing (issue 35 item 2). A `data_rate` given alone still means "send
+            // at this rate", as ns-3's ConstantRateWifiManager does; ns2-wavelan is ns-2's
+            // one-rate PHY and stays constant.
+            mac.rate_control = RateControlConfig::Minstrel(Default::default());
+        }
         if let Some(name) = &spec.rate_control {
             mac.rate_control = RateControlConfig::from_name(name).ok_or_else(|| {
                 err(
