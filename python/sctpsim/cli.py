@@ -413,6 +413,10 @@ def _print_summary(res) -> None:  # type: ignore[no-untyped-def]
             f"{f['id']:>4} {f['src'] + '->' + f['dst']:<16} {f['transport']:<9} {f['packets_sent']:>9} "
             f"{f['packets_delivered']:>10} {100 * f['delivered_fraction']:>8.2f} {f['goodput_bps'] / 1e3:>14.1f} {delay:>9}"
         )
+    for f in s["flows"]:
+        if f.get("completion_time_s") is not None:
+            print(f"flow {f['id']}: file of {f['bytes_delivered']} bytes complete {f['completion_time_s']:.3f} s after its start "
+                  f"(goodput over that time)")
     for a in s.get("sctp", []):
         print(
             f"sctp flow {a['id']}: {a['state']}, retransmissions fast {a['fast_retransmissions']} "

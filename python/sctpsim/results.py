@@ -42,7 +42,7 @@ FLOW_COLUMNS = [
     "packets_sent", "packets_delivered", "delivered_fraction", "retransmissions",
     "fast_retransmits", "timeouts", "mean_rtt_s", "mean_delay_s", "reordered", "delivery_errors",
     "acks_sent", "data_packets_sent", "data_packets_received", "mean_route_hops",
-    "relayed_fraction", "first_data_received_s",
+    "relayed_fraction", "first_data_received_s", "completion_time_s",
 ]
 
 #: Column order of timeseries.parquet.
@@ -133,9 +133,10 @@ class RunResult:
 
     @property
     def warnings(self) -> list[str]:
-        """What in this run a reader should not miss (`delivery_warnings`): each flow that sent
-        and delivered nothing, with why its packets were dropped."""
-        return delivery_warnings(self.summary)
+        """What in this run a reader should not miss: a time series cut at its row bound, and
+        each flow that delivered nothing, with why its packets were dropped
+        (`delivery_warnings`)."""
+        return series_warnings(self.summary) + delivery_warnings(self.summary)
 
     @property
     def interrupted(self) -> bool:
@@ -150,9 +151,7 @@ class RunResult:
         for col in ("mean_rtt_s", "mean_delay_s"):
             flows[col] = flows[col].astype("float64")
         links = pd.DataFrame(summary["links"])
-        ts = raw["timeseries"]
-        timeseries = pd.DataFrame({c: ts[c] for c in TIMESERIES_COLUMNS})
-        timeseries = timeseries.astype({"time_s": "float64", "id": "int64", "value": "float64"})
+        timeseries = series_frame(raw["timeseries"])
         macs = pd.DataFrame(summary.get("macs", []))
         sctp = {k: pd.DataFrame(summary.get(k, [])) for k in ("sctp", "paths", "streams", "routing", "drops", "handoffs")}
         trace = trace_frame(raw["trace"]) if raw.get("trace") is not None else None
@@ -230,6 +229,28 @@ class RunResult:
             return None
 
 
+def series_frame(ts: dict[str, Any]) -> pd.DataFrame:
+    """The DataFrame of ``timeseries.parquet`` from the core's columns (`_native.run`'s
+    ``timeseries``: numeric columns as bytes, string columns as codes and names). The string
+    columns are object arrays whose rows all point at the few distinct names: 8 bytes a row,
+    not a Python string each."""
+    import numpy as np
+
+    def strings(name: str) -> np.ndarray:
+        names = np.empty(len(ts[f"{name}_names"]), dtype=object)
+        names[:] = ts[f"{name}_names"]
+        return names[np.frombuffer(ts[f"{name}_codes"], dtype=np.uint32)]
+
+    return pd.DataFrame({
+        "time_s": np.frombuffer(ts["time_s"], dtype=np.float64).copy(),
+        "scope": strings("scope"),
+        "id": np.frombuffer(ts["id"], dtype=np.uint32).astype(np.int64),
+        "dir": strings("dir"),
+        "metric": strings("metric"),
+        "value": np.frombuffer(ts["value"], dtype=np.float64).copy(),
+    }, columns=TIMESERIES_COLUMNS)
+
+
 #: What each drop reason (`drops.parquet`, docs/metrics.md "Drops") means, for warnings.
 DROP_REASON_TEXT = {
     "queue": "a full queue",
@@ -250,6 +271,21 @@ DROP_REASON_TEXT = {
 #: rate the usual cause is route discovery at the basic rate reaching nodes the data rate
 #: cannot (issue 35 item 2).
 _ROUTE_REASONS = {"no_route", "send_buffer_full", "send_buffer_timeout", "link_broken"}
+
+
+#: The core's bound on time-series rows (`MAX_SERIES_ROWS`, crates/engine/src/scenario/check.rs).
+MAX_SERIES_ROWS = 10_000_000
+
+
+def series_warnings(summary: dict[str, Any]) -> list[str]:
+    """The warning for a time series that reached its row bound during the run."""
+    t = summary.get("timeseries_truncated_at_s")
+    if t is None:
+        return []
+    return [f"the time series reached its bound of {MAX_SERIES_ROWS:,} rows at t={float(t):.3f} s and kept "
+            "no rows after it (timeseries.parquet ends there; the flows, links and summary cover the whole run). "
+            "One row per dropped packet (dropped_seq, dropped_tsn) fills it when a source sends far faster "
+            "than its path carries"]
 
 
 def delivery_warnings(summary: dict[str, Any]) -> list[str]:

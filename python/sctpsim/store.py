@@ -65,6 +65,7 @@ _LONG_NOT_SUMMED = {"collision_probability"}
 #: a sum of fractions, delays or RTTs means nothing).
 _NOT_SUMMED = {
     "delivered_fraction", "mean_rtt_s", "mean_delay_s", "mean_route_hops", "relayed_fraction", "first_data_received_s",
+    "completion_time_s",
 }
 
 

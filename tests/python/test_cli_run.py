@@ -324,3 +324,28 @@ def test_a_second_run_into_a_directory_in_use_exits_2_naming_it(tmp_path: Path) 
     assert r.returncode == 0, r.stderr
     assert (out / "summary.json").is_file() and not (out / store.LOCK_FILE).exists()
 
+
+
+def test_a_run_dropping_millions_of_packets_stays_bounded_and_says_so(tmp_path: Path) -> None:
+    """Issue 35 item 1: wired-cbr at 100 Gbit/s made one time-series row per drop, 11.2 million a
+    simulated second, and was killed at 3.5 GB. The series now stops at its bound during the run
+    and the run says when; under a 4 GiB address-space limit it completes."""
+    import resource
+
+    text = (EXAMPLES / "wired-cbr.toml").read_text()
+    sc = tmp_path / "cbr100.toml"
+    sc.write_text("\n".join('rate = "100Gbps"' if ln.startswith("rate =") else ln for ln in text.splitlines()))
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    out = tmp_path / "o"
+    r = subprocess.run([sys.executable, "-m", "sctpsim", "run", str(sc), "--set", 'simulation.duration="1s"', "--out", str(out)],
+                       capture_output=True, text=True, preexec_fn=limit, cwd=REPO)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "the time series reached its bound of 10,000,000 rows at t=0.8" in r.stderr, r.stderr
+    s = _summary(out)
+    assert 0.7 < s["timeseries_truncated_at_s"] < 1.0
+    ts = pd.read_parquet(out / "timeseries.parquet", columns=["time_s"])
+    assert len(ts) == 10_000_000
+    assert ts.time_s.max() <= s["timeseries_truncated_at_s"]

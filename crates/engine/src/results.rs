@@ -68,6 +68,10 @@ pub struct FlowResult {
     /// When the first data packet reached the receiving transport, s (null if none did): how
     /// long the route and the connection set-up kept the data back.
     pub first_data_received_s: Option<f64>,
+    /// `app = "file"`: seconds from the flow's `start` until the receiving application held
+    /// all `size_bytes` (null if it never did, and for the other applications). `goodput_bps`
+    /// of a completed file is its size over this time.
+    pub completion_time_s: Option<f64>,
 }
 
 /// One direction of a link.
@@ -456,10 +460,21 @@ pub struct Summary {
     /// The per-packet trace's size and whether it was cut at its bound (only when traced).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<crate::trace::TraceSummary>,
+    /// When the time series reached its row bound ([`TimeSeries::cap`]) and stopped keeping
+    /// rows, s; absent when it kept every row. Every other result covers the whole run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeseries_truncated_at_s: Option<f64>,
 }
 
 /// The time series in long ("tidy") form: one row per (time, scope, id, dir, metric).
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// Held in memory until the run ends, so bounded *during* the run: rows past [`Self::cap`]
+/// are not kept and [`Self::truncated_at_s`] says from when. The check before the run
+/// (`scenario/check.rs`, `MAX_SERIES_ROWS`) refuses a sampling plan that would reach the bound;
+/// this bound holds for what no plan can foresee, the one-row-per-drop `dropped_seq` and
+/// `dropped_tsn` rows (issue 35 item 1: a 100 Gbit/s CBR source made 11.2 million of them per
+/// simulated second).
+#[derive(Clone, Debug, PartialEq)]
 pub struct TimeSeries {
     /// Sample time, s.
     pub time_s: Vec<f64>,
@@ -474,9 +489,37 @@ pub struct TimeSeries {
     pub metric: Vec<&'static str>,
     /// Value in the metric's unit.
     pub value: Vec<f64>,
+    /// Most rows kept (`MAX_SERIES_ROWS` of `scenario/check.rs`, 10 million, by default).
+    pub cap: usize,
+    /// Time of the first row not kept, s (`None`: every row was kept).
+    pub truncated_at_s: Option<f64>,
+}
+
+impl Default for TimeSeries {
+    fn default() -> Self {
+        TimeSeries {
+            time_s: Vec::new(),
+            scope: Vec::new(),
+            id: Vec::new(),
+            dir: Vec::new(),
+            metric: Vec::new(),
+            value: Vec::new(),
+            cap: crate::scenario::check::MAX_SERIES_ROWS as usize,
+            truncated_at_s: None,
+        }
+    }
 }
 
 impl TimeSeries {
+    /// Whether a row at `t` is kept; past the cap, notes when the series stopped.
+    fn room(&mut self, t: f64) -> bool {
+        if self.time_s.len() < self.cap {
+            return true;
+        }
+        self.truncated_at_s.get_or_insert(t);
+        false
+    }
+
     /// Append one row.
     pub fn push(
         &mut self,
@@ -487,6 +530,9 @@ impl TimeSeries {
         metric: &'static str,
         value: f64,
     ) {
+        if !self.room(t) {
+            return;
+        }
         self.time_s.push(t);
         self.scope.push(scope);
         self.id.push(id);
@@ -505,6 +551,9 @@ impl TimeSeries {
         metric: &'static str,
         value: f64,
     ) {
+        if !self.room(t) {
+            return;
+        }
         self.time_s.push(t);
         self.scope.push(scope);
         self.id.push(id);
@@ -537,4 +586,26 @@ pub struct RunResult {
     pub pcap_files: Vec<std::path::PathBuf>,
     /// The per-packet trace (`trace.parquet`), when one was asked for.
     pub trace: Option<crate::trace::PacketTrace>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TimeSeries;
+
+    /// Rows past the cap are not kept, and the series says from when (issue 35 item 1).
+    #[test]
+    fn the_series_stops_at_its_cap_and_says_when() {
+        let mut s = TimeSeries {
+            cap: 3,
+            ..TimeSeries::default()
+        };
+        for k in 0..5 {
+            s.push(f64::from(k), "flow", 0, "", "goodput_bps", 1.0);
+            s.push_owned(f64::from(k) + 0.5, "flow", 0, "x".into(), "cwnd_bytes", 2.0);
+        }
+        assert_eq!(s.len(), 3);
+        assert_eq!(s.dir.len(), 3);
+        assert_eq!(s.truncated_at_s, Some(1.5));
+        assert_eq!(TimeSeries::default().cap, 10_000_000);
+    }
 }

@@ -137,3 +137,37 @@ fn udp_sends_no_acks() {
     assert_eq!(f.data_packets_received, f.packets_delivered, "{f:?}");
     assert!(f.data_packets_received > 0);
 }
+
+/// A file's completion time is when the receiving application held all of it, from the flow's
+/// start; its goodput is over that time, not over the rest of the run (issue 35 item 7). A
+/// file that cannot complete, and a CBR flow, have none.
+#[test]
+fn a_completed_file_has_its_completion_time_and_goodput_over_it() {
+    for t in ["tcp-newreno", "sctp", "udp-file"] {
+        let text = if t == "udp-file" {
+            string(1, "static", "udp").replace(
+                "app = \"cbr\"\nrate = \"80kbps\"\n",
+                "app = \"file\"\nsize_bytes = 50000\nrate = \"80kbps\"\n",
+            )
+        } else {
+            string(1, "static", t)
+        };
+        let r = run_with(&text, &[]);
+        let f = &r.summary.flows[0];
+        let size = if t == "udp-file" { 50_000 } else { 200_000 };
+        assert_eq!(f.bytes_delivered, size, "{t}: {f:?}");
+        let done = f.completion_time_s.expect("completed");
+        let first = f.first_data_received_s.unwrap() - 5.0;
+        assert!(done > first && done < 25.0, "{t}: {done} s");
+        let want = size as f64 * 8.0 / done;
+        assert!((f.goodput_bps - want).abs() < 1e-6 * want, "{t}: {f:?}");
+    }
+    // 200 kB in the 1 s after the start cannot complete at 2 Mbit/s.
+    let short =
+        string(1, "static", "tcp-newreno").replace("duration = \"30s\"", "duration = \"6s\"");
+    let f = &run_with(&short, &[]).summary.flows[0];
+    assert!(f.bytes_delivered < 200_000);
+    assert_eq!(f.completion_time_s, None);
+    let cbr = run_with(&string(1, "static", "udp"), &[]);
+    assert_eq!(cbr.summary.flows[0].completion_time_s, None);
+}

@@ -10,7 +10,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use sctpsim_engine::scenario::{self, overrides, ScenarioError as CoreScenarioError};
 use sctpsim_engine::trace::{Layer, PacketTrace, TraceEvent, TraceOptions, PROTOCOL_NAMES};
-use sctpsim_engine::{run_scenario, Progress, RunOptions, SimError};
+use sctpsim_engine::{run_scenario, Progress, RunOptions, SimError, TimeSeries};
 use sctpsim_kernel::{EventQueue, Rng, SimDuration, SimTime};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -221,6 +221,63 @@ fn column<'py, T: Copy, const N: usize>(
     })
 }
 
+/// A string column as codes into its distinct values: (`u32` codes as bytes, the values in
+/// order of first appearance). A series has a few dozen distinct scopes, metrics and dirs over
+/// millions of rows.
+fn dictionary<'py, S: AsRef<str>>(
+    py: Python<'py>,
+    values: Vec<S>,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
+    let mut names: Vec<String> = Vec::new();
+    let mut index: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    let codes: Vec<u32> = values
+        .iter()
+        .map(|v| {
+            let v = v.as_ref();
+            if let Some(&c) = index.get(v) {
+                return c;
+            }
+            let c = names.len() as u32;
+            names.push(v.to_string());
+            index.insert(v.to_string(), c);
+            c
+        })
+        .collect();
+    drop(values);
+    Ok((column(py, codes, u32::to_ne_bytes)?, names))
+}
+
+/// The time series for Python: `time_s`, `id` and `value` as the bytes of their values,
+/// `scope`, `dir` and `metric` as `<name>_codes` bytes plus `<name>_names`. One Python object
+/// per column instead of one per row: 10 million rows as Python lists took about 3 GB on top of
+/// the core's copy (issue 35 item 1); as columns, 8 bytes a row per column. Each column is
+/// freed in the core as soon as its bytes exist.
+fn series_dict<'py>(py: Python<'py>, s: TimeSeries) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let TimeSeries {
+        time_s,
+        scope,
+        id,
+        dir,
+        metric,
+        value,
+        ..
+    } = s;
+    d.set_item("rows", time_s.len())?;
+    d.set_item("time_s", column(py, time_s, f64::to_ne_bytes)?)?;
+    d.set_item("id", column(py, id, u32::to_ne_bytes)?)?;
+    d.set_item("value", column(py, value, f64::to_ne_bytes)?)?;
+    for (name, col) in [("scope", scope), ("metric", metric)] {
+        let (codes, names) = dictionary(py, col)?;
+        d.set_item(format!("{name}_codes"), codes)?;
+        d.set_item(format!("{name}_names"), names)?;
+    }
+    let (codes, names) = dictionary(py, dir)?;
+    d.set_item("dir_codes", codes)?;
+    d.set_item("dir_names", names)?;
+    Ok(d)
+}
+
 /// The trace for Python: `columns` (name → bytes, dtypes in `docs/metrics.md`'s order) and
 /// the names the integer codes stand for. Each column's memory in the core is freed as soon
 /// as its bytes exist, so the trace is never held twice over.
@@ -393,15 +450,8 @@ fn run(
         .map_err(|e| SimulationError::new_err(e.to_string()))?;
     out.set_item("summary", summary)?;
     out.set_item("manifest", manifest)?;
-    let ts = PyDict::new(py);
-    let s = &result.timeseries;
-    ts.set_item("time_s", PyList::new(py, &s.time_s)?)?;
-    ts.set_item("scope", PyList::new(py, &s.scope)?)?;
-    ts.set_item("id", PyList::new(py, &s.id)?)?;
-    ts.set_item("dir", PyList::new(py, &s.dir)?)?;
-    ts.set_item("metric", PyList::new(py, &s.metric)?)?;
-    ts.set_item("value", PyList::new(py, &s.value)?)?;
-    out.set_item("timeseries", ts)?;
+    let series = std::mem::take(&mut result.timeseries);
+    out.set_item("timeseries", series_dict(py, series)?)?;
     let files: Vec<String> = result
         .pcap_files
         .iter()

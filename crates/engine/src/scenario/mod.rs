@@ -1,7 +1,7 @@
 //! Scenario files: TOML text → overrides → schema (serde, unknown fields denied) → semantic
 //! checks. Every error is a [`ScenarioError`] that names the field path.
 
-mod check;
+pub(crate) mod check;
 mod check_sctp;
 pub mod check_wireless;
 mod error;

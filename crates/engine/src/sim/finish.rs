@@ -67,11 +67,18 @@ impl Simulation {
                     mean_route_hops: None,
                     relayed_fraction: None,
                     first_data_received_s: None,
+                    completion_time_s: None,
                 };
                 let (mut r, stop) = flow.result(base, end);
                 r.mean_route_hops = hops.mean();
                 r.relayed_fraction = hops.relayed_fraction();
                 r.first_data_received_s = hops.first.map(|t| t.as_secs_f64());
+                r.completion_time_s = hops
+                    .completed
+                    .map(|t| t.saturating_since(start).as_secs_f64());
+                // A completed file's goodput is over its transfer, not over the rest of the run
+                // (issue 35 item 7; ns-3 FlowMonitor's throughput also ends at the last packet).
+                let stop = hops.completed.unwrap_or(stop);
                 let active = stop.min(end).saturating_since(start).as_secs_f64();
                 r.goodput_bps = if active > 0.0 {
                     r.bytes_delivered as f64 * 8.0 / active
@@ -219,6 +226,7 @@ impl Simulation {
                 .collect(),
             network: net,
             trace: self.trace.as_ref().map(|t| t.summary()),
+            timeseries_truncated_at_s: self.series.truncated_at_s,
         };
         let manifest = RunManifest {
             version: env!("CARGO_PKG_VERSION").to_string(),

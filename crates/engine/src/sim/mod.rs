@@ -278,6 +278,17 @@ impl Simulation {
         };
         let nlinks = topo.links.len();
         let nflows = flows.len();
+        let route_hops = flows
+            .iter()
+            .map(|d| {
+                let f = &scenario.spec.flows[d.ep().spec_index];
+                transport::RouteHops {
+                    file_bytes: (f.app == crate::scenario::AppKind::File)
+                        .then(|| f.size_bytes.unwrap_or(0)),
+                    ..Default::default()
+                }
+            })
+            .collect();
         let mut sim = Simulation {
             scenario,
             seed,
@@ -291,7 +302,7 @@ impl Simulation {
             capture,
             series: TimeSeries::default(),
             flow_sampled_bytes: vec![0; nflows],
-            route_hops: vec![transport::RouteHops::default(); nflows],
+            route_hops,
             link_sampled_bytes: vec![[0; 2]; nlinks],
             link_busy_ns: vec![[0; 2]; nlinks],
             wifi,

@@ -238,6 +238,10 @@ pub(super) struct RouteHops {
     pub interval_max: u32,
     /// When the first data packet arrived (`first_data_received_s`).
     pub first: Option<SimTime>,
+    /// `app = "file"`: its `size_bytes`; `None` for the other applications.
+    pub file_bytes: Option<u64>,
+    /// When the receiving application held all `file_bytes` (`completion_time_s`).
+    pub completed: Option<SimTime>,
 }
 
 impl RouteHops {
@@ -371,5 +375,14 @@ impl Simulation {
             Ok(false) => {}
         }
         self.flow_pump(f, side);
+        // The receiving application reads while the flow is pumped; a file completes on the
+        // packet after which it holds every byte (checked until it does).
+        if let Some(h) = self.route_hops.get_mut(f.index()) {
+            if let (Some(size), None) = (h.file_bytes, h.completed) {
+                if self.flows[f.index()].bytes_delivered() >= size {
+                    h.completed = Some(now);
+                }
+            }
+        }
     }
 }
