@@ -136,7 +136,10 @@ class RunResult:
         """What in this run a reader should not miss: a time series cut at its row bound, and
         each flow that delivered nothing, with why its packets were dropped
         (`delivery_warnings`)."""
-        return series_warnings(self.summary) + delivery_warnings(self.summary)
+        params = self.parameters
+        if params is None and self.scenario is not None:
+            params = self.scenario.parameter_rows(self.summary.get("seed"))
+        return sampling_warnings(params or []) + series_warnings(self.summary) + delivery_warnings(self.summary)
 
     @property
     def interrupted(self) -> bool:
@@ -275,6 +278,17 @@ _ROUTE_REASONS = {"no_route", "send_buffer_full", "send_buffer_timeout", "link_b
 
 #: The core's bound on time-series rows (`MAX_SERIES_ROWS`, crates/engine/src/scenario/check.rs).
 MAX_SERIES_ROWS = 10_000_000
+
+
+def sampling_warnings(parameters: Sequence[dict[str, Any]]) -> list[str]:
+    """The warning for a sampling interval longer than the run: the only sample is the one at
+    the end of the run, so the time series is one point per metric (issue 35 item 9)."""
+    p = {r.get("path"): r.get("value") for r in parameters}
+    interval, duration = p.get("simulation.sample_interval"), p.get("simulation.duration")
+    if not isinstance(interval, (int, float)) or not isinstance(duration, (int, float)) or interval <= duration:
+        return []
+    return [f"simulation.sample_interval ({interval:g} s) is longer than simulation.duration ({duration:g} s): "
+            "the time series has one sample per metric, at the end of the run (set a shorter sample_interval)"]
 
 
 def series_warnings(summary: dict[str, Any]) -> list[str]:

@@ -37,7 +37,9 @@ def run(
     ``trace=True`` records a per-packet trace into ``result.trace`` (a DataFrame; written as
     ``trace.parquet``); a :class:`sctpsim.Trace` (or a dict of its fields) filters it by node,
     flow or layer and bounds its rows. A trace that reaches its bound stops there, with a
-    RuntimeWarning and ``result.summary["trace"]["truncated"]`` true.
+    RuntimeWarning and ``result.summary["trace"]["truncated"]`` true. So does each of
+    ``result.warnings``: a flow that delivered nothing, a time series cut at its row bound, a
+    sampling interval longer than the run.
     """
     if seed is not None:
         seed = check_seed(seed)
@@ -52,8 +54,8 @@ def run(
     )
     result = RunResult.from_native(raw, scenario=sc)
     warning = truncation_warning(result.summary)
-    if warning:
-        warnings.warn(warning, RuntimeWarning, stacklevel=2)
+    for w in ([warning] if warning else []) + result.warnings:
+        warnings.warn(w, RuntimeWarning, stacklevel=2)
     if result.interrupted:
         exc = KeyboardInterrupt("simulation interrupted")
         exc.partial = result  # type: ignore[attr-defined]

@@ -353,3 +353,21 @@ def test_delivery_warnings_name_the_dominant_drop_reason_or_none() -> None:
     (w,) = delivery_warnings(s)
     assert w.startswith("flow 0 (a->b, tcp) delivered nothing: 7 of its 9 dropped packets were lost to no route (no_route)")
     assert "radio.rate_control" not in w  # a wired run: no hint about the radio
+
+
+def test_a_sampling_interval_longer_than_the_run_warns(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import warnings as w
+
+    import sctpsim
+    from conftest import EXAMPLES, sctpsim as cli
+
+    sc = sctpsim.Scenario.load(EXAMPLES / "wired-cbr.toml").with_({"simulation.duration": "0.5s"})
+    with w.catch_warnings(record=True) as caught:
+        w.simplefilter("always")
+        res = sctpsim.run(sc)
+    msgs = [str(c.message) for c in caught if "sample_interval" in str(c.message)]
+    assert msgs == ["simulation.sample_interval (1 s) is longer than simulation.duration (0.5 s): the time series "
+                    "has one sample per metric, at the end of the run (set a shorter sample_interval)"]
+    assert (res.timeseries[res.timeseries.metric == "goodput_bps"].time_s == [0.5]).all()
+    r = cli("run", str(EXAMPLES / "wired-cbr.toml"), "--set", 'simulation.duration="0.5s"', "--out", str(tmp_path / "o"))
+    assert r.returncode == 0 and "sample_interval (1 s) is longer" in r.stderr, r.stderr

@@ -50,6 +50,10 @@ def test_example_captures_dissect_cleanly(scenario: Path, tmp_path: Path) -> Non
                        "-e", "wlan.fcs.status", "-e", "radiotap.flags.fcs", "-e", "radiotap.datarate")
         rows = [line.split("\t") for line in rows.splitlines()]
         mac_frames += len(rows)
+        # Our addresses resolve to no vendor or well-known name (02:01:… was Wireshark's
+        # "MS-NLB-PhysServer", issue 35 item 9).
+        names = _tshark(tshark, path, "-N", "m", "-T", "fields", "-e", "wlan.ta_resolved", "-e", "wlan.ra_resolved")
+        assert "MS-NLB" not in names and "_" not in names.replace("\t", "").replace("\n", ""), (path.name, names[:300])
         for status, fcs_flag, rate in rows:
             assert status == "1", (path.name, status)
             assert fcs_flag in ("1", "True"), (path.name, fcs_flag)

@@ -15,10 +15,17 @@ impl MacAddr {
 
     /// The address of interface `iface` of node `node` as the simulator assigns it: a locally
     /// administered unicast address (IEEE 802 §8.2.2: U/L bit set, I/G bit clear)
-    /// `02:<iface>:<node, 4 bytes big-endian>`.
+    /// `02:00:<iface>:<node, 3 low bytes big-endian>`, the node's high byte in the first octet's
+    /// six upper bits (nodes up to 2^30 get distinct addresses; below 2^24 the first octet is
+    /// 02).
+    ///
+    /// Why `02:00`: Wireshark's well-known-address table names `02:01:…` to `02:20:…` as
+    /// Microsoft NLB servers (`wka`: `02-01-00-00-00-00/16 MS-NLB-PhysServer-01`), so a second
+    /// interface at `02:<iface>:…` was dissected as "MS-NLB-PhysServer" (issue 35 item 9).
+    /// `02:00:<iface>` matches no entry of its `manuf` or `wka` (Wireshark 4.0).
     pub const fn local(node: u32, iface: u8) -> MacAddr {
         let n = node.to_be_bytes();
-        MacAddr([0x02, iface, n[0], n[1], n[2], n[3]])
+        MacAddr([0x02 | ((n[0] & 0x3f) << 2), 0x00, iface, n[1], n[2], n[3]])
     }
 
     /// Reads an address from the first six bytes of `bytes`; `None` if it is shorter.
@@ -73,10 +80,17 @@ mod test {
     #[test]
     fn local_addresses() {
         let a = MacAddr::local(0x0102_0304, 1);
-        assert_eq!(a.0, [0x02, 0x01, 0x01, 0x02, 0x03, 0x04]);
+        assert_eq!(a.0, [0x06, 0x00, 0x01, 0x02, 0x03, 0x04]);
         assert!(a.is_unicast());
         assert!(MacAddr::BROADCAST.is_group() && MacAddr::BROADCAST.is_broadcast());
-        assert_eq!(a.to_string(), "02:01:01:02:03:04");
+        assert_eq!(a.to_string(), "06:00:01:02:03:04");
+        // Below 2^24 nodes: 02:00:<iface>:<node>, never 02:01..02:20 (Wireshark's MS-NLB).
+        assert_eq!(MacAddr::local(5, 1).to_string(), "02:00:01:00:00:05");
+        assert_eq!(MacAddr::local(5, 0).to_string(), "02:00:00:00:00:05");
+        // Distinct up to 2^30 nodes, and always locally administered unicast.
+        let hi = MacAddr::local(0x3f00_0005, 1);
+        assert_ne!(hi, MacAddr::local(5, 1));
+        assert!(hi.is_unicast() && hi.0[0] & 0x02 != 0);
         assert_eq!(MacAddr::from_slice(&[1, 2, 3]), None);
         assert_eq!(MacAddr::from_slice(&a.0), Some(a));
     }
