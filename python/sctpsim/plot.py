@@ -412,6 +412,9 @@ def _pyplot() -> Any:
     return plt
 
 
+#: Most link directions drawn in a link figure (queue, throughput): the busiest ones.
+MAX_LINK_LINES = 8
+
 #: Formats written for every figure, beside each other with the same stem: the PNG for the
 #: report, PDF and SVG (vector) for papers.
 FORMATS = ("png", "pdf", "svg")
@@ -802,6 +805,19 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
         sel = src[(src["scope"] == scope) & src["metric"].map(select)] if scope else src[src["metric"].map(select)]
         if sel.empty:
             return
+        if scope == "link":
+            # A topology of dozens of links made a legend taller than the figure (aydin2004's
+            # road: 40 link directions, the axes collapsed). The busiest directions only; the
+            # rest are idle or nearly so, and all are in timeseries.parquet.
+            load = sel.groupby(["id", "dir"])["value"].apply(lambda v: float(v.abs().sum()))
+            busy = load[load > 0].sort_values(ascending=False, kind="stable")
+            # All idle (no queue ever formed): drawn as before, every line at zero says so.
+            if len(busy) > MAX_LINK_LINES or 0 < len(busy) < len(load):
+                keep = set(busy.index[:MAX_LINK_LINES])
+                what = "busiest" if len(busy) > MAX_LINK_LINES else "non-idle"
+                caption += (f" The {len(keep)} {what} of {len(load)} link directions (by their sum over the run); "
+                            "the others are in timeseries.parquet.")
+                sel = sel[[k in keep for k in zip(sel["id"], sel["dir"])]]
         names = sorted(sel["metric"].unique())
         base = base or base_unit(names[0])
         unit = display_unit(base, sel["value"].tolist())

@@ -57,6 +57,14 @@ def association_figure(ts: pd.DataFrame, run_dir: Path, end_s: float, figdir: Pa
     """``association.png`` (module docs), or None when the run has no stations; with notes."""
     node = ts[ts["scope"] == "node"]
     sig = node[node["metric"] == "beacon_rssi_dbm"]
+    # Cellular mobiles hear access routers' beacons (`ar_beacon_rssi_dbm`, dir = the AR's index);
+    # their moves between ARs are the cSCTP handovers of handoffs.parquet, drawn as changes.
+    ar = node[node["metric"] == "ar_beacon_rssi_dbm"].copy()
+    if not ar.empty:
+        ar_names = access_router_names(run_dir)
+        ar["dir"] = [ar_names[int(k)] if str(k).isdigit() and int(k) < len(ar_names) else f"access router {k}"
+                     for k in ar["dir"]]
+        sig = pd.concat([sig, ar], ignore_index=True)
     assoc = node[node["metric"] == "assoc"]
     stations = sorted({int(i) for i in pd.concat([sig["id"], assoc["id"]]).unique()})
     if not stations:
@@ -73,20 +81,54 @@ def association_figure(ts: pd.DataFrame, run_dir: Path, end_s: float, figdir: Pa
     fig, axes = plt.subplots(len(stations), 1, figsize=(9.0, 1.3 + 2.9 * len(stations)), sharex=True,
                              layout="constrained", squeeze=False)
     fig.suptitle("Beacon signal and association vs time")
+    moves = _cellular_moves(run_dir)
     for n, (ax, sta) in enumerate(zip(axes[:, 0], stations)):
-        _station_panel(ax, sig[sig["id"] == sta], assoc[assoc["id"] == sta], names, colors, end_s)
+        _station_panel(ax, sig[sig["id"] == sta], assoc[assoc["id"] == sta], names, colors, end_s,
+                       moves.get(names[sta], []))
         ax.set_title(names[sta], fontsize="medium")
         if n == len(stations) - 1:
             ax.set_xlabel("Time (s)")
     who = ", ".join(names[s] for s in stations)
     caption = (f"Received power of each access point's beacons at {who} against time (one point per beacon); "
-               "shaded: the AP the station was associated with, dashed lines: association changes.")
+               "shaded: the AP the station was associated with, dashed lines: association changes"
+               + ("; dotted lines: cellular handovers (the new access router's first beacon, handoffs.parquet)." if moves else "."))
     return Figure(_plot._save(fig, figdir / "association.png"), caption), notes
 
 
+def access_router_names(run_dir: Path) -> list[str]:
+    """The cellular access routers' names in the core's AR order (the `dir` of
+    `ar_beacon_rssi_dbm`): the `[[node]]`s with `cellular.role = "access-router"`, in scenario
+    order; empty when run.json's scenario is not readable."""
+    try:
+        from sctpsim.view.data import _scenario
+
+        sc = _scenario(json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError, ImportError):
+        return []
+    nodes = (sc or {}).get("node") or []
+    return [str(n.get("name")) for n in nodes
+            if isinstance(n, dict) and (n.get("cellular") or {}).get("role") == "access-router"]
+
+
+def _cellular_moves(run_dir: Path) -> dict[str, list[tuple[float, str]]]:
+    """Per mobile, its cSCTP handovers: (the new access router's first beacon, its name)."""
+    path = run_dir / "handoffs.parquet"
+    if not path.exists():
+        return {}
+    try:
+        h = pd.read_parquet(path, columns=["mechanism", "mobile", "to_agent", "detected_s"])
+    except (OSError, ValueError, KeyError):
+        return {}
+    out: dict[str, list[tuple[float, str]]] = {}
+    for r in h[h["mechanism"] == "csctp"].itertuples(index=False):
+        out.setdefault(str(r.mobile), []).append((float(r.detected_s), str(r.to_agent)))
+    return out
+
+
 def _station_panel(ax: Any, sig: pd.DataFrame, assoc: pd.DataFrame, names: dict[int, str],
-                   colors: dict[str, str], end_s: float) -> None:
-    """One station: a line per AP's beacon power, its association spans and changes."""
+                   colors: dict[str, str], end_s: float, moves: Sequence[tuple[float, str]] = ()) -> None:
+    """One station: a line per AP's (or access router's) beacon power, its association spans
+    and changes, and its cellular handovers."""
     from matplotlib.patches import Patch
 
     ax.grid(True, alpha=0.3)
@@ -104,6 +146,10 @@ def _station_panel(ax: Any, sig: pd.DataFrame, assoc: pd.DataFrame, names: dict[
             shaded[ap] = None
         ax.axvline(t0, color="0.25", linestyle="--", linewidth=0.9)
         ax.text(t0, 0.97, f" {'→ ' + ap if ap else 'association lost'} at {t0:.2f} s", transform=ax.get_xaxis_transform(),
+                fontsize="small", va="top", ha="left", color="0.2")
+    for t0, to in moves:
+        ax.axvline(t0, color="0.25", linestyle=":", linewidth=0.9)
+        ax.text(t0, 0.97, f" → {to or 'none'} at {t0:.2f} s", transform=ax.get_xaxis_transform(),
                 fontsize="small", va="top", ha="left", color="0.2")
     ax.set_xlim(0, end_s)
     lo, hi = ax.get_ylim()

@@ -156,7 +156,7 @@ def sweep_results_table(sweep_dir: str | Path, metrics: Sequence[str] | None = N
     rows: list[list[Any]] = []
     for _, g in results.groupby("point", sort=True):
         okg = g[g["status"] == "ok"]
-        row: list[Any] = [_native_value(g[p].iloc[0]) for p in params]
+        row: list[Any] = [_param_cell(g[p].iloc[0]) for p in params]
         row.append(f"{len(okg)}/{len(g)}")
         for m in chosen:
             st = stats.describe(pd.to_numeric(okg[m], errors="coerce").astype("float64").tolist())
@@ -195,7 +195,7 @@ def sweep_report(sweep_dir: str | Path, figures: Sequence[Figure] = (), metrics:
         groups: dict[tuple[Any, ...], list[Any]] = {}
         for r in failed.itertuples(index=False):
             rd = dict(zip(failed.columns, r))
-            k = (*[_native_value(rd[p]) for p in params], rd["error"])
+            k = (*[_param_cell(rd[p]) for p in params], rd["error"])
             groups.setdefault(k, []).append(_native_value(rd["seed"]))
         frows = [[*k[:-1], len(v), k[-1]] for k, v in groups.items()]
         rep.table([*params, "runs", "error"], frows)
@@ -205,6 +205,18 @@ def sweep_report(sweep_dir: str | Path, figures: Sequence[Figure] = (), metrics:
         for f in figures:
             rep.figure(f)
     return rep
+
+
+def _param_cell(v: Any) -> Any:
+    """A parameter's value in a table cell: a table or array (stored as JSON text in
+    results.parquet, `store.param_column`) as `--vary` takes it, in TOML's inline syntax."""
+    v = _native_value(v)
+    if isinstance(v, str) and v[:1] in ("{", "["):
+        try:
+            return _as_given(json.loads(v))
+        except ValueError:
+            return v
+    return v
 
 
 def _as_given(v: Any) -> str:

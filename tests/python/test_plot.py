@@ -281,6 +281,29 @@ def test_wifi_handoff_has_an_association_and_signal_figure(tmp_path: Path, drawn
     assert any("MAC" in n for n in notes)  # no collisions in this run: no MAC figure, and why
 
 
+def test_cellular_mobile_has_its_access_routers_beacons_and_handovers(tmp_path: Path, drawn: dict[str, Any]) -> None:
+    """A cellular mobile (aydin2004's road): a line per access router's beacon power, named as
+    the scenario names the router, and a mark at each cSCTP handover of handoffs.parquet."""
+    road = Path(__file__).resolve().parents[2] / "scenarios" / "aydin2004" / "road.toml"
+    r = cli("run", str(road), "--out", str(tmp_path), "--quiet", "--set", "simulation.duration=150s")
+    assert r.returncode == 0, r.stderr
+    figures, _ = plot.plot_run(tmp_path)
+    assert "association.png" in [f.path.name for f in figures]
+    (mn,) = drawn["association.png"]
+    assert mn["title"] == "MN"
+    ts = pd.read_parquet(tmp_path / "timeseries.parquet")
+    rows = ts[(ts.metric == "ar_beacon_rssi_dbm") & (ts.dir == "1")].sort_values("time_s")
+    (line,) = [ln for ln in mn["lines"] if ln[0] == "beacons from AR2"]
+    assert line[2] == pytest.approx(rows.value.tolist())
+    h = pd.read_parquet(tmp_path / "handoffs.parquet")
+    marks = [ln[1][0] for ln in mn["lines"] if ln[0].startswith("_") and len(set(ln[1])) == 1]
+    assert len(h) >= 1 and marks == pytest.approx(h.detected_s.tolist())
+    # 40 link directions: the busiest 8 drawn, not a legend taller than the figure.
+    (links,) = drawn["link-throughput.png"]
+    assert len(links["legend"]) == plot.MAX_LINK_LINES and "link 0 fwd: CN→GW1" in links["legend"]
+    assert "The 8 busiest of 40 link directions" in [f for f in figures if f.path.name == "link-throughput.png"][0].caption
+
+
 def test_wifi_saturation_has_aggregate_and_collision_figures(tmp_path: Path, drawn: dict[str, Any]) -> None:
     """Ten saturated senders: goodput as the sum over flows and the flows' spread, not ten
     lines; the MAC figure's collision probability per interval from the cumulative counters."""
@@ -340,6 +363,10 @@ def test_table_valued_parameters_are_labelled_by_what_varies(tmp_path: Path, cap
 
     setup = sweep_report(tmp_path).text()
     assert '{model = "bernoulli", p = 0.01}' in setup and "{'model'" not in setup
+    # So do its results table's rows (they printed the stored JSON, issue 35 item 8).
+    rows = [ln for ln in setup.splitlines() if ln.startswith('| {model = "bernoulli", p = 0.2} | ')]
+    assert len(rows) == 2, setup
+    assert '{"model"' not in setup, setup
 
 
 def test_sweep_axis_of_tables_and_unnamed_paths() -> None:
