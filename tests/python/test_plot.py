@@ -298,10 +298,10 @@ def test_cellular_mobile_has_its_access_routers_beacons_and_handovers(tmp_path: 
     h = pd.read_parquet(tmp_path / "handoffs.parquet")
     marks = [ln[1][0] for ln in mn["lines"] if ln[0].startswith("_") and len(set(ln[1])) == 1]
     assert len(h) >= 1 and marks == pytest.approx(h.detected_s.tolist())
-    # 40 link directions: the busiest 8 drawn, not a legend taller than the figure.
+    # 38 link directions: the busiest 8 drawn, not a legend taller than the figure.
     (links,) = drawn["link-throughput.png"]
     assert len(links["legend"]) == plot.MAX_LINK_LINES and "link 0 fwd: CN→GW1" in links["legend"]
-    assert "The 8 busiest of 40 link directions" in [f for f in figures if f.path.name == "link-throughput.png"][0].caption
+    assert "The 8 busiest of 38 link directions" in [f for f in figures if f.path.name == "link-throughput.png"][0].caption
 
 
 def test_wifi_saturation_has_aggregate_and_collision_figures(tmp_path: Path, drawn: dict[str, Any]) -> None:
