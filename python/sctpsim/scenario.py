@@ -336,7 +336,14 @@ _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def dumps_toml(data: Mapping[str, Any]) -> str:
-    """``data`` (plain Python values, as from :func:`plain_value`) as TOML text."""
+    """``data`` (plain Python values, as from :func:`plain_value`) as TOML text, shaped like a
+    scenario file: arrays on one line, ``[[flows]]`` blocks, scalars before sub-tables.
+
+    Why not tomli-w (weighed for issue 35): it is as exact (both round-trip through tomllib),
+    but writes every array one element per line and arrays of tables whose items hold tables
+    inline (``flows = [ { ... }, ]``), so ``to_toml()`` of a scenario would no longer read like
+    the file a user wrote; the 40 lines here are checked by
+    ``test_toml_writer_handles_the_value_types_of_scenarios``."""
     lines: list[str] = []
     _write_table(lines, [], data, header=False)
     return "\n".join(lines).lstrip("\n") + "\n"
