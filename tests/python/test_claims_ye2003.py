@@ -196,3 +196,40 @@ def test_the_study_returns_its_results_and_no_explained_row_without_evidence() -
     claims = y.claims_from(s, e)
     assert not [c for c in claims if c.verdict == "explained"]
     assert y.claims_from(s, e, analytic_bps={20: 658e3, 256: 660e3})[-3].claim == "one_hop_matches_analytic"
+
+
+def test_the_opnet_dsr_parts_explain_only_failing_rows_whose_twin_passes() -> None:
+    """A failing paper row is `explained` by `opnet-dsr` (or, for §5's gains, by
+    `opnet-dsr-early-retransmit`) only when its twin computed on those parts passes; rows
+    that pass stay `pass`, rows whose twin fails too stay `fail`, and nothing is explained when
+    the parts are not in the results."""
+    paper_s, paper_e = _paper_world()
+    rev_s, rev_e = _reversed_world()
+    parts = set(y.OPNET_DSR) | {"string", "early-retransmit"}
+    # Ours reversed (every paper row fails), the counterfactual as the paper: all explained.
+    claims = y.claims_from(rev_s, rev_e)
+    twins = [c for c in y.claims_from(paper_s, paper_e) if c.source == "paper"]
+    n = y.explain_with_opnet_dsr(claims, twins, parts)
+    paper = _paper_rows(claims)
+    assert n == len(paper) and all(c.verdict == "explained" for c in paper)
+    by = {c.claim: c.evidence for c in paper}
+    assert by["small_window_fix_gain_30s"] == "opnet-dsr-early-retransmit"
+    assert by["one_hop_ceiling_660"] == "opnet-dsr"
+    # Both reversed: nothing moves.
+    claims = y.claims_from(rev_s, rev_e)
+    assert y.explain_with_opnet_dsr(claims, [c for c in y.claims_from(rev_s, rev_e) if c.source == "paper"], parts) == 0
+    # Ours as the paper: passing rows are not touched.
+    claims = y.claims_from(paper_s, paper_e)
+    assert y.explain_with_opnet_dsr(claims, twins, parts) == 0
+    # The counterfactual parts missing from the results: no evidence, nothing explained.
+    claims = y.claims_from(rev_s, rev_e)
+    assert y.explain_with_opnet_dsr(claims, twins, {"string", "early-retransmit"}) == 0
+
+
+def test_the_counterfactual_parts_are_ours_with_only_dsr_salvaging_off() -> None:
+    parts = {p.name: p for p in y._parts(quick=True)}
+    for cf, twin in y.OPNET_DSR.items():
+        a, b = parts[cf], parts[twin]
+        assert a.sets[y.P_SALVAGE] is False and a.sets[y.P_ACC] == y.MAIN_ACCOUNTING
+        assert a.seeds == b.seeds and a.scenario == b.scenario
+        assert {k: v for k, v in b.vary.items() if k != y.P_ACC} == a.vary

@@ -959,6 +959,7 @@ fn routing(rows: &mut Rows<'_>, s: &Scenario) {
                 "",
                 d,
             );
+            rows.add(format!("{p}.salvage"), c.salvage, b.salvage, "", d);
         }
         RoutingKind::Aodv => {
             let profile = spec.aodv.as_ref().map(|x| x.profile).unwrap_or_default();

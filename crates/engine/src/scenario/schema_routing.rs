@@ -202,6 +202,11 @@ pub struct DsrSpec {
     /// true).
     #[serde(default)]
     pub ns2_request_backoff: Option<bool>,
+    /// Keep packets the MAC gave up on (the source's own re-routed or re-buffered, a relay's
+    /// salvaged, RFC 4728 §8.3.6). Default true; false drops each where it failed, as Ye et
+    /// al. (2003) §4 describe OPNET's DSR.
+    #[serde(default)]
+    pub salvage: Option<bool>,
 }
 
 /// `[routing.olsr]`: every field optional; absent fields keep `OlsrConfig::default()`.

@@ -110,6 +110,7 @@ pub(crate) fn dsr_config(spec: Option<&DsrSpec>) -> sctpsim_proto::routing::dsr:
         c.propagate_last_error = s.propagate_last_error.unwrap_or(c.propagate_last_error);
         c.max_err_hold = s.max_err_hold.map_or(c.max_err_hold, d);
         c.ns2_request_backoff = s.ns2_request_backoff.unwrap_or(c.ns2_request_backoff);
+        c.salvage = s.salvage.unwrap_or(c.salvage);
         if !c.tap && s.gratuitous_replies.is_none() {
             // Gratuitous replies come from overheard packets: a profile's replies go with
             // its tap (`profile = "ns2"` with `tap = false` sends none).

@@ -41,7 +41,7 @@ impl Dsr {
         let ip = parsed.ip;
         let Some((dsr, _)) = parsed.dsr.clone() else {
             // A packet sent without a DSR header: one this node originated for a neighbour.
-            if ip.src_addr == self.addr && !ip.dst_addr.is_broadcast() {
+            if self.cfg.salvage && ip.src_addr == self.addr && !ip.dst_addr.is_broadcast() {
                 self.reroute_own(now, packet, ip.dst_addr);
             } else {
                 self.drop_packet(packet, RouteDropReason::LinkBroken);
@@ -56,6 +56,11 @@ impl Dsr {
             .map(|(s, _, a)| (s, a.to_vec()))
             .unwrap_or((0, Vec::new()));
         if ip.src_addr == self.addr && salvage == 0 {
+            if !self.cfg.salvage {
+                // Lost where it failed; the next packet finds the link gone and discovers.
+                self.drop_packet(packet, RouteDropReason::LinkBroken);
+                return;
+            }
             // Our own packet: no Route Error to ourselves; strip the header (keeping the tag)
             // and route again.
             let upper = parsed.upper(&packet.bytes);
@@ -78,7 +83,7 @@ impl Dsr {
             self.send_route_error(now, ip.src_addr, next_hop, salvage, &addresses);
         }
         // §8.3.6 salvaging: another cached route, the salvage count allowing.
-        if salvage < self.cfg.max_salvage_count.min(15) {
+        if self.cfg.salvage && salvage < self.cfg.max_salvage_count.min(15) {
             if let Some(route) = self.cache.find(now, ip.dst_addr) {
                 let mut new_dsr = DsrRepr {
                     next_header: dsr.next_header,

@@ -137,6 +137,14 @@ pub struct DsrConfig {
     /// cycle k (capped at MaxRequestPeriod: 0.5 s, 2 s, 8 s, 10 s, ...). Off: RFC 4728
     /// §8.2.1, one non-propagating request, then propagating ones RequestPeriod · 2^k apart.
     pub ns2_request_backoff: bool,
+    /// Packets the MAC gave up on are kept: the source's own go back to another cached route
+    /// or the send buffer and a new discovery, a relay's are salvaged over another cached
+    /// route (RFC 4728 §8.3.6; ns-2 does both). Off: each is dropped where it failed
+    /// (`link_broken`), a relay still sending the Route Error — the behaviour Ye, Saadawi & Lee
+    /// (MILCOM 2003) §4 describe of OPNET's DSR: "link failure is reported to the DSR layer
+    /// whenever a SCTP data chunk is discarded ... The DSR then initiates route discovery ...
+    /// the source cannot retransmit the lost data chunk in advance". Default on.
+    pub salvage: bool,
 }
 
 impl Default for DsrConfig {
@@ -166,6 +174,7 @@ impl Default for DsrConfig {
             propagate_last_error: false,
             max_err_hold: SimDuration::from_secs(1),
             ns2_request_backoff: false,
+            salvage: true,
         }
     }
 }

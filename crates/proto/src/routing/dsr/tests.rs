@@ -887,3 +887,72 @@ fn route_error_reception_breaks_routes_in_same_call() {
     assert_eq!(d.counters().rx.get("rerr").map(|c| c.packets), Some(1));
     assert_eq!(d.counters().rx.get("rrep").map(|c| c.packets), Some(1));
 }
+
+/// `salvage = false` (OPNET's DSR as Ye et al. 2003 §4 describe it): node 2 does not salvage
+/// over the detour but still tells node 0, and the packets the MAC gave up on are lost where
+/// they failed; with salvaging (the default) node 2 salvages them.
+#[test]
+fn without_salvaging_packets_are_dropped_where_the_mac_gave_up() {
+    let cfg = DsrConfig {
+        salvage: false,
+        ..DsrConfig::default()
+    };
+    let (mut net, _) = network(7, &cfg, 11);
+    net.line();
+    net.set_link(4, 5, false);
+    net.set_link(5, 6, true);
+    net.set_link(2, 5, true);
+    net.set_link(6, 4, true);
+    for k in 0..100u64 {
+        net.send_at(ms(50 * k), 0, TestNet::data_packet(0, 4, 200, k as u16));
+    }
+    net.run_until(ms(1000));
+    net.set_link(2, 3, false);
+    net.run_until(ms(6000));
+    let c2 = net.routers[2].counters();
+    assert!(c2.link_breaks >= 1 && c2.route_errors_sent >= 1, "{c2:?}");
+    assert_eq!(c2.salvaged, 0);
+    let lost = c2
+        .drops
+        .get(&RouteDropReason::LinkBroken)
+        .copied()
+        .unwrap_or(0);
+    assert!(lost >= 1, "{c2:?}");
+    // Node 0 heard the error and moved on: most packets still arrive.
+    let delivered = net.delivered.iter().filter(|(n, _, _)| *n == 4).count();
+    assert!(
+        delivered >= 90 && delivered <= 100 - lost as usize,
+        "delivered {delivered}"
+    );
+}
+
+/// The source's own packet that its MAC gave up on: re-routed by default, dropped without
+/// salvaging (the line 0-1-2-3 breaks at its first link).
+#[test]
+fn without_salvaging_the_sources_own_packet_is_dropped() {
+    for salvage in [true, false] {
+        let cfg = DsrConfig {
+            salvage,
+            ..DsrConfig::default()
+        };
+        let (mut net, _) = network(4, &cfg, 5);
+        net.line();
+        for k in 0..40u64 {
+            net.send_at(ms(50 * k), 0, TestNet::data_packet(0, 3, 200, k as u16));
+        }
+        net.run_until(ms(1000));
+        net.set_link(0, 1, false);
+        net.run_until(ms(3000));
+        let c0 = net.routers[0].counters();
+        let broken = c0
+            .drops
+            .get(&RouteDropReason::LinkBroken)
+            .copied()
+            .unwrap_or(0);
+        if salvage {
+            assert_eq!(broken, 0, "{c0:?}");
+        } else {
+            assert!(broken >= 1, "{c0:?}");
+        }
+    }
+}

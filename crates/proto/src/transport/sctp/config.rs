@@ -108,8 +108,9 @@ pub enum EarlyRetransmit {
     #[default]
     Off,
     /// Ye, Saadawi & Lee (2003) §5: when a SACK's Gap Ack Blocks acknowledge the highest
-    /// outstanding TSN, retransmit the lowest outstanding TSN at once, once per TSN, without a
-    /// cwnd reduction. Sound only under the paper's assumptions: (1) link-level reliability and
+    /// outstanding TSN in the "idle period" (no new data can go out: the same test as RFC 5827
+    /// (3.b)), retransmit the lowest outstanding TSN at once, once per TSN, without a cwnd
+    /// reduction. Sound only under the paper's assumptions: (1) link-level reliability and
     /// in-order arrival over a single route, (2) losses from the MAC (hidden and exposed nodes),
     /// not congestion, with a small window.
     Ye2003,

@@ -90,6 +90,28 @@ fn ye2003_retransmits_the_lowest_tsn_once_when_the_highest_is_gap_acked() {
     assert_eq!(h.a.stats().t3_retransmissions, 1);
 }
 
+/// The rule acts only in the paper's "idle period" (§5, Fig. 5): a SACK whose Gap Ack Block
+/// covers the highest TSN while the peer's window still admits new data sends the new data,
+/// not a retransmission; once the window closes again, the next such SACK retransmits.
+#[test]
+fn ye2003_waits_for_the_idle_period() {
+    let mut h = small_window(EarlyRetransmit::Ye2003, 4);
+    h.send_msg(CHUNK);
+    assert!(
+        h.all_data_tsns().is_empty(),
+        "the fifth message waits for the window"
+    );
+    // Chunks 1..=3 gap-acked with a wide-open a_rwnd: not idle, the fifth chunk (TSN 4) goes.
+    send!(h, at ms(100), [h.sack(0, &[(2, 4)], 64_000)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(4)]);
+    assert_eq!(h.a.stats().early_retransmissions, 0);
+    // TSN 4 arrives too, and the window is now shut (a_rwnd below a chunk): idle, so the lowest
+    // outstanding TSN is retransmitted.
+    send!(h, at ms(200), [h.sack(0, &[(2, 5)], 1000)]);
+    assert_eq!(h.all_data_tsns(), vec![h.ltsn(0)]);
+    assert_eq!(h.a.stats().early_retransmissions, 1);
+}
+
 #[test]
 fn rfc5827_lowers_the_threshold_to_oseg_minus_one_and_reduces_cwnd() {
     let mut h = small_window(EarlyRetransmit::Rfc5827, 4);
