@@ -25,6 +25,7 @@ use super::api::OutPacket;
 use super::association::{
     build_init_ack, check_init, parse_init_params, refuse_malformed_init, SctpAssociation,
 };
+use super::auth::{required_chunks, AuthParams};
 use super::config::SctpConfig;
 use super::cookie::{CookieError, CookieKey, StateCookie};
 use crate::transport::Transmit;
@@ -308,7 +309,13 @@ impl SctpEndpoint {
         }
         // An ASCONF from an address the peer has not added yet (RFC 5061 §5.2): the
         // association is the one its Address Parameter and ports name, if the tag is its own.
-        let asconf_addr = pkt.chunks.first().and_then(|c| match c {
+        // With AUTH the ASCONF follows the AUTH chunk (RFC 4895 §6.3: "use the chunks after
+        // the AUTH chunk to look up an existing association").
+        let lookup = match pkt.chunks.first() {
+            Some(ChunkRepr::Auth(_)) => pkt.chunks.get(1),
+            first => first,
+        };
+        let asconf_addr = lookup.and_then(|c| match c {
             ChunkRepr::Asconf(a) => match a.address {
                 std::net::IpAddr::V4(v4) => Some(v4),
                 std::net::IpAddr::V6(_) => None,
@@ -441,7 +448,7 @@ impl SctpEndpoint {
             t_bit: false,
             causes: vec![cause],
         };
-        let reply = match check_init(init, &info) {
+        let reply = match check_init(&self.cfg, init, &info) {
             Err(None) => {
                 self.stats.packets_discarded += 1;
                 return;
@@ -462,6 +469,15 @@ impl SctpEndpoint {
                     }
                 };
                 let tsn = Tsn(self.rng.next_u64() as u32);
+                // RFC 4895: our RANDOM from the same stream as the tag and TSN (drawn only
+                // with AUTH on, so runs without it keep their draws).
+                let auth = self.cfg.auth.then(|| {
+                    AuthParams::ours(
+                        &mut self.rng,
+                        required_chunks(&self.cfg),
+                        self.cfg.auth_hmac,
+                    )
+                });
                 let mut local = vec![dst];
                 local.extend(self.local_addrs.iter().copied().filter(|a| *a != dst));
                 let ack = build_init_ack(
@@ -475,6 +491,7 @@ impl SctpEndpoint {
                     (self.local_port, pkt.src_port),
                     &local,
                     (0, 0),
+                    auth.as_ref(),
                 );
                 self.stats.init_acks_sent += 1;
                 ChunkRepr::InitAck(ack)
