@@ -803,6 +803,11 @@ impl SctpAssociation {
                 self.timers
                     .stop(super::super::timers::Timer::Heartbeat(p.addr));
             }
+            // Nor is an outstanding ASCONF retransmitted (FreeBSD's
+            // `sctp_stop_timers_for_shutdown` stops the ASCONF timer on entering either state):
+            // the peer may already have closed, and an ASCONF would reach it out of the blue
+            // and be answered with an ABORT (found against usrsctp with AUTH and ASCONF on).
+            self.timers.stop(super::super::timers::Timer::T4Asconf);
         }
     }
 }
