@@ -25,7 +25,7 @@ use super::api::OutPacket;
 use super::association::{
     build_init_ack, check_init, parse_init_params, refuse_malformed_init, SctpAssociation,
 };
-use super::auth::{required_chunks, AuthParams};
+use super::auth::{required_chunks, AuthParams, Verdict};
 use super::config::SctpConfig;
 use super::cookie::{CookieError, CookieKey, StateCookie};
 use crate::transport::Transmit;
@@ -382,8 +382,21 @@ impl SctpEndpoint {
                 None
             }
             ChunkRepr::CookieEcho { cookie } if self.listening => {
-                self.on_cookie_echo(now, src, dst, pkt, cookie, fault)
+                self.on_cookie_echo(now, src, dst, pkt, (0, cookie), fault)
             }
+            // RFC 4895 §6.3: "If the receiver does not find a STCB for a packet containing an
+            // AUTH chunk as the first chunk and a COOKIE ECHO chunk as the second chunk, it
+            // MUST use the chunks after the AUTH chunk to look up" the association: the
+            // COOKIE ECHO creates it, then the AUTH chunk is checked with its key.
+            ChunkRepr::Auth(_) if self.listening && self.cfg.auth => match pkt.chunks.get(1) {
+                Some(ChunkRepr::CookieEcho { cookie }) => {
+                    self.on_cookie_echo(now, src, dst, pkt, (1, cookie), fault)
+                }
+                _ => {
+                    self.ootb(src, dst, pkt);
+                    None
+                }
+            },
             _ => {
                 self.ootb(src, dst, pkt);
                 None
@@ -510,7 +523,7 @@ impl SctpEndpoint {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         pkt: &SctpRepr,
-        bytes: &[u8],
+        (at, bytes): (usize, &[u8]),
         fault: Option<&ChunkFault>,
     ) -> Option<SctpAssociation> {
         let c = match StateCookie::decode(bytes, &self.key) {
@@ -553,7 +566,17 @@ impl SctpEndpoint {
         let rng = self.child_rng();
         let mut assoc =
             SctpAssociation::from_cookie(self.cfg.clone(), self.key, rng, now, &c, src, dst);
-        assoc.process_chunks(now, src, dst, pkt, 1, fault);
+        // RFC 4895 §6.3: if we listed COOKIE ECHO in our CHUNKS, it counts only after an AUTH
+        // chunk that verifies with the key of the association the cookie describes.
+        if let Some(auth) = assoc.auth_negotiated() {
+            if auth.local.requires(chunk_type::COOKIE_ECHO)
+                && (at == 0 || auth.verify(&pkt.chunks, 0) != Verdict::Good)
+            {
+                self.stats.packets_discarded += 1;
+                return None;
+            }
+        }
+        assoc.process_chunks(now, src, dst, pkt, Some(at), fault);
         self.stats.associations_accepted += 1;
         Some(assoc)
     }

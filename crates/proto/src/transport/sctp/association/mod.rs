@@ -467,18 +467,19 @@ impl SctpAssociation {
         if !self.accept_packet(now, src, dst, pkt, fault) {
             return;
         }
-        self.process_chunks(now, src, dst, pkt, 0, fault);
+        self.process_chunks(now, src, dst, pkt, None, fault);
     }
 
-    /// Runs the chunks of an accepted packet from `start` on (the endpoint calls it with 1
-    /// after creating the association from the COOKIE ECHO in chunk 0).
+    /// Runs the chunks of an accepted packet, except the COOKIE ECHO at `cookie_at` that the
+    /// endpoint already used to create the association (chunk 0, or chunk 1 after an AUTH
+    /// chunk: RFC 4895 §6.3).
     pub(crate) fn process_chunks(
         &mut self,
         now: SimTime,
         src: Ipv4Addr,
         dst: Ipv4Addr,
         pkt: &SctpRepr,
-        start: usize,
+        cookie_at: Option<usize>,
         fault: Option<&ChunkFault>,
     ) {
         self.stats.packets_received += 1;
@@ -492,7 +493,10 @@ impl SctpAssociation {
         let mut flow = Flow::Continue;
         let mut after_data = false;
         let mut authenticated = false;
-        for (i, chunk) in pkt.chunks.iter().enumerate().skip(start) {
+        for (i, chunk) in pkt.chunks.iter().enumerate() {
+            if Some(i) == cookie_at {
+                continue;
+            }
             if after_data && self.control_after_data(now, chunk) {
                 flow = Flow::Stop;
                 break;

@@ -294,3 +294,87 @@ fn pair_with_auth_transfers_data_and_asconf() {
     assert_eq!(p.server().unwrap().stats().auth_unauthenticated_dropped, 0);
     assert!(p.client().stats().auth_sent > 0);
 }
+
+/// RFC 4895 §6.3's special case: the server lists COOKIE ECHO in its CHUNKS, so the client's
+/// COOKIE ECHO comes after an AUTH chunk, which the server can only check with the key from the
+/// cookie the COOKIE ECHO carries: it builds the association from the cookie first, then checks
+/// the AUTH chunk. The association comes up and the bundled data arrives.
+#[test]
+fn auth_before_cookie_echo() {
+    let c = auth_cfg();
+    let s = SctpConfig {
+        auth_chunks: vec![chunk_type::COOKIE_ECHO, chunk_type::DATA],
+        ..auth_cfg()
+    };
+    let mut p = Pair::new(c, s, &[C1], &[S1], &[S1], &[LinkCfg::clean(10)], 9);
+    let now = p.now;
+    p.client_mut()
+        .send(now, vec![7; 100], 0, false, None, 0)
+        .unwrap();
+    p.establish();
+    p.run_until(ms(5_000), |p| !p.server_rx.is_empty());
+    let first = &p.client_log[1].1.packet.chunks;
+    assert!(
+        matches!(
+            first.as_slice(),
+            [
+                ChunkRepr::Auth(_),
+                ChunkRepr::CookieEcho { .. },
+                ChunkRepr::Data(_),
+                ..
+            ]
+        ),
+        "{first:?}"
+    );
+    assert_eq!(p.server_rx.len(), 1);
+    assert_eq!(p.server().unwrap().stats().auth_failures, 0);
+}
+
+/// The same server refuses a COOKIE ECHO that arrives without the AUTH chunk it asked for, or
+/// with a bad one (§6.3: a listed chunk without a valid AUTH before it is discarded): no
+/// association, no COOKIE ACK.
+#[test]
+fn cookie_echo_without_required_auth_is_discarded() {
+    let s = SctpConfig {
+        auth_chunks: vec![chunk_type::COOKIE_ECHO],
+        ..auth_cfg()
+    };
+    let mut server = SctpEndpoint::new(s, REMOTE_PORT, vec![R1], Rng::from_seed(4));
+    server.listen(true);
+    let mut client = SctpEndpoint::new(auth_cfg(), LOCAL_PORT, vec![L1], Rng::from_seed(5));
+    let h = client.connect(SimTime::ZERO, &[R1], REMOTE_PORT);
+    let init = client
+        .assoc_mut(h)
+        .unwrap()
+        .poll_transmit(SimTime::ZERO)
+        .unwrap();
+    server
+        .handle_datagram(SimTime::ZERO, L1, R1, &init.payload)
+        .unwrap();
+    let ack = server.poll_transmit().unwrap();
+    client
+        .handle_datagram(SimTime::ZERO, R1, L1, &ack.payload)
+        .unwrap();
+    let echo = client
+        .assoc_mut(h)
+        .unwrap()
+        .poll_transmit(SimTime::ZERO)
+        .unwrap();
+    let signed = reparse(&echo.payload);
+    assert!(matches!(signed.chunks[0], ChunkRepr::Auth(_)));
+    // Without the AUTH chunk.
+    let bare = SctpRepr {
+        chunks: signed.chunks[1..].to_vec(),
+        ..signed.clone()
+    };
+    assert!(accept(&mut server, SimTime::ZERO, L1, R1, &bare).is_none());
+    // With a wrong HMAC.
+    let mut bad = signed.clone();
+    if let ChunkRepr::Auth(a) = &mut bad.chunks[0] {
+        a.hmac[0] ^= 1;
+    }
+    assert!(accept(&mut server, SimTime::ZERO, L1, R1, &bad).is_none());
+    assert!(server.poll_transmit().is_none(), "nothing answers them");
+    // The genuine one.
+    assert!(accept(&mut server, SimTime::ZERO, L1, R1, &signed).is_some());
+}
