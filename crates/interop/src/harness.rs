@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_proto::transport::sctp::{
-    AssocHandle, MessageId, SctpConfig, SctpEndpoint, SctpEvent, SendError, State,
+    AssocHandle, AuthHmac, MessageId, SctpConfig, SctpEndpoint, SctpEvent, SendError, State,
 };
 use sctpsim_wire::pcap::{PcapWriter, LINKTYPE_RAW};
 use sctpsim_wire::sctp::{ChunkRepr, SctpPacket, SctpRepr};
@@ -113,6 +113,10 @@ pub struct Case {
     /// AUTH (RFC 4895) and ASCONF (RFC 5061) on both sides, and one authenticated ASCONF
     /// (Set Primary) from sctpsim once the association is up; off: both off on both sides.
     pub auth: bool,
+    /// The HMAC sctpsim asks for (RFC 4895 §3.3). Debian's libusrsctp 0.9.5 implements only
+    /// SHA-1 (it has no SHA-256 code and lists HMAC-ALGO `[1]`), so with `sha256` sctpsim's
+    /// `[3, 1]` still has both sides sign with SHA-1.
+    pub auth_hmac: AuthHmac,
 }
 
 impl Case {
@@ -130,6 +134,7 @@ impl Case {
             trace: false,
             pcap: None,
             auth: true,
+            auth_hmac: AuthHmac::Sha1,
         }
     }
 }
@@ -173,6 +178,8 @@ pub struct Outcome {
     pub auth_failures: u64,
     /// The ASCONF (Set Primary) sctpsim sent was answered: `Some(success)`.
     pub asconf_answered: Option<bool>,
+    /// The HMAC identifiers of usrsctp's AUTH chunks.
+    pub usrsctp_hmac_ids: std::collections::BTreeSet<u16>,
 }
 
 impl Outcome {
@@ -339,6 +346,7 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         pr_sctp: true,
         asconf: case.auth,
         auth: case.auth,
+        auth_hmac: case.auth_hmac,
         outbound_streams: 8,
         max_inbound_streams: 8,
         ..SctpConfig::default()
@@ -671,7 +679,15 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
             to_usr.send(now, p);
         }
         for p in stack.take_output() {
-            match SctpPacket::new_checked(&p[..]).and_then(|k| SctpRepr::parse(&k)) {
+            let parsed = SctpPacket::new_checked(&p[..]).and_then(|k| SctpRepr::parse(&k));
+            if let Ok(r) = &parsed {
+                for c in &r.chunks {
+                    if let ChunkRepr::Auth(a) = c {
+                        out.usrsctp_hmac_ids.insert(a.hmac_id);
+                    }
+                }
+            }
+            match parsed {
                 Ok(r) if case.trace => out.trace.push(format!(
                     "{:>10.3} usrsctp> {}",
                     now.as_secs_f64(),

@@ -46,6 +46,31 @@ fn auth_and_authenticated_asconf() {
     }
 }
 
+/// sctpsim asking for HMAC-SHA-256 (HMAC-ALGO `[3, 1]`) from a usrsctp that implements only
+/// SHA-1 (Debian's 0.9.5 has no SHA-256 code): both fall back to SHA-1, the one every AUTH
+/// endpoint must support (RFC 4895 §3.3), and everything still works. Under loss, both roles.
+#[test]
+fn auth_sha256_asked_falls_back_to_sha1() {
+    for role in Role::ALL {
+        for seed in 1..=10 {
+            let o = run(&Case {
+                auth_hmac: sctpsim_proto::transport::sctp::AuthHmac::Sha256,
+                ..Case::new(role, Ending::ShutdownBySctpsim, seed, 0.05)
+            });
+            assert!(o.passed(), "{role:?} seed {seed}: {:?}", o.failures);
+            assert!(o.auth_negotiated);
+            assert_eq!(o.auth_failures, 0);
+            if o.asconf_answered.is_some() {
+                assert_eq!(
+                    o.usrsctp_hmac_ids,
+                    [1].into_iter().collect(),
+                    "{role:?} seed {seed}"
+                );
+            }
+        }
+    }
+}
+
 /// The configuration before AUTH: AUTH and ASCONF off on both sides still interoperates.
 #[test]
 fn without_auth_and_asconf() {
