@@ -7,14 +7,16 @@
 //! roll them over. HMAC-SHA-1 (identifier 1) and HMAC-SHA-256 (identifier 3) are supported,
 //! computed with the RustCrypto `hmac`, `sha1` and `sha2` crates.
 //!
-//! The HMAC is checked over the chunks as sctpsim re-encodes them from the parsed packet,
-//! not over the received bytes (the association never sees those). For a conforming peer the
-//! two are the same; a peer that sets reserved flag bits, non-zero padding or trailing bytes
-//! the codec drops in a chunk after the AUTH chunk fails verification (`docs/models/sctp.md`).
+//! The HMAC is checked over the received bytes ([`RxRaw`]) when the packet came in through
+//! [`super::SctpEndpoint::handle_datagram`]; a packet given already parsed
+//! ([`super::SctpAssociation::handle_packet`]) is checked over its chunks as the codec
+//! re-encodes them, which is the same for a conforming sender.
 
 use hmac::{Hmac, Mac};
 use sctpsim_kernel::Rng;
-use sctpsim_wire::sctp::{chunk_type, hmac_id, AuthChunk, ChunkRepr, ErrorCause, Parameter};
+use sctpsim_wire::sctp::{
+    chunk_type, hmac_id, AuthChunk, ChunkRepr, ErrorCause, Parameter, SctpPacket,
+};
 use sha1::Sha1;
 use sha2::Sha256;
 
@@ -282,6 +284,39 @@ pub fn hmac(id: u16, key: &[u8], data: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
+/// The chunks of a received packet as they arrived, with the offset of each (the HMAC of RFC
+/// 4895 §6.2 covers the bytes on the wire, padding included). Kept only for packets that carry
+/// an AUTH chunk.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RxRaw {
+    area: Vec<u8>,
+    offsets: Vec<usize>,
+}
+
+impl RxRaw {
+    /// The chunk area and chunk offsets of the SCTP packet `bytes`, up to the first chunk the
+    /// walk rejects; `None` if the packet's common header is missing.
+    pub(crate) fn of(bytes: &[u8]) -> Option<Self> {
+        let packet = SctpPacket::new_checked(bytes).ok()?;
+        let area = packet.chunk_bytes();
+        let base = area.as_ptr() as usize;
+        let offsets = packet
+            .chunks()
+            .map_while(Result::ok)
+            .map(|c| c.bytes().as_ptr() as usize - base)
+            .collect();
+        Some(RxRaw {
+            area: area.to_vec(),
+            offsets,
+        })
+    }
+
+    /// The received bytes from chunk `index` to the end of the packet.
+    pub(crate) fn tail(&self, index: usize) -> Option<&[u8]> {
+        self.area.get(*self.offsets.get(index)?..)
+    }
+}
+
 /// The outcome of checking an AUTH chunk (RFC 4895 §6.3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Verdict {
@@ -371,8 +406,10 @@ impl AuthState {
         true
     }
 
-    /// RFC 4895 §6.3: checks the AUTH chunk at `chunks[at]` against the chunks after it.
-    pub(crate) fn verify(&self, chunks: &[ChunkRepr], at: usize) -> Verdict {
+    /// RFC 4895 §6.3: checks the AUTH chunk at `chunks[at]` against the chunks after it: over
+    /// `raw` (the received bytes from the AUTH chunk to the end of the packet) when given,
+    /// else over the chunks re-encoded.
+    pub(crate) fn verify(&self, chunks: &[ChunkRepr], at: usize, raw: Option<&[u8]>) -> Verdict {
         let Some(ChunkRepr::Auth(auth)) = chunks.get(at) else {
             return Verdict::Bad;
         };
@@ -389,11 +426,26 @@ impl AuthState {
         {
             return Verdict::Bad;
         }
-        let mut zeroed: Vec<ChunkRepr> = chunks[at..].to_vec();
-        if let Some(ChunkRepr::Auth(a)) = zeroed.first_mut() {
-            a.hmac.iter_mut().for_each(|b| *b = 0);
-        }
-        match self.mac_over(auth.hmac_id, &zeroed) {
+        let mac = match raw {
+            Some(bytes) => {
+                // The AUTH chunk's HMAC field starts after its header and the two identifiers.
+                let field = 8..8 + auth.hmac.len();
+                let mut data = bytes.to_vec();
+                match data.get_mut(field) {
+                    Some(f) => f.iter_mut().for_each(|b| *b = 0),
+                    None => return Verdict::Bad,
+                }
+                hmac(auth.hmac_id, &self.key, &data)
+            }
+            None => {
+                let mut zeroed: Vec<ChunkRepr> = chunks[at..].to_vec();
+                if let Some(ChunkRepr::Auth(a)) = zeroed.first_mut() {
+                    a.hmac.iter_mut().for_each(|b| *b = 0);
+                }
+                self.mac_over(auth.hmac_id, &zeroed)
+            }
+        };
+        match mac {
             Some(mac) if constant_time_eq(&mac, &auth.hmac) => Verdict::Good,
             _ => Verdict::Bad,
         }
@@ -503,22 +555,41 @@ mod test {
         }));
         assert!(at_a.sign(&mut chunks));
         assert!(matches!(&chunks[2], ChunkRepr::Auth(x) if x.hmac_id == hmac_id::SHA256));
-        assert_eq!(at_b.verify(&chunks, 2), Verdict::Good);
+        assert_eq!(at_b.verify(&chunks, 2, None), Verdict::Good);
         // Tampered payload.
         let mut bad = chunks.clone();
         if let ChunkRepr::Data(d) = &mut bad[3] {
             d.user_data[0] ^= 1;
         }
-        assert_eq!(at_b.verify(&bad, 2), Verdict::Bad);
+        assert_eq!(at_b.verify(&bad, 2, None), Verdict::Bad);
         // Another key id.
         let mut bad = chunks.clone();
         if let ChunkRepr::Auth(x) = &mut bad[2] {
             x.shared_key_id = 1;
         }
-        assert_eq!(at_b.verify(&bad, 2), Verdict::Bad);
+        assert_eq!(at_b.verify(&bad, 2, None), Verdict::Bad);
         // B listed SHA-256 and SHA-1; A only SHA-1: an AUTH to A with SHA-256 is unsupported.
         let mut to_a = chunks.clone();
         to_a.truncate(4);
-        assert_eq!(at_a.verify(&to_a, 2), Verdict::UnsupportedHmac(3));
+        assert_eq!(at_a.verify(&to_a, 2, None), Verdict::UnsupportedHmac(3));
+        // Over the received bytes: the same packet encoded, then one reserved flag bit of the
+        // DATA chunk set on the wire. The codec ignores it (the parsed chunks are the same), the
+        // HMAC over the bytes does not.
+        let pkt = sctpsim_wire::sctp::SctpRepr {
+            src_port: 1,
+            dst_port: 2,
+            verification_tag: 3,
+            chunks: chunks.clone(),
+        };
+        let mut bytes = vec![0u8; pkt.buffer_len()];
+        let n = pkt.emit(&mut bytes).unwrap();
+        bytes.truncate(n);
+        let raw = RxRaw::of(&bytes).unwrap();
+        assert_eq!(at_b.verify(&chunks, 2, raw.tail(2)), Verdict::Good);
+        let data_at = 12 + raw.offsets[3];
+        bytes[data_at + 1] |= 0x10;
+        let raw = RxRaw::of(&bytes).unwrap();
+        assert_eq!(at_b.verify(&chunks, 2, raw.tail(2)), Verdict::Bad);
+        assert_eq!(raw.tail(9), None);
     }
 }

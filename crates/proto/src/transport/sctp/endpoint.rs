@@ -25,7 +25,7 @@ use super::api::OutPacket;
 use super::association::{
     build_init_ack, check_init, parse_init_params, refuse_malformed_init, SctpAssociation,
 };
-use super::auth::{required_chunks, AuthParams, Verdict};
+use super::auth::{required_chunks, AuthParams, RxRaw, Verdict};
 use super::config::SctpConfig;
 use super::cookie::{CookieError, CookieKey, StateCookie};
 use crate::transport::Transmit;
@@ -99,6 +99,9 @@ pub struct SctpEndpoint {
     next_handle: u32,
     out: VecDeque<OutPacket>,
     stats: EndpointStats,
+    /// The received bytes of the datagram being handled, when it carries an AUTH chunk
+    /// (RFC 4895 §6.3; handed to the association that processes it).
+    rx_raw: Option<RxRaw>,
 }
 
 impl SctpEndpoint {
@@ -117,6 +120,7 @@ impl SctpEndpoint {
             next_handle: 0,
             out: VecDeque::new(),
             stats: EndpointStats::default(),
+            rx_raw: None,
         }
     }
 
@@ -256,14 +260,21 @@ impl SctpEndpoint {
                     return Err(e);
                 }
             };
+        // RFC 4895 §6.3: an AUTH chunk is checked over the bytes as received.
+        self.rx_raw = (self.cfg.auth && pkt.chunks.iter().any(|c| matches!(c, ChunkRepr::Auth(_))))
+            .then(|| RxRaw::of(bytes))
+            .flatten();
         let Some(fault) = fault else {
-            return Ok(self.handle_packet(now, src, dst, &pkt));
+            let event = self.handle_packet(now, src, dst, &pkt);
+            self.rx_raw = None;
+            return Ok(event);
         };
         // RFC 9260 §3.2: a chunk that cannot be parsed is dropped; the chunks before it are
         // processed, and the receiver may have to answer the bad chunk itself (a short DATA
         // chunk, an INIT with a malformed parameter: `association/invalid.rs`).
         self.stats.malformed_chunks += 1;
         let event = self.dispatch(now, src, dst, &pkt, Some(&fault));
+        self.rx_raw = None;
         if event.is_none() && pkt.chunks.is_empty() {
             // Nothing in the packet could be used and nobody answered.
             self.stats.malformed_packets += 1;
@@ -295,9 +306,14 @@ impl SctpEndpoint {
         pkt: &SctpRepr,
         fault: Option<&ChunkFault>,
     ) -> Option<DatagramEvent> {
-        let handle = |a: &mut SctpAssociation| match fault {
-            Some(f) => a.handle_packet_with_fault(now, src, dst, pkt, f),
-            None => a.handle_packet(now, src, dst, pkt),
+        let raw = self.rx_raw.clone();
+        let handle = |a: &mut SctpAssociation| {
+            a.rx_raw = raw;
+            match fault {
+                Some(f) => a.handle_packet_with_fault(now, src, dst, pkt, f),
+                None => a.handle_packet(now, src, dst, pkt),
+            }
+            a.rx_raw = None;
         };
         if let Some((h, a)) = self
             .assocs
@@ -569,14 +585,17 @@ impl SctpEndpoint {
         // RFC 4895 §6.3: if we listed COOKIE ECHO in our CHUNKS, it counts only after an AUTH
         // chunk that verifies with the key of the association the cookie describes.
         if let Some(auth) = assoc.auth_negotiated() {
+            let raw = self.rx_raw.as_ref().and_then(|r| r.tail(0));
             if auth.local.requires(chunk_type::COOKIE_ECHO)
-                && (at == 0 || auth.verify(&pkt.chunks, 0) != Verdict::Good)
+                && (at == 0 || auth.verify(&pkt.chunks, 0, raw) != Verdict::Good)
             {
                 self.stats.packets_discarded += 1;
                 return None;
             }
         }
+        assoc.rx_raw = self.rx_raw.clone();
         assoc.process_chunks(now, src, dst, pkt, Some(at), fault);
+        assoc.rx_raw = None;
         self.stats.associations_accepted += 1;
         Some(assoc)
     }

@@ -43,12 +43,13 @@ impl SctpAssociation {
         ctx: &mut PacketCtx,
         chunks: &[ChunkRepr],
         index: usize,
+        raw: Option<&[u8]>,
         authenticated: &mut bool,
     ) -> Flow {
         let Some(a) = &self.auth else {
             return Flow::Continue;
         };
-        match a.verify(chunks, index) {
+        match a.verify(chunks, index, raw) {
             Verdict::Good => {
                 *authenticated = true;
                 Flow::Continue

@@ -172,6 +172,9 @@ pub struct SctpAssociation {
     pub(crate) auth_local: Option<super::auth::AuthParams>,
     /// AUTH as negotiated (both sides offered it): keys, lists, HMAC (`auth_io.rs`).
     pub(crate) auth: Option<super::auth::AuthState>,
+    /// The received bytes of the packet being processed, when it carries an AUTH chunk and
+    /// came in as bytes (set by the endpoint, taken by `process_chunks`).
+    pub(crate) rx_raw: Option<super::auth::RxRaw>,
 }
 
 impl SctpAssociation {
@@ -231,6 +234,7 @@ impl SctpAssociation {
             csctp: super::csctp::CsctpState::default(),
             auth_local: None,
             auth: None,
+            rx_raw: None,
         }
     }
 
@@ -493,6 +497,7 @@ impl SctpAssociation {
         let mut flow = Flow::Continue;
         let mut after_data = false;
         let mut authenticated = false;
+        let raw = self.rx_raw.take();
         for (i, chunk) in pkt.chunks.iter().enumerate() {
             if Some(i) == cookie_at {
                 continue;
@@ -504,7 +509,8 @@ impl SctpAssociation {
             // RFC 4895 §6.3: the AUTH chunk, and chunks we listed that arrive without one.
             if self.auth.is_some() {
                 if let ChunkRepr::Auth(_) = chunk {
-                    flow = self.on_auth(&mut ctx, &pkt.chunks, i, &mut authenticated);
+                    let tail = raw.as_ref().and_then(|r| r.tail(i));
+                    flow = self.on_auth(&mut ctx, &pkt.chunks, i, tail, &mut authenticated);
                     if flow == Flow::Stop {
                         break;
                     }

@@ -116,7 +116,7 @@ fn authenticated_asconf_is_accepted_and_answered_with_auth() {
     );
     let local_view = h.a.auth_negotiated().unwrap().clone();
     assert_eq!(
-        remote.verify(&t.packet.chunks, 0),
+        remote.verify(&t.packet.chunks, 0, None),
         crate::transport::sctp::auth::Verdict::Good
     );
     assert_eq!(local_view.send_hmac, hmac_id::SHA1);
@@ -437,4 +437,77 @@ fn random_auth_packets_never_panic() {
         total_acked > 20 && total_failures > 20,
         "{total_acked} {total_failures}"
     );
+}
+
+/// RFC 4895 §6.2: the HMAC covers the packet as sent. Through `handle_datagram` it is checked
+/// over the received bytes: a reserved flag bit set on the wire in an authenticated DATA
+/// chunk (which the codec ignores, so the parsed chunk is unchanged) fails the check; the
+/// untouched packet passes.
+#[test]
+fn the_hmac_is_checked_over_the_received_bytes() {
+    let s = SctpConfig {
+        auth_chunks: vec![chunk_type::DATA],
+        ..auth_cfg()
+    };
+    let mut server = SctpEndpoint::new(s, REMOTE_PORT, vec![R1], Rng::from_seed(4));
+    server.listen(true);
+    let mut client = SctpEndpoint::new(auth_cfg(), LOCAL_PORT, vec![L1], Rng::from_seed(5));
+    let h = client.connect(SimTime::ZERO, &[R1], REMOTE_PORT);
+    let c = |client: &mut SctpEndpoint| client.assoc_mut(h).unwrap().poll_transmit(SimTime::ZERO);
+    let init = c(&mut client).unwrap();
+    server
+        .handle_datagram(SimTime::ZERO, L1, R1, &init.payload)
+        .unwrap();
+    let ack = server.poll_transmit().unwrap();
+    client
+        .handle_datagram(SimTime::ZERO, R1, L1, &ack.payload)
+        .unwrap();
+    let echo = c(&mut client).unwrap();
+    let Some(DatagramEvent::NewAssociation(sh)) = server
+        .handle_datagram(SimTime::ZERO, L1, R1, &echo.payload)
+        .unwrap()
+    else {
+        panic!("no association")
+    };
+    let cookie_ack = server
+        .assoc_mut(sh)
+        .unwrap()
+        .poll_transmit(SimTime::ZERO)
+        .unwrap();
+    client
+        .handle_datagram(SimTime::ZERO, R1, L1, &cookie_ack.payload)
+        .unwrap();
+    client
+        .assoc_mut(h)
+        .unwrap()
+        .send(SimTime::ZERO, vec![9; 40], 0, false, None, 0)
+        .unwrap();
+    let data = c(&mut client).unwrap();
+    let parsed = reparse(&data.payload);
+    let at = parsed
+        .chunks
+        .iter()
+        .position(|x| matches!(x, ChunkRepr::Data(_)))
+        .expect("DATA");
+    assert!(matches!(parsed.chunks[at - 1], ChunkRepr::Auth(_)));
+    // Chunk offsets: 12-byte common header, then each chunk padded.
+    let offset = 12
+        + parsed.chunks[..at]
+            .iter()
+            .map(ChunkRepr::buffer_len)
+            .sum::<usize>();
+    let mut bent = data.payload.clone();
+    bent[offset + 1] |= 0x10; // a reserved DATA flag bit (RFC 9260 §3.3.1)
+    let mut p = sctpsim_wire::sctp::SctpPacket::new_unchecked(&mut bent[..]);
+    p.fill_checksum();
+    assert_eq!(reparse(&bent), parsed, "the codec ignores the bit");
+    let sa = |server: &mut SctpEndpoint| server.assoc(sh).unwrap().stats().clone();
+    server.handle_datagram(ms(1), L1, R1, &bent).unwrap();
+    assert_eq!(sa(&mut server).auth_failures, 1);
+    assert_eq!(server.assoc_mut(sh).unwrap().readable(), 0);
+    server
+        .handle_datagram(ms(2), L1, R1, &data.payload)
+        .unwrap();
+    assert_eq!(sa(&mut server).auth_failures, 1);
+    assert_eq!(server.assoc_mut(sh).unwrap().readable(), 1);
 }
