@@ -729,21 +729,28 @@ impl Executor {
                 cfg.asconf = on;
                 true
             }
+            // RFC 4895 AUTH: off by default in the model, so `=0` changes nothing and `=1`
+            // turns it on.
+            "net.inet.sctp.auth_enable" | "net.sctp.auth_enable" if off || on => {
+                cfg.auth = on;
+                true
+            }
+            "net.inet.sctp.auth_disable" if off || on => {
+                cfg.auth = off;
+                true
+            }
             // Extensions sctpsim does not implement: turning them off changes nothing.
             "net.inet.sctp.ecn_enable"
             | "net.inet.sctp.pktdrop_enable"
             | "net.inet.sctp.reconfig_enable"
-            | "net.inet.sctp.auth_enable"
             | "net.inet.sctp.nrsack_enable"
             | "net.inet.sctp.nrsack_on_off"
             | "net.sctp.ecn_enable"
-            | "net.sctp.auth_enable"
             | "net.sctp.reconf_enable"
                 if off =>
             {
                 true
             }
-            "net.inet.sctp.auth_disable" if on => true,
             _ => false,
         };
         if applied {

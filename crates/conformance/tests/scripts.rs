@@ -85,6 +85,14 @@ fn socket_option_scripts() {
     check_dir("options", 6);
 }
 
+/// SCTP-AUTH (RFC 4895) scripts: the INIT ACK's offer, and the receiver's rules of §6.3 that a
+/// script can exercise without knowing the endpoint's key (a bare ASCONF, a wrong HMAC, an
+/// unsupported HMAC identifier) and §6.1 (a short RANDOM).
+#[test]
+fn auth_scripts() {
+    check_dir("auth", 5);
+}
+
 fn run(text: &str) -> sctpsim_conformance::Outcome {
     run_script(text, "t.pkt", &RunOptions::default())
 }

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_proto::transport::sctp::{
-    AssocHandle, MessageId, SctpConfig, SctpEndpoint, SctpEvent, SendError, State,
+    AssocHandle, AuthHmac, MessageId, SctpConfig, SctpEndpoint, SctpEvent, SendError, State,
 };
 use sctpsim_wire::pcap::{PcapWriter, LINKTYPE_RAW};
 use sctpsim_wire::sctp::{ChunkRepr, SctpPacket, SctpRepr};
@@ -110,11 +110,18 @@ pub struct Case {
     pub trace: bool,
     /// Capture every packet (both directions, as emitted, wrapped in IPv4) to this pcap.
     pub pcap: Option<std::path::PathBuf>,
+    /// AUTH (RFC 4895) and ASCONF (RFC 5061) on both sides, and one authenticated ASCONF
+    /// (Set Primary) from sctpsim once the association is up; off: both off on both sides.
+    pub auth: bool,
+    /// The HMAC sctpsim asks for (RFC 4895 §3.3). Debian's libusrsctp 0.9.5 implements only
+    /// SHA-1 (it has no SHA-256 code and lists HMAC-ALGO `[1]`), so with `sha256` sctpsim's
+    /// `[3, 1]` still has both sides sign with SHA-1.
+    pub auth_hmac: AuthHmac,
 }
 
 impl Case {
     /// The standard run of the tests and the table: 24 messages of up to 3000 bytes each way,
-    /// PR-SCTP on, no trace, no capture.
+    /// PR-SCTP on, AUTH and ASCONF on, no trace, no capture.
     pub fn new(role: Role, ending: Ending, seed: u64, max_loss: f64) -> Case {
         Case {
             role,
@@ -126,6 +133,8 @@ impl Case {
             pr: true,
             trace: false,
             pcap: None,
+            auth: true,
+            auth_hmac: AuthHmac::Sha1,
         }
     }
 }
@@ -161,6 +170,16 @@ pub struct Outcome {
     pub loss: (f64, f64),
     /// The chunk trace (with [`Case::trace`]).
     pub trace: Vec<String>,
+    /// sctpsim's association negotiated AUTH with usrsctp.
+    pub auth_negotiated: bool,
+    /// AUTH chunks sctpsim sent.
+    pub auth_sent: u64,
+    /// AUTH chunks from usrsctp that failed sctpsim's checks.
+    pub auth_failures: u64,
+    /// The ASCONF (Set Primary) sctpsim sent was answered: `Some(success)`.
+    pub asconf_answered: Option<bool>,
+    /// The HMAC identifiers of usrsctp's AUTH chunks.
+    pub usrsctp_hmac_ids: std::collections::BTreeSet<u16>,
 }
 
 impl Outcome {
@@ -208,7 +227,12 @@ fn summarize(pkt: &SctpRepr) -> String {
                 k.gap_blocks.len(),
                 k.duplicate_tsns.len()
             ),
-            ChunkRepr::Abort { .. } | ChunkRepr::Error { .. } => format!(" {c:?}"),
+            ChunkRepr::Abort { .. }
+            | ChunkRepr::Error { .. }
+            | ChunkRepr::Shutdown { .. }
+            | ChunkRepr::ForwardTsn(_)
+            | ChunkRepr::Asconf(_)
+            | ChunkRepr::AsconfAck(_) => format!(" {c:?}"),
             ChunkRepr::Init(i) | ChunkRepr::InitAck(i) => format!(" INIT/ACK({i:?})"),
             other => {
                 let d = format!("{other:?}");
@@ -315,11 +339,14 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
     // drew 14001 (SUA, RFC 3868) had their test messages reported as malformed SUA.
     let usr_port = 40_000 + (RUNS.fetch_add(1, Ordering::Relaxed) % 1_000) as u16;
 
+    // RFC 5061 §4.1.1: ASCONF only with AUTH (usrsctp aborts an INIT or INIT ACK that lists
+    // ASCONF without AUTH), so the two are on or off together on both sides.
+    stack.set_auth(case.auth);
     let cfg = SctpConfig {
         pr_sctp: true,
-        // RFC 5061 §4.1.1: ASCONF is only used with AUTH (RFC 4895), which sctpsim does not
-        // implement; usrsctp aborts an INIT or INIT ACK that lists ASCONF without AUTH.
-        asconf: false,
+        asconf: case.auth,
+        auth: case.auth,
+        auth_hmac: case.auth_hmac,
         outbound_streams: 8,
         max_inbound_streams: 8,
         ..SctpConfig::default()
@@ -397,6 +424,7 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         closing: false,
     };
     let half = (case.messages as usize).div_ceil(2);
+    let mut asconf_sent = false;
 
     let mut iterations: u64 = 0;
     loop {
@@ -451,6 +479,7 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
                         }
                     }
                     SctpEvent::Restart => out.failures.push("sctpsim saw a restart".into()),
+                    SctpEvent::AsconfResult { success, .. } => out.asconf_answered = Some(success),
                     _ => {}
                 }
             }
@@ -464,6 +493,18 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
                 ours.rx.deliver(m.stream, Some(m.unordered), &m.data);
             }
             ours.retransmissions = a.path_stats(USRSCTP_ADDR).map_or(0, |p| p.retransmissions);
+            out.auth_negotiated |= a.auth_negotiated().is_some();
+            out.auth_sent = a.stats().auth_sent;
+            out.auth_failures = a.stats().auth_failures;
+            // One ASCONF over AUTH: ask usrsctp to make our (only) address its primary. Over
+            // AF_CONN usrsctp knows no IPv4 address for us, so it may refuse the request; any
+            // answer shows it verified our AUTH chunk (it drops an unauthenticated ASCONF).
+            if case.auth && ours.up && !asconf_sent && a.state() == State::Established {
+                asconf_sent = true;
+                if let Err(e) = a.request_peer_primary(now, SCTPSIM_ADDR) {
+                    out.failures.push(format!("sctpsim ASCONF request: {e:?}"));
+                }
+            }
         }
         // Events and deliveries, usrsctp.
         if let Some(s) = theirs.sock.as_mut() {
@@ -638,7 +679,15 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
             to_usr.send(now, p);
         }
         for p in stack.take_output() {
-            match SctpPacket::new_checked(&p[..]).and_then(|k| SctpRepr::parse(&k)) {
+            let parsed = SctpPacket::new_checked(&p[..]).and_then(|k| SctpRepr::parse(&k));
+            if let Ok(r) = &parsed {
+                for c in &r.chunks {
+                    if let ChunkRepr::Auth(a) = c {
+                        out.usrsctp_hmac_ids.insert(a.hmac_id);
+                    }
+                }
+            }
+            match parsed {
                 Ok(r) if case.trace => out.trace.push(format!(
                     "{:>10.3} usrsctp> {}",
                     now.as_secs_f64(),
@@ -753,6 +802,16 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
             ));
         }
         out.pr_abandoned = (missing_at_usr.len(), missing_at_us.len());
+    }
+    if case.auth && (ours.up || theirs.up) && !out.auth_negotiated {
+        out.failures
+            .push("AUTH asked for on both sides but not negotiated".into());
+    }
+    if out.auth_failures > 0 {
+        out.failures.push(format!(
+            "{} AUTH chunks from usrsctp failed sctpsim's checks",
+            out.auth_failures
+        ));
     }
     out.path_to_usrsctp = to_usr.counters;
     out.path_to_sctpsim = to_us.counters;

@@ -86,17 +86,17 @@ pub struct Stack {
 
 impl Stack {
     /// Takes the process lock, initialising usrsctp on first use: no threads, no UDP
-    /// encapsulation, AF_CONN output to the outbox; AUTH, ASCONF, stream reconfiguration,
-    /// NR-SACK, PKTDROP and ECN off (sctpsim implements none of them, RFC 5061 ASCONF only without
-    /// AUTH, which usrsctp refuses), PR-SCTP on.
+    /// encapsulation, AF_CONN output to the outbox; stream reconfiguration, NR-SACK, PKTDROP
+    /// and ECN off (sctpsim implements none of them), PR-SCTP on, AUTH (RFC 4895) and ASCONF
+    /// (RFC 5061) on (usrsctp's defaults; [`Stack::set_auth`] turns both off for a run).
     pub fn acquire() -> Stack {
         let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
         INIT.call_once(|| {
             // SAFETY: called once, before any other usrsctp function, with a valid callback.
             unsafe {
                 ffi::usrsctp_init_nothreads(0, Some(conn_output), None);
-                ffi::usrsctp_sysctl_set_sctp_auth_enable(0);
-                ffi::usrsctp_sysctl_set_sctp_asconf_enable(0);
+                ffi::usrsctp_sysctl_set_sctp_auth_enable(1);
+                ffi::usrsctp_sysctl_set_sctp_asconf_enable(1);
                 ffi::usrsctp_sysctl_set_sctp_reconfig_enable(0);
                 ffi::usrsctp_sysctl_set_sctp_nrsack_enable(0);
                 ffi::usrsctp_sysctl_set_sctp_pktdrop_enable(0);
@@ -125,6 +125,18 @@ impl Stack {
                 initial_cwnd_mtus: ffi::usrsctp_sysctl_get_sctp_initial_cwnd(),
                 pf_threshold: ffi::usrsctp_sysctl_get_sctp_path_pf_threshold(),
             }
+        }
+    }
+
+    /// Turns AUTH (RFC 4895) and ASCONF (RFC 5061) on or off for sockets created from now on
+    /// (usrsctp copies the sysctls into each endpoint when it is created). They go together:
+    /// usrsctp refuses ASCONF without AUTH (RFC 5061 §4.1.1).
+    pub fn set_auth(&mut self, on: bool) {
+        let v = u32::from(on);
+        // SAFETY: initialised; the lock is held; plain setters of global sysctl values.
+        unsafe {
+            ffi::usrsctp_sysctl_set_sctp_auth_enable(v);
+            ffi::usrsctp_sysctl_set_sctp_asconf_enable(v);
         }
     }
 

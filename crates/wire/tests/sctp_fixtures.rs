@@ -149,7 +149,7 @@ fn init() {
                 Parameter::EcnCapable,
                 Parameter::SupportedExtensions(vec![0xc0, 0xc1, 0x80]),
                 Parameter::AdaptationLayerIndication { code_point: 0xcafe_babe },
-                Parameter::Unknown { kind: param_type::RANDOM, value: vec![1, 2, 3, 4, 5] },
+                Parameter::Random(vec![1, 2, 3, 4, 5]),
             ],
         }),
     );
@@ -513,7 +513,7 @@ fn forward_tsn() {
 #[test]
 fn unknown_chunks_are_preserved_with_their_action() {
     let cases = [
-        (0x0fu8, UnrecognizedAction::Stop),           // AUTH (RFC 4895), not modelled
+        (0x3fu8, UnrecognizedAction::Stop),           // unassigned (IANA "Chunk Types")
         (0x40, UnrecognizedAction::StopAndReport),    // I-DATA (RFC 8260), not modelled
         (0x84, UnrecognizedAction::Skip),             // PAD (RFC 4820)
         (0xc2, UnrecognizedAction::SkipAndReport),    // I-FORWARD-TSN (RFC 8260)

@@ -6,7 +6,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use sctpsim_wire::sctp::{
-    sctp_packet, AsconfAckChunk, AsconfChunk, ChunkRepr, Chunks, DataChunk, ErrorCause,
+    sctp_packet, AsconfAckChunk, AsconfChunk, AuthChunk, ChunkRepr, Chunks, DataChunk, ErrorCause,
     ForwardTsnChunk, ForwardTsnStream, GapAckBlock, InitChunk, Parameter, RawChunk, SackChunk,
     SctpPacket, SctpRepr, Ssn, Tsn, UnknownChunk,
 };
@@ -29,7 +29,7 @@ fn tsn() -> impl Strategy<Value = Tsn> {
 
 /// Cause codes with a variant of their own.
 fn is_known_cause(code: u16) -> bool {
-    (1..=13).contains(&code) || (0xa0..=0xa4).contains(&code)
+    (1..=13).contains(&code) || (0xa0..=0xa4).contains(&code) || code == 0x0105
 }
 
 fn error_cause() -> impl Strategy<Value = ErrorCause> {
@@ -53,6 +53,7 @@ fn error_cause() -> impl Strategy<Value = ErrorCause> {
         bytes(24).prop_map(|request| ErrorCause::DeleteSourceAddress { request }),
         Just(ErrorCause::IllegalAsconfAck),
         bytes(24).prop_map(|request| ErrorCause::RequestRefusedNoAuthorization { request }),
+        any::<u16>().prop_map(|hmac_id| ErrorCause::UnsupportedHmacIdentifier { hmac_id }),
         (
             any::<u16>().prop_filter("known code", |c| !is_known_cause(*c)),
             bytes(24)
@@ -63,7 +64,8 @@ fn error_cause() -> impl Strategy<Value = ErrorCause> {
 
 /// Parameter types with a variant of their own.
 fn is_known_param(kind: u16) -> bool {
-    matches!(kind, 5..=9 | 11 | 12 | 0x8000 | 0x8008) || (0xc000..=0xc006).contains(&kind)
+    matches!(kind, 5..=9 | 11 | 12 | 0x8000 | 0x8002..=0x8004 | 0x8008)
+        || (0xc000..=0xc006).contains(&kind)
 }
 
 fn parameter() -> impl Strategy<Value = Parameter> {
@@ -77,6 +79,9 @@ fn parameter() -> impl Strategy<Value = Parameter> {
         Just(Parameter::EcnCapable),
         Just(Parameter::ForwardTsnSupported),
         bytes(8).prop_map(Parameter::SupportedExtensions),
+        bytes(40).prop_map(Parameter::Random),
+        bytes(8).prop_map(Parameter::ChunkList),
+        vec(any::<u16>(), 0..5).prop_map(Parameter::HmacAlgo),
         (any::<u32>(), ip_addr()).prop_map(|(correlation_id, address)| Parameter::AddIpAddress {
             correlation_id,
             address
@@ -111,7 +116,7 @@ fn parameter() -> impl Strategy<Value = Parameter> {
 
 /// Chunk types with a variant of their own.
 fn is_known_chunk(kind: u8) -> bool {
-    kind <= 14 || matches!(kind, 0x80 | 0xc0 | 0xc1)
+    kind <= 15 || matches!(kind, 0x80 | 0xc0 | 0xc1)
 }
 
 fn data_chunk() -> impl Strategy<Value = DataChunk> {
@@ -229,6 +234,13 @@ fn chunk() -> impl Strategy<Value = ChunkRepr> {
                         ssn: Ssn(ssn),
                     })
                     .collect(),
+            })
+        }),
+        (any::<u16>(), any::<u16>(), bytes(40)).prop_map(|(shared_key_id, hmac_id, hmac)| {
+            ChunkRepr::Auth(AuthChunk {
+                shared_key_id,
+                hmac_id,
+                hmac,
             })
         }),
         (

@@ -319,6 +319,14 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
         "",
         prof.as_str(),
     );
+    rows.add(format!("{p}.auth"), c.auth, b.auth, "", d);
+    rows.add(
+        format!("{p}.auth_hmac"),
+        c.auth_hmac.name(),
+        b.auth_hmac.name(),
+        "",
+        d,
+    );
     let asconf: Vec<Value> = spec
         .asconf
         .iter()

@@ -414,3 +414,37 @@ fn ieee_profiles_default_to_minstrel() {
         (Some("constant"), "default")
     );
 }
+
+#[test]
+fn sctp_auth_rows() {
+    // RFC 4895 AUTH: off and SHA-1 by default, from the default; as set otherwise.
+    let r = rows(WIRED, &[], None);
+    let auth = row(&r, "flows[1].sctp.auth");
+    assert_eq!(
+        (
+            auth.value.as_bool(),
+            auth.default.as_bool(),
+            auth.source.as_str()
+        ),
+        (Some(false), Some(false), "default")
+    );
+    assert_eq!(row(&r, "flows[1].sctp.auth_hmac").value, "sha1");
+    let r = rows(
+        WIRED,
+        &[
+            ("flows[1].sctp.auth", "true"),
+            ("flows[1].sctp.auth_hmac", "sha256"),
+        ],
+        None,
+    );
+    let auth = row(&r, "flows[1].sctp.auth");
+    assert_eq!(
+        (auth.value.as_bool(), auth.source.as_str()),
+        (Some(true), "--set")
+    );
+    let hmac = row(&r, "flows[1].sctp.auth_hmac");
+    assert_eq!(
+        (hmac.value.as_str(), hmac.default.as_str()),
+        (Some("sha256"), Some("sha1"))
+    );
+}

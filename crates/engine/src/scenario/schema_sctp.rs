@@ -138,12 +138,32 @@ pub struct SctpSpec {
     /// Offer PR-SCTP (RFC 3758). Default: on for rfc9260, off for rfc2960.
     #[serde(default)]
     pub pr_sctp: Option<bool>,
+    /// Offer and accept SCTP-AUTH (RFC 4895 §6.1): RANDOM, CHUNKS and HMAC-ALGO in INIT and
+    /// INIT ACK, AUTH chunks before the chunks the peer lists; with ASCONF on, ASCONF and
+    /// ASCONF-ACK are always authenticated (RFC 5061 §4.1.1) and used only if AUTH is
+    /// negotiated. Default: off in every profile (results without it are unchanged).
+    #[serde(default)]
+    pub auth: Option<bool>,
+    /// The HMAC asked of the peer when `auth` is on (RFC 4895 §3.3): `sha1` (default,
+    /// mandatory to implement) or `sha256` (then SHA-1 is listed second).
+    #[serde(default)]
+    pub auth_hmac: Option<AuthHmacSpec>,
     /// Dynamic address reconfiguration (RFC 5061 ASCONF) during the run: each entry asks one
     /// side's association to add or delete one of its addresses, or to make one the peer's
     /// primary destination. Needs the rfc9260 profile (ASCONF is offered by both ends).
     /// Default: none.
     #[serde(default)]
     pub asconf: Vec<AsconfActionSpec>,
+}
+
+/// `flows.sctp.auth_hmac`: the HMAC algorithm of RFC 4895 §3.3.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AuthHmacSpec {
+    /// HMAC-SHA-1 (identifier 1).
+    Sha1,
+    /// HMAC-SHA-256 (identifier 3).
+    Sha256,
 }
 
 /// What an ASCONF action asks for (RFC 5061 §4.2).

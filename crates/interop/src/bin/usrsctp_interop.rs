@@ -2,8 +2,10 @@
 //! role × ending) and a final `RESULT` line for `sctpsim verify usrsctp`.
 //!
 //! `sctpsim-usrsctp-interop [--seeds N] [--first-seed S] [--max-loss P] [--messages M]
-//! [--max-len BYTES] [--pcap-dir DIR] [--trace SEED]`; exit 0 when every run passed, 1 when one
-//! failed, 2 for a bad argument.
+//! [--max-len BYTES] [--no-pr] [--no-auth] [--pcap-dir DIR] [--trace SEED]`; exit 0 when every
+//! run passed, 1 when one failed, 2 for a bad argument. AUTH (RFC 4895) and ASCONF are on
+//! unless `--no-auth`; the RESULT line then counts the runs that negotiated AUTH and those
+//! whose authenticated ASCONF usrsctp answered.
 
 use std::process::ExitCode;
 
@@ -18,6 +20,7 @@ struct Args {
     pcap_dir: Option<std::path::PathBuf>,
     trace: Option<u64>,
     pr: bool,
+    auth: bool,
 }
 
 fn parse() -> Result<Args, String> {
@@ -30,6 +33,7 @@ fn parse() -> Result<Args, String> {
         pcap_dir: None,
         trace: None,
         pr: true,
+        auth: true,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -63,6 +67,7 @@ fn parse() -> Result<Args, String> {
                 }
             }
             "--no-pr" => a.pr = false,
+            "--no-auth" => a.auth = false,
             "--pcap-dir" => a.pcap_dir = Some(v("--pcap-dir")?.into()),
             "--trace" => {
                 a.trace = Some(v("--trace")?.parse().map_err(|e| format!("--trace: {e}"))?)
@@ -89,12 +94,18 @@ fn main() -> ExitCode {
                 messages: a.messages,
                 max_len: a.max_len,
                 trace: true,
+                auth: a.auth,
                 ..Case::new(role, Ending::ShutdownBySctpsim, seed, a.max_loss)
             };
             let o = run(&case);
             println!(
-                "# {role:?} seed {seed}: loss {:?} usrsctp T3 {} rtx {} failures {:?}",
-                o.loss, o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.failures
+                "# {role:?} seed {seed}: loss {:?} usrsctp T3 {} rtx {} auth {} asconf answered {:?} failures {:?}",
+                o.loss,
+                o.usrsctp_t3_expiries,
+                o.usrsctp_retransmissions,
+                o.auth_negotiated,
+                o.asconf_answered,
+                o.failures
             );
             for l in &o.trace {
                 println!("{l}");
@@ -120,6 +131,8 @@ fn main() -> ExitCode {
     let mut total_failed = 0u64;
     let mut total_stalled = 0u64;
     let mut total_runs = 0u64;
+    let mut auth_runs = 0u64;
+    let mut asconf_answered = 0u64;
     for role in Role::ALL {
         for ending in Ending::ALL {
             let (mut failed, mut to_usr, mut to_us, mut pr, mut rej_us, mut rej_usr, mut lost) =
@@ -134,10 +147,13 @@ fn main() -> ExitCode {
                     max_len: a.max_len,
                     pr: a.pr,
                     pcap,
+                    auth: a.auth,
                     ..Case::new(role, ending, seed, a.max_loss)
                 };
                 let o = run(&case);
                 total_runs += 1;
+                auth_runs += u64::from(o.auth_negotiated);
+                asconf_answered += u64::from(o.asconf_answered.is_some());
                 if o.stalled_only() {
                     total_stalled += 1;
                 }
@@ -176,7 +192,7 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "RESULT runs={total_runs} failed={total_failed} stalled={total_stalled} errors={} max_loss={} wall_s={:.1}",
+        "RESULT runs={total_runs} failed={total_failed} stalled={total_stalled} errors={} auth={auth_runs} asconf_answered={asconf_answered} max_loss={} wall_s={:.1}",
         total_failed - total_stalled,
         a.max_loss,
         start.elapsed().as_secs_f64()

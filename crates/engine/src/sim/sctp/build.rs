@@ -105,6 +105,19 @@ pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
     if let Some(v) = spec.pr_sctp {
         c.pr_sctp = v;
     }
+    if let Some(v) = spec.auth {
+        c.auth = v;
+    }
+    if let Some(v) = spec.auth_hmac {
+        c.auth_hmac = match v {
+            crate::scenario::schema_sctp::AuthHmacSpec::Sha1 => {
+                sctpsim_proto::transport::sctp::AuthHmac::Sha1
+            }
+            crate::scenario::schema_sctp::AuthHmacSpec::Sha256 => {
+                sctpsim_proto::transport::sctp::AuthHmac::Sha256
+            }
+        };
+    }
     c.metrics = true;
     c
 }

@@ -290,8 +290,23 @@ pub struct SctpConfig {
     // ----- extensions -----
     /// Offer and accept PR-SCTP (RFC 3758, Forward-TSN-Supported).
     pub pr_sctp: bool,
-    /// Offer and accept ASCONF / ASCONF-ACK (RFC 5061, without AUTH; see the model document).
+    /// Offer and accept ASCONF / ASCONF-ACK (RFC 5061). Without [`SctpConfig::auth`] they are
+    /// offered without AUTH, which RFC 5061 §4.1.1 forbids (see the model document); with it,
+    /// ASCONF is used only if AUTH is negotiated too, and ASCONF and ASCONF-ACK are always in
+    /// our CHUNKS list.
     pub asconf: bool,
+    /// Offer and accept SCTP-AUTH (RFC 4895): RANDOM, CHUNKS and HMAC-ALGO in INIT and INIT
+    /// ACK, AUTH chunks before the chunks the peer lists. Off in every profile: neither the
+    /// RFCs' base protocol nor the studies' simulators use it, and turning it on changes
+    /// INIT, INIT ACK and cookie sizes.
+    pub auth: bool,
+    /// The HMAC we ask the peer to use (RFC 4895 §3.3): SHA-1 (the default, mandatory to
+    /// implement) or SHA-256 (then SHA-1 is listed second).
+    pub auth_hmac: super::auth::AuthHmac,
+    /// Chunk types, besides ASCONF and ASCONF-ACK (always listed when [`SctpConfig::asconf`]
+    /// is on, RFC 5061 §4.1.1), that the peer must authenticate (our CHUNKS list, RFC 4895
+    /// §3.2). Empty by default.
+    pub auth_chunks: Vec<u8>,
     /// Most peer addresses an association keeps (INIT addresses beyond it are ignored, an
     /// ASCONF Add IP beyond it is refused with "Operation Refused Due to Resource Shortage").
     pub max_paths: usize,
@@ -366,6 +381,9 @@ impl SctpConfig {
             },
             pr_sctp: true,
             asconf: true,
+            auth: false,
+            auth_hmac: super::auth::AuthHmac::Sha1,
+            auth_chunks: Vec::new(),
             max_paths: 16,
             metrics: false,
         }

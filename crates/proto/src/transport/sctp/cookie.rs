@@ -7,17 +7,23 @@
 //! Layout (big-endian): version (1), created ns (8), lifespan ns (8), local tag, peer tag,
 //! local tie-tag, peer tie-tag (4 each), local and peer initial TSN (4 each), peer a_rwnd (4),
 //! outbound and inbound streams (2 each), local and peer port (2 each), flags (1), peer address
-//! count (1) and addresses (4 each), local address count (1) and addresses, MAC (8).
+//! count (1) and addresses (4 each), local address count (1) and addresses, then, only when
+//! AUTH (RFC 4895) was offered by both sides (flag 4), our and the peer's AUTH offers (the
+//! COOKIE ECHO side needs both to derive the association key, RFC 4895 §6.1), MAC (8). Without
+//! AUTH the layout, and so the cookie's size, is what it was before AUTH existed.
 
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_wire::sctp::Tsn;
 
+use super::auth::AuthParams;
+
 const VERSION: u8 = 1;
 const MAC_LEN: usize = 8;
 const FLAG_PR_SCTP: u8 = 1;
 const FLAG_ASCONF: u8 = 2;
+const FLAG_AUTH: u8 = 4;
 /// Addresses kept per side in a cookie.
 const MAX_ADDRS: usize = 64;
 
@@ -83,6 +89,9 @@ pub struct StateCookie {
     pub peer_addrs: Vec<Ipv4Addr>,
     /// Our addresses; the first is the one the INIT was sent to.
     pub local_addrs: Vec<Ipv4Addr>,
+    /// AUTH (RFC 4895), when both sides offered it: our offer (from the INIT ACK) and the
+    /// peer's (from the INIT).
+    pub auth: Option<(AuthParams, AuthParams)>,
 }
 
 impl StateCookie {
@@ -118,6 +127,9 @@ impl StateCookie {
         if self.peer_asconf {
             flags |= FLAG_ASCONF;
         }
+        if self.auth.is_some() {
+            flags |= FLAG_AUTH;
+        }
         b.push(flags);
         for list in [&self.peer_addrs, &self.local_addrs] {
             let n = list.len().min(MAX_ADDRS);
@@ -125,6 +137,10 @@ impl StateCookie {
             for a in &list[..n] {
                 b.extend_from_slice(&a.octets());
             }
+        }
+        if let Some((local, peer)) = &self.auth {
+            local.encode_into(&mut b);
+            peer.encode_into(&mut b);
         }
         let mac = key.mac(&b);
         b.extend_from_slice(&mac.to_be_bytes());
@@ -167,6 +183,15 @@ impl StateCookie {
                 list.push(Ipv4Addr::from(r.u32()?));
             }
         }
+        let auth = if flags & FLAG_AUTH != 0 {
+            let mut rest = body.get(r.pos..).unwrap_or(&[]);
+            let local = AuthParams::decode_from(&mut rest).ok_or(CookieError::Malformed)?;
+            let peer = AuthParams::decode_from(&mut rest).ok_or(CookieError::Malformed)?;
+            r.pos = body.len() - rest.len();
+            Some((local, peer))
+        } else {
+            None
+        };
         if r.pos != body.len() {
             return Err(CookieError::Malformed);
         }
@@ -189,6 +214,7 @@ impl StateCookie {
             peer_asconf: flags & FLAG_ASCONF != 0,
             peer_addrs,
             local_addrs,
+            auth,
         })
     }
 
@@ -310,7 +336,22 @@ mod test {
             peer_asconf: false,
             peer_addrs: vec![Ipv4Addr::new(1, 2, 3, 4), Ipv4Addr::new(5, 6, 7, 8)],
             local_addrs: vec![Ipv4Addr::new(9, 9, 9, 9)],
+            auth: None,
         }
+    }
+
+    #[test]
+    fn auth_offers_ride_in_the_cookie() {
+        let key = CookieKey::random(&mut Rng::from_seed(9));
+        let mut rng = Rng::from_seed(3);
+        let mut c = sample();
+        let plain = c.encode(&key).len();
+        let ours = AuthParams::ours(&mut rng, vec![0xc1, 0x80], super::super::AuthHmac::Sha1);
+        let theirs = AuthParams::ours(&mut rng, vec![], super::super::AuthHmac::Sha256);
+        c.auth = Some((ours, theirs));
+        let bytes = c.encode(&key);
+        assert!(bytes.len() > plain);
+        assert_eq!(StateCookie::decode(&bytes, &key), Ok(c));
     }
 
     #[test]

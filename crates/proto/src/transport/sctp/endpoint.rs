@@ -25,6 +25,7 @@ use super::api::OutPacket;
 use super::association::{
     build_init_ack, check_init, parse_init_params, refuse_malformed_init, SctpAssociation,
 };
+use super::auth::{required_chunks, AuthParams, RxRaw, Verdict};
 use super::config::SctpConfig;
 use super::cookie::{CookieError, CookieKey, StateCookie};
 use crate::transport::Transmit;
@@ -98,6 +99,9 @@ pub struct SctpEndpoint {
     next_handle: u32,
     out: VecDeque<OutPacket>,
     stats: EndpointStats,
+    /// The received bytes of the datagram being handled, when it carries an AUTH chunk
+    /// (RFC 4895 §6.3; handed to the association that processes it).
+    rx_raw: Option<RxRaw>,
 }
 
 impl SctpEndpoint {
@@ -116,6 +120,7 @@ impl SctpEndpoint {
             next_handle: 0,
             out: VecDeque::new(),
             stats: EndpointStats::default(),
+            rx_raw: None,
         }
     }
 
@@ -255,14 +260,21 @@ impl SctpEndpoint {
                     return Err(e);
                 }
             };
+        // RFC 4895 §6.3: an AUTH chunk is checked over the bytes as received.
+        self.rx_raw = (self.cfg.auth && pkt.chunks.iter().any(|c| matches!(c, ChunkRepr::Auth(_))))
+            .then(|| RxRaw::of(bytes))
+            .flatten();
         let Some(fault) = fault else {
-            return Ok(self.handle_packet(now, src, dst, &pkt));
+            let event = self.handle_packet(now, src, dst, &pkt);
+            self.rx_raw = None;
+            return Ok(event);
         };
         // RFC 9260 §3.2: a chunk that cannot be parsed is dropped; the chunks before it are
         // processed, and the receiver may have to answer the bad chunk itself (a short DATA
         // chunk, an INIT with a malformed parameter: `association/invalid.rs`).
         self.stats.malformed_chunks += 1;
         let event = self.dispatch(now, src, dst, &pkt, Some(&fault));
+        self.rx_raw = None;
         if event.is_none() && pkt.chunks.is_empty() {
             // Nothing in the packet could be used and nobody answered.
             self.stats.malformed_packets += 1;
@@ -294,9 +306,14 @@ impl SctpEndpoint {
         pkt: &SctpRepr,
         fault: Option<&ChunkFault>,
     ) -> Option<DatagramEvent> {
-        let handle = |a: &mut SctpAssociation| match fault {
-            Some(f) => a.handle_packet_with_fault(now, src, dst, pkt, f),
-            None => a.handle_packet(now, src, dst, pkt),
+        let raw = self.rx_raw.clone();
+        let handle = |a: &mut SctpAssociation| {
+            a.rx_raw = raw;
+            match fault {
+                Some(f) => a.handle_packet_with_fault(now, src, dst, pkt, f),
+                None => a.handle_packet(now, src, dst, pkt),
+            }
+            a.rx_raw = None;
         };
         if let Some((h, a)) = self
             .assocs
@@ -308,7 +325,13 @@ impl SctpEndpoint {
         }
         // An ASCONF from an address the peer has not added yet (RFC 5061 §5.2): the
         // association is the one its Address Parameter and ports name, if the tag is its own.
-        let asconf_addr = pkt.chunks.first().and_then(|c| match c {
+        // With AUTH the ASCONF follows the AUTH chunk (RFC 4895 §6.3: "use the chunks after
+        // the AUTH chunk to look up an existing association").
+        let lookup = match pkt.chunks.first() {
+            Some(ChunkRepr::Auth(_)) => pkt.chunks.get(1),
+            first => first,
+        };
+        let asconf_addr = lookup.and_then(|c| match c {
             ChunkRepr::Asconf(a) => match a.address {
                 std::net::IpAddr::V4(v4) => Some(v4),
                 std::net::IpAddr::V6(_) => None,
@@ -375,8 +398,21 @@ impl SctpEndpoint {
                 None
             }
             ChunkRepr::CookieEcho { cookie } if self.listening => {
-                self.on_cookie_echo(now, src, dst, pkt, cookie, fault)
+                self.on_cookie_echo(now, src, dst, pkt, (0, cookie), fault)
             }
+            // RFC 4895 §6.3: "If the receiver does not find a STCB for a packet containing an
+            // AUTH chunk as the first chunk and a COOKIE ECHO chunk as the second chunk, it
+            // MUST use the chunks after the AUTH chunk to look up" the association: the
+            // COOKIE ECHO creates it, then the AUTH chunk is checked with its key.
+            ChunkRepr::Auth(_) if self.listening && self.cfg.auth => match pkt.chunks.get(1) {
+                Some(ChunkRepr::CookieEcho { cookie }) => {
+                    self.on_cookie_echo(now, src, dst, pkt, (1, cookie), fault)
+                }
+                _ => {
+                    self.ootb(src, dst, pkt);
+                    None
+                }
+            },
             _ => {
                 self.ootb(src, dst, pkt);
                 None
@@ -441,7 +477,7 @@ impl SctpEndpoint {
             t_bit: false,
             causes: vec![cause],
         };
-        let reply = match check_init(init, &info) {
+        let reply = match check_init(&self.cfg, init, &info) {
             Err(None) => {
                 self.stats.packets_discarded += 1;
                 return;
@@ -462,6 +498,15 @@ impl SctpEndpoint {
                     }
                 };
                 let tsn = Tsn(self.rng.next_u64() as u32);
+                // RFC 4895: our RANDOM from the same stream as the tag and TSN (drawn only
+                // with AUTH on, so runs without it keep their draws).
+                let auth = self.cfg.auth.then(|| {
+                    AuthParams::ours(
+                        &mut self.rng,
+                        required_chunks(&self.cfg),
+                        self.cfg.auth_hmac,
+                    )
+                });
                 let mut local = vec![dst];
                 local.extend(self.local_addrs.iter().copied().filter(|a| *a != dst));
                 let ack = build_init_ack(
@@ -475,6 +520,7 @@ impl SctpEndpoint {
                     (self.local_port, pkt.src_port),
                     &local,
                     (0, 0),
+                    auth.as_ref(),
                 );
                 self.stats.init_acks_sent += 1;
                 ChunkRepr::InitAck(ack)
@@ -493,7 +539,7 @@ impl SctpEndpoint {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         pkt: &SctpRepr,
-        bytes: &[u8],
+        (at, bytes): (usize, &[u8]),
         fault: Option<&ChunkFault>,
     ) -> Option<SctpAssociation> {
         let c = match StateCookie::decode(bytes, &self.key) {
@@ -536,7 +582,20 @@ impl SctpEndpoint {
         let rng = self.child_rng();
         let mut assoc =
             SctpAssociation::from_cookie(self.cfg.clone(), self.key, rng, now, &c, src, dst);
-        assoc.process_chunks(now, src, dst, pkt, 1, fault);
+        // RFC 4895 §6.3: if we listed COOKIE ECHO in our CHUNKS, it counts only after an AUTH
+        // chunk that verifies with the key of the association the cookie describes.
+        if let Some(auth) = assoc.auth_negotiated() {
+            let raw = self.rx_raw.as_ref().and_then(|r| r.tail(0));
+            if auth.local.requires(chunk_type::COOKIE_ECHO)
+                && (at == 0 || auth.verify(&pkt.chunks, 0, raw) != Verdict::Good)
+            {
+                self.stats.packets_discarded += 1;
+                return None;
+            }
+        }
+        assoc.rx_raw = self.rx_raw.clone();
+        assoc.process_chunks(now, src, dst, pkt, Some(at), fault);
+        assoc.rx_raw = None;
         self.stats.associations_accepted += 1;
         Some(assoc)
     }

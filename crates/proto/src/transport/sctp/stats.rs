@@ -76,6 +76,15 @@ pub struct SctpStats {
     pub chunks_dropped: u64,
     /// Unrecognized chunk types received (RFC 9260 §3.2).
     pub unknown_chunks: u64,
+    /// RFC 4895 §6.3: AUTH chunks whose HMAC did not verify (wrong HMAC, unknown key
+    /// identifier, HMAC of the wrong length, unsupported HMAC identifier); the chunks after
+    /// each were discarded.
+    pub auth_failures: u64,
+    /// RFC 4895 §6.3: chunks of a type in our CHUNKS list that arrived without a valid AUTH
+    /// chunk before them, silently discarded.
+    pub auth_unauthenticated_dropped: u64,
+    /// AUTH chunks sent (RFC 4895 §6.2).
+    pub auth_sent: u64,
     /// Chunks that could not be parsed (a length below 4 or past the end of the packet, a
     /// value too short for its type, a malformed parameter; RFC 9260 §3.2, §3.2.1): the chunk
     /// and the rest of its packet were dropped, or the association aborted (a DATA chunk

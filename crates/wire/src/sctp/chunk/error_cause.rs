@@ -45,9 +45,8 @@ pub mod cause_code {
     pub const USER_INITIATED_ABORT: u16 = 12;
     /// RFC 9260 §3.3.10.13: Protocol Violation.
     pub const PROTOCOL_VIOLATION: u16 = 13;
-    /// RFC 4895 §6.1: Unsupported HMAC Identifier (AUTH is not modelled; parsed as
-    /// [`super::ErrorCause::Unknown`]).
-    pub const UNSUPPORTED_HMAC_IDENTIFIER: u16 = 105;
+    /// RFC 4895 §4.1: Unsupported HMAC Identifier (0x0105).
+    pub const UNSUPPORTED_HMAC_IDENTIFIER: u16 = 0x0105;
     /// RFC 5061 §4.3.1: Request to Delete Last Remaining IP Address.
     pub const DELETE_LAST_REMAINING_ADDRESS: u16 = 0x00A0;
     /// RFC 5061 §4.3.2: Operation Refused Due to Resource Shortage.
@@ -148,6 +147,12 @@ pub enum ErrorCause {
         /// The refused ASCONF parameter, complete TLV.
         request: Vec<u8>,
     },
+    /// RFC 4895 §4.1: an AUTH chunk arrived with an HMAC Identifier the receiver does not
+    /// support (cause length 6, then 2 bytes of padding).
+    UnsupportedHmacIdentifier {
+        /// The unsupported HMAC Identifier.
+        hmac_id: u16,
+    },
     /// Any other cause code, preserved with its information. Must not be used with a code that
     /// has its own variant (it would parse back as that variant).
     Unknown {
@@ -184,6 +189,7 @@ impl ErrorCause {
             ErrorCause::RequestRefusedNoAuthorization { .. } => {
                 code::REQUEST_REFUSED_NO_AUTHORIZATION
             }
+            ErrorCause::UnsupportedHmacIdentifier { .. } => code::UNSUPPORTED_HMAC_IDENTIFIER,
             ErrorCause::Unknown { code, .. } => *code,
         }
     }
@@ -215,6 +221,7 @@ impl ErrorCause {
                 4usize.saturating_add(missing.len().saturating_mul(2))
             }
             ErrorCause::StaleCookie { .. } | ErrorCause::NoUserData { .. } => 4,
+            ErrorCause::UnsupportedHmacIdentifier { .. } => 2,
             ErrorCause::OutOfResource
             | ErrorCause::InvalidMandatoryParameter
             | ErrorCause::CookieReceivedWhileShuttingDown
@@ -281,6 +288,9 @@ impl ErrorCause {
             code::REQUEST_REFUSED_NO_AUTHORIZATION => {
                 ErrorCause::RequestRefusedNoAuthorization { request: owned() }
             }
+            code::UNSUPPORTED_HMAC_IDENTIFIER => {
+                ErrorCause::UnsupportedHmacIdentifier { hmac_id: r.u16()? }
+            }
             code => ErrorCause::Unknown {
                 code,
                 info: owned(),
@@ -337,6 +347,7 @@ impl ErrorCause {
             }
             ErrorCause::StaleCookie { staleness_us } => w.u32(*staleness_us)?,
             ErrorCause::NoUserData { tsn } => w.u32(tsn.0)?,
+            ErrorCause::UnsupportedHmacIdentifier { hmac_id } => w.u16(*hmac_id)?,
             _ => w.put(self.opaque().unwrap_or(&[]))?,
         }
         w.pad_from(start)
@@ -384,6 +395,21 @@ mod test {
         assert_eq!(
             ErrorCause::parse(code::MISSING_MANDATORY_PARAMETER, &[0xff; 4]),
             Err(WireError::Malformed)
+        );
+    }
+
+    #[test]
+    fn unsupported_hmac_identifier_fixture() {
+        // RFC 4895 §4.1: code 0x0105, length 6, the identifier, 2 bytes of padding.
+        let cause = ErrorCause::UnsupportedHmacIdentifier { hmac_id: 2 };
+        assert_eq!(cause.to_bytes().unwrap(), [1, 5, 0, 6, 0, 2]);
+        assert_eq!(
+            ErrorCause::parse(code::UNSUPPORTED_HMAC_IDENTIFIER, &[0, 2]),
+            Ok(cause)
+        );
+        assert_eq!(
+            ErrorCause::parse(code::UNSUPPORTED_HMAC_IDENTIFIER, &[0]),
+            Err(WireError::Truncated)
         );
     }
 

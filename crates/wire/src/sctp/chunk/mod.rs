@@ -12,7 +12,7 @@
 //! ```
 //!
 //! The chunk length counts the header and the value but not the padding to a multiple of 4
-//! bytes (RFC 9260 §3.2). Chunk types sctpsim does not model (AUTH, I-DATA, RE-CONFIG, PAD,
+//! bytes (RFC 9260 §3.2). Chunk types sctpsim does not model (I-DATA, RE-CONFIG, PAD,
 //! I-FORWARD-TSN, anything unassigned) parse as [`ChunkRepr::Unknown`] with their type, flags and
 //! value, so they can be reported or skipped as the upper two bits of the type demand
 //! ([`UnrecognizedAction`]).
@@ -23,6 +23,7 @@
 //! do. Flags that RFC 9260 reserves are ignored on parse and sent as zero.
 
 pub mod asconf;
+pub mod auth;
 pub mod data;
 pub mod error_cause;
 pub mod forward_tsn;
@@ -36,6 +37,7 @@ use crate::sctp::{Tsn, UnrecognizedAction};
 use crate::{Result, WireError};
 
 use asconf::{AsconfAckChunk, AsconfChunk};
+use auth::AuthChunk;
 use data::DataChunk;
 use error_cause::ErrorCause;
 use forward_tsn::ForwardTsnChunk;
@@ -75,7 +77,7 @@ pub mod chunk_type {
     pub const CWR: u8 = 13;
     /// RFC 9260 §3.3.13: Shutdown Complete.
     pub const SHUTDOWN_COMPLETE: u8 = 14;
-    /// RFC 4895 §4.1: Authentication (not modelled; parsed as [`super::ChunkRepr::Unknown`]).
+    /// RFC 4895 §4.2: Authentication.
     pub const AUTH: u8 = 15;
     /// RFC 8260 §2.1: I-DATA (not modelled; parsed as [`super::ChunkRepr::Unknown`]).
     pub const I_DATA: u8 = 64;
@@ -191,6 +193,8 @@ pub enum ChunkRepr {
     AsconfAck(AsconfAckChunk),
     /// RFC 3758 §3.2: FORWARD TSN.
     ForwardTsn(ForwardTsnChunk),
+    /// RFC 4895 §4.2: AUTH.
+    Auth(AuthChunk),
     /// Any other chunk type, preserved.
     Unknown(UnknownChunk),
 }
@@ -218,6 +222,7 @@ impl ChunkRepr {
             ChunkRepr::Asconf(_) => t::ASCONF,
             ChunkRepr::AsconfAck(_) => t::ASCONF_ACK,
             ChunkRepr::ForwardTsn(_) => t::FORWARD_TSN,
+            ChunkRepr::Auth(_) => t::AUTH,
             ChunkRepr::Unknown(u) => u.kind,
         }
     }
@@ -286,6 +291,7 @@ impl ChunkRepr {
             t::ASCONF => ChunkRepr::Asconf(AsconfChunk::parse_value(flags, value)?),
             t::ASCONF_ACK => ChunkRepr::AsconfAck(AsconfAckChunk::parse_value(value)?),
             t::FORWARD_TSN => ChunkRepr::ForwardTsn(ForwardTsnChunk::parse_value(value)?),
+            t::AUTH => ChunkRepr::Auth(AuthChunk::parse_value(value)?),
             kind => ChunkRepr::Unknown(UnknownChunk {
                 kind,
                 flags,
@@ -312,6 +318,7 @@ impl ChunkRepr {
             ChunkRepr::Asconf(a) => a.value_len(),
             ChunkRepr::AsconfAck(a) => a.value_len(),
             ChunkRepr::ForwardTsn(f) => f.value_len(),
+            ChunkRepr::Auth(a) => a.value_len(),
             ChunkRepr::Unknown(u) => u.value.len(),
         }
     }
@@ -364,6 +371,7 @@ impl ChunkRepr {
             ChunkRepr::Asconf(a) => a.emit_value(w)?,
             ChunkRepr::AsconfAck(a) => a.emit_value(w)?,
             ChunkRepr::ForwardTsn(f) => f.emit_value(w)?,
+            ChunkRepr::Auth(a) => a.emit_value(w)?,
             ChunkRepr::Unknown(u) => w.put(&u.value)?,
         }
         // A trailing TLV already wrote its padding; this adds whatever is still missing.

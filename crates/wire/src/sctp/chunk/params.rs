@@ -44,12 +44,11 @@ pub mod param_type {
     pub const SUPPORTED_ADDRESS_TYPES: u16 = 12;
     /// RFC 9260 §3.3.2.1 (Note 2): Reserved for ECN Capable (0x8000).
     pub const ECN_CAPABLE: u16 = 0x8000;
-    /// RFC 4895 §3.1: Random (AUTH; parsed as [`super::Parameter::Unknown`]).
+    /// RFC 4895 §3.1: Random.
     pub const RANDOM: u16 = 0x8002;
-    /// RFC 4895 §3.2: Chunk List (AUTH; parsed as [`super::Parameter::Unknown`]).
+    /// RFC 4895 §3.2: Chunk List.
     pub const CHUNK_LIST: u16 = 0x8003;
-    /// RFC 4895 §3.3: Requested HMAC Algorithm (AUTH; parsed as
-    /// [`super::Parameter::Unknown`]).
+    /// RFC 4895 §3.3: Requested HMAC Algorithm.
     pub const REQUESTED_HMAC_ALGORITHM: u16 = 0x8004;
     /// RFC 4820 §4: Padding (parsed as [`super::Parameter::Unknown`]).
     pub const PADDING: u16 = 0x8005;
@@ -157,6 +156,15 @@ pub enum Parameter {
     ForwardTsnSupported,
     /// RFC 5061 §4.2.7: chunk types of extensions the sender supports.
     SupportedExtensions(Vec<u8>),
+    /// RFC 4895 §3.1: RANDOM, the sender's random number (RFC 4895 §6.1 requires 32 bytes;
+    /// the length is checked by the association, not here).
+    Random(Vec<u8>),
+    /// RFC 4895 §3.2: CHUNKS, the chunk types the sender wants to receive only inside an
+    /// authenticated part of a packet.
+    ChunkList(Vec<u8>),
+    /// RFC 4895 §3.3: HMAC-ALGO, the HMAC identifiers the sender accepts, in its order of
+    /// preference.
+    HmacAlgo(Vec<u16>),
     /// RFC 5061 §4.2.1: ASCONF request to add an address.
     AddIpAddress {
         /// ASCONF-Request Correlation ID.
@@ -220,6 +228,9 @@ impl Parameter {
             Parameter::EcnCapable => kind::ECN_CAPABLE,
             Parameter::ForwardTsnSupported => kind::FORWARD_TSN_SUPPORTED,
             Parameter::SupportedExtensions(_) => kind::SUPPORTED_EXTENSIONS,
+            Parameter::Random(_) => kind::RANDOM,
+            Parameter::ChunkList(_) => kind::CHUNK_LIST,
+            Parameter::HmacAlgo(_) => kind::REQUESTED_HMAC_ALGORITHM,
             Parameter::AddIpAddress { .. } => kind::ADD_IP_ADDRESS,
             Parameter::DeleteIpAddress { .. } => kind::DELETE_IP_ADDRESS,
             Parameter::SetPrimaryAddress { .. } => kind::SET_PRIMARY_ADDRESS,
@@ -244,11 +255,15 @@ impl Parameter {
             | Parameter::UnrecognizedParameter(v)
             | Parameter::HostNameAddress(v)
             | Parameter::SupportedExtensions(v)
+            | Parameter::Random(v)
+            | Parameter::ChunkList(v)
             | Parameter::Unknown { value: v, .. } => v.len(),
             Parameter::CookiePreservative { .. }
             | Parameter::SuccessIndication { .. }
             | Parameter::AdaptationLayerIndication { .. } => 4,
-            Parameter::SupportedAddressTypes(types) => types.len().saturating_mul(2),
+            Parameter::SupportedAddressTypes(types) | Parameter::HmacAlgo(types) => {
+                types.len().saturating_mul(2)
+            }
             Parameter::EcnCapable | Parameter::ForwardTsnSupported => 0,
             Parameter::AddIpAddress { address, .. }
             | Parameter::DeleteIpAddress { address, .. }
@@ -281,7 +296,7 @@ impl Parameter {
                 increment_ms: r.u32()?,
             },
             kind::HOST_NAME_ADDRESS => Parameter::HostNameAddress(value.to_vec()),
-            kind::SUPPORTED_ADDRESS_TYPES => {
+            kind::SUPPORTED_ADDRESS_TYPES | kind::REQUESTED_HMAC_ALGORITHM => {
                 if value.len() % 2 == 1 {
                     return Err(WireError::Malformed);
                 }
@@ -289,8 +304,14 @@ impl Parameter {
                 while !r.is_empty() {
                     types.push(r.u16()?);
                 }
-                Parameter::SupportedAddressTypes(types)
+                if param_kind == kind::SUPPORTED_ADDRESS_TYPES {
+                    Parameter::SupportedAddressTypes(types)
+                } else {
+                    Parameter::HmacAlgo(types)
+                }
             }
+            kind::RANDOM => Parameter::Random(value.to_vec()),
+            kind::CHUNK_LIST => Parameter::ChunkList(value.to_vec()),
             kind::ECN_CAPABLE => Parameter::EcnCapable,
             kind::FORWARD_TSN_SUPPORTED => Parameter::ForwardTsnSupported,
             kind::SUPPORTED_EXTENSIONS => Parameter::SupportedExtensions(value.to_vec()),
@@ -380,11 +401,13 @@ impl Parameter {
             | Parameter::UnrecognizedParameter(v)
             | Parameter::HostNameAddress(v)
             | Parameter::SupportedExtensions(v)
+            | Parameter::Random(v)
+            | Parameter::ChunkList(v)
             | Parameter::Unknown { value: v, .. } => w.put(v)?,
             Parameter::CookiePreservative { increment_ms: x }
             | Parameter::SuccessIndication { correlation_id: x }
             | Parameter::AdaptationLayerIndication { code_point: x } => w.u32(*x)?,
-            Parameter::SupportedAddressTypes(types) => {
+            Parameter::SupportedAddressTypes(types) | Parameter::HmacAlgo(types) => {
                 for t in types {
                     w.u16(*t)?;
                 }
@@ -466,6 +489,36 @@ mod test {
         assert_eq!(
             Parameter::parse(kind::SUPPORTED_ADDRESS_TYPES, &[0, 5, 0]),
             Err(WireError::Malformed)
+        );
+    }
+
+    #[test]
+    fn auth_parameters_fixtures() {
+        // RFC 4895 §3.3: HMAC-ALGO listing SHA-256 then SHA-1 (length 8).
+        let p = Parameter::HmacAlgo(vec![3, 1]);
+        assert_eq!(p.to_bytes().unwrap(), [0x80, 4, 0, 8, 0, 3, 0, 1]);
+        assert_eq!(
+            Parameter::parse_list(&[0x80, 4, 0, 8, 0, 3, 0, 1]).unwrap(),
+            [p]
+        );
+        // An odd HMAC-ALGO length is malformed.
+        assert_eq!(
+            Parameter::parse(kind::REQUESTED_HMAC_ALGORITHM, &[0, 1, 0]),
+            Err(WireError::Malformed)
+        );
+        // RFC 4895 §3.2: CHUNKS listing ASCONF and ASCONF-ACK (length 6, padded to 8).
+        let p = Parameter::ChunkList(vec![0xc1, 0x80]);
+        assert_eq!(p.to_bytes().unwrap(), [0x80, 3, 0, 6, 0xc1, 0x80]);
+        assert_eq!(
+            Parameter::parse_list(&[0x80, 3, 0, 6, 0xc1, 0x80, 0, 0]).unwrap(),
+            [p]
+        );
+        // RFC 4895 §3.1: RANDOM with 32 bytes (length 36).
+        let mut bytes = vec![0x80, 2, 0, 36];
+        bytes.extend([7u8; 32]);
+        assert_eq!(
+            Parameter::parse_list(&bytes).unwrap(),
+            [Parameter::Random(vec![7; 32])]
         );
     }
 

@@ -12,6 +12,7 @@ use sctpsim_wire::sctp::{
 
 use super::super::api::{LossReason, SctpEvent};
 use super::super::asconf::AsconfState;
+use super::super::auth::{AuthParams, AuthState};
 use super::super::config::SctpConfig;
 use super::super::cookie::{CookieKey, StateCookie};
 use super::super::path::RTO_FLOOR;
@@ -48,6 +49,9 @@ pub(crate) struct InitInfo {
     pub host_name: Option<Vec<u8>>,
     /// The State Cookie (INIT ACK only).
     pub cookie: Option<Vec<u8>>,
+    /// The peer's AUTH offer (RFC 4895 §3.1–3.3), if it sent a RANDOM parameter. Used only
+    /// with [`SctpConfig::auth`]; otherwise the parameters are skipped as before.
+    pub auth: Option<AuthParams>,
 }
 
 /// RFC 9260 §3.2.1: walks the parameters of an INIT or INIT ACK received from `src`. An
@@ -55,6 +59,7 @@ pub(crate) struct InitInfo {
 pub(crate) fn parse_init_params(init: &InitChunk, src: Ipv4Addr) -> InitInfo {
     let mut info = InitInfo {
         peer_addrs: vec![src],
+        auth: AuthParams::from_params(&init.params),
         ..InitInfo::default()
     };
     for p in &init.params {
@@ -111,7 +116,15 @@ pub(crate) fn parse_init_params(init: &InitChunk, src: Ipv4Addr) -> InitInfo {
 /// INIT ACK). Supported Address Types (IPv4) goes only into the INIT: it is not an INIT ACK
 /// parameter (§3.3.3 lists State Cookie, IPv4/IPv6 Address, Unrecognized Parameter and Host
 /// Name Address only).
-fn our_params(cfg: &SctpConfig, local_addrs: &[Ipv4Addr], is_init: bool) -> Vec<Parameter> {
+///
+/// With AUTH (`auth`), AUTH joins the Supported Extensions (RFC 5061 §4.1.1: "MUST list the
+/// ASCONF, the ASCONF-ACK, and the AUTH chunks") and RANDOM, CHUNKS and HMAC-ALGO follow last.
+fn our_params(
+    cfg: &SctpConfig,
+    local_addrs: &[Ipv4Addr],
+    is_init: bool,
+    auth: Option<&AuthParams>,
+) -> Vec<Parameter> {
     let addrs: Vec<Ipv4Addr> = local_addrs
         .iter()
         .copied()
@@ -138,11 +151,17 @@ fn our_params(cfg: &SctpConfig, local_addrs: &[Ipv4Addr], is_init: bool) -> Vec<
         ext.push(chunk_type::ASCONF);
         ext.push(chunk_type::ASCONF_ACK);
     }
+    if auth.is_some() {
+        ext.push(chunk_type::AUTH);
+    }
     if !ext.is_empty() {
         params.push(Parameter::SupportedExtensions(ext));
     }
     if cfg.pr_sctp {
         params.push(Parameter::ForwardTsnSupported);
+    }
+    if let Some(a) = auth {
+        params.extend(a.to_params());
     }
     params
 }
@@ -153,6 +172,7 @@ pub(crate) fn build_init(
     tag: u32,
     tsn: Tsn,
     local_addrs: &[Ipv4Addr],
+    auth: Option<&AuthParams>,
 ) -> InitChunk {
     InitChunk {
         initiate_tag: tag,
@@ -160,13 +180,14 @@ pub(crate) fn build_init(
         outbound_streams: cfg.outbound_streams.max(1),
         inbound_streams: cfg.max_inbound_streams.max(1),
         initial_tsn: tsn,
-        params: our_params(cfg, local_addrs, true),
+        params: our_params(cfg, local_addrs, true, auth),
     }
 }
 
 /// The answer to an INIT (RFC 9260 §5.1 B, §5.1.3): an INIT ACK with our tag and TSN and a
 /// State Cookie carrying the TCB. `local_addrs` starts with the address the INIT arrived at;
-/// `tie` holds the Tie-Tags of §5.2.2 (zeros without an existing association).
+/// `tie` holds the Tie-Tags of §5.2.2 (zeros without an existing association). `auth` is our
+/// AUTH offer (with [`SctpConfig::auth`]); when the INIT had one too, both go into the cookie.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn build_init_ack(
     cfg: &SctpConfig,
@@ -179,6 +200,7 @@ pub(crate) fn build_init_ack(
     ports: (u16, u16),
     local_addrs: &[Ipv4Addr],
     tie: (u32, u32),
+    auth: Option<&AuthParams>,
 ) -> InitChunk {
     let extra = info
         .cookie_preservative_ms
@@ -207,11 +229,12 @@ pub(crate) fn build_init_ack(
         peer_asconf: info.asconf,
         peer_addrs: info.peer_addrs.clone(),
         local_addrs: local_addrs.to_vec(),
+        auth: auth.zip(info.auth.clone()).map(|(l, p)| (l.clone(), p)),
     };
     // Order: addresses, extensions, Unrecognized Parameters, then the State Cookie last, as
     // FreeBSD does (RFC 9260 §3.3.3 fixes no order; ETSI TS 102 369 AS/I/1/8/x note 8: FreeBSD
     // puts the cookie last, Linux first).
-    let mut params = our_params(cfg, local_addrs, false);
+    let mut params = our_params(cfg, local_addrs, false, auth);
     for u in &info.unrecognized {
         params.push(Parameter::UnrecognizedParameter(u.clone()));
     }
@@ -230,7 +253,11 @@ pub(crate) fn build_init_ack(
 
 /// RFC 9260 §3.3.2 / §5.1: an INIT that must be refused, and the cause for the ABORT
 /// (sent with the INIT's Initiate Tag, T bit clear, §8.4 rule 3). `Err(None)`: silently discard.
-pub(crate) fn check_init(init: &InitChunk, info: &InitInfo) -> Result<(), Option<ErrorCause>> {
+pub(crate) fn check_init(
+    cfg: &SctpConfig,
+    init: &InitChunk,
+    info: &InitInfo,
+) -> Result<(), Option<ErrorCause>> {
     // "If the value of the Initiate Tag in a received INIT chunk is found to be 0, the
     // receiver MUST silently discard the packet."
     if init.initiate_tag == 0 {
@@ -245,7 +272,16 @@ pub(crate) fn check_init(init: &InitChunk, info: &InitInfo) -> Result<(), Option
     if let Some(h) = &info.host_name {
         return Err(Some(ErrorCause::UnresolvableAddress { address: h.clone() }));
     }
-    Ok(())
+    auth_violation(cfg, info).map_or(Ok(()), |c| Err(Some(c)))
+}
+
+/// RFC 4895 §6.1: with AUTH on, a peer's AUTH offer with a Random Number that is not 32 bytes
+/// or without SHA-1 aborts the association (Protocol Violation).
+pub(crate) fn auth_violation(cfg: &SctpConfig, info: &InitInfo) -> Option<ErrorCause> {
+    if !cfg.auth {
+        return None;
+    }
+    info.auth.as_ref().and_then(AuthParams::violation)
 }
 
 impl SctpAssociation {
@@ -256,6 +292,7 @@ impl SctpAssociation {
             self.my_vtag,
             self.tx.initial_tsn,
             &self.local_addrs,
+            self.auth_local.as_ref(),
         );
         self.hs.init = Some(init);
         self.hs.init_dest = 0;
@@ -343,7 +380,7 @@ impl SctpAssociation {
     /// §9.2 (SHUTDOWN-ACK-SENT) or §5.2.2 (any other state).
     pub(crate) fn on_init(&mut self, now: SimTime, ctx: &mut PacketCtx, init: &InitChunk) -> Flow {
         let info = parse_init_params(init, ctx.src());
-        if let Err(cause) = check_init(init, &info) {
+        if let Err(cause) = check_init(&self.cfg, init, &info) {
             if let Some(cause) = cause {
                 let t = self.reply(
                     ctx,
@@ -410,6 +447,8 @@ impl SctpAssociation {
             &local,
             // Tie-Tags (§5.2.2): the current tags of this association.
             (self.my_vtag, self.peer_vtag),
+            // RFC 4895: the offer of our INIT (or of the INIT ACK that made us).
+            self.auth_local.as_ref(),
         );
         let t = self.reply(ctx, init.initiate_tag, vec![ChunkRepr::InitAck(ack)]);
         self.pending.push_back(t);
@@ -454,6 +493,10 @@ impl SctpAssociation {
             self.abort_with(now, cause, Some(ack.initiate_tag));
             return Flow::Stop;
         }
+        if let Some(cause) = auth_violation(&self.cfg, &info) {
+            self.abort_with(now, cause, Some(ack.initiate_tag));
+            return Flow::Stop;
+        }
         self.peer_vtag = ack.initiate_tag;
         self.setup_peer(
             ack.initial_tsn,
@@ -466,6 +509,11 @@ impl SctpAssociation {
             info.pr_sctp,
             info.asconf,
         );
+        let auth = match (&self.auth_local, &info.auth) {
+            (Some(l), Some(p)) if self.cfg.auth => AuthState::new(l.clone(), p.clone()),
+            _ => None,
+        };
+        self.set_auth(auth);
         for (i, a) in info.peer_addrs.iter().enumerate() {
             // The source of the INIT ACK is confirmed by this very exchange (§5.4).
             let known = self.path_index(*a).is_some();
@@ -527,6 +575,15 @@ impl SctpAssociation {
         }
     }
 
+    /// RFC 4895 and RFC 5061 §4.1.1: records the AUTH outcome; with AUTH on, ASCONF is used
+    /// only together with AUTH ("ASCONF ... MUST be sent in an authenticated way").
+    fn set_auth(&mut self, auth: Option<AuthState>) {
+        self.auth = auth;
+        if self.cfg.auth && self.auth.is_none() {
+            self.asconf_ok = false;
+        }
+    }
+
     /// The TCB from a cookie (new association, restart, or the simultaneous-open cases).
     pub(crate) fn install_cookie(
         &mut self,
@@ -567,6 +624,15 @@ impl SctpAssociation {
             c.peer_pr_sctp,
             c.peer_asconf,
         );
+        if let Some((local, _)) = &c.auth {
+            self.auth_local = Some(local.clone());
+        }
+        let auth = c
+            .auth
+            .clone()
+            .filter(|_| self.cfg.auth)
+            .and_then(|(l, p)| AuthState::new(l, p));
+        self.set_auth(auth);
         self.ctrl.push((src, ChunkRepr::CookieAck));
         self.enter_established(now);
     }
@@ -737,6 +803,11 @@ impl SctpAssociation {
                 self.timers
                     .stop(super::super::timers::Timer::Heartbeat(p.addr));
             }
+            // Nor is an outstanding ASCONF retransmitted (FreeBSD's
+            // `sctp_stop_timers_for_shutdown` stops the ASCONF timer on entering either state):
+            // the peer may already have closed, and an ASCONF would reach it out of the blue
+            // and be answered with an ABORT (found against usrsctp with AUTH and ASCONF on).
+            self.timers.stop(super::super::timers::Timer::T4Asconf);
         }
     }
 }

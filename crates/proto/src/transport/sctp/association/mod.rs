@@ -13,6 +13,7 @@
 
 mod abort_error;
 mod asctp;
+mod auth_io;
 mod data;
 mod handshake;
 mod invalid;
@@ -166,6 +167,14 @@ pub struct SctpAssociation {
     pub(crate) stats: SctpStats,
     /// cSCTP handoff state and duplicated-transfer bookkeeping (`csctp.rs`).
     pub(crate) csctp: super::csctp::CsctpState,
+    /// Our AUTH offer (RFC 4895; with [`SctpConfig::auth`]): drawn for our INIT, or taken
+    /// from the cookie of the INIT ACK that made this association.
+    pub(crate) auth_local: Option<super::auth::AuthParams>,
+    /// AUTH as negotiated (both sides offered it): keys, lists, HMAC (`auth_io.rs`).
+    pub(crate) auth: Option<super::auth::AuthState>,
+    /// The received bytes of the packet being processed, when it carries an AUTH chunk and
+    /// came in as bytes (set by the endpoint, taken by `process_chunks`).
+    pub(crate) rx_raw: Option<super::auth::RxRaw>,
 }
 
 impl SctpAssociation {
@@ -223,6 +232,9 @@ impl SctpAssociation {
             reported_cwnd: BTreeMap::new(),
             stats: SctpStats::default(),
             csctp: super::csctp::CsctpState::default(),
+            auth_local: None,
+            auth: None,
+            rx_raw: None,
         }
     }
 
@@ -242,6 +254,15 @@ impl SctpAssociation {
     ) -> Self {
         let my_vtag = handshake::random_tag(&mut rng);
         let tsn = Tsn(rng.next_u64() as u32);
+        // RFC 4895 §6.1: our RANDOM, from this association's stream right after the tag and
+        // the TSN (only with AUTH on: runs without it draw exactly what they drew before).
+        let auth_local = cfg.auth.then(|| {
+            super::auth::AuthParams::ours(
+                &mut rng,
+                super::auth::required_chunks(&cfg),
+                cfg.auth_hmac,
+            )
+        });
         let mut a = Self::skeleton(
             cfg,
             key,
@@ -261,6 +282,7 @@ impl SctpAssociation {
         }
         a.primary = a.paths[0].addr;
         a.current = a.primary;
+        a.auth_local = auth_local;
         a.start_init(now);
         a
     }
@@ -403,6 +425,11 @@ impl SctpAssociation {
         self.asconf_ok
     }
 
+    /// AUTH (RFC 4895) as negotiated, if both sides offered it.
+    pub fn auth_negotiated(&self) -> Option<&super::auth::AuthState> {
+        self.auth.as_ref()
+    }
+
     // ----------------------------------------------------------------- sans-IO core
 
     /// Processes one SCTP packet that arrived from `src` at our address `dst` at `now`.
@@ -444,18 +471,19 @@ impl SctpAssociation {
         if !self.accept_packet(now, src, dst, pkt, fault) {
             return;
         }
-        self.process_chunks(now, src, dst, pkt, 0, fault);
+        self.process_chunks(now, src, dst, pkt, None, fault);
     }
 
-    /// Runs the chunks of an accepted packet from `start` on (the endpoint calls it with 1
-    /// after creating the association from the COOKIE ECHO in chunk 0).
+    /// Runs the chunks of an accepted packet, except the COOKIE ECHO at `cookie_at` that the
+    /// endpoint already used to create the association (chunk 0, or chunk 1 after an AUTH
+    /// chunk: RFC 4895 §6.3).
     pub(crate) fn process_chunks(
         &mut self,
         now: SimTime,
         src: Ipv4Addr,
         dst: Ipv4Addr,
         pkt: &SctpRepr,
-        start: usize,
+        cookie_at: Option<usize>,
         fault: Option<&ChunkFault>,
     ) {
         self.stats.packets_received += 1;
@@ -468,10 +496,31 @@ impl SctpAssociation {
         };
         let mut flow = Flow::Continue;
         let mut after_data = false;
-        for (i, chunk) in pkt.chunks.iter().enumerate().skip(start) {
+        let mut authenticated = false;
+        let raw = self.rx_raw.take();
+        for (i, chunk) in pkt.chunks.iter().enumerate() {
+            if Some(i) == cookie_at {
+                continue;
+            }
             if after_data && self.control_after_data(now, chunk) {
                 flow = Flow::Stop;
                 break;
+            }
+            // RFC 4895 §6.3: the AUTH chunk, and chunks we listed that arrive without one.
+            if self.auth.is_some() {
+                if let ChunkRepr::Auth(_) = chunk {
+                    let tail = raw.as_ref().and_then(|r| r.tail(i));
+                    flow = self.on_auth(&mut ctx, &pkt.chunks, i, tail, &mut authenticated);
+                    if flow == Flow::Stop {
+                        break;
+                    }
+                    continue;
+                }
+                if !authenticated && self.auth_required(chunk.kind()) {
+                    self.stats.auth_unauthenticated_dropped += 1;
+                    self.stats.chunks_dropped += 1;
+                    continue;
+                }
             }
             after_data |= matches!(chunk, ChunkRepr::Data(_));
             flow = self.handle_chunk(now, &mut ctx, i, chunk);
@@ -580,7 +629,9 @@ impl SctpAssociation {
     /// path's route.
     pub fn poll_transmit_on_path(&mut self, now: SimTime) -> Option<(Transmit, Option<Ipv4Addr>)> {
         loop {
-            match self.next_packet(now)?.encode_on_path() {
+            let mut packet = self.next_packet(now)?;
+            self.sign_packet(&mut packet);
+            match packet.encode_on_path() {
                 Ok(t) => return Some(t),
                 // Not reached with the packets the association builds; counted, not sent.
                 Err(_) => self.stats.packets_unencodable += 1,
@@ -884,7 +935,9 @@ impl SctpAssociation {
             .map(|p| usize::from(p.pmtu))
             .min()
             .unwrap_or(usize::from(self.cfg.pmtu));
-        self.cfg.max_chunk_user_data_at(pmtu)
+        // RFC 4895 §6.2: room for an AUTH chunk in every packet (`auth_reserve`).
+        self.cfg
+            .max_chunk_user_data_at(pmtu.saturating_sub(self.auth_reserve()))
     }
 
     /// Resets per-input state: a new transmission opportunity for Max.Burst (§6.1 D).

@@ -58,6 +58,8 @@ impl SctpAssociation {
             .path(dest)
             .map(|p| p.chunk_budget())
             .unwrap_or(usize::from(self.cfg.pmtu).saturating_sub(32));
+        // RFC 4895 §6.2: room for the AUTH chunk `sign_packet` may add.
+        let budget = budget.saturating_sub(self.auth_reserve());
         let mut chunks: Vec<ChunkRepr> = Vec::new();
         let mut used = 0usize;
 

@@ -117,6 +117,26 @@ fn t4_retransmits_the_same_asconf() {
 }
 
 #[test]
+fn t4_stops_when_the_shutdown_starts() {
+    // FreeBSD's `sctp_stop_timers_for_shutdown`: an outstanding ASCONF is not retransmitted in
+    // SHUTDOWN-SENT (nor SHUTDOWN-ACK-SENT): the peer may close meanwhile and would answer a
+    // late ASCONF out of the blue with an ABORT (seen against usrsctp).
+    let mut h = established_with(cfg(), &[L1, L2], &[R1]);
+    h.a.delete_local_address(h.now, L2).unwrap();
+    recv!(h, [ChunkRepr::Asconf(_)]);
+    h.a.shutdown(h.now);
+    recv!(h, [ChunkRepr::Shutdown { .. }]);
+    h.at(ms(5_000));
+    let resent: Vec<_> = h
+        .all_chunks()
+        .into_iter()
+        .filter(|(_, c)| matches!(c, ChunkRepr::Asconf(_)))
+        .collect();
+    assert!(resent.is_empty(), "{resent:?}");
+    assert_eq!(h.a.stats().asconfs_sent, 1);
+}
+
+#[test]
 fn an_address_being_deleted_is_not_the_asconfs_source() {
     // The path to R1 sends from L1; deleting L1 moves it to L2 before the ASCONF leaves, so
     // the peer does not refuse the request as "delete source address" (RFC 5061 §5.2).

@@ -13,6 +13,7 @@
 mod abort;
 mod asconf;
 mod asctp;
+mod auth;
 mod collision;
 mod csctp;
 mod data;
