@@ -41,6 +41,7 @@ import shutil
 import signal
 import socket
 import sys
+import warnings
 import threading
 import time
 import traceback
@@ -222,7 +223,12 @@ def _execute(task: dict[str, Any]) -> dict[str, Any]:
         )
     try:
         sc = Scenario(task["text"], task["source"], tuple(tuple(o) for o in task["overrides"]))  # type: ignore[arg-type]
-        res = run(sc, seed=task["seed"])
+        # One run's warnings (a flow that delivered nothing, a sampling interval longer than the
+        # run) are results of a sweep, in its table; printed from every worker they would bury
+        # the progress line.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            res = run(sc, seed=task["seed"])
     except KeyboardInterrupt:
         if task.get("in_process"):
             raise  # Ctrl-C stops an in-process sweep

@@ -98,6 +98,22 @@ PLATEAU_FRACTION = 0.05
 #: The counterfactual part of Table 2's packet counts (module doc).
 FIXED6_PART = "fixed6-tcp"
 FIXED6_SETS: dict[str, Any] = {"radio.rate_control": "constant", "radio.data_rate": "6Mbps"}
+#: INET's receiver as its 2.x sources define it (issue 32), the first INET whose 802.11 has the
+#: paper's parameters (`opMode "a"`, `basicBitrate`, ARF via `autoBitrate`: INET 2.0's
+#: Ieee80211Mac.ned; INET of 2009-2011 had one `bitrate` and 802.11b timing): `sensitivity`
+#: −85 dBm (Radio.ned: "received signals with power below sensitivity are ignored", so they
+#: neither lock the receiver nor make the medium busy), `thermalNoise` −110 dBm whatever the
+#: bandwidth, `snirThreshold` 4 dB (Ieee80211Radio.ned; below it a frame "got lost" before the
+#: error model), the NIST error model (its default `errorModel`, ours too), free space α = 2.
+INET_RECEIVER_SETS: dict[str, Any] = {"radio.rx_thresh": "-85dBm", "radio.cs_thresh": "-85dBm",
+                                      "radio.noise_floor": "-110dBm", "radio.snir_threshold_db": 4.0}
+#: The INET-receiver parts: the paper's set-up with INET's receiver, TCP and SCTP (1 and 5 streams).
+INET_PARTS = {"inet-tcp": "tcp", "inet-sctp": "sctp"}
+#: Fig. 5's RTT and Table 2's count across data rates (constant rate, 1.4 m/s, TCP), with our
+#: receiver and INET's: the parts and their receivers.
+RATE_PARTS = {"rates-tcp": "ours (ns-3's receiver)", "ratesinet-tcp": "INET 2.x's receiver"}
+RATES_MBPS = (6, 12, 24, 54)
+P_RATE = "radio.data_rate"
 
 #: Every result the paper reports, in its order (DESIGN.md §6 "Claims"). §2.4.1 states expectations
 #: the paper did not get to test; our rows on them (the 1 mW variant) are extensions.
@@ -208,6 +224,19 @@ def _parts(quick: bool) -> list[Part]:
     t2 = [speed_value(v) for v in speeds if v in PAPER_TCP]
     parts.append(Part(name=FIXED6_PART, scenario=FIELD, vary={P_SPEED: t2}, seeds=seeds, sets={**base, **FIXED6_SETS},
                       what="TCP, the paper's set-up with every data frame at the base bitrate 6 Mbit/s (counterfactual of Table 2)"))
+    # INET's receiver (issue 32): the paper's set-up again, TCP at every speed and SCTP with 1 and 5 streams.
+    inet = {**base, **INET_RECEIVER_SETS}
+    parts.append(Part(name="inet-tcp", scenario=FIELD, vary={P_SPEED: sv}, seeds=seeds, sets=dict(inet),
+                      what="TCP, the paper's set-up with INET 2.x's receiver (sensitivity -85 dBm, noise -110 dBm, SNIR threshold 4 dB)"))
+    parts.append(Part(name="inet-sctp", scenario=FIELD, vary={P_SPEED: sv, P_STREAMS: [1, 5]}, seeds=seeds, sets={**inet, **sctp},
+                      what="SCTP with 1 and 5 streams, the paper's set-up with INET 2.x's receiver"))
+    # Table 2's count and Fig. 5's RTT across constant data rates, both receivers, at the slowest speed.
+    rate_seeds = 1 if quick else 5
+    fixed = {**base, "radio.rate_control": "constant", P_SPEED: speed_value(speeds[0])}
+    parts.append(Part(name="rates-tcp", scenario=FIELD, vary={P_RATE: [f"{m}Mbps" for m in RATES_MBPS]}, seeds=rate_seeds,
+                      sets=dict(fixed), what="TCP at each constant data rate, our receiver"))
+    parts.append(Part(name="ratesinet-tcp", scenario=FIELD, vary={P_RATE: [f"{m}Mbps" for m in RATES_MBPS]}, seeds=rate_seeds,
+                      sets={**fixed, **INET_RECEIVER_SETS}, what="TCP at each constant data rate, INET 2.x's receiver"))
     tl_speeds = [speed_value(v) for v in (speeds[0], speeds[-1])]
     parts.append(Part(name="timeline-tcp", scenario=FIELD, vary={P_SPEED: tl_speeds}, seeds=1, sets=dict(base),
                       timeseries=True, what="TCP against time (seed 1)"))
@@ -230,7 +259,8 @@ def runs(ctx: Context) -> pd.DataFrame:
         setup, _, proto = name.partition("-")
         df["setup"] = setup
         df["protocol"] = proto
-        df["speed_mps"] = df[P_SPEED].map(speed_of)
+        df["speed_mps"] = df[P_SPEED].map(speed_of) if P_SPEED in df.columns else speed_of(ctx.parts[name].sets.get(P_SPEED))
+        df["data_rate_mbps"] = df[P_RATE].map(lambda x: float(str(x).rstrip("Mbps"))) if P_RATE in df.columns else math.nan
         df["streams"] = _col(df, P_STREAMS).fillna(0).astype(int) if proto == "sctp" else 0
         df["label"] = df["streams"].map(lambda s: f"SCTP, {s} stream{'s' if s != 1 else ''}" if s else "TCP")
         df["throughput_kbps"] = _col(df, "flows[0].goodput_bps") / 1e3
@@ -343,6 +373,7 @@ def timeline_runs(ctx: Context) -> pd.DataFrame:
 def cells(r: pd.DataFrame) -> pd.DataFrame:
     """Mean and 95 % half-width of every metric per (setup, protocol, streams, speed)."""
     rows = []
+    r = r[~r["setup"].isin([p.partition("-")[0] for p in RATE_PARTS])]
     for (setup, proto, streams, v), g in r.groupby(["setup", "protocol", "streams", "speed_mps"]):
         row: dict[str, Any] = {"setup": setup, "protocol": proto, "streams": streams, "speed_mps": v, "n": len(g),
                                "label": g["label"].iloc[0]}
@@ -467,7 +498,7 @@ def claims_from(r: pd.DataFrame, tl: pd.DataFrame | None = None, parts: Collecti
                              why="Fig. 3: 'no direct influence of the increasing velocity can be seen'"))
     # R3: no relay carried the traffic.
     m, h, n = mean_ci_n(field["relayed"] * 100)
-    out.append(no_effect("no_relay_used", f"every run of the paper's set-up ({len(field)})", margin=RELAY_MARGIN_PCT, diff=m, ci95=h,
+    out.append(no_effect("no_relay_used", "every run of the paper's set-up", margin=RELAY_MARGIN_PCT, diff=m, ci95=h,
                          unit="% of data packets relayed", n=n, result="R3", paper="no relay",
                          why="§2.4.2: 'hops between sender and receiver are not used for packet transmission' (assumed there, "
                              "measured here: the share of delivered data packets that crossed a relay)"))
@@ -589,6 +620,30 @@ def claims_from(r: pd.DataFrame, tl: pd.DataFrame | None = None, parts: Collecti
     return out
 
 
+def inet_twins(r: pd.DataFrame) -> list[Claim]:
+    """The paper rows computed on the INET-receiver parts as if they were the paper's set-up."""
+    inet = r[r["setup"] == "inet"].assign(setup="field")
+    if inet.empty:
+        return []
+    return [c for c in claims_from(inet, None, set(INET_PARTS)) if c.source == "paper"]
+
+
+def explain_with_inet(claims: Sequence[Claim], twins: Sequence[Claim], parts: Collection[str]) -> int:
+    """Marks each failing paper row ``explained`` whose twin on the INET-receiver parts passes;
+    the evidence is ``inet-tcp`` for rows on TCP alone, ``inet-sctp`` for rows involving SCTP
+    (the comparisons of SCTP with TCP use both parts). Returns how many."""
+    twin = {(c.claim, c.case): c for c in twins}
+    n = 0
+    for c in claims:
+        v = twin.get((c.claim, c.case))
+        if c.source != "paper" or v is None or c.evidence:
+            continue
+        tcp_only = "SCTP" not in c.case and not c.claim.startswith("sctp")
+        n += c.explained_by(v, "inet-tcp" if tcp_only else "inet-sctp", parts,
+                            what="INET 2.x's receiver: sensitivity -85 dBm, noise -110 dBm, SNIR threshold 4 dB")
+    return n
+
+
 def _analyse(ctx: Context) -> Analysis:
     from sctpsim.reproduce import omnetpp_olsr_report as rep
 
@@ -596,8 +651,13 @@ def _analyse(ctx: Context) -> Analysis:
     tl = timeline_runs(ctx)
     c = cells(r) if not r.empty else pd.DataFrame()
     claims = claims_from(r, tl, ctx.results.keys())
+    twins = inet_twins(r) if not r.empty else []
+    explain_with_inet(claims, twins, set(ctx.results))
     figs = rep.figures(ctx, c)
-    return Analysis(claims, rep.report(ctx, r, c, tl, claims, figs), RESULTS)
+    rates = rep.rates_figure(ctx, r) if not r.empty else None
+    if rates is not None:
+        figs["rates"] = rates
+    return Analysis(claims, rep.report(ctx, r, c, tl, claims, figs, twins), RESULTS)
 
 
 STUDY = Study(

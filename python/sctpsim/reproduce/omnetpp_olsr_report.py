@@ -17,7 +17,7 @@ from sctpsim.reproduce.claims import Claim, claims_sections, mean_ci
 from sctpsim.reproduce.figures import new_figure, save_figure
 
 SETUPS = (("field", "the paper's set-up (4.5 mW): one hop"), ("relay", f"{o.RELAY_POWER}: relays needed"),
-          ("fixed6", "counterfactual: data frames at 6 Mbit/s"))
+          ("fixed6", "counterfactual: data frames at 6 Mbit/s"), ("inet", "counterfactual: INET 2.x's receiver"))
 
 
 def figures(ctx: Context, c: pd.DataFrame) -> dict[str, Figure]:
@@ -50,6 +50,53 @@ def _by_speed(ctx: Context, c: pd.DataFrame, col: str, ylabel: str, stem: str, c
         ax.legend(fontsize=7)
     axes[0][0].set_ylabel(ylabel)
     return save_figure(fig, ctx.figures / stem, caption)
+
+
+def rates_figure(ctx: Context, r: pd.DataFrame) -> Figure | None:
+    """Table 2's packet count and Fig. 5's RTT against the constant data rate, TCP at the slowest
+    speed, with our receiver and INET 2.x's (parts :data:`~sctpsim.reproduce.omnetpp_olsr.RATE_PARTS`)."""
+    setups = {p.partition("-")[0]: label for p, label in o.RATE_PARTS.items()}
+    g = r[r["setup"].isin(setups)]
+    if g.empty:
+        return None
+    fig, axes = new_figure(2, 1, width_in=11.0, height_in=4.0)
+    paper_sent = sum(v[0] for v in o.PAPER_TCP.values()) / len(o.PAPER_TCP)
+    for ax, (col, ylabel, scale) in zip(axes[0], (("data_sent_200s", "TCP data packets sent per 200 s (thousands)", 1e3),
+                                                   ("rtt_ms", "mean RTT (ms)", 1.0))):
+        for i, (setup, label) in enumerate(setups.items()):
+            gg = g[g["setup"] == setup]
+            pts = [(rate, *mean_ci(x[col] / scale)) for rate, x in gg.groupby("data_rate_mbps")]
+            if not pts:
+                continue
+            xs, ms, hs = zip(*pts)
+            ax.errorbar(xs, ms, yerr=[0 if math.isnan(h) else h for h in hs], marker="o", capsize=3, color=f"C{i}", label=label)
+        if col == "data_sent_200s":
+            ax.axhline(paper_sent / scale, color="red", ls="--", lw=1, label="Table 2 (mean of its speeds)")
+        else:
+            ax.axhspan(0, 10, color="red", alpha=0.08, label="Fig. 5: TCP 'at most single digit' ms")
+        ax.set_xlabel("constant data rate (Mbit/s)")
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=7)
+    return save_figure(fig, ctx.figures / "tcp-vs-data-rate",
+                       "TCP at each constant data rate (1.4 m/s, the paper's set-up otherwise): packets sent per 200 s against "
+                       "Table 2, and the mean RTT against Fig. 5, with our receiver and INET 2.x's (95 % CIs)")
+
+
+def _inet_table(claims: list[Claim], twins: list[Claim]) -> str:
+    twin = {(c.claim, c.case): c for c in twins}
+    rows, moved = [], 0
+    for c in claims:
+        v = twin.get((c.claim, c.case))
+        if c.source != "paper" or v is None:
+            continue
+        rows.append([c.result, c.claim, c.case, fmt_mean_ci(c.ours_mean, c.ours_ci95), c.verdict,
+                     fmt_mean_ci(v.ours_mean, v.ours_ci95), c.unit, v.outcome])
+        moved += (c.outcome if c.verdict != "explained" else "fail") != v.outcome
+    return markdown_table(["result", "claim", "case", "ours", "verdict", "ours, INET's receiver", "unit",
+                           "verdict (INET's receiver)"], rows) + (
+        f"\n\n*{moved} of {len(rows)} rows change verdict with INET 2.x's receiver (parts `inet-tcp`, `inet-sctp`). A failing "
+        "row whose twin passes is `explained` by that part; rows on the timeline and low-power runs have no twin (inconclusive "
+        "or failing there by construction).*")
 
 
 def _loss_figure(ctx: Context, c: pd.DataFrame) -> Figure:
@@ -175,8 +222,9 @@ def _suspected(r: pd.DataFrame, tl: pd.DataFrame, claims: list[Claim]) -> list[s
     return out
 
 
-def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, tl: pd.DataFrame, claims: list[Claim], figs: dict[str, Figure]) -> str:
-    main = c[c["setup"] != "fixed6"] if not c.empty else c
+def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, tl: pd.DataFrame, claims: list[Claim], figs: dict[str, Figure],
+           twins: list[Claim] | None = None) -> str:
+    main = c[~c["setup"].isin(["fixed6", "inet"])] if not c.empty else c
     n = int(main["n"].min()) if not main.empty else 0
     L: list[str] = [f"# Reproduction: TCP and SCTP over OLSR, the OMNeT++ study ({'quick' if ctx.quick else 'full'})"]
     L.append(
@@ -191,6 +239,14 @@ def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, tl: pd.DataFrame, cla
                  f"{o.QUICK_DURATION} instead of 200 s (Fig. 4's plateau cannot reach the paper's 80-120 s in a 60 s run). "
                  "The full reproduction runs 10 seeds.")
     L.extend(claims_sections(claims))
+    if twins:
+        L.append("### The same paper rows with INET 2.x's receiver")
+        L.append(_inet_table(claims, twins))
+    if "rates" in figs:
+        L.append("### Table 2's count and Fig. 5's RTT across data rates")
+        L.append("Whether one constant data rate gives both Table 2's ~150,000 packets in 200 s and Fig. 5's single-digit "
+                 "milliseconds: each receiver's curve against both references (a rate at which TCP sends nothing has no RTT).")
+        L.append(_img(figs["rates"]))
     sus = _suspected(r, tl, claims) if not r.empty else []
     if sus:
         L.append("## What we measured beside the failing rows (suspected causes, not tested)")

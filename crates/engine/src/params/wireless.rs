@@ -436,6 +436,23 @@ fn reception(
                 "dB",
                 fallback,
             );
+            // Absent from the defaults (no fixed floor, no threshold: ns-3's receiver).
+            rows.add(
+                "radio.noise_floor",
+                model.noise_floor_w.map_or(Value::Null, Value::from),
+                Value::Null,
+                "W",
+                fallback,
+            );
+            rows.add(
+                "radio.snir_threshold_db",
+                model
+                    .snir_threshold
+                    .map_or(Value::Null, |t| Value::from(10.0 * t.log10())),
+                Value::Null,
+                "dB",
+                fallback,
+            );
         }
     }
     rows.add(

@@ -260,6 +260,13 @@ pub struct RadioSpec {
     /// SINR: receiver noise figure, dB.
     #[serde(default)]
     pub noise_figure_db: Option<f64>,
+    /// SINR: a fixed noise power in place of kT·B·NF (INET's `thermalNoise`).
+    #[serde(default)]
+    pub noise_floor: Option<Power>,
+    /// SINR: a frame at or below this SINR at any instant is lost before the error model
+    /// (INET's `snirThreshold`), dB.
+    #[serde(default)]
+    pub snir_threshold_db: Option<f64>,
     /// Frames weaker than this are not delivered to a radio at all (the spatial grid's
     /// cut-off).
     #[serde(default)]

@@ -440,6 +440,8 @@ impl RadioParams {
         let reception = match reception_kind {
             ReceptionKind::Threshold => {
                 only("noise_figure_db", spec.noise_figure_db.is_some(), "sinr")?;
+                only("noise_floor", spec.noise_floor.is_some(), "sinr")?;
+                only("snir_threshold_db", spec.snir_threshold_db.is_some(), "sinr")?;
                 let cp_thresh = match spec.cp_thresh_db {
                     Some(db) => {
                         let db = finite("cp_thresh_db", db)?;
@@ -472,9 +474,25 @@ impl RadioParams {
                     Some(v) => v,
                     None => NS3_NOISE_FIGURE_DB,
                 };
+                if spec.noise_floor.is_some() && spec.noise_figure_db.is_some() {
+                    return Err(err(
+                        "noise_floor",
+                        "replaces the noise of noise_figure_db; give one of them",
+                    ));
+                }
+                let noise_floor_w = match spec.noise_floor {
+                    Some(p) => Some(positive("noise_floor", p.0)?),
+                    None => None,
+                };
+                let snir_threshold = match spec.snir_threshold_db {
+                    Some(db) => Some(db_to_ratio(finite("snir_threshold_db", db)?)),
+                    None => None,
+                };
                 ReceptionParams::Sinr {
                     model: SinrReception {
                         noise_figure_db: nf,
+                        noise_floor_w,
+                        snir_threshold,
                     },
                     rx_thresh_w,
                     cca_w: cs_thresh_w,
@@ -532,7 +550,9 @@ impl RadioParams {
                     rx_thresh_w,
                     cca_w,
                 } => {
-                    let floor = thermal_noise_w(20e6, model.noise_figure_db)
+                    let floor = model
+                        .noise_floor_w
+                        .unwrap_or_else(|| thermal_noise_w(20e6, model.noise_figure_db))
                         / db_to_ratio(SINR_CUTOFF_BELOW_NOISE_DB);
                     floor.min(*rx_thresh_w).min(*cca_w)
                 }

@@ -54,25 +54,43 @@ pub fn sinr(signal_w: f64, noise_w: f64, interference_w: f64) -> f64 {
 pub struct SinrReception {
     /// Receiver noise figure, dB (ns-3 `WifiPhy::RxNoiseFigure`, default 7 dB).
     pub noise_figure_db: f64,
+    /// A fixed noise power, W, in place of kT·B·NF: INET's `thermalNoise` parameter (INET 2.x
+    /// `Radio.ned`, default −110 dBm whatever the bandwidth). `None`: kT·B·NF.
+    pub noise_floor_w: Option<f64>,
+    /// A frame whose SINR falls to or below this ratio (linear) at any instant is lost before
+    /// the error model is asked: INET's `snirThreshold` (INET 2.x `Ieee80211Radio.ned`, 4 dB;
+    /// `Ieee80211RadioModel::isReceivedCorrectly`, "COLLISION! Packet got lost"). `None`: the
+    /// error model alone decides (ns-3).
+    pub snir_threshold: Option<f64>,
 }
 
 impl Default for SinrReception {
     fn default() -> Self {
         SinrReception {
             noise_figure_db: DEFAULT_NOISE_FIGURE_DB,
+            noise_floor_w: None,
+            snir_threshold: None,
         }
     }
 }
 
 impl SinrReception {
-    /// Thermal noise over the bandwidth of `mode`, W.
+    /// Receiver noise over the bandwidth of `mode`, W: the fixed floor when one is set, else
+    /// thermal noise times the noise figure.
     pub fn noise_w(&self, mode: WifiMode) -> f64 {
-        thermal_noise_w(mode.bandwidth_hz(), self.noise_figure_db)
+        self.noise_floor_w
+            .unwrap_or_else(|| thermal_noise_w(mode.bandwidth_hz(), self.noise_figure_db))
     }
 
     /// Checks the parameters.
     pub fn validate(&self) -> Result<(), ParamError> {
         finite("noise_figure_db", self.noise_figure_db)?;
+        if let Some(w) = self.noise_floor_w {
+            finite("noise_floor", w)?;
+        }
+        if let Some(t) = self.snir_threshold {
+            finite("snir_threshold_db", t)?;
+        }
         Ok(())
     }
 
@@ -118,6 +136,9 @@ impl SinrReception {
                 .map(|i| i.power_w)
                 .sum();
             let snr = sinr(signal_w, self.noise_w(seg.mode), interference);
+            if self.snir_threshold.is_some_and(|t| snr <= t) {
+                return 0.0;
+            }
             let bits = seg.mode.data_rate_bps() as f64 * (b - a).as_secs_f64();
             success *= chunk_success_rate_bits(seg.mode, snr, bits);
         }
@@ -216,9 +237,58 @@ mod test {
         assert!((p - want).abs() < 1e-12 && p < 1e-6);
         assert!(r.validate().is_ok());
         assert!(SinrReception {
+            noise_floor_w: None,
+            snir_threshold: None,
             noise_figure_db: f64::NAN
         }
         .validate()
         .is_err());
+    }
+}
+
+#[cfg(test)]
+mod inet_receiver_test {
+    use super::*;
+    use crate::power::dbm_to_w;
+    use crate::reception::chunk_success_rate;
+
+    fn seg(mode: WifiMode, us_end: u64) -> Segment {
+        Segment {
+            mode,
+            start: SimTime(0),
+            end: SimTime(us_end * 1_000),
+        }
+    }
+
+    /// INET's receiver (its 2.x defaults): a fixed −110 dBm noise whatever the bandwidth, and
+    /// a frame at or below 4 dB SNIR lost before the error model is asked.
+    #[test]
+    fn a_fixed_noise_floor_and_an_snir_threshold() {
+        let inet = SinrReception {
+            noise_floor_w: Some(dbm_to_w(-110.0)),
+            snir_threshold: Some(10f64.powf(0.4)),
+            ..SinrReception::default()
+        };
+        assert_eq!(inet.noise_w(WifiMode::Ofdm54), dbm_to_w(-110.0));
+        assert_eq!(inet.noise_w(WifiMode::Dsss1), dbm_to_w(-110.0));
+        // ns-3's 20 MHz noise with NF 7 dB is about −94 dBm: 16 dB more.
+        let ns3 = SinrReception::default();
+        let d = 10.0 * (ns3.noise_w(WifiMode::Ofdm6) / inet.noise_w(WifiMode::Ofdm6)).log10();
+        assert!((d - 16.0).abs() < 0.2, "{d}");
+        // 3.9 dB: lost by the threshold although BPSK 1/2 would mostly get through.
+        let frame = [seg(WifiMode::Ofdm6, 100)];
+        let s = dbm_to_w(-110.0) * 10f64.powf(0.39);
+        assert!(chunk_success_rate(WifiMode::Ofdm6, 10f64.powf(0.39), 600) > 0.5);
+        assert_eq!(inet.frame_success_rate(&frame, s, &[]), 0.0);
+        // 4.1 dB: the error model decides, as without the threshold.
+        let s = dbm_to_w(-110.0) * 10f64.powf(0.41);
+        let want = chunk_success_rate(WifiMode::Ofdm6, 10f64.powf(0.41), 600);
+        assert!((inet.frame_success_rate(&frame, s, &[]) - want).abs() < 1e-12);
+        assert!(inet.validate().is_ok());
+        let bad = SinrReception {
+            snir_threshold: Some(f64::NAN),
+            ..inet
+        };
+        assert!(bad.validate().is_err());
     }
 }
