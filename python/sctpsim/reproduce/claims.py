@@ -47,7 +47,7 @@ import csv
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 from sctpsim import stats, store
 
@@ -352,6 +352,42 @@ def coverage_table(results: Sequence[Result], claims: Sequence[Claim]) -> str:
         tested = "; ".join(f"`{k}` (" + ", ".join(f"{n} {v}" for v, n in sorted(d.items())) + ")" for k, d in names.items())
         rows.append([r.rid, r.where, r.what, tested or f"no row: {r.no_row}", result_status(mine)])
     return markdown_table(["result", "where", "the paper reports", "rows", "status"], rows)
+
+
+def explain_with_twins(claims: Sequence[Claim], twins: Sequence[Claim], parts: Collection[str],
+                       part_of: Callable[[Claim], str], what: str) -> int:
+    """Marks each failing ``paper`` row ``explained`` whose twin (the same claim and case,
+    computed by the same code on a counterfactual part's runs) passes; ``part_of(row)`` names
+    that part, which must be in ``parts``. A row already explained keeps its evidence. Returns
+    how many rows were explained."""
+    twin = {(v.claim, v.case): v for v in twins}
+    n = 0
+    for c in claims:
+        v = twin.get((c.claim, c.case))
+        if c.source != "paper" or v is None or c.evidence:
+            continue
+        n += c.explained_by(v, part_of(c), parts, what=what)
+    return n
+
+
+def twins_table(claims: Sequence[Claim], twins: Sequence[Claim], theirs: str) -> tuple[str, int, int, int]:
+    """Every ``paper`` row beside its twin on a counterfactual (``theirs`` names it in the
+    headers): the Markdown table, how many rows change outcome, how many fail on both, and how
+    many rows have a twin. An ``explained`` row counts as failing on ours."""
+    from sctpsim.report import fmt_mean_ci, markdown_table
+
+    twin = {(v.claim, v.case): v for v in twins}
+    rows, moved, still = [], 0, 0
+    for c in claims:
+        v = twin.get((c.claim, c.case))
+        if c.source != "paper" or v is None:
+            continue
+        rows.append([c.result, c.claim, c.case, fmt_mean_ci(c.ours_mean, c.ours_ci95), c.verdict,
+                     fmt_mean_ci(v.ours_mean, v.ours_ci95), c.unit, v.outcome])
+        moved += c.outcome != v.outcome
+        still += c.outcome == "fail" and v.outcome == "fail"
+    table = markdown_table(["result", "claim", "case", "ours", "verdict", f"ours, {theirs}", "unit", f"verdict ({theirs})"], rows)
+    return table, moved, still, len(rows)
 
 
 def claims_sections(claims: Sequence[Claim]) -> list[str]:

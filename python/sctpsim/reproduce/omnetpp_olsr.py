@@ -40,8 +40,8 @@ from typing import Any, Collection, Sequence
 import pandas as pd
 
 from sctpsim.reproduce import Analysis, Context, Part, Study
-from sctpsim.reproduce.claims import (Claim, Result, check, column as _col, diff_ci, level, mean_ci, mean_ci_n, no_effect,
-                                      ordering, paired_ratio, ratio_ci)
+from sctpsim.reproduce.claims import (Claim, Result, check, column as _col, diff_ci, explain_with_twins, level, mean_ci, mean_ci_n,
+                                      no_effect, ordering, paired_ratio, ratio_ci)
 from sctpsim.scenarios import study_dir
 
 FIELD = study_dir("omnetpp-olsr") / "field.toml"
@@ -632,16 +632,10 @@ def explain_with_inet(claims: Sequence[Claim], twins: Sequence[Claim], parts: Co
     """Marks each failing paper row ``explained`` whose twin on the INET-receiver parts passes;
     the evidence is ``inet-tcp`` for rows on TCP alone, ``inet-sctp`` for rows involving SCTP
     (the comparisons of SCTP with TCP use both parts). Returns how many."""
-    twin = {(c.claim, c.case): c for c in twins}
-    n = 0
-    for c in claims:
-        v = twin.get((c.claim, c.case))
-        if c.source != "paper" or v is None or c.evidence:
-            continue
-        tcp_only = "SCTP" not in c.case and not c.claim.startswith("sctp")
-        n += c.explained_by(v, "inet-tcp" if tcp_only else "inet-sctp", parts,
-                            what="INET 2.x's receiver: sensitivity -85 dBm, noise -110 dBm, SNIR threshold 4 dB")
-    return n
+    return explain_with_twins(
+        claims, twins, parts,
+        lambda c: "inet-tcp" if "SCTP" not in c.case and not c.claim.startswith("sctp") else "inet-sctp",
+        "INET 2.x's receiver: sensitivity -85 dBm, noise -110 dBm, SNIR threshold 4 dB")
 
 
 def _analyse(ctx: Context) -> Analysis:

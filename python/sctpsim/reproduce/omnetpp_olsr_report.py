@@ -13,7 +13,7 @@ from sctpsim.plot import Figure
 from sctpsim.report import fmt, fmt_mean_ci, markdown_table
 from sctpsim.reproduce import Context
 from sctpsim.reproduce import omnetpp_olsr as o
-from sctpsim.reproduce.claims import Claim, claims_sections, mean_ci
+from sctpsim.reproduce.claims import Claim, claims_sections, mean_ci, twins_table
 from sctpsim.reproduce.figures import new_figure, save_figure
 
 SETUPS = (("field", "the paper's set-up (4.5 mW): one hop"), ("relay", f"{o.RELAY_POWER}: relays needed"),
@@ -83,20 +83,11 @@ def rates_figure(ctx: Context, r: pd.DataFrame) -> Figure | None:
 
 
 def _inet_table(claims: list[Claim], twins: list[Claim]) -> str:
-    twin = {(c.claim, c.case): c for c in twins}
-    rows, moved = [], 0
-    for c in claims:
-        v = twin.get((c.claim, c.case))
-        if c.source != "paper" or v is None:
-            continue
-        rows.append([c.result, c.claim, c.case, fmt_mean_ci(c.ours_mean, c.ours_ci95), c.verdict,
-                     fmt_mean_ci(v.ours_mean, v.ours_ci95), c.unit, v.outcome])
-        moved += (c.outcome if c.verdict != "explained" else "fail") != v.outcome
-    return markdown_table(["result", "claim", "case", "ours", "verdict", "ours, INET's receiver", "unit",
-                           "verdict (INET's receiver)"], rows) + (
-        f"\n\n*{moved} of {len(rows)} rows change verdict with INET 2.x's receiver (parts `inet-tcp`, `inet-sctp`). A failing "
-        "row whose twin passes is `explained` by that part; rows on the timeline and low-power runs have no twin (inconclusive "
-        "or failing there by construction).*")
+    table, moved, still, n = twins_table(claims, twins, "INET's receiver")
+    return table + (
+        f"\n\n*{moved} of {n} rows change verdict with INET 2.x's receiver (parts `inet-tcp`, `inet-sctp`); {still} fail on "
+        "both. A failing row whose twin passes is `explained` by that part; rows on the timeline and low-power runs have no "
+        "twin (inconclusive or failing there by construction).*")
 
 
 def _loss_figure(ctx: Context, c: pd.DataFrame) -> Figure:

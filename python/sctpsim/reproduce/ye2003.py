@@ -33,8 +33,8 @@ from typing import Any, Callable, Collection, Sequence
 import pandas as pd
 
 from sctpsim.reproduce import Analysis, Context, Part, Study
-from sctpsim.reproduce.claims import (Claim, Result, check, diff_ci, effect, level, mean_ci, mean_ci_n, no_effect, ordering,
-                                      paired_ratio, ratio_ci)
+from sctpsim.reproduce.claims import (Claim, Result, check, diff_ci, effect, explain_with_twins, level, mean_ci, mean_ci_n, no_effect,
+                                      ordering, paired_ratio, ratio_ci)
 from sctpsim.reproduce.claims import column as _col
 from sctpsim.scenarios import study_dir
 
@@ -576,16 +576,10 @@ def explain_with_opnet_dsr(claims: Sequence[Claim], variants: Sequence[Claim], p
     """Marks each failing paper row ``explained`` whose twin computed on the OPNET-DSR parts
     (``variants``, from :func:`claims_from` on them) passes; returns how many. The early-
     retransmit claims come from ``opnet-dsr-early-retransmit``, the others from ``opnet-dsr``."""
-    twin = {(v.claim, v.case): v for v in variants}
-    n = 0
-    for c in claims:
-        v = twin.get((c.claim, c.case))
-        if c.source != "paper" or v is None:
-            continue
-        part = "opnet-dsr-early-retransmit" if c.claim in EARLY_CLAIMS else "opnet-dsr"
-        n += c.explained_by(v, part, parts, what="OPNET's DSR as §4 describes it: a packet the MAC gave up on is lost where "
-                                                  "it failed, `routing.dsr.salvage = false`")
-    return n
+    return explain_with_twins(
+        claims, variants, parts,
+        lambda c: "opnet-dsr-early-retransmit" if c.claim in EARLY_CLAIMS else "opnet-dsr",
+        "OPNET's DSR as §4 describes it: a packet the MAC gave up on is lost where it failed, `routing.dsr.salvage = false`")
 
 
 def _analytic() -> dict[int, float] | None:

@@ -10,7 +10,7 @@ import pandas as pd
 from sctpsim.plot import Figure
 from sctpsim.report import fmt, fmt_mean_ci, markdown_table
 from sctpsim.reproduce import Context
-from sctpsim.reproduce.claims import Claim, claims_sections, mean_ci
+from sctpsim.reproduce.claims import Claim, claims_sections, mean_ci, twins_table
 from sctpsim.reproduce.figures import new_figure, save_figure
 from sctpsim.reproduce import ye2003 as y
 
@@ -228,19 +228,9 @@ def _gap(s: pd.DataFrame, rts: int) -> str:
 def _counterfactual(claims: list[Claim], opnet: list[Claim]) -> str:
     """Every paper row beside its twin on the OPNET-DSR parts: which rows the counterfactual
     moves (``explained`` when ours fails and the twin passes), which stay failing."""
-    twin = {(c.claim, c.case): c for c in opnet}
-    rows, moved, still = [], 0, 0
-    for c in claims:
-        v = twin.get((c.claim, c.case))
-        if c.source != "paper" or v is None:
-            continue
-        rows.append([c.result, c.claim, c.case, fmt_mean_ci(c.ours_mean, c.ours_ci95), c.verdict,
-                     fmt_mean_ci(v.ours_mean, v.ours_ci95), c.unit, v.outcome])
-        moved += c.outcome != v.outcome
-        still += c.outcome == "fail" and v.outcome == "fail"
-    return markdown_table(["result", "claim", "case", "ours (DSR salvaging)", "verdict", "ours, OPNET's DSR", "unit",
-                           "verdict (OPNET's DSR)"], rows) + (
-        f"\n\n*{moved} of {len(rows)} rows change verdict with OPNET's DSR; {still} fail on both. A packet the MAC gave up on is "
+    table, moved, still, n = twins_table(claims, opnet, "OPNET's DSR")
+    return table + (
+        f"\n\n*{moved} of {n} rows change verdict with OPNET's DSR; {still} fail on both. A packet the MAC gave up on is "
         "lost where it failed (`routing.dsr.salvage = false`), as §4 describes OPNET's run (\"the source cannot retransmit the lost "
         "data chunk in advance\"); ours keeps it (RFC 4728 §8.3.6, as ns-2). A failing row whose twin passes is `explained` by "
         "this part.*")
