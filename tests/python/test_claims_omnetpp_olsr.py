@@ -83,8 +83,8 @@ def _ctx(tmp: Path, world: World, timeline: Timeline, skip: tuple[str, ...] = ()
                 row = {"status": "ok", "key": key, "point": point, "replication": i, "seed": i + 1}
                 if o.P_SPEED in grid:
                     row[o.P_SPEED] = json.dumps(grid[o.P_SPEED])
-                if o.P_RATE in grid:
-                    row[o.P_RATE] = grid[o.P_RATE]
+                for k, val in grid.items():  # every other varied field as the sweep stores it
+                    row.setdefault(k, json.dumps(val) if isinstance(val, (list, dict)) else val)
                 if proto == "sctp":
                     row[o.P_STREAMS] = streams
                 if setup == "timeline":

@@ -45,6 +45,8 @@ from sctpsim.reproduce.claims import (Claim, Result, check, column as _col, diff
 from sctpsim.scenarios import study_dir
 
 FIELD = study_dir("omnetpp-olsr") / "field.toml"
+#: One hop of the field's radio between two static nodes (the receiver comparison over distance).
+ONEHOP = study_dir("omnetpp-olsr") / "onehop.toml"
 
 #: §2.4.2 (Figs. 2-3, Table 2): the speeds the paper's results use, m/s (its §2.3.1 lists 5, 10, 20,
 #: 30 and 70 km/h; the measured results are at 1.4, 2.8, 8.4 and 20 m/s).
@@ -114,6 +116,11 @@ INET_PARTS = {"inet-tcp": "tcp", "inet-sctp": "sctp"}
 RATE_PARTS = {"rates-tcp": "ours (ns-3's receiver)", "ratesinet-tcp": "INET 2.x's receiver"}
 RATES_MBPS = (6, 12, 24, 54)
 P_RATE = "radio.data_rate"
+#: The receiver comparison over distance (issue 32): one hop, saturated UDP, constant rate,
+#: ours and INET 2.x's receiver. Part → its receiver's overrides.
+RECEIVER_PARTS: dict[str, dict[str, Any]] = {"receivers-ours": {}, "receivers-inet": INET_RECEIVER_SETS}
+DISTANCES_M = (25, 50, 100, 200, 300, 400, 500, 600)
+P_CLIENT_POS = "node[1].position_m"
 
 #: Every result the paper reports, in its order (DESIGN.md §6 "Claims"). §2.4.1 states expectations
 #: the paper did not get to test; our rows on them (the 1 mW variant) are extensions.
@@ -237,6 +244,10 @@ def _parts(quick: bool) -> list[Part]:
                       sets=dict(fixed), what="TCP at each constant data rate, our receiver"))
     parts.append(Part(name="ratesinet-tcp", scenario=FIELD, vary={P_RATE: [f"{m}Mbps" for m in RATES_MBPS]}, seeds=rate_seeds,
                       sets={**fixed, **INET_RECEIVER_SETS}, what="TCP at each constant data rate, INET 2.x's receiver"))
+    for name, rx in RECEIVER_PARTS.items():
+        parts.append(Part(name=name, scenario=ONEHOP, seeds=2 if quick else 3,
+                          vary={P_CLIENT_POS: [[d, 0] for d in DISTANCES_M], P_RATE: ["6Mbps", "54Mbps"]}, sets=dict(rx),
+                          what=f"one hop over distance, saturated UDP, 6 and 54 Mbit/s, {'INET 2.x' if rx else 'our'} receiver"))
     tl_speeds = [speed_value(v) for v in (speeds[0], speeds[-1])]
     parts.append(Part(name="timeline-tcp", scenario=FIELD, vary={P_SPEED: tl_speeds}, seeds=1, sets=dict(base),
                       timeseries=True, what="TCP against time (seed 1)"))
@@ -253,7 +264,7 @@ def runs(ctx: Context) -> pd.DataFrame:
     """Every ok run of the non-timeline parts, one row each, with the study's metrics."""
     frames = []
     for name, df in ctx.results.items():
-        if name.startswith("timeline"):
+        if name.startswith("timeline") or name in RECEIVER_PARTS:
             continue
         df = df[df["status"] == "ok"].copy()
         setup, _, proto = name.partition("-")
@@ -620,6 +631,26 @@ def claims_from(r: pd.DataFrame, tl: pd.DataFrame | None = None, parts: Collecti
     return out
 
 
+def receivers_table(ctx: Context) -> pd.DataFrame:
+    """Goodput (Mbit/s, mean over seeds) of the one-hop receiver comparison per distance, data
+    rate and receiver; empty without those parts."""
+    rows = []
+    for name in RECEIVER_PARTS:
+        df = ctx.results.get(name)
+        if df is None or not {P_CLIENT_POS, P_RATE, "flows[0].goodput_bps"} <= set(df.columns):
+            continue
+        df = df[df["status"] == "ok"]
+        for _, x in df.iterrows():
+            pos = x[P_CLIENT_POS]
+            d = float(re.findall(r"-?\d+(?:\.\d+)?", str(pos))[0])
+            rows.append({"receiver": "INET 2.x" if name.endswith("inet") else "ours (ns-3)", "distance_m": d,
+                         "rate": str(x[P_RATE]), "goodput_mbps": float(x["flows[0].goodput_bps"]) / 1e6})
+    if not rows:
+        return pd.DataFrame()
+    t = pd.DataFrame(rows).groupby(["rate", "receiver", "distance_m"])["goodput_mbps"].mean()
+    return t.unstack("distance_m")
+
+
 def inet_twins(r: pd.DataFrame) -> list[Claim]:
     """The paper rows computed on the INET-receiver parts as if they were the paper's set-up."""
     inet = r[r["setup"] == "inet"].assign(setup="field")
@@ -651,7 +682,7 @@ def _analyse(ctx: Context) -> Analysis:
     rates = rep.rates_figure(ctx, r) if not r.empty else None
     if rates is not None:
         figs["rates"] = rates
-    return Analysis(claims, rep.report(ctx, r, c, tl, claims, figs, twins), RESULTS)
+    return Analysis(claims, rep.report(ctx, r, c, tl, claims, figs, twins, receivers_table(ctx)), RESULTS)
 
 
 STUDY = Study(

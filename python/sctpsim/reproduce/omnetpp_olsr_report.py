@@ -214,7 +214,7 @@ def _suspected(r: pd.DataFrame, tl: pd.DataFrame, claims: list[Claim]) -> list[s
 
 
 def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, tl: pd.DataFrame, claims: list[Claim], figs: dict[str, Figure],
-           twins: list[Claim] | None = None) -> str:
+           twins: list[Claim] | None = None, receivers: pd.DataFrame | None = None) -> str:
     main = c[~c["setup"].isin(["fixed6", "inet"])] if not c.empty else c
     n = int(main["n"].min()) if not main.empty else 0
     L: list[str] = [f"# Reproduction: TCP and SCTP over OLSR, the OMNeT++ study ({'quick' if ctx.quick else 'full'})"]
@@ -238,6 +238,15 @@ def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, tl: pd.DataFrame, cla
         L.append("Whether one constant data rate gives both Table 2's ~150,000 packets in 200 s and Fig. 5's single-digit "
                  "milliseconds: each receiver's curve against both references (a rate at which TCP sends nothing has no RTT).")
         L.append(_img(figs["rates"]))
+    if receivers is not None and not receivers.empty:
+        L.append("### The two receivers over distance (one hop)")
+        L.append("`scenarios/omnetpp-olsr/onehop.toml`: the field's radio between two static nodes, a saturating UDP source, "
+                 "5 s, the data rate constant; goodput in Mbit/s, mean over seeds (parts `receivers-ours`, `receivers-inet`). "
+                 "The paper's hop is 500 m.")
+        cols = list(receivers.columns)
+        L.append(markdown_table(["data rate", "receiver", *[f"{d:g} m" for d in cols]],
+                                [[rate, rx, *[fmt(v, 3) for v in row]] for (rate, rx), row in
+                                 zip(receivers.index, receivers.itertuples(index=False))]))
     sus = _suspected(r, tl, claims) if not r.empty else []
     if sus:
         L.append("## What we measured beside the failing rows (suspected causes, not tested)")
