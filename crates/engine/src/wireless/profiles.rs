@@ -441,7 +441,11 @@ impl RadioParams {
             ReceptionKind::Threshold => {
                 only("noise_figure_db", spec.noise_figure_db.is_some(), "sinr")?;
                 only("noise_floor", spec.noise_floor.is_some(), "sinr")?;
-                only("snir_threshold_db", spec.snir_threshold_db.is_some(), "sinr")?;
+                only(
+                    "snir_threshold_db",
+                    spec.snir_threshold_db.is_some(),
+                    "sinr",
+                )?;
                 let cp_thresh = match spec.cp_thresh_db {
                     Some(db) => {
                         let db = finite("cp_thresh_db", db)?;
