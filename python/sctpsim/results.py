@@ -308,7 +308,9 @@ def delivery_warnings(summary: dict[str, Any]) -> list[str]:
     none were dropped (they never left the sender, or were in flight at the end)."""
     drops: dict[int, dict[str, int]] = {}
     for d in summary.get("drops") or []:
-        per = drops.setdefault(int(d.get("flow", -1)), {})
+        if d.get("flow") is None:  # not a flow's packet (routing control, unattributed)
+            continue
+        per = drops.setdefault(int(d["flow"]), {})
         per[str(d.get("reason"))] = per.get(str(d.get("reason")), 0) + int(d.get("packets") or 0)
     out = []
     for f in summary.get("flows") or []:

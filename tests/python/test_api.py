@@ -346,7 +346,9 @@ def test_delivery_warnings_name_the_dominant_drop_reason_or_none() -> None:
 
     flow = {"id": 0, "src": "a", "dst": "b", "transport": "tcp", "bytes_delivered": 0, "packets_delivered": 0}
     ok = dict(flow, id=1, bytes_delivered=10, packets_delivered=1)
-    s = {"flows": [dict(flow, packets_sent=0), ok], "drops": [{"flow": 1, "reason": "queue", "packets": 3}]}
+    # A drop of no flow's packet (routing control) has flow null and counts for no flow.
+    s = {"flows": [dict(flow, packets_sent=0), ok],
+         "drops": [{"flow": 1, "reason": "queue", "packets": 3}, {"flow": None, "reason": "queue", "packets": 9}]}
     assert delivery_warnings(s) == ["flow 0 (a->b, tcp) delivered nothing: it sent no packets"]
     s = {"flows": [dict(flow, packets_sent=9)], "macs": [],
          "drops": [{"flow": 0, "reason": "queue", "packets": 2}, {"flow": 0, "reason": "no_route", "packets": 7}]}

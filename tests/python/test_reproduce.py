@@ -214,7 +214,7 @@ def test_quick_reproduction_writes_claims_report_figures_and_results(quick: tupl
         assert (out / "figures" / f"{name}.pdf").stat().st_size > 1_000
         assert (out / "figures" / f"{name}.svg").read_text().rstrip().endswith("</svg>")
         assert f"figures/{name}.png" in report
-    assert set(res["part"]) == {"string", "early-retransmit"}
+    assert set(res["part"]) == {"string", "early-retransmit", "opnet-dsr", "opnet-dsr-early-retransmit"}
     assert (res["status"] == "ok").all()
     assert "published results reproduced" in stdout.strip().splitlines()[-1]
 
@@ -223,7 +223,10 @@ def test_every_run_delivers_every_message_exactly_once_in_order(quick: tuple[Pat
     res = pd.read_parquet(quick[0] / "results.parquet")
     assert (res["sctp[0].delivery_errors"] == 0).all()
     assert (res["sctp[0].messages_missing"] == 0).all()
-    assert (res["sctp[0].messages_delivered"] > 100).all()
+    ours = res["part"].isin(["string", "early-retransmit"])
+    assert (res.loc[ours, "sctp[0].messages_delivered"] > 100).all()
+    # OPNET's DSR loses chunks and may stall a run into T3 back-off, but every run delivers.
+    assert (res.loc[~ours, "sctp[0].messages_delivered"] > 0).all()
 
 
 def test_early_retransmission_rules_act_only_when_enabled(quick: tuple[Path, str]) -> None:

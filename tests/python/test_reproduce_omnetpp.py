@@ -17,7 +17,10 @@ def test_grid_of_full_and_quick_modes() -> None:
     full = {p.name: p for p in o._parts(False)}
     assert [o.speed_of(v) for v in full["field-tcp"].vary[o.P_SPEED]] == list(o.SPEEDS_MPS)
     assert full["field-sctp"].vary[o.P_STREAMS] == [1, 2, 3, 4, 5]
-    assert all(p.seeds >= 10 for n, p in full.items() if not n.startswith("timeline"))
+    diagnostic = set(o.RATE_PARTS) | set(o.RECEIVER_PARTS)  # a figure and a table, no claim row
+    assert all(p.seeds >= 10 for n, p in full.items() if not n.startswith("timeline") and n not in diagnostic)
+    assert all(3 <= full[n].seeds < 10 for n in diagnostic)
+    assert full["inet-tcp"].sets == {**o.INET_RECEIVER_SETS} and full["inet-sctp"].sets["flows"] == [o.SCTP_FLOW]
     assert full["relay-tcp"].sets["radio.tx_power"] == o.RELAY_POWER
     # The counterfactual of Table 2: TCP at Table 2's speeds, every data frame at 6 Mbit/s.
     f6 = full[o.FIXED6_PART]
