@@ -41,6 +41,28 @@ def run(
     ``result.warnings``: a flow that delivered nothing, a time series cut at its row bound, a
     sampling interval longer than the run.
     """
+    result = run_quietly(scenario, seed, pcap_dir=pcap_dir, progress=progress, trace=trace)
+    warning = truncation_warning(result.summary)
+    for w in ([warning] if warning else []) + result.warnings:
+        warnings.warn(w, RuntimeWarning, stacklevel=2)
+    if result.interrupted:
+        exc = KeyboardInterrupt("simulation interrupted")
+        exc.partial = result  # type: ignore[attr-defined]
+        raise exc
+    return result
+
+
+def run_quietly(
+    scenario: Scenario | str | Path | Mapping[str, Any],
+    seed: int | None = None,
+    *,
+    pcap_dir: str | Path | None = None,
+    progress: ProgressCallback | None = None,
+    trace: Trace | bool | dict[str, Any] | None = None,
+) -> RunResult:
+    """:func:`run` without its warnings and without raising on an interrupted run (the result
+    says so): for a sweep, whose runs' warnings are results in its table, not lines per run,
+    and which need not resolve the parameters that the warnings are computed from."""
     if seed is not None:
         seed = check_seed(seed)
     sc = as_scenario(scenario)
@@ -52,12 +74,4 @@ def run(
         progress=progress,
         trace=native_options(trace),
     )
-    result = RunResult.from_native(raw, scenario=sc)
-    warning = truncation_warning(result.summary)
-    for w in ([warning] if warning else []) + result.warnings:
-        warnings.warn(w, RuntimeWarning, stacklevel=2)
-    if result.interrupted:
-        exc = KeyboardInterrupt("simulation interrupted")
-        exc.partial = result  # type: ignore[attr-defined]
-        raise exc
-    return result
+    return RunResult.from_native(raw, scenario=sc)

@@ -41,7 +41,6 @@ import shutil
 import signal
 import socket
 import sys
-import warnings
 import threading
 import time
 import traceback
@@ -212,7 +211,7 @@ def _fmt_value(v: Any) -> str:
 def _execute(task: dict[str, Any]) -> dict[str, Any]:
     """Run one task in whatever process this is. Never raises for a failing run: the outcome
     says ``failed`` with the error. Only plain data crosses process boundaries."""
-    from sctpsim.runner import run
+    from sctpsim.runner import run_quietly
 
     started = time.time()
     if task.get("code_version") and task["code_version"] != code_version():
@@ -225,10 +224,10 @@ def _execute(task: dict[str, Any]) -> dict[str, Any]:
         sc = Scenario(task["text"], task["source"], tuple(tuple(o) for o in task["overrides"]))  # type: ignore[arg-type]
         # One run's warnings (a flow that delivered nothing, a sampling interval longer than the
         # run) are results of a sweep, in its table; printed from every worker they would bury
-        # the progress line.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            res = run(sc, seed=task["seed"])
+        # the progress line, so they are not even computed.
+        res = run_quietly(sc, seed=task["seed"])
+        if res.interrupted:
+            raise KeyboardInterrupt("simulation interrupted")
     except KeyboardInterrupt:
         if task.get("in_process"):
             raise  # Ctrl-C stops an in-process sweep

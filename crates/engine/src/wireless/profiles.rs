@@ -39,7 +39,7 @@ use sctpsim_proto::mac::{
     MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile, RateControlConfig,
     RetryAccounting,
 };
-use sctpsim_world::power::{db_to_ratio, dbm_to_w, thermal_noise_w, w_to_dbm};
+use sctpsim_world::power::{db_to_ratio, dbm_to_w, w_to_dbm};
 use sctpsim_world::propagation::{
     FreeSpace, LogDistance, RadioGeometry, Shadowing, TwoRayGround, NS2_ANTENNA_HEIGHT_M,
 };
@@ -554,10 +554,7 @@ impl RadioParams {
                     rx_thresh_w,
                     cca_w,
                 } => {
-                    let floor = model
-                        .noise_floor_w
-                        .unwrap_or_else(|| thermal_noise_w(20e6, model.noise_figure_db))
-                        / db_to_ratio(SINR_CUTOFF_BELOW_NOISE_DB);
+                    let floor = model.noise_over_w(20e6) / db_to_ratio(SINR_CUTOFF_BELOW_NOISE_DB);
                     floor.min(*rx_thresh_w).min(*cca_w)
                 }
             },

@@ -78,8 +78,13 @@ impl SinrReception {
     /// Receiver noise over the bandwidth of `mode`, W: the fixed floor when one is set, else
     /// thermal noise times the noise figure.
     pub fn noise_w(&self, mode: WifiMode) -> f64 {
+        self.noise_over_w(mode.bandwidth_hz())
+    }
+
+    /// Receiver noise over `bandwidth_hz`, W (the fixed floor when one is set).
+    pub fn noise_over_w(&self, bandwidth_hz: f64) -> f64 {
         self.noise_floor_w
-            .unwrap_or_else(|| thermal_noise_w(mode.bandwidth_hz(), self.noise_figure_db))
+            .unwrap_or_else(|| thermal_noise_w(bandwidth_hz, self.noise_figure_db))
     }
 
     /// Checks the parameters.
