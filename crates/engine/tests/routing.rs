@@ -34,6 +34,40 @@ fn pairs_are_distinct_sources_drawn_from_the_seed() {
     assert_ne!(a, pairs(2));
 }
 
+/// `pairs_rule = "cbrgen"` draws as ns-2's cbrgen.tcl: each flow goes from a node to the next
+/// or the one after in node order, some sources have two flows, and the count is `pairs`.
+#[test]
+fn cbrgen_pairs_go_to_the_next_nodes_and_share_sources() {
+    let short = [
+        ("simulation.duration", "5s"),
+        ("routing.protocol", "static"),
+        ("flows[0].pairs", "20"),
+        ("flows[0].pairs_rule", "\"cbrgen\""),
+    ];
+    let index = |name: &str| name.trim_start_matches('n').parse::<i64>().unwrap();
+    let pairs = |seed| {
+        let r = run_seeded(MANET, &short, Some(seed));
+        r.summary
+            .flows
+            .iter()
+            .map(|f| (index(&f.src), index(&f.dst)))
+            .collect::<Vec<_>>()
+    };
+    let a = pairs(1);
+    assert_eq!(a.len(), 20);
+    assert!(a.iter().all(|(s, d)| d - s == 1 || d - s == 2), "{a:?}");
+    let sources: BTreeSet<_> = a.iter().map(|(s, _)| s).collect();
+    assert!(sources.len() < 20, "some node sources two flows: {a:?}");
+    assert!(
+        a.windows(2).all(|w| w[0].0 <= w[1].0),
+        "in node order: {a:?}"
+    );
+    assert_eq!(a, pairs(1));
+    assert_ne!(a, pairs(2));
+    let e = load_err(MANET, &[("flows[0].pairs_rule", "\"ns3\"")]);
+    assert!(e.starts_with("flows[0].pairs_rule"), "{e}");
+}
+
 #[test]
 fn pairs_and_routing_errors_name_the_field() {
     let e = load_err(MANET, &[("flows[0].pairs", "51")]);

@@ -388,6 +388,13 @@ pub struct FlowSpec {
     /// their CBR sources.
     #[serde(default)]
     pub pairs: Option<u32>,
+    /// With `pairs`: how the pairs are drawn: `distinct-sources` (default; `k` distinct
+    /// sources, each with a random destination) or `cbrgen` (ns-2's traffic generator
+    /// `indep-utils/cmu-scen-gen/cbrgen.tcl`: node i sources no flow, one flow to node i+1 or
+    /// two flows to nodes i+1 and i+2, with probabilities 1/2, 1/4, 1/4, in node order until
+    /// `k` flows). A name, checked in `pairs.rs`.
+    #[serde(default)]
+    pub pairs_rule: Option<String>,
     /// With `pairs`: each flow starts at `start` plus a uniform random offset in
     /// `[0, start_spread)`, so sources do not start in lock step. Default 0 s.
     #[serde(default)]

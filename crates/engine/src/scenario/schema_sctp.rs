@@ -22,6 +22,10 @@ pub enum SctpProfileKind {
     Rfc2960,
     /// ns-2.35's SCTP module defaults (`Agent/SCTP`).
     Ns2,
+    /// ns-2.27's SCTP module (release 3.4, 2003): `ns2` with fast retransmit on the 4th miss
+    /// indication, no Fast Recovery, heartbeats every RTO + 15 s.
+    #[serde(rename = "ns2-2003")]
+    Ns2_2003,
 }
 
 impl SctpProfileKind {
@@ -31,6 +35,7 @@ impl SctpProfileKind {
             SctpProfileKind::Rfc9260 => "rfc9260",
             SctpProfileKind::Rfc2960 => "rfc2960",
             SctpProfileKind::Ns2 => "ns2",
+            SctpProfileKind::Ns2_2003 => "ns2-2003",
         }
     }
 }

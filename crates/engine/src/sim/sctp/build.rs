@@ -24,6 +24,7 @@ pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
         SctpProfileKind::Rfc9260 => SctpConfig::rfc9260(),
         SctpProfileKind::Rfc2960 => SctpConfig::rfc2960(),
         SctpProfileKind::Ns2 => SctpConfig::ns2(),
+        SctpProfileKind::Ns2_2003 => SctpConfig::ns2_2003(),
     };
     if let Some(v) = spec.initial_rto {
         c.rto_initial = v.0;

@@ -82,6 +82,10 @@ pub enum Profile {
     /// later loss recovery (fast retransmit on the third miss indication, HTNA, Fast Recovery),
     /// one outbound stream, retransmissions to an alternate destination.
     Ns2,
+    /// ns-2.27's SCTP module (University of Delaware release 3.4, in ns-2 from August 2003 to
+    /// release 3.5 in 2005): as [`Profile::Ns2`] but fast retransmit on the fourth miss
+    /// indication, no Fast Recovery, and heartbeats every RTO + 15 s without jitter.
+    Ns2_2003,
 }
 
 impl Profile {
@@ -91,6 +95,7 @@ impl Profile {
             Profile::Rfc9260 => "rfc9260",
             Profile::Rfc2960 => "rfc2960",
             Profile::Ns2 => "ns2",
+            Profile::Ns2_2003 => "ns2-2003",
         }
     }
 }
@@ -194,6 +199,10 @@ pub struct SctpConfig {
     /// HB.interval: added to the RTO between heartbeats on an idle destination (§8.3); the
     /// default of every new path.
     pub hb_interval: SimDuration,
+    /// RFC 9260 §8.3: the heartbeat period of an idle destination is jittered by ±50 % of its
+    /// RTO. False: RTO + HB.interval exactly (ns-2.27's SCTP module, whose jitter term was
+    /// always 0: [`SctpConfig::ns2_2003`]).
+    pub hb_jitter: bool,
     /// HB.Max.Burst: heartbeats sent at once to unconfirmed addresses (§5.4, §16).
     pub hb_max_burst: u32,
     /// Send heartbeats on idle destinations (§8.3: "SHOULD"); the default of every new path.
@@ -341,6 +350,7 @@ impl SctpConfig {
             max_init_retransmits: MAX_INIT_RETRANSMITS,
             max_init_timeo: None,
             hb_interval: HB_INTERVAL,
+            hb_jitter: true,
             hb_max_burst: HB_MAX_BURST,
             heartbeats: true,
             // RFC 9260 §6.3.1 leaves G to the implementation; 1 ms is a typical kernel tick.
@@ -439,12 +449,37 @@ impl SctpConfig {
         }
     }
 
-    /// The configuration of a named profile (`rfc9260`, `rfc2960`, `ns2`).
+    /// ns-2.27's SCTP module, release 3.4 of the University of Delaware's (ns-2's SCTP from
+    /// August 2003 until ns-2.29 in 2005): what an ns-2 study of 2003–2004 ran. Its defaults
+    /// equal [`SctpConfig::ns2`]'s (`tcl/lib/ns-default.tcl` of ns-2.27: `dataChunkSize_ 1468`,
+    /// `initialRwnd_ 65536`, `useDelayedSacks_ 1`, `heartbeatInterval_ 30`, ...; `sctp/sctp.h`:
+    /// `INITIAL_RTO 3`, `MIN_RTO 1`, `MAX_RTO 60`, `SACK_GEN_TIMEOUT 0.200`) except:
+    pub fn ns2_2003() -> Self {
+        SctpConfig {
+            profile: Profile::Ns2_2003,
+            // `sctp/sctp.h`: `#define FAST_RTX_TRIGGER 4` (3 only from release 3.8, ns-2.35).
+            fast_rtx_threshold: 4,
+            // `FastRtx()` (sctp.cc of 2.27) halves cwnd for every fast retransmission, with
+            // no recovery point; HTNA is there (`uiHighestTsnNewlySacked`, "impl guide v.02").
+            fast_recovery: false,
+            // `iCwnd = iInitialCwnd * uiMaxDataSize` (sctp.cc:614 of 2.27): 2 · 1468 bytes.
+            initial_cwnd_bytes: Some(2 * 1468),
+            // `CalcHeartbeatTime()` of release 3.4 adds `int(Random::uniform()) %
+            // uiHeartbeatInterval`, always 0, then subtracts half the interval: RTO + 15 s,
+            // no jitter (release 3.5's change log: "generated at 16 sec intervals").
+            hb_interval: SimDuration::from_secs(15),
+            hb_jitter: false,
+            ..Self::ns2()
+        }
+    }
+
+    /// The configuration of a named profile (`rfc9260`, `rfc2960`, `ns2`, `ns2-2003`).
     pub fn profile(name: &str) -> Option<Self> {
         match name {
             "rfc9260" => Some(Self::rfc9260()),
             "rfc2960" => Some(Self::rfc2960()),
             "ns2" => Some(Self::ns2()),
+            "ns2-2003" => Some(Self::ns2_2003()),
             _ => None,
         }
     }
@@ -552,6 +587,17 @@ mod test {
         );
         assert!(SctpConfig::profile("rfc4960").is_none());
         // ns-2.35: RFC 2960 timers and initial window, third-miss fast retransmit with HTNA.
+        let old = SctpConfig::profile("ns2-2003").unwrap();
+        assert_eq!(old.profile.name(), "ns2-2003");
+        assert_eq!(
+            (old.fast_rtx_threshold, old.htna, old.fast_recovery),
+            (4, true, false)
+        );
+        assert_eq!(old.initial_cwnd(1500), 2936);
+        assert_eq!(
+            (old.hb_interval, old.hb_jitter),
+            (SimDuration::from_secs(15), false)
+        );
         let ns2 = SctpConfig::profile("ns2").unwrap();
         assert_eq!(ns2.profile.name(), "ns2");
         assert_eq!((ns2.fast_rtx_threshold, ns2.htna), (3, true));

@@ -155,6 +155,8 @@ pub struct Path {
     pub confirmed: bool,
     /// HB.interval of this destination.
     pub hb_interval: SimDuration,
+    /// Jitter the heartbeat period by ±50 % of the RTO (`SctpConfig::hb_jitter`).
+    pub hb_jitter: bool,
     /// Heartbeats enabled on this destination.
     pub hb_enabled: bool,
     /// The nonce carried in our heartbeats to it (RFC 9260 §8.3: "a random nonce").
@@ -222,6 +224,7 @@ impl Path {
             active: true,
             confirmed: true,
             hb_interval: cfg.hb_interval,
+            hb_jitter: cfg.hb_jitter,
             hb_enabled: cfg.heartbeats,
             hb_nonce: rng.next_u64(),
             hb_outstanding: false,
@@ -310,6 +313,9 @@ impl Path {
         let rto = self.rto.rto().as_nanos();
         if !self.confirmed {
             return SimDuration(rto);
+        }
+        if !self.hb_jitter {
+            return SimDuration(rto) + self.hb_interval;
         }
         // Uniform in [rto/2, 3·rto/2), then plus HB.interval.
         let jittered = rto / 2 + rng.below(rto.max(1));
@@ -404,5 +410,11 @@ mod test {
             let d = p.heartbeat_period(&mut rng);
             assert!(d >= ms(500) + cfg.hb_interval && d < ms(1500) + cfg.hb_interval);
         }
+        // ns-2.27's module: RTO + HB.interval exactly, every time.
+        let old = SctpConfig::ns2_2003();
+        let mut q = Path::new(&old, p.addr, p.source, 65_536, &mut rng);
+        let d = q.heartbeat_period(&mut rng);
+        assert_eq!(d, q.rto.rto() + old.hb_interval);
+        assert_eq!(q.heartbeat_period(&mut rng), d);
     }
 }
