@@ -39,6 +39,7 @@ from typing import Any
 import pandas as pd
 
 from sctpsim.reproduce import Analysis, Context, Part, Study
+from sctpsim.reproduce import argyriou2004_whatif as whatif
 from sctpsim.reproduce.claims import Claim, Ratio, Result, check, effect, level, mean_ci_n, no_effect, ordering, paired_ratio
 from sctpsim.scenarios import study_dir
 
@@ -62,10 +63,10 @@ PAUSE_VALUES = {f"{p}s": float(p) for p in PAUSES_S}
 
 #: Protocol → overrides on the scenario (which carries an SCTP flow without a profile).
 PROTOCOLS: dict[str, dict[str, Any]] = {
-    "sctp": {"flows[0].sctp.profile": "ns2"},
+    "sctp": {"flows[0].sctp.profile": "ns2-2003"},
     "tcp": {"flows[0].transport": "tcp-tahoe", "flows[0].tcp.profile": "ns2-2003"},
     # §3: the single peer address over DSR's node-disjoint routes (docs/models/sctp.md, "A-SCTP").
-    "asctp": {"flows[0].sctp.profile": "ns2", "flows[0].sctp.multipath": "asctp"},
+    "asctp": {"flows[0].sctp.profile": "ns2-2003", "flows[0].sctp.multipath": "asctp"},
 }
 #: Protocol → its name in the paper.
 NAMES = {"tcp": "TCP", "sctp": "SCTP", "asctp": "A-SCTP"}
@@ -89,15 +90,15 @@ PAPER_TIMEOUT_BREAK_RATIO = 0.5
 #: over DSR at 20 m/s, no pause (Figure 2's middle column), changed in one respect from CHOICES.
 #: variant → (overrides, where the alternative comes from). ``{duration}`` is the run length.
 SENSITIVITY: dict[str, tuple[dict[str, Any], str]] = {
-    "data rate 1 Mbit/s": (
-        {"radio.data_rate": "1Mbps"},
-        "ns-2.28 (2005) and later set `Mac/802_11 dataRate_ 1Mb` in ns-default.tcl; ns-2.26/2.27, the paper's, send data at "
-        "the PHY's `bandwidth_ 2e6` (ns-default.tcl of 2.27 has no dataRate_)",
+    "data and control at 2 Mbit/s": (
+        {"radio.data_rate": "2Mbps", "radio.basic_rate": "2Mbps"},
+        "the WaveLAN card of CMU's wireless extensions: ns-2 before March 2002 sent every frame at `bandwidth_ 2Mb`; since "
+        "then `tcl/lan/ns-mac.tcl` sets `dataRate_` and `basicRate_` to 1Mb (commit 3eb22c4d), which the set-up follows",
     ),
-    "starts over 0.9 of the run": (
-        {"flows[0].start_spread": "{start}"},
-        "ns-2's traffic generator cbrgen.tcl (indep-utils/cmu-scen-gen) starts each TCP connection at a uniform time in "
-        "[0, 180) s of a 200 s run",
+    "SCTP module of ns-2.35": (
+        {"flows[0].sctp.profile": "ns2"},
+        "release 3.8 (2009) instead of 3.4 (2003): fast retransmit on the 3rd miss indication, Fast Recovery, heartbeats "
+        "every RTO + 30 s ± RTO/2 (docs/models/sctp.md, 'The ns2-2003 profile'); SCTP only",
     ),
     "RFC routing defaults": (
         {"routing.dsr.profile": "rfc4728"},
@@ -121,8 +122,10 @@ DIAGNOSIS: dict[str, dict[str, Any]] = {
 
 #: (parameter, value, why) for everything the paper leaves open or states ambiguously.
 CHOICES: list[tuple[str, str, str]] = [
-    ("radio and MAC", "ns-2 WaveLAN: DSSS 2 Mbit/s, two-ray ground, 250 m reception, 550 m carrier sense, RTS/CTS before every unicast frame, retry limits 7/4, interface queue 50",
-     "the paper: ns-2 with 802.11; these are ns-2's defaults (ns-default.tcl), which a study that names nothing else ran"),
+    ("radio and MAC", "ns-2 WaveLAN: DSSS, DATA and RTS/CTS/ACK at 1 Mbit/s, two-ray ground, 250 m reception, 550 m carrier sense, RTS/CTS before every unicast frame, retry limits 7/4, interface queue 50",
+     "the paper: ns-2 with 802.11; these are ns-2's defaults, which a study that names nothing else ran: ns-default.tcl, and "
+     "`tcl/lan/ns-mac.tcl`'s `Mac/802_11 set dataRate_ 1Mb` and `basicRate_ 1Mb` (every release from March 2002, ns-2.26, "
+     "2.27 and 2.35 alike; the PHY's `bandwidth_ 2e6` is then unused). Before 2026-11-29 this study sent DATA at 2 Mbit/s"),
     ("routing", "DSR and AODV with ns-2.35's behaviour (`routing.dsr.profile = \"ns2\"`: promiscuous tap, gratuitous replies, route-error propagation, dsragent.cc's request back-off and cache; `routing.aodv.profile = \"ns2\"`: local repair as aodv.cc has it, link-layer detection without HELLOs, aodv.h timers); docs/models/dsr.md, aodv.md",
      "the paper names DSR draft 09 and AODV on ns-2 and nothing else: ns-2's own DSR and AODV are what it ran. ns-2.35 is the version whose sources we can cite; the sensitivity table runs the RFC defaults beside it"),
     ("mobility", "random waypoint in 600 × 600 m (800 × 800 m for Fig. 3(d)); speed uniform in [1, max] m/s; max 20 m/s except the speed table (10/20/30)",
@@ -130,11 +133,12 @@ CHOICES: list[tuple[str, str, str]] = [
     ("pause times", ", ".join(f"{p} s" for p in PAUSES_S) + " (the speed table uses 0 s)",
      "the paper plots against pause time without giving values; 0 s is constant motion and 200 s a static network in a 200 s run"),
     ("traffic", "20 backlogged FTP flows between random pairs (distinct sources), starting uniformly in the first 10 s; 200 s",
-     "the paper: 20 source-destination pairs out of 50 nodes, backlogged FTP, 200 s; start times not given"),
+     "the paper: 20 source-destination pairs out of 50 nodes, backlogged FTP, 200 s; start times not given. The `cbrgen-*` parts "
+     "run ns-2's own generator's traffic beside it (report, 'ns-2's traffic generator')"),
     ("TCP", "Tahoe (ns-2's Agent/TCP) with ns-2's 2003 defaults: 1000-byte packets, window_ 20, windowInit_ 2, minrto 1 s, maxrto 100,000 s, initial RTO 6 s, tcpTick 10 ms, a sink acking every segment",
      "the paper says TCP on ns-2; Agent/TCP (Tahoe) is what `new Agent/TCP` gives, and these were its defaults in early 2003 (docs/models/tcp.md, 'The ns2-2003 profile')"),
-    ("SCTP", "ns-2.35's SCTP module defaults: 1452-byte chunks (dataChunkSize_ 1468), initial cwnd 2·MTU, RTO 3/1/60 s, fast retransmit on the 3rd miss indication with HTNA and Fast Recovery, delayed SACK 200 ms, one stream",
-     "the paper ran ns-2's SCTP module (2004); its 2004 version is not available to us, 2.35's is (docs/models/sctp.md, 'The ns2 profile')"),
+    ("SCTP", "ns-2.27's SCTP module (University of Delaware release 3.4, `profile = \"ns2-2003\"`): 1452-byte chunks (dataChunkSize_ 1468), rwnd 65,536 B, initial cwnd 2 · 1468 B, RTO 3/1/60 s, fast retransmit on the 4th miss indication with HTNA and no Fast Recovery, delayed SACK 200 ms / every 2nd packet, heartbeats every RTO + 15 s, one stream",
+     "the paper ran ns-2's SCTP module in 2003-2004: release 3.4 is the one ns-2 shipped from August 2003 (ns-2.27, January 2004) until 2005; its sources are in ns-2's history (docs/models/sctp.md, 'The ns2-2003 profile'). The sensitivity table runs ns-2.35's release 3.8 beside it"),
     ("throughput", "per-flow goodput: bytes delivered to the receiving application · 8 / the flow's active time, averaged over the 20 flows",
      "the paper: 'throughput' per flow in kbit/s without a definition"),
     ("packet delivery fraction", "data packets received by the receiver / data packets sent by the sender (retransmissions and duplicates included), over all 20 flows",
@@ -176,15 +180,17 @@ def _parts(quick: bool) -> list[Part]:
             vary={P_ROUTING: ["dsr"]}, sets={**sets_common, **sets, P_PAUSE: "0s"},
             what="Why A-SCTP falls short: A-SCTP on one route, DSR, 20 m/s, no pause",
         ))
-    start = "90s" if quick else "180s"
     for i, (variant, (over, _)) in enumerate(SENSITIVITY.items()):
-        over = {k: (v.format(start=start) if isinstance(v, str) else v) for k, v in over.items()}
         for proto in BASE_PROTOCOLS:
+            if proto == "tcp" and any(k.startswith("flows[0].sctp.") for k in over):
+                continue  # an SCTP setting: TCP's runs would repeat the speed table's
             parts.append(Part(
                 name=f"choice{i}-{proto}", scenario=SCENARIO, seeds=3 if quick else 5,
                 vary={P_ROUTING: ["dsr"]}, sets={**sets_common, **PROTOCOLS[proto], P_PAUSE: "0s", **over},
                 what=f"Sensitivity: {proto.upper()} over DSR, 20 m/s, no pause, {variant}",
             ))
+    parts += whatif.parts(quick, seeds, sets_common, PROTOCOLS, P_ROUTING, P_SPEED, P_PAUSE, P_AREA, SPEEDS_MPS,
+                          DEFAULT_SPEED_MPS)
     return parts
 
 
@@ -447,8 +453,12 @@ def _analyse(ctx: Context) -> Analysis:
           if any(f"choice{i}-{p}" in ctx.results for p in BASE_PROTOCOLS)}
     diag = _prepare(ctx, "diag", DIAGNOSIS) if any(f"diag-{v}" in ctx.results for v in DIAGNOSIS) else None
     claims = claims_from(sp, pa, a8)
+    wf = whatif.prepare(ctx, _prepare)
+    twins = whatif.twin_claims(wf)
+    whatif.explain(claims, twins, set(ctx.results))
     figures = argyriou2004_report.figures(ctx, sp, pa, a8)
     text = argyriou2004_report.report(ctx, sp, pa, a8, claims, figures, ch, diag)
+    text += whatif.report(ctx, sp, pa, claims, twins, wf)
     return Analysis(claims, text, RESULTS)
 
 
@@ -622,9 +632,16 @@ def _fig3_claims(pa: pd.DataFrame, a8: pd.DataFrame) -> list[Claim]:
                  if source == "paper" else
                  "the paper shows Fig. 3(b) for 600 × 600 m only; the same comparison in the larger area"),
         ))
-    # R16, R17: Fig. 3(c), (d): A-SCTP above SCTP at every pause.
+    out += asctp_order_claims(dsr, a8)
+    out += area_claims(dsr, a8)
+    return out
+
+
+def asctp_order_claims(dsr: pd.DataFrame, a8: pd.DataFrame) -> list[Claim]:
+    """R16, R17: Fig. 3(c), (d): A-SCTP above SCTP at every pause (of those the frames hold)."""
+    out: list[Claim] = []
     for area, df, rid in (("600 × 600 m", dsr, "R16"), ("800 × 800 m", a8, "R17")):
-        for p in PAUSES_S:
+        for p in [p for p in PAUSES_S if (df["pause_s"] == float(p)).any()]:
             r = _paired(df, {"pause_s": float(p)}, "throughput_kbps", base="sctp", alt="asctp")
             out.append(ordering(
                 "asctp_over_sctp_throughput", f"DSR, {area}, pause {p} s", paper="A-SCTP > SCTP", diff=r.value - 1, ci95=r.ci95,
@@ -632,14 +649,19 @@ def _fig3_claims(pa: pd.DataFrame, a8: pd.DataFrame) -> list[Claim]:
                 why=f"Fig. 3({'c' if rid == 'R16' else 'd'}) draws A-SCTP's curve above SCTP's at every pause; the paper gives no "
                     "values, so the order, paired ratio over seeds",
             ))
-    # R18: the larger area lowers every protocol's throughput (Fig. 3(d) against 3(c)).
+    return out
+
+
+def area_claims(dsr: pd.DataFrame, a8: pd.DataFrame, case_note: str = "mean over pauses") -> list[Claim]:
+    """R18: the larger area lowers every protocol's throughput (Fig. 3(d) against 3(c))."""
+    out: list[Claim] = []
     for proto in PROTOCOLS:
         x = dsr[dsr["protocol"] == proto].groupby("seed")["throughput_kbps"].mean()
         y = a8[a8["protocol"] == proto].groupby("seed")["throughput_kbps"].mean()
         common = x.index.intersection(y.index)
         r = paired_ratio(x.loc[common].tolist(), y.loc[common].tolist())
         out.append(ordering(
-            "larger_area_lower_throughput", f"{NAMES[proto]} over DSR, 800 vs 600 m, mean over pauses", paper="800 m < 600 m",
+            "larger_area_lower_throughput", f"{NAMES[proto]} over DSR, 800 vs 600 m, {case_note}", paper="800 m < 600 m",
             diff=1 - r.value, ci95=r.ci95, unit="1 − 800 m/600 m", n=r.n, result="R18",
             why="§4: 'performance of both vanilla and modified protocols, is significantly reduced' (Fig. 3(d) also draws TCP); "
                 "per-flow throughput averaged over the pauses per seed, paired",
