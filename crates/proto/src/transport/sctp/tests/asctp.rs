@@ -903,7 +903,10 @@ fn rule_6_off_gap_reports_of_the_other_route_count_misses() {
 fn rule_7_off_a_new_route_keeps_the_paths_state() {
     let mut h = two_routes_with(ablated(|r| r.fresh_path_state = false));
     let before = h.a.path_status(K).unwrap();
-    assert!(before.srtt.is_some(), "two_routes' heartbeat gave K an RTT sample");
+    assert!(
+        before.srtt.is_some(),
+        "two_routes' heartbeat gave K an RTT sample"
+    );
     h.a.paths[1].cwnd = 12_345;
     h.a.paths[1].ssthresh = 23_456;
     let now = h.now;
