@@ -192,3 +192,68 @@ fn scenario_errors_name_the_field() {
     let e = load_err(&text, &[("flows[0].sctp.heartbeats", "false")]);
     assert!(e.contains("flows[0].sctp.heartbeats"), "{e}");
 }
+
+/// The ablation switches (`asctp_<rule>`, `AsctpRules`) are A-SCTP's only: without it they
+/// are refused, naming the field, rather than silently measuring plain SCTP.
+#[test]
+fn ablation_switches_need_asctp() {
+    let text = example();
+    let e = load_err(
+        &text,
+        &[
+            ("flows[0].sctp.multipath", "off"),
+            ("flows[0].sctp.asctp_tsn_range", "false"),
+        ],
+    );
+    assert!(
+        e.contains("flows[0].sctp.asctp_tsn_range") && e.contains("only used with multipath"),
+        "{e}"
+    );
+    let e = load_err(
+        &text,
+        &[
+            ("flows[0].sctp.multipath", "off"),
+            ("flows[0].sctp.asctp_follow_shorter_route", "true"),
+        ],
+    );
+    assert!(
+        e.contains("flows[0].sctp.asctp_follow_shorter_route"),
+        "{e}"
+    );
+    let e = load_err(&text, &[("flows[0].sctp.asctp_route_notice", "1")]);
+    assert!(e.contains("asctp_route_notice"), "{e}");
+}
+
+/// Rule 8 (`asctp_follow_shorter_route`): after the break data is on slot 1 (3 hops); when
+/// DSR learns the 2-hop route through B again (about 24.8 s) the path manager re-pins the
+/// data path to it. Switched off, the data path keeps its 3-hop route (no `route_hops` row
+/// for slot 1 after the start) and the 2-hop route goes to slot 0.
+#[test]
+fn with_follow_shorter_route_off_the_data_path_keeps_its_route() {
+    let on = run_with(&example(), &[]);
+    let off = run_with(
+        &example(),
+        &[("flows[0].sctp.asctp_follow_shorter_route", "false")],
+    );
+    let addr = on.summary.paths[0].addr.clone();
+    let d1 = format!("{addr}#1");
+    let t_break = break_time(&on);
+    let repinned = |r: &RunResult| {
+        rows(r, "route_hops")
+            .into_iter()
+            .filter(|(t, d, v)| *t > t_break && *d == d1 && *v == 2.0)
+            .count()
+    };
+    assert_eq!(repinned(&on), 1, "{:?}", rows(&on, "route_hops"));
+    assert_eq!(break_time(&off), t_break, "the same run up to the break");
+    assert_eq!(repinned(&off), 0, "{:?}", rows(&off, "route_hops"));
+    assert!(
+        rows(&off, "route_hops")
+            .iter()
+            .all(|(t, d, _)| *d != d1 || *t < t_break),
+        "{:?}",
+        rows(&off, "route_hops")
+    );
+    let a = &off.summary.sctp[0];
+    assert_eq!((a.delivery_errors, a.messages_missing), (0, 0));
+}

@@ -311,6 +311,16 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
             "",
             d,
         );
+        // The ablation switches (`AsctpRules`): default true, every rule on.
+        for ((field, given), (rule, value)) in spec
+            .asctp_switches()
+            .into_iter()
+            .zip(c.asctp_rules.switches())
+        {
+            debug_assert_eq!(field.strip_prefix("asctp_"), Some(rule));
+            debug_assert!(given.is_none_or(|g| g == value));
+            rows.add(format!("{p}.{field}"), value, true, "", d);
+        }
     }
     rows.add(
         format!("{p}.pr_sctp"),

@@ -448,3 +448,29 @@ fn sctp_auth_rows() {
         (Some("sha256"), Some("sha1"))
     );
 }
+
+#[test]
+fn asctp_ablation_switch_rows_only_with_asctp() {
+    let text = include_str!("../../../../scenarios/examples/asctp-route-break.toml");
+    let switches = [
+        "retransmit_on_data_path",
+        "heartbeat_every_rto",
+        "two_heartbeat_failures",
+        "route_notice",
+        "failover_retransmit",
+        "tsn_range",
+        "fresh_path_state",
+        "follow_shorter_route",
+    ];
+    let r = rows(text, &[("flows[0].sctp.asctp_tsn_range", "false")], None);
+    for s in switches {
+        let x = row(&r, &format!("flows[0].sctp.asctp_{s}"));
+        let off = s == "tsn_range";
+        assert_eq!(x.value.as_bool(), Some(!off), "{s}");
+        assert_eq!(x.default.as_bool(), Some(true), "{s}");
+        assert_eq!(x.source, if off { "--set" } else { "default" }, "{s}");
+    }
+    // Plain SCTP: no rows (as `asctp_max_routes`).
+    let r = rows(WIRED, &[], None);
+    assert!(!r.iter().any(|x| x.path.contains("asctp")));
+}

@@ -339,7 +339,7 @@ pub(super) fn check_sctp_flow(
 /// (`DsrConfig::max_routes_per_dest`), and every route is a path of the association.
 pub const ASCTP_MAX_ROUTES: u32 = 8;
 
-/// `[flows.sctp] multipath` and `asctp_max_routes`: a known name; A-SCTP only over DSR (the
+/// `[flows.sctp] multipath`, `asctp_max_routes` and the `asctp_<rule>` switches: a known name; A-SCTP only over DSR (the
 /// only protocol that can pin a packet to a route), with heartbeats (its failure detection)
 /// and without ASCONF actions (addresses stay fixed; the routes change instead).
 fn check_multipath(sp: &str, sc: &SctpSpec, s: &Scenario) -> Result<(), ScenarioError> {
@@ -357,6 +357,14 @@ fn check_multipath(sp: &str, sc: &SctpSpec, s: &Scenario) -> Result<(), Scenario
             return Err(ScenarioError::at(
                 format!("{sp}.asctp_max_routes"),
                 "only used with multipath = \"asctp\"",
+            ));
+        }
+        // The ablation switches change nothing without A-SCTP: refused rather than ignored,
+        // so that an ablation run cannot silently measure plain SCTP.
+        if let Some((field, _)) = sc.asctp_switches().into_iter().find(|(_, v)| v.is_some()) {
+            return Err(ScenarioError::at(
+                format!("{sp}.{field}"),
+                "only used with multipath = \"asctp\" (an A-SCTP ablation switch)",
             ));
         }
         return Ok(());

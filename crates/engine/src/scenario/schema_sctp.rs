@@ -115,6 +115,40 @@ pub struct SctpSpec {
     /// and one alternate).
     #[serde(default)]
     pub asctp_max_routes: Option<u32>,
+    /// A-SCTP ablation switch, default true: rule 1 for retransmissions ("The modified SCTP assigns the best path to the main
+    /// data flow"): fast and T3 retransmissions on the data path. Off: RFC 9260 §6.4's
+    /// alternate destination, as the profile's `fast_rtx_to_alternate` / `t3_rtx_to_alternate`
+    /// say.
+    #[serde(default)]
+    pub asctp_retransmit_on_data_path: Option<bool>,
+    /// A-SCTP ablation switch, default true: rule 2 ("sends Heartbeat messages (every RTO)"). Off: RFC 9260 §8.3
+    /// heartbeats (RTO + HB.interval with jitter, idle paths only) on every path with a route.
+    #[serde(default)]
+    pub asctp_heartbeat_every_rto: Option<bool>,
+    /// A-SCTP ablation switch, default true: rule 3 ("after two Heartbeat retransmissions fail, we mark a
+    /// specific path inactive"). Off: `path_max_retrans` and the §8.3 RTO back-off.
+    #[serde(default)]
+    pub asctp_two_heartbeat_failures: Option<bool>,
+    /// A-SCTP ablation switch, default true: rule 4 ("DSR notifies SCTP when the primary route fails, so that SCTP
+    /// switches"). Off: data stays on the data path until failures make it inactive.
+    #[serde(default)]
+    pub asctp_route_notice: Option<bool>,
+    /// A-SCTP ablation switch, default true: rule 5 (ours): the window in flight on a failed data path is resent on
+    /// the new one at the switch. Off: it waits for its T3-rtx timer.
+    #[serde(default)]
+    pub asctp_failover_retransmit: Option<bool>,
+    /// A-SCTP ablation switch, default true: rule 6 (the per-path "lowest and highest TSN sent during the last cwnd round").
+    /// Off: every gap report counts a miss indication.
+    #[serde(default)]
+    pub asctp_tsn_range: Option<bool>,
+    /// A-SCTP ablation switch, default true: rule 7 ("we maintain congestion control parameters for every path"):
+    /// a path with a new route starts with fresh cwnd, ssthresh and RTO. Off: it keeps them.
+    #[serde(default)]
+    pub asctp_fresh_path_state: Option<bool>,
+    /// A-SCTP ablation switch, default true: rule 8 (ours, the path manager): the data path moves to a shorter
+    /// route DSR learns. Off: it keeps its route until it breaks.
+    #[serde(default)]
+    pub asctp_follow_shorter_route: Option<bool>,
     /// Initial cwnd of every destination in bytes (absent: the profile's formula).
     #[serde(default)]
     pub initial_cwnd_bytes: Option<u32>,
@@ -236,6 +270,32 @@ pub struct MessagesSpec {
     /// Stop after this many messages. Absent: until `stop` or the end of the run.
     #[serde(default)]
     pub count: Option<u64>,
+}
+
+impl SctpSpec {
+    /// The A-SCTP ablation switches as given: (field name, value), in the order of
+    /// `sctpsim_proto::transport::sctp::AsctpRules::switches` (its names with `asctp_` before).
+    pub fn asctp_switches(&self) -> [(&'static str, Option<bool>); 8] {
+        [
+            (
+                "asctp_retransmit_on_data_path",
+                self.asctp_retransmit_on_data_path,
+            ),
+            ("asctp_heartbeat_every_rto", self.asctp_heartbeat_every_rto),
+            (
+                "asctp_two_heartbeat_failures",
+                self.asctp_two_heartbeat_failures,
+            ),
+            ("asctp_route_notice", self.asctp_route_notice),
+            ("asctp_failover_retransmit", self.asctp_failover_retransmit),
+            ("asctp_tsn_range", self.asctp_tsn_range),
+            ("asctp_fresh_path_state", self.asctp_fresh_path_state),
+            (
+                "asctp_follow_shorter_route",
+                self.asctp_follow_shorter_route,
+            ),
+        ]
+    }
 }
 
 impl Default for MessagesSpec {

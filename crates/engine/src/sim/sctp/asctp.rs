@@ -20,7 +20,9 @@
 //!    flow"): when DSR knows a route to the peer with fewer hops than the data path's, the
 //!    data path is pinned to it and keeps its state — its route improved, it did not fail, and
 //!    plain SCTP over DSR would see the same change. Other slots whose routes share a node
-//!    with the new one give them up (the paths stay node-disjoint).
+//!    with the new one give them up (the paths stay node-disjoint). Skipped when the
+//!    ablation switch `asctp_follow_shorter_route` is off (`AsctpRules::follow_shorter_route`):
+//!    the data path then keeps its route until DSR no longer has it.
 //! 3. Routes DSR offers ([`NetView::disjoint_routes`], shortest first) that share no
 //!    intermediate node with the routes the slots hold fill the slots without a route —
 //!    the data path first if it has none, then in slot order — and then new slots up to
@@ -59,6 +61,9 @@ pub(super) type RouteRow = (SimTime, Ipv4Addr, Option<u32>);
 pub(super) struct AsctpPaths {
     /// Most routes (slots).
     pub max_routes: usize,
+    /// Step 2 of the module documentation is on (`AsctpRules::follow_shorter_route`, an
+    /// ablation switch): off, the data path keeps its route until DSR no longer has it.
+    pub follow_shorter: bool,
     /// The peer address every route leads to (the association's primary destination).
     pub peer: Ipv4Addr,
     /// Slot 0 is the path keyed by `peer`; the others are alias paths, in creation order.
@@ -78,10 +83,12 @@ fn hops(route: &[Ipv4Addr]) -> u32 {
 }
 
 impl AsctpPaths {
-    /// The manager of a flow to `peer` with at most `max_routes` routes.
-    pub fn new(peer: Ipv4Addr, max_routes: usize) -> Self {
+    /// The manager of a flow to `peer` with at most `max_routes` routes; `follow_shorter`:
+    /// step 2 (module documentation) on.
+    pub fn new(peer: Ipv4Addr, max_routes: usize, follow_shorter: bool) -> Self {
         AsctpPaths {
             max_routes: max_routes.max(1),
+            follow_shorter,
             peer,
             slots: vec![Slot {
                 key: peer,
@@ -166,8 +173,10 @@ impl AsctpPaths {
                 changed = true;
             }
         }
-        // 2. The data path follows the best route.
-        changed |= self.follow_best(now, node, assoc, net);
+        // 2. The data path follows the best route (unless that choice is switched off).
+        if self.follow_shorter {
+            changed |= self.follow_best(now, node, assoc, net);
+        }
         // 3. New routes, node-disjoint from the held ones.
         let mut used: BTreeSet<Ipv4Addr> = BTreeSet::new();
         for r in self.slots.iter().filter_map(|s| s.route.as_ref()) {

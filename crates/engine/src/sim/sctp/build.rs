@@ -77,6 +77,28 @@ pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
     if let Some(v) = spec.multipath.as_deref().and_then(Multipath::from_name) {
         c.multipath = v;
     }
+    // A-SCTP's ablation switches (checked: only with `multipath = "asctp"`).
+    let r = &mut c.asctp_rules;
+    for (field, v) in [
+        (
+            &mut r.retransmit_on_data_path,
+            spec.asctp_retransmit_on_data_path,
+        ),
+        (&mut r.heartbeat_every_rto, spec.asctp_heartbeat_every_rto),
+        (
+            &mut r.two_heartbeat_failures,
+            spec.asctp_two_heartbeat_failures,
+        ),
+        (&mut r.route_notice, spec.asctp_route_notice),
+        (&mut r.failover_retransmit, spec.asctp_failover_retransmit),
+        (&mut r.tsn_range, spec.asctp_tsn_range),
+        (&mut r.fresh_path_state, spec.asctp_fresh_path_state),
+        (&mut r.follow_shorter_route, spec.asctp_follow_shorter_route),
+    ] {
+        if let Some(v) = v {
+            *field = v;
+        }
+    }
     if let Some(v) = spec.initial_cwnd_bytes {
         c.initial_cwnd_bytes = Some(v);
     }
@@ -221,7 +243,8 @@ pub(in crate::sim) fn build_sctp_flow(
         .flatten()
         .map(|p| {
             let max = spec.asctp_max_routes.unwrap_or(ASCTP_DEFAULT_ROUTES);
-            super::asctp::AsctpPaths::new(p, max as usize)
+            let follow = cfg.asctp_rules.follow_shorter_route;
+            super::asctp::AsctpPaths::new(p, max as usize, follow)
         });
     server.listen(true);
     let source_cfg = source_config(f, &cfg);

@@ -292,6 +292,9 @@ pub struct SctpConfig {
     /// Several route paths to one peer address ([`super::asctp::Multipath`]): `Asctp` is
     /// Argyriou & Madisetti's A-SCTP (2004 §3); off in both profiles.
     pub multipath: super::asctp::Multipath,
+    /// A-SCTP: which of its rules apply ([`super::asctp::AsctpRules`]; all by default, in every
+    /// profile). An ablation knob: a rule switched off gives way to plain SCTP's behaviour.
+    pub asctp_rules: super::asctp::AsctpRules,
     /// Cellular SCTP (Aydin & Shen, §II): handoff signalling and, optionally, duplicated
     /// transfer with per-path SACKs during a handoff ([`super::csctp`]); off in every profile.
     pub csctp: super::csctp::CsctpConfig,
@@ -385,6 +388,7 @@ impl SctpConfig {
             return_to_primary: true,
             early_retransmit: EarlyRetransmit::Off,
             multipath: super::asctp::Multipath::Off,
+            asctp_rules: super::asctp::AsctpRules::ALL,
             csctp: super::csctp::CsctpConfig {
                 enabled: false,
                 duplicate_during_handoff: false,

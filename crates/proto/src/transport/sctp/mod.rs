@@ -106,7 +106,7 @@ pub use api::{
     PathStatus, SctpEvent, SendError,
 };
 pub use asconf::{AsconfRequest, AsconfState};
-pub use asctp::{Multipath, PathRoute};
+pub use asctp::{AsctpRules, Multipath, PathRoute};
 pub use association::state::State;
 pub use association::SctpAssociation;
 pub use auth::{AuthHmac, AuthParams, AuthState};

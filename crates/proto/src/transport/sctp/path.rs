@@ -202,9 +202,12 @@ impl Path {
         // A-SCTP §3: "after two Heartbeat retransmissions fail, we mark a specific path
         // inactive": the error counter may reach 1 and no more (RFC 9260 §8.2 counts up to
         // Path.Max.Retrans, then one more failure makes the path inactive).
+        // Rule 3 off (`AsctpRules::two_heartbeat_failures`): the configured value.
         let path_max_retrans = match cfg.multipath {
-            Multipath::Off => cfg.path_max_retrans,
-            Multipath::Asctp => ASCTP_FAILURES_TO_INACTIVE - 1,
+            Multipath::Asctp if cfg.asctp_rules.two_heartbeat_failures => {
+                ASCTP_FAILURES_TO_INACTIVE - 1
+            }
+            _ => cfg.path_max_retrans,
         };
         Path {
             addr,
@@ -259,22 +262,30 @@ impl Path {
     /// Data still in flight to it stays counted in its flightsize. The heartbeat nonce is
     /// drawn anew, so that a heartbeat sent over the old route neither confirms the new one
     /// nor gives it an RTT sample.
-    pub fn renew_route(&mut self, cfg: &SctpConfig, peer_rwnd: u32, rng: &mut Rng) {
-        self.cwnd = cfg.initial_cwnd(u32::from(self.pmtu));
-        self.ssthresh = cfg.initial_ssthresh.unwrap_or(peer_rwnd).max(1);
-        self.partial_bytes_acked = 0;
-        self.rto.reset(cfg);
+    ///
+    /// `fresh` false (`AsctpRules::fresh_path_state` off, an ablation): the congestion state
+    /// (cwnd, ssthresh, partial_bytes_acked, whether the window was in full use, the time of
+    /// the last data for the idle decay) and the RTO estimator are kept, as plain SCTP keeps
+    /// them for a destination whose route changes underneath; the rest is renewed as above,
+    /// so the path is still probed before it carries data.
+    pub fn renew_route(&mut self, cfg: &SctpConfig, peer_rwnd: u32, fresh: bool, rng: &mut Rng) {
+        if fresh {
+            self.cwnd = cfg.initial_cwnd(u32::from(self.pmtu));
+            self.ssthresh = cfg.initial_ssthresh.unwrap_or(peer_rwnd).max(1);
+            self.partial_bytes_acked = 0;
+            self.rto.reset(cfg);
+            self.cwnd_limited = false;
+            self.last_data_sent = None;
+        }
         self.rtt_probe = None;
         self.burst_cap = None;
         self.cwnd_exempt = false;
-        self.cwnd_limited = false;
         self.error_count = 0;
         self.active = true;
         self.confirmed = false;
         self.hb_outstanding = false;
         self.hb_nonce = rng.next_u64();
         self.last_probe_sent = None;
-        self.last_data_sent = None;
         self.tsn_range = None;
     }
 

@@ -31,13 +31,26 @@
 //!    back without an RTO. Chunks that arrive anyway become duplicates the receiver reports.
 //! 6. **The per-path TSN range rule** for miss indications (`retransmit.rs`,
 //!    `process_sack_ranged`); a switch starts a new range on the new data path.
+//! 7. **A new route is a new path** — "with SCTP we maintain congestion control parameters
+//!    for every path, allowing thus the maintenance of a distinct state": a path that gets a
+//!    route after having none starts with fresh state ([`Path::renew_route`]).
+//! 8. (The engine's path manager, not the association:) the data path follows a shorter route
+//!    DSR learns.
+//!
+//! Each rule has a switch in [`AsctpRules`] (`SctpConfig::asctp_rules`, all on by default) for
+//! ablation studies; with one off, that rule gives way to plain SCTP's behaviour:
+//! `retransmit_on_data_path` (1, retransmissions; `alternate` as RFC 9260 §6.4),
+//! `heartbeat_every_rto` (2; §8.3 heartbeats), `two_heartbeat_failures` (3; the configured
+//! Path.Max.Retrans and §8.3's back-off), `route_notice` (4; only for the data path),
+//! `failover_retransmit` (5; the window waits for its T3-rtx), `tsn_range` (6),
+//! `fresh_path_state` (7; the state is kept) and `follow_shorter_route` (8).
 
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
 
 use super::super::api::{ApiError, SctpEvent};
-use super::super::asctp::{alias_key, Multipath, PathRoute};
+use super::super::asctp::{alias_key, AsctpRules, Multipath, PathRoute};
 use super::super::path::Path;
 use super::super::stats::SwitchCause;
 use super::super::timers::Timer;
@@ -47,6 +60,11 @@ impl SctpAssociation {
     /// Whether A-SCTP is on.
     pub(crate) fn asctp(&self) -> bool {
         self.cfg.multipath == Multipath::Asctp
+    }
+
+    /// Whether A-SCTP is on with the rule `rule` picks switched on ([`AsctpRules`]).
+    pub(crate) fn asctp_rule(&self, rule: fn(&AsctpRules) -> bool) -> bool {
+        self.asctp() && rule(&self.cfg.asctp_rules)
     }
 
     /// A-SCTP: adds a path over a further route of `hops` hops to the peer address `wire`
@@ -126,7 +144,8 @@ impl SctpAssociation {
                     return Ok(());
                 }
                 let rwnd = self.peer_rwnd;
-                self.paths[i].renew_route(&self.cfg, rwnd, &mut self.rng);
+                let fresh = self.cfg.asctp_rules.fresh_path_state;
+                self.paths[i].renew_route(&self.cfg, rwnd, fresh, &mut self.rng);
                 if self.state.is_established_or_closing() {
                     self.send_heartbeat(now, key);
                     self.arm_heartbeat(now, key);
@@ -146,10 +165,18 @@ impl SctpAssociation {
             return;
         }
         p.route = PathRoute::Lost;
+        let is_data = key == self.current || key == self.primary;
+        if is_data && !self.cfg.asctp_rules.route_notice {
+            // Rule 4 off: plain SCTP hears nothing from the routing protocol; the data path
+            // stays until its own failures make it inactive (`strike_for`).
+            return;
+        }
+        let Some(p) = self.path_mut(key) else {
+            return;
+        };
         // A heartbeat in flight on the old route says nothing about a new one.
         p.hb_outstanding = false;
         p.hb_given_up_at = now;
-        let is_data = key == self.current || key == self.primary;
         if is_data && self.best_usable(Some(key)).is_none() {
             // Nowhere else to go: stay, over whatever route the routing protocol finds.
             return;
@@ -211,6 +238,12 @@ impl SctpAssociation {
             p.tsn_range = None;
         }
         if self.path(from).is_some_and(|p| p.usable()) {
+            return;
+        }
+        if !self.cfg.asctp_rules.failover_retransmit {
+            // Rule 5 off: as plain SCTP at a failover (`strike_for`), only the marks aimed at
+            // the failed path follow; its window waits for its T3-rtx timer.
+            self.tx.redirect(from, to);
             return;
         }
         let n = self.tx.mark_failover(from, to, &mut self.paths);

@@ -165,7 +165,9 @@ impl SctpAssociation {
             .iter()
             .map(|p| {
                 // A-SCTP rule 1 (`asctp.rs`): retransmissions too go to the data path.
-                let to = if self.cfg.fast_rtx_to_alternate || self.asctp() {
+                let to = if self.cfg.fast_rtx_to_alternate
+                    || self.asctp_rule(|r| r.retransmit_on_data_path)
+                {
                     self.alternate(p.addr)
                 } else {
                     p.addr
@@ -173,7 +175,8 @@ impl SctpAssociation {
                 (p.addr, to)
             })
             .collect();
-        let ranged = self.asctp();
+        // A-SCTP rule 6 (`AsctpRules::tsn_range`).
+        let ranged = self.asctp_rule(|r| r.tsn_range);
         let out = self.tx.process_sack_ranged(
             sack,
             &mut self.paths,

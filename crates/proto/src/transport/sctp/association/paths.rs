@@ -88,7 +88,7 @@ impl SctpAssociation {
     /// RFC 9260 §6.4: "an active destination transport address that is different from the
     /// last destination address to which the DATA chunk was sent", if there is one.
     pub(crate) fn alternate(&self, from: Ipv4Addr) -> Ipv4Addr {
-        if self.asctp() {
+        if self.asctp_rule(|r| r.retransmit_on_data_path) {
             // A-SCTP rule 1: every DATA chunk, retransmissions included, on the data path.
             return self.asctp_data_dest();
         }
@@ -239,11 +239,14 @@ impl SctpAssociation {
             // is gone has nothing to probe, unless data still goes there.
             if p.route == PathRoute::Lost && addr != self.current {
                 self.timers.stop(Timer::Heartbeat(addr));
-            } else {
+                return;
+            }
+            if self.cfg.asctp_rules.heartbeat_every_rto {
                 let at = now + p.rto.rto();
                 self.timers.set(Timer::Heartbeat(addr), at);
+                return;
             }
-            return;
+            // Rule 2 off: RFC 9260 §8.3's period, below.
         }
         if p.confirmed && !p.hb_enabled {
             self.timers.stop(Timer::Heartbeat(addr));
@@ -265,11 +268,12 @@ impl SctpAssociation {
         if self.paths[i].hb_outstanding {
             // The previous HEARTBEAT went unanswered: one error, and "exponential backoff of
             // the RTO if the previous HEARTBEAT is unanswered". A-SCTP: no back-off, so that
-            // two failures take 2·RTO (§3, §4: "after time 2RTO").
+            // two failures take 2·RTO (§3, §4: "after time 2RTO"; rule 3).
             self.paths[i].hb_outstanding = false;
             if asctp {
                 self.paths[i].hb_given_up_at = now;
-            } else {
+            }
+            if !self.asctp_rule(|r| r.two_heartbeat_failures) {
                 self.paths[i].rto.back_off(&self.cfg);
             }
             let count = !asctp || addr == self.current;
@@ -280,7 +284,7 @@ impl SctpAssociation {
         let Some(p) = self.path(addr) else {
             return;
         };
-        if p.confirmed && !asctp {
+        if p.confirmed && !self.asctp_rule(|r| r.heartbeat_every_rto) {
             if !p.hb_enabled {
                 return;
             }

@@ -9,7 +9,7 @@
 use super::multihoming::two_paths;
 use super::*;
 use crate::transport::sctp::{
-    ApiError, MetricKind, Multipath, PathRoute, PathState, RtxCause, SwitchCause,
+    ApiError, AsctpRules, MetricKind, Multipath, PathRoute, PathState, RtxCause, SwitchCause,
 };
 
 const K: Ipv4Addr = Ipv4Addr::new(0, 0, 0, 1);
@@ -48,7 +48,12 @@ fn answer_in(h: &mut Harness, pkts: &[Sent], key: Ipv4Addr) -> usize {
 /// Established with A-SCTP: R1 over a 2-hop route (the primary) and K over a 3-hop one,
 /// confirmed by its first heartbeat.
 fn two_routes() -> Harness {
-    let mut h = established_with(acfg(), &[L1], &[R1]);
+    two_routes_with(acfg())
+}
+
+/// [`two_routes`] with configuration `c`.
+fn two_routes_with(c: SctpConfig) -> Harness {
+    let mut h = established_with(c, &[L1], &[R1]);
     let now = h.now;
     h.a.set_route(now, R1, Some(2)).unwrap();
     assert_eq!(h.a.add_route_path(now, R1, 3), Ok(K));
@@ -643,4 +648,288 @@ fn exactly_once_across_route_breaks() {
         failover > 100,
         "windows were in flight at the switches: {failover}"
     );
+}
+
+// ----- Ablation switches (`AsctpRules`): each rule off gives plain SCTP's behaviour -----
+
+/// A-SCTP with the rules `off` switches off (the others on).
+fn ablated(off: impl FnOnce(&mut AsctpRules)) -> SctpConfig {
+    let mut c = acfg();
+    off(&mut c.asctp_rules);
+    c
+}
+
+/// (path, TSN) of every DATA chunk in `pkts`.
+fn data_on(pkts: &[Sent]) -> Vec<(Option<Ipv4Addr>, Tsn)> {
+    pkts.iter()
+        .flat_map(|t| {
+            data_chunks(&t.packet.chunks)
+                .into_iter()
+                .map(move |d| (t.path, d.tsn))
+        })
+        .collect()
+}
+
+#[test]
+fn rule_1_off_retransmits_on_the_alternate_route() {
+    let mut h = two_routes_with(ablated(|r| r.retransmit_on_data_path = false));
+    for _ in 0..3 {
+        h.send_msg(1000);
+    }
+    assert_eq!(data_paths(&mut h), vec![Some(R1); 3]);
+    // R1 broken (nothing acknowledged), K's heartbeats answered. The T3-rtx expiry at 1 s
+    // is R1's first failure; RFC 9260 §6.4 (`t3_rtx_to_alternate`) retransmits on K, where
+    // rule 1 keeps it on R1 (`data_goes_on_the_best_route_only_while_it_is_active`).
+    let start = h.now;
+    let mut sent = Vec::new();
+    let mut t = start;
+    while t < start + SimDuration::from_millis(1500) {
+        t += SimDuration::from_millis(10);
+        h.at(t);
+        let pkts = h.all();
+        answer_in(&mut h, &pkts, K);
+        sent.extend(data_on(&pkts));
+    }
+    assert_eq!(h.a.stats().t3_timeouts, 1);
+    assert_eq!(sent.first(), Some(&(Some(K), h.ltsn(0))), "{sent:?}");
+    assert!(sent.iter().all(|(p, _)| *p == Some(K)), "{sent:?}");
+    assert!(h.a.stats().retransmissions_to_alternate > 0);
+    // R1 is still the data path (one failure of two): new data goes there.
+    assert_eq!(h.a.path_status(R1).unwrap().state, PathState::Active);
+    assert_eq!(h.a.primary(), R1);
+    h.send_msg(1000);
+    let new: Vec<_> = data_on(&h.all())
+        .into_iter()
+        .filter(|(_, tsn)| *tsn == h.ltsn(3))
+        .collect();
+    assert_eq!(new, vec![(Some(R1), h.ltsn(3))]);
+}
+
+#[test]
+fn rule_2_off_heartbeats_as_rfc9260() {
+    let c = SctpConfig {
+        heartbeats: true,
+        ..ablated(|r| r.heartbeat_every_rto = false)
+    };
+    let mut h = two_routes_with(c);
+    let start = h.now;
+    let mut times: Vec<(SimTime, Option<Ipv4Addr>)> = Vec::new();
+    let mut t = start;
+    while t < start + SimDuration::from_secs(60) {
+        t += SimDuration::from_millis(100);
+        h.at(t);
+        h.drain();
+        for (at, s) in h.out.iter() {
+            if s.packet
+                .chunks
+                .iter()
+                .any(|c| matches!(c, ChunkRepr::Heartbeat { .. }))
+            {
+                times.push((*at, s.path));
+            }
+        }
+        answer_on(&mut h, K);
+        answer_on(&mut h, R1);
+    }
+    // RFC 9260 §8.3: RTO (1 s) ± 50 % + HB.interval (30 s) between heartbeats, not every RTO
+    // (`heartbeats_go_every_rto_on_every_route`: at least 4 in 5 s).
+    let hb = SctpConfig::rfc9260().hb_interval;
+    for key in [R1, K] {
+        let at: Vec<SimTime> = times
+            .iter()
+            .filter(|(_, p)| *p == Some(key))
+            .map(|(t, _)| *t)
+            .collect();
+        assert!(
+            at.iter().all(|t| *t >= start + hb),
+            "{key}: none within HB.interval: {at:?}"
+        );
+        assert!((1..=2).contains(&at.len()), "{key}: {at:?}");
+        for w in at.windows(2) {
+            assert!(w[1] - w[0] >= hb, "{key}: {at:?}");
+        }
+    }
+}
+
+#[test]
+fn rule_2_off_the_data_path_is_not_heartbeated_while_data_flows() {
+    let c = SctpConfig {
+        heartbeats: true,
+        ..ablated(|r| r.heartbeat_every_rto = false)
+    };
+    let mut h = two_routes_with(c);
+    let start = h.now;
+    let mut on_r1 = 0;
+    let mut t = start;
+    let mut k = 0u32;
+    while t < start + SimDuration::from_secs(70) {
+        t += SimDuration::from_millis(500);
+        h.at(t);
+        // A message every 0.5 s, acknowledged at once.
+        h.send_msg(100);
+        let pkts = h.all();
+        on_r1 += pkts
+            .iter()
+            .filter(|s| s.path == Some(R1))
+            .flat_map(|s| s.packet.chunks.iter())
+            .filter(|c| matches!(c, ChunkRepr::Heartbeat { .. }))
+            .count();
+        answer_in(&mut h, &pkts, K);
+        let ack = h.sack(k + 1, &[], 65_536);
+        h.inject(vec![ack]);
+        k += 1;
+        h.all();
+    }
+    assert_eq!(on_r1, 0, "RFC 9260 §8.3: only idle destinations are probed");
+    assert!(h.a.path_status(K).unwrap().state == PathState::Active);
+    assert!(h.a.paths[1].stats.heartbeats_sent >= 2, "K is idle: probed");
+}
+
+#[test]
+fn rule_3_off_two_failed_heartbeats_leave_a_route_active() {
+    let mut h = two_routes_with(ablated(|r| r.two_heartbeat_failures = false));
+    assert_eq!(h.a.paths[1].path_max_retrans, cfg().path_max_retrans);
+    // K's heartbeats go unanswered (as in `a_route_is_inactive_after_two_failed_heartbeats`,
+    // where K is inactive at start + 3 s with its RTO at 1 s).
+    let start = h.now;
+    let mut t = start;
+    while t < start + SimDuration::from_millis(4500) {
+        t += SimDuration::from_millis(10);
+        h.at(t);
+        answer_on(&mut h, R1);
+        h.all();
+        if t == start + SimDuration::from_millis(3000) {
+            let k = h.a.path_status(K).unwrap();
+            assert_eq!((k.state, k.error_count), (PathState::Active, 1));
+            assert_eq!(k.rto, SimDuration::from_secs(2), "backed off (§8.3)");
+        }
+    }
+    // Heartbeats at + 1 s (failed at + 2 s) and + 2 s (failed at + 2 s + 2 s).
+    let k = h.a.path_status(K).unwrap();
+    assert_eq!((k.state, k.error_count), (PathState::Active, 2));
+    assert_eq!(k.rto, SimDuration::from_secs(4), "backed off twice");
+    // Six failures (Path.Max.Retrans 5 + 1) make it inactive: after 4, 8, 16 and 32 s more.
+    h.at(start + SimDuration::from_secs(70));
+    answer_on(&mut h, R1);
+    assert_eq!(h.a.path_status(K).unwrap().state, PathState::Inactive);
+    assert!(h.take_events().contains(&SctpEvent::PathDown { addr: K }));
+}
+
+#[test]
+fn rule_4_off_the_notice_does_not_move_data() {
+    let mut h = two_routes_with(ablated(|r| r.route_notice = false));
+    for _ in 0..3 {
+        h.send_msg(1000);
+    }
+    assert_eq!(data_paths(&mut h), vec![Some(R1); 3]);
+    let now = h.now;
+    h.a.set_route(now, R1, None).unwrap();
+    // Noted, but no switch, no failover retransmission: R1 is still the data path.
+    let r1 = h.a.path_status(R1).unwrap();
+    assert_eq!((r1.state, r1.route), (PathState::Active, PathRoute::Lost));
+    assert_eq!(h.a.primary(), R1);
+    assert!(data_on(&h.all()).is_empty());
+    assert_eq!(h.a.stats().failover_retransmissions, 0);
+    assert!(switches(&mut h.a).is_empty());
+    h.send_msg(1000);
+    assert_eq!(data_paths(&mut h), vec![Some(R1)]);
+    // R1's own failures (T3-rtx at 1 s, then heartbeat and T3-rtx at 3 s) still move data.
+    let start = h.now;
+    let mut t = start;
+    while t < start + SimDuration::from_secs(4) && h.a.primary() == R1 {
+        t += SimDuration::from_millis(10);
+        h.at(t);
+        answer_on(&mut h, K);
+    }
+    assert_eq!(h.a.primary(), K);
+    let sw = switches(&mut h.a);
+    assert_eq!(sw.len(), 1);
+    assert_ne!(sw[0].2, SwitchCause::RouteBroken, "{sw:?}");
+    // A secondary path still takes the notice: inactive at once.
+    let mut h = two_routes_with(ablated(|r| r.route_notice = false));
+    let now = h.now;
+    h.a.set_route(now, K, None).unwrap();
+    assert_eq!(h.a.path_status(K).unwrap().state, PathState::Inactive);
+}
+
+#[test]
+fn rule_5_off_the_window_waits_for_its_t3_rtx() {
+    let mut h = two_routes_with(ablated(|r| r.failover_retransmit = false));
+    for _ in 0..3 {
+        h.send_msg(1000);
+    }
+    let tsns = h.all_data_tsns();
+    assert_eq!(tsns.len(), 3);
+    h.at(h.now + SimDuration::from_millis(50));
+    h.all();
+    let now = h.now;
+    h.a.set_route(now, R1, None).unwrap();
+    // The switch happens (rule 4), but nothing is sent again at once
+    // (`the_routing_protocols_notice_switches_at_once`: all three on K).
+    assert_eq!(h.a.primary(), K);
+    assert!(data_on(&h.all()).is_empty());
+    assert_eq!(h.a.stats().failover_retransmissions, 0);
+    // The T3-rtx timer of R1 (started at the first send) expires at 1 s: then on K.
+    let start = h.now;
+    let mut sent = Vec::new();
+    let mut t = start;
+    while t < start + SimDuration::from_secs(1) {
+        t += SimDuration::from_millis(10);
+        h.at(t);
+        let pkts = h.all();
+        answer_in(&mut h, &pkts, K);
+        sent.extend(data_on(&pkts));
+    }
+    assert_eq!(h.a.stats().t3_timeouts, 1);
+    assert_eq!(sent.first(), Some(&(Some(K), tsns[0])), "{sent:?}");
+    assert!(sent.iter().all(|(p, _)| *p == Some(K)));
+    assert_eq!(h.a.stats().failover_retransmissions, 0);
+}
+
+#[test]
+fn rule_6_off_gap_reports_of_the_other_route_count_misses() {
+    let mut h = two_routes_with(ablated(|r| r.tsn_range = false));
+    let rtx = overtaken(&mut h, K);
+    // As plain SCTP (`gap_reports_outside_the_paths_tsn_range_count_no_miss`): R1's four
+    // chunks are spuriously fast retransmitted too, on the data path K (rule 1).
+    assert_eq!(rtx.len(), 5, "{rtx:?}");
+    assert!(rtx.iter().all(|(p, _)| *p == K), "{rtx:?}");
+    let s = h.a.stats();
+    assert_eq!(s.fast_retransmissions, 5);
+    assert_eq!(s.misses_out_of_range, 0);
+}
+
+#[test]
+fn rule_7_off_a_new_route_keeps_the_paths_state() {
+    let mut h = two_routes_with(ablated(|r| r.fresh_path_state = false));
+    let before = h.a.path_status(K).unwrap();
+    assert!(
+        before.srtt.is_some(),
+        "two_routes' heartbeat gave K an RTT sample"
+    );
+    h.a.paths[1].cwnd = 12_345;
+    h.a.paths[1].ssthresh = 23_456;
+    let now = h.now;
+    h.a.set_route(now, K, None).unwrap();
+    h.at(now + SimDuration::from_secs(3));
+    h.all();
+    let now = h.now;
+    h.a.set_route(now, K, Some(5)).unwrap();
+    let k = h.a.path_status(K).unwrap();
+    // `a_new_route_is_a_new_path` (rule on): srtt None, RTO.Initial, the initial cwnd.
+    assert_eq!((k.cwnd, k.ssthresh), (12_345, 23_456));
+    assert_eq!((k.srtt, k.rto), (before.srtt, before.rto));
+    // Still probed over the new route before it carries data.
+    assert_eq!((k.state, k.error_count), (PathState::Unconfirmed, 0));
+    let t = h.next().expect("probed at once");
+    assert_eq!(t.path, Some(K));
+    h.out.push_front((now, t));
+    answer_on(&mut h, K);
+    assert_eq!(h.a.path_status(K).unwrap().state, PathState::Active);
+}
+
+#[test]
+fn every_rule_on_is_the_default() {
+    assert_eq!(SctpConfig::default().asctp_rules, AsctpRules::ALL);
+    assert_eq!(acfg().asctp_rules, AsctpRules::default());
 }
