@@ -100,6 +100,12 @@ SENSITIVITY: dict[str, tuple[dict[str, Any], str]] = {
         "release 3.8 (2009) instead of 3.4 (2003): fast retransmit on the 3rd miss indication, Fast Recovery, heartbeats "
         "every RTO + 30 s ± RTO/2 (docs/models/sctp.md, 'The ns2-2003 profile'); SCTP only",
     ),
+    "802.11 of ns-2.26": (
+        {"radio.retry_accounting": "ns2-2.26"},
+        "ns-2.26 (February 2003) kept the MAC's short retry count across frames (a CTS did not reset it), so RTS failures "
+        "added up until every 7th dropped the frame in service with a link-failure report to DSR/AODV; fixed in ns-2.27 "
+        "(commit 456c448c, October 2003). The paper does not say which release it ran (docs/models/mac80211.md)",
+    ),
     "RFC routing defaults": (
         {"routing.dsr.profile": "rfc4728"},
         "RFC 4728's DSR without ns-2's promiscuous tap, gratuitous replies and error propagation",
@@ -237,6 +243,7 @@ def _prepare(ctx: Context, prefix: str, protocols: Any = PROTOCOLS) -> pd.DataFr
     # What A-SCTP's secondary routes cost the network (the diagnosis table of the report).
     new["heartbeats"] = _sum_assoc(df, "heartbeats_sent")
     new["late_hb_acks"] = _sum_assoc(df, "late_heartbeat_acks")
+    new["misses_out_of_range"] = _sum_assoc(df, "misses_out_of_range")
     new["mac_data_frames"] = _num(df, "macs.tx_data.sum")
     new["mac_collisions"] = _num(df, "macs.collisions.sum")
     new["link_breaks"] = _num(df, "network.link_breaks")
@@ -458,7 +465,7 @@ def _analyse(ctx: Context) -> Analysis:
     whatif.explain(claims, twins, set(ctx.results))
     figures = argyriou2004_report.figures(ctx, sp, pa, a8)
     text = argyriou2004_report.report(ctx, sp, pa, a8, claims, figures, ch, diag)
-    text += whatif.report(ctx, sp, pa, claims, twins, wf)
+    text += whatif.report(ctx, sp, pa, claims, twins, wf, ch)
     return Analysis(claims, text, RESULTS)
 
 

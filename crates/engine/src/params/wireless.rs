@@ -141,6 +141,7 @@ fn retry_accounting(a: RetryAccounting) -> &'static str {
     match a {
         RetryAccounting::Standard => "standard",
         RetryAccounting::PerFrame => "per-frame",
+        RetryAccounting::Ns2_226 => "ns2-2.26",
     }
 }
 

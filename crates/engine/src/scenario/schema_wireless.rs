@@ -138,6 +138,10 @@ pub enum RetryAccountingKind {
     /// Ye, Saadawi & Lee (2003, §4): every failure of a frame above the RTS threshold counts
     /// against the long limit.
     PerFrame,
+    /// ns-2.26 (2003): the station's retry counts, not reset by a CTS (`mac-802_11.cc` of
+    /// ns-2.26; fixed in ns-2.27).
+    #[serde(rename = "ns2-2.26")]
+    Ns2_226,
 }
 
 /// Reception model (`radio.reception`).

@@ -286,6 +286,7 @@ impl RadioParams {
             mac.retry_accounting = match a {
                 RetryAccountingKind::Standard => RetryAccounting::Standard,
                 RetryAccountingKind::PerFrame => RetryAccounting::PerFrame,
+                RetryAccountingKind::Ns2_226 => RetryAccounting::Ns2_226,
             };
         }
         if let Some(v) = spec.queue_limit_packets {

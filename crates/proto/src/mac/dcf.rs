@@ -177,6 +177,9 @@ pub struct Dcf {
     rng: Rng,
     /// Rate adaptation (`None`: every unicast data frame at `cfg.data_mode`).
     rate: Option<Box<RateController>>,
+    /// [`RetryAccounting::Ns2_226`]: the station's short and long retry counts (ns-2.26's
+    /// `ssrc_`, `slrc_`), kept across frames.
+    station_retries: (u32, u32),
 }
 
 impl Dcf {
@@ -196,6 +199,7 @@ impl Dcf {
             queue: IfQueue::new(cfg.queue_limit),
             cs: CarrierSense::new(),
             backoff: Backoff::new(cfg.cw_min),
+            station_retries: (0, 0),
             cfg,
             rng,
             mgmt_queue: VecDeque::new(),
@@ -718,6 +722,14 @@ impl Dcf {
         self.backoff.reset_cw(self.cfg.cw_min);
         if !out.ra.is_group() {
             self.counters.tx_success += 1;
+            if self.cfg.retry_accounting == RetryAccounting::Ns2_226 {
+                // ns-2.26 `recvACK`: only the count of the frame's size class is reset.
+                if out.frame.len() > self.cfg.rts_threshold as usize {
+                    self.station_retries.1 = 0;
+                } else {
+                    self.station_retries.0 = 0;
+                }
+            }
             if let (Some(rc), Payload::Sdu(_)) = (self.rate.as_deref_mut(), &out.payload) {
                 rc.report_acked(now, out.ra, out.mode);
             }
@@ -757,11 +769,37 @@ impl Dcf {
         let above_threshold = cur.frame.len() > threshold;
         let long = match accounting {
             // §10.3.4.4: an RTS failure counts against the short retry count.
-            RetryAccounting::Standard => !was_cts && above_threshold,
+            RetryAccounting::Standard | RetryAccounting::Ns2_226 => !was_cts && above_threshold,
             // Ye et al. (2003, §4): every failure of a long frame counts against the long one.
             RetryAccounting::PerFrame => above_threshold,
         };
-        let reason = if long {
+        let reason = if accounting == RetryAccounting::Ns2_226 {
+            // ns-2.26: the station's counts; `RetransmitRTS` drops at `ssrc_ >= limit`,
+            // `RetransmitDATA` at `*rcount > *thresh`; the count that dropped is reset.
+            let (count, limit, why) = if long {
+                (
+                    &mut self.station_retries.1,
+                    long_limit,
+                    DropReason::LongRetryLimit,
+                )
+            } else {
+                (
+                    &mut self.station_retries.0,
+                    short_limit,
+                    DropReason::ShortRetryLimit,
+                )
+            };
+            *count += 1;
+            let over = if was_cts {
+                *count >= limit
+            } else {
+                *count > limit
+            };
+            if over {
+                *count = 0;
+            }
+            over.then_some(why)
+        } else if long {
             cur.long_retries += 1;
             (cur.long_retries >= long_limit).then_some(DropReason::LongRetryLimit)
         } else {

@@ -335,6 +335,16 @@ pub enum RetryAccounting {
     /// — against dot11LongRetryLimit, not reset by a CTS; a frame at or below the threshold
     /// counts every failure against dot11ShortRetryLimit (as in `Standard`).
     PerFrame,
+    /// ns-2.26's `mac-802_11.cc` (February 2003; fixed in ns-2.27 by commit 456c448c of
+    /// 2003-10-23): the short and long retry counts are the station's (`ssrc_`, `slrc_`), not
+    /// the frame's. `recvCTS` does not reset `ssrc_` (the line is commented out) and `recvACK`
+    /// resets only the count of the frame's size class (`slrc_` above the RTS threshold), so
+    /// with RTS before every frame the RTS failures add up across frames until the
+    /// dot11ShortRetryLimit-th drops whatever frame is in service (`RetransmitRTS`: `ssrc_ >=
+    /// ShortRetryLimit`, then `ssrc_ = 0`) with a link-failure report to the routing protocol.
+    /// `RetransmitDATA` discards only when the count *exceeds* its limit (`*rcount > *thresh`):
+    /// one attempt more than the standard.
+    Ns2_226,
 }
 
 /// dot11RTSThreshold default (802.11-2020 Annex C): 65535 octets, i.e. RTS/CTS off for every

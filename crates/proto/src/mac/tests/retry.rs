@@ -255,3 +255,20 @@ fn per_frame_accounting_leaves_short_frames_alone() {
         );
     }
 }
+
+#[test]
+fn ns2_226_accounting_gives_an_unacked_frame_one_attempt_more() {
+    // ns-2.26 `RetransmitDATA` discards when the count exceeds the limit (`*rcount > *thresh`):
+    // 8 attempts of a frame below the RTS threshold where the standard makes 7.
+    let mut cfg = basic();
+    cfg.retry_accounting = RetryAccounting::Ns2_226;
+    let mut net = Net::adhoc(2, &cfg, 1);
+    net.hears[1][0] = false;
+    net.send(0, Some(1), 300);
+    net.run_for(SimDuration::from_secs(1));
+    assert_eq!(net.tx_of(0).len(), 8);
+    assert_eq!(
+        failures(&net, 0),
+        vec![(addr(1), DropReason::ShortRetryLimit, 300)]
+    );
+}

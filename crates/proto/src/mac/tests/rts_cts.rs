@@ -252,3 +252,39 @@ fn per_frame_accounting_with_other_limits() {
         .collect();
     assert_eq!(failed, vec![crate::mac::DropReason::LongRetryLimit]);
 }
+
+/// RTS attempts of a second frame after a first one needed `first` RTS failures before its CTS
+/// came, with `accounting`.
+fn rts_of_second_frame(accounting: RetryAccounting, first: u64) -> (u64, u64) {
+    let mut cfg = wavelan();
+    cfg.retry_accounting = accounting;
+    let mut net = Net::adhoc(2, &cfg, 6);
+    net.hears[1][0] = false;
+    net.send(0, Some(1), 1000);
+    while net.macs[0].counters().cts_timeouts < first {
+        net.run_for(SimDuration::from_micros(50));
+    }
+    net.hears[1][0] = true;
+    net.run_for(SimDuration::from_millis(100));
+    let c = net.macs[0].counters().clone();
+    assert_eq!(
+        (c.tx_success, c.drops_short_retry),
+        (1, 0),
+        "the first frame got through"
+    );
+    net.hears[1][0] = false;
+    net.send(0, Some(1), 1000);
+    net.run_for(SimDuration::from_secs(1));
+    let d = net.macs[0].counters();
+    (d.tx_rts - c.tx_rts, d.drops_short_retry)
+}
+
+#[test]
+fn ns2_226_accounting_adds_rts_failures_up_across_frames() {
+    // The standard (and ns-2.27 on): a CTS resets the short retry count, so the second frame
+    // gets its own 7 RTS attempts.
+    assert_eq!(rts_of_second_frame(RetryAccounting::Standard, 3), (7, 1));
+    // ns-2.26: the station's count stays at 3 after the first frame's CTS and Ack, so the
+    // second frame is dropped at the 4th RTS failure (3 + 4 = 7).
+    assert_eq!(rts_of_second_frame(RetryAccounting::Ns2_226, 3), (4, 1));
+}
