@@ -255,13 +255,13 @@ def _absolute(sp: pd.DataFrame) -> str:
         return ""
     return (
         f"**Absolute throughput.** Ours is {min(ratios):.2f}-{max(ratios):.2f}× the paper's per-flow throughput (the order of "
-        "the protocols agrees). No single open choice accounts for it (table below): a 1 Mbit/s data rate (ns-2.28's later "
-        "default) comes closest and still leaves SCTP and TCP above the paper; cbrgen's start times, setdest's speeds and "
-        "ns-2's DSR behaviour move it by less. An independent simulator on the same set-up, ns-3 3.44 with its own DSR and "
-        "TCP NewReno (`tools/ns3/manet_tcp.cc`, BENCHMARKS.md), gives 27.7 and 32.7 kbit/s per TCP flow in two runs: also "
-        "2.1-3.3× the paper, so most of the factor lies in what the paper does not state (or in ns-2 of 2004), not in our "
-        "models. "
-        "No choice is tuned to close the gap, so the absolute-throughput claims stay `fail`."
+        "the protocols agrees), with ns-2's documented 802.11 rates of the time (DATA and control at 1 Mbit/s, `ns-mac.tcl`; "
+        "at the 2 Mbit/s this study used before issue 33 it was 2.7-4.4×). The counterfactual sections below run ns-2's "
+        "traffic generator (cbrgen), and the table below changes one open choice at a time; 'The remaining gap' lists every "
+        "candidate with its measured effect. An independent simulator on the set-up at 2 Mbit/s, ns-3 3.44 with its own DSR "
+        "and TCP NewReno (`tools/ns3/manet_tcp.cc`, BENCHMARKS.md), gives 27.7 and 32.7 kbit/s per TCP flow in two runs. "
+        "No choice is tuned to close the gap, so the absolute-throughput rows stay `fail` unless ns-2's own traffic "
+        "generator makes them pass."
     )
 
 

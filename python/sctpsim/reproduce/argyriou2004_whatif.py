@@ -173,10 +173,8 @@ def prepare(ctx: Context, prep: Any) -> dict[str, Any]:
     for key, prefix, protos in (("cb", "cbrgen", ("tcp", "sctp", "asctp")), ("cb8", "cbrgen800", ("tcp", "sctp", "asctp"))):
         df = _frames(ctx, prep, prefix, protos)
         if len(df):
-            df["throughput_active_kbps"] = df["throughput_kbps"]
-            df["throughput_kbps"] = df["throughput_run_kbps"]
-            df["per_node_kbps"] = per_node_kbps(ctx, df)
-            df["sources"] = sources_per_run(ctx, df)
+            df = df.assign(throughput_active_kbps=df["throughput_kbps"], throughput_kbps=df["throughput_run_kbps"],
+                           per_node_kbps=per_node_kbps(ctx, df), sources=sources_per_run(ctx, df))
         wf[key] = df
     wf["eq"] = {step: _frames(ctx, prep, step, ("sctp",)) for step in EQUALISED}
     wf["ablate"] = {sw: _frames(ctx, prep, f"ablate{i}", ("asctp",)) for i, sw in enumerate(ABLATION)}
@@ -390,7 +388,8 @@ def _ablation_section(pa: pd.DataFrame, wf: dict[str, Any]) -> str:
         return ""
     base = pa[(pa[a.P_ROUTING] == "dsr") & (pa["pause_s"] == 0.0)]
     full = base[base["protocol"] == "asctp"]
-    rows = []
+    rows: list[list[Any]] = []
+    verdicts: list[tuple[str, Any, Any]] = []
     for sw, df in [("(none: every rule on)", full), *wf["ablate"].items()]:
         if df.empty:
             continue
@@ -398,6 +397,8 @@ def _ablation_section(pa: pd.DataFrame, wf: dict[str, Any]) -> str:
         both = pd.concat([base, x], ignore_index=True, sort=False)
         r_full = a._paired(both, {}, "throughput_kbps", base="asctp", alt="off")
         r_sctp = a._paired(both, {}, "throughput_kbps", base="sctp", alt="off")
+        if sw in ABLATION:
+            verdicts.append((sw, r_full, r_sctp))
         rule, source = ABLATION.get(sw, ("", ""))
         rows.append([f"`{sw}`", rule, source, _mc(df["throughput_kbps"]), fmt_mean_ci(r_full.value, r_full.ci95),
                      fmt_mean_ci(r_sctp.value, r_sctp.ci95), fmt(df["timeouts"].mean()), fmt(df["path_switches"].mean()),
@@ -409,7 +410,22 @@ def _ablation_section(pa: pd.DataFrame, wf: dict[str, Any]) -> str:
         "means the rule costs throughput here; below 1, it gains.",
         markdown_table(["switch off", "rule (off: what replaces it)", "source", "kbit/s", "÷ A-SCTP (paired)", "÷ SCTP (paired)",
                         "T3/run", "route switches/run", "failover rtx/run", "heartbeats/run", "route errors/run"], rows),
+        _ablation_summary(verdicts),
     ])
+
+
+def _ablation_summary(verdicts: list[tuple[str, Any, Any]]) -> str:
+    """Which rules measurably gain or cost (95 % CI of the paired ratio to A-SCTP excluding 1),
+    and whether any one switched off lifts A-SCTP above SCTP (the R16 row at no pause)."""
+    def sig(r: Any, above: bool) -> bool:
+        return math.isfinite(r.value) and (r.value - r.ci95 > 1 if above else r.value + r.ci95 < 1)
+    gains = [f"`{sw}` ({r.value:.3f})" for sw, r, _ in verdicts if sig(r, False)]
+    costs = [f"`{sw}` ({r.value:.3f})" for sw, r, _ in verdicts if sig(r, True)]
+    lifted = [f"`{sw}`" for sw, _, q in verdicts if sig(q, True)]
+    return (f"Rules whose removal measurably lowers A-SCTP's throughput (they gain): {', '.join(gains) or 'none'}; whose "
+            f"removal raises it (they cost): {', '.join(costs) or 'none'}; the others are within the paired 95 % CI of 1. "
+            f"Switched off alone, {'these lift A-SCTP above SCTP: ' + ', '.join(lifted) if lifted else 'no rule lifts A-SCTP above SCTP'} "
+            "(R16 at no pause).")
 
 
 def _area_section(wf: dict[str, Any]) -> str:

@@ -423,7 +423,7 @@ mod test {
         }
         // ns-2.27's module: RTO + HB.interval exactly, every time.
         let old = SctpConfig::ns2_2003();
-        let mut q = Path::new(&old, p.addr, p.source, 65_536, &mut rng);
+        let q = Path::new(&old, p.addr, p.source, 65_536, &mut rng);
         let d = q.heartbeat_period(&mut rng);
         assert_eq!(d, q.rto.rto() + old.hb_interval);
         assert_eq!(q.heartbeat_period(&mut rng), d);

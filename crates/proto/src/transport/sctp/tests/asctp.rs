@@ -202,13 +202,13 @@ fn an_idle_data_path_is_given_up_after_two_failed_heartbeats() {
     assert_eq!(data_paths(&mut h), vec![Some(K)]);
 }
 
-#[test]
-fn heartbeats_go_every_rto_on_every_route() {
-    let mut h = two_routes();
+/// The HEARTBEATs sent over `span` (time, path), every one answered on both routes, in
+/// 100 ms steps.
+fn heartbeat_times(h: &mut Harness, span: SimDuration) -> Vec<(SimTime, Option<Ipv4Addr>)> {
     let start = h.now;
-    let mut times: Vec<(SimTime, Option<Ipv4Addr>)> = Vec::new();
+    let mut times = Vec::new();
     let mut t = start;
-    while t < start + SimDuration::from_secs(5) {
+    while t < start + span {
         t += SimDuration::from_millis(100);
         h.at(t);
         h.drain();
@@ -221,9 +221,16 @@ fn heartbeats_go_every_rto_on_every_route() {
                 times.push((*at, s.path));
             }
         }
-        answer_on(&mut h, K);
-        answer_on(&mut h, R1);
+        answer_on(h, K);
+        answer_on(h, R1);
     }
+    times
+}
+
+#[test]
+fn heartbeats_go_every_rto_on_every_route() {
+    let mut h = two_routes();
+    let times = heartbeat_times(&mut h, SimDuration::from_secs(5));
     for key in [R1, K] {
         let rto = h.a.path_status(key).unwrap().rto;
         assert_eq!(
@@ -713,24 +720,7 @@ fn rule_2_off_heartbeats_as_rfc9260() {
     };
     let mut h = two_routes_with(c);
     let start = h.now;
-    let mut times: Vec<(SimTime, Option<Ipv4Addr>)> = Vec::new();
-    let mut t = start;
-    while t < start + SimDuration::from_secs(60) {
-        t += SimDuration::from_millis(100);
-        h.at(t);
-        h.drain();
-        for (at, s) in h.out.iter() {
-            if s.packet
-                .chunks
-                .iter()
-                .any(|c| matches!(c, ChunkRepr::Heartbeat { .. }))
-            {
-                times.push((*at, s.path));
-            }
-        }
-        answer_on(&mut h, K);
-        answer_on(&mut h, R1);
-    }
+    let times = heartbeat_times(&mut h, SimDuration::from_secs(60));
     // RFC 9260 §8.3: RTO (1 s) ± 50 % + HB.interval (30 s) between heartbeats, not every RTO
     // (`heartbeats_go_every_rto_on_every_route`: at least 4 in 5 s).
     let hb = SctpConfig::rfc9260().hb_interval;
