@@ -154,3 +154,35 @@ def test_no_row_is_explained_and_checks_are_beside_the_headline() -> None:
     pa.loc[pa["protocol"] == "asctp", "messages_missing"] = 1.0
     bad = [c for c in a.claims_from(sp, pa, a8) if c.claim == "exact_delivery" and c.verdict == "fail"]
     assert len(bad) == 1 and "A-SCTP" in bad[0].case
+
+
+def _cbrgen_frames(scale: float) -> dict[str, object]:
+    """The counterfactual frames ``whatif.twin_claims`` reads: the cbrgen speed table (levels ×
+    ``scale``; A-SCTP at 20 m/s) and the 800 m cbrgen runs."""
+    from sctpsim.reproduce import argyriou2004_whatif as w
+    sp, pa, _ = frames(scale=scale)
+    asctp = pa[(pa["protocol"] == "asctp") & (pa["pause_s"] == 0.0)]
+    cb = pd.concat([sp, asctp], ignore_index=True)
+    cb8 = cb[(cb[a.P_ROUTING] == "dsr") & (cb["speed_mps"] == 20)]
+    return {"cb": cb, "cb8": cb8, "eq": {s: pd.DataFrame() for s in w.EQUALISED},
+            "ablate": {s: pd.DataFrame() for s in w.ABLATION}}
+
+
+def test_a_failing_row_is_explained_only_by_a_passing_cbrgen_twin_of_a_part_that_ran() -> None:
+    from sctpsim.reproduce import argyriou2004_whatif as w
+    parts = {"cbrgen-tcp", "cbrgen-sctp", "cbrgen-asctp"}
+    # Ours 3× the paper: the level rows fail; cbrgen at the paper's levels: their twins pass.
+    claims = a.claims_from(*frames(scale=3.0))
+    twins = w.twin_claims(_cbrgen_frames(1.0))
+    n = w.explain(claims, twins, parts)
+    explained = [c for c in claims if c.verdict == "explained"]
+    assert n == len(explained) > 0
+    assert {c.claim for c in explained} >= {"per_flow_throughput"}
+    assert all(c.evidence == ("cbrgen-tcp" if c.case.startswith("TCP") else "cbrgen-sctp") for c in explained
+               if c.claim == "per_flow_throughput")
+    # A twin that fails too explains nothing, and neither does a part that did not run.
+    claims = a.claims_from(*frames(scale=3.0))
+    assert w.explain(claims, w.twin_claims(_cbrgen_frames(3.0)), parts) == 0
+    claims = a.claims_from(*frames(scale=3.0))
+    assert w.explain(claims, twins, set()) == 0
+    assert not [c for c in claims if c.verdict == "explained"]

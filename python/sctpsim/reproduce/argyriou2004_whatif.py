@@ -121,36 +121,25 @@ def _scenario() -> Any:
     return SCENARIO
 
 
-def per_node_kbps(ctx: Context, df: pd.DataFrame) -> pd.Series:
-    """Per run: bytes delivered summed per source node, averaged over the source nodes, over
-    the whole run (kbit/s) — the paper's 'throughput' if it averaged per node rather than per
-    flow (cbrgen gives some nodes two flows)."""
-    out = []
+def per_source(ctx: Context, df: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """Per run (from its stored summary): the bytes delivered summed per source node and
+    averaged over the source nodes, over the whole run (kbit/s) — the paper's 'throughput' if
+    it averaged per node rather than per flow (cbrgen gives some nodes two flows) — and the
+    number of distinct source nodes."""
+    kbps, sources = [], []
     for part, key, t in zip(df["part"], df["key"], df["sim_time_s"]):
         p = ctx.out / "sweeps" / str(part) / "runs" / f"{key}.json"
         try:
             flows = json.loads(p.read_text())["summary"]["flows"]
         except (OSError, KeyError, ValueError):
-            out.append(math.nan)
-            continue
+            flows = []
         by_src: dict[str, float] = {}
         for f in flows:
             by_src[f["src"]] = by_src.get(f["src"], 0.0) + float(f["bytes_delivered"])
-        out.append(sum(by_src.values()) / len(by_src) * 8 / float(t) / 1e3 if by_src and t else math.nan)
-    return pd.Series(out, index=df.index, dtype="float64")
-
-
-def sources_per_run(ctx: Context, df: pd.DataFrame) -> pd.Series:
-    """Per run: distinct source nodes among its flows."""
-    out = []
-    for part, key in zip(df["part"], df["key"]):
-        p = ctx.out / "sweeps" / str(part) / "runs" / f"{key}.json"
-        try:
-            flows = json.loads(p.read_text())["summary"]["flows"]
-            out.append(float(len({f["src"] for f in flows})))
-        except (OSError, KeyError, ValueError):
-            out.append(math.nan)
-    return pd.Series(out, index=df.index, dtype="float64")
+        ok = bool(by_src) and bool(t)
+        kbps.append(sum(by_src.values()) / len(by_src) * 8 / float(t) / 1e3 if ok else math.nan)
+        sources.append(float(len(by_src)) if by_src else math.nan)
+    return pd.Series(kbps, index=df.index, dtype="float64"), pd.Series(sources, index=df.index, dtype="float64")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -173,8 +162,9 @@ def prepare(ctx: Context, prep: Any) -> dict[str, Any]:
     for key, prefix, protos in (("cb", "cbrgen", ("tcp", "sctp", "asctp")), ("cb8", "cbrgen800", ("tcp", "sctp", "asctp"))):
         df = _frames(ctx, prep, prefix, protos)
         if len(df):
+            node_kbps, sources = per_source(ctx, df)
             df = df.assign(throughput_active_kbps=df["throughput_kbps"], throughput_kbps=df["throughput_run_kbps"],
-                           per_node_kbps=per_node_kbps(ctx, df), sources=sources_per_run(ctx, df))
+                           per_node_kbps=node_kbps, sources=sources)
         wf[key] = df
     wf["eq"] = {step: _frames(ctx, prep, step, ("sctp",)) for step in EQUALISED}
     wf["ablate"] = {sw: _frames(ctx, prep, f"ablate{i}", ("asctp",)) for i, sw in enumerate(ABLATION)}
