@@ -48,6 +48,12 @@ def cbrgen_sets(proto: str, quick: bool) -> dict[str, Any]:
     return sets
 
 
+#: ns-2.26's MAC (the station's retry counts, docs/models/mac80211.md): with cbrgen's traffic, the
+#: ``cbrgen226-*`` diagnostic parts — whether ns-2's generator on the MAC of the release before
+#: the paper's SCTP module was merged gives the published levels. Not evidence: the paper does
+#: not say which release it ran, and ns-2.27 (January 2004) had the fix.
+MAC_226 = {"radio.retry_accounting": "ns2-2.26"}
+
 #: The equalised control, cumulative steps from the study's SCTP towards TCP's configuration
 #: (ns-2's Agent/TCP: ``packetSize_ 1000``, ``window_ 20``, a TCPSink acking every segment):
 #: step → (overrides on the SCTP flow, what the step changes).
@@ -88,6 +94,13 @@ def parts(quick: bool, seeds: int, sets_common: dict[str, Any], protocols: dict[
             vary={p_routing: ["dsr", "aodv"], p_speed: list(speeds)},
             sets={**sets_common, **protocols[proto], **cbrgen_sets(proto, quick), p_pause: "0s"},
             what=f"cbrgen traffic: {proto.upper()}, DSR/AODV × maximum speed, no pause (Figure 2 from ns-2's traffic generator)",
+        ))
+    for proto in ("tcp", "sctp"):
+        out.append(Part(
+            name=f"cbrgen226-{proto}", scenario=_scenario(), seeds=seeds,
+            vary={p_routing: ["dsr", "aodv"], p_speed: list(speeds)},
+            sets={**sets_common, **protocols[proto], **cbrgen_sets(proto, quick), p_pause: "0s", **MAC_226},
+            what=f"cbrgen traffic and ns-2.26's 802.11 retry counts: {proto.upper()}, DSR/AODV × maximum speed, no pause (diagnostic)",
         ))
     out.append(Part(
         name="cbrgen-asctp", scenario=_scenario(), seeds=seeds, vary={p_routing: ["dsr"]},
@@ -159,12 +172,14 @@ def prepare(ctx: Context, prep: Any) -> dict[str, Any]:
     anywhere in [0, 180) s; the paper's throughput of a 200 s run) and the per-flow-active one
     as ``throughput_active_kbps``."""
     wf: dict[str, Any] = {}
-    for key, prefix, protos in (("cb", "cbrgen", ("tcp", "sctp", "asctp")), ("cb8", "cbrgen800", ("tcp", "sctp", "asctp"))):
+    for key, prefix, protos in (("cb", "cbrgen", ("tcp", "sctp", "asctp")), ("cb8", "cbrgen800", ("tcp", "sctp", "asctp")),
+                                ("cb226", "cbrgen226", ("tcp", "sctp"))):
         df = _frames(ctx, prep, prefix, protos)
         if len(df):
             node_kbps, sources = per_source(ctx, df)
-            df = df.assign(throughput_active_kbps=df["throughput_kbps"], throughput_kbps=df["throughput_run_kbps"],
-                           per_node_kbps=node_kbps, sources=sources)
+            extra = pd.DataFrame({"throughput_active_kbps": df["throughput_kbps"], "throughput_kbps": df["throughput_run_kbps"],
+                                  "per_node_kbps": node_kbps, "sources": sources}, index=df.index)
+            df = pd.concat([df.drop(columns=["throughput_kbps"]), extra], axis=1)
         wf[key] = df
     wf["eq"] = {step: _frames(ctx, prep, step, ("sctp",)) for step in EQUALISED}
     wf["ablate"] = {sw: _frames(ctx, prep, f"ablate{i}", ("asctp",)) for i, sw in enumerate(ABLATION)}
@@ -254,6 +269,7 @@ def _cbrgen_section(claims: list[Any], twins: list[Any], wf: dict[str, Any]) -> 
             row.append(fmt_mean_ci(r.value, r.ci95))
             rows.append(row)
     table, moved, still, n = twins_table(claims, twins, "cbrgen")
+    diag = _mac226_block(claims, wf)
     fin = [x for x in ratios if math.isfinite(x)]
     d20 = cb[(cb[a.P_ROUTING] == "dsr") & (cb["speed_mps"] == a.DEFAULT_SPEED_MPS)]
     return "\n\n".join([
@@ -275,6 +291,36 @@ def _cbrgen_section(claims: list[Any], twins: list[Any], wf: dict[str, Any]) -> 
         f"and {_mc(d20[d20['protocol'] == 'sctp']['throughput_active_kbps'])}.",
         f"Every claim row that has a twin on the cbrgen parts ({n} rows; {moved} change outcome, {still} fail on both). A row "
         "that fails on ours and passes on cbrgen's is marked `explained` with this part as evidence.",
+        table,
+        diag,
+    ])
+
+
+def _mac226_block(claims: list[Any], wf: dict[str, Any]) -> str:
+    """cbrgen's traffic on ns-2.26's MAC: Figure 2's level and ratio rows computed on the
+    ``cbrgen226-*`` parts, beside ours (a diagnostic: never evidence)."""
+    from sctpsim.reproduce import argyriou2004 as a
+    from sctpsim.reproduce.claims import twins_table
+    cb = wf.get("cb226")
+    if cb is None or cb.empty:
+        return ""
+    twins = a._fig2_claims(cb)
+    table, _, _, n = twins_table(claims, twins, "cbrgen + ns-2.26 MAC")
+    passed = [v for v in twins if v.source == "paper" and v.outcome == "pass"]
+    ratios = []
+    for (routing, proto, speed), (t, _) in a.PAPER_SPEED.items():
+        sub = cb[(cb[a.P_ROUTING] == routing) & (cb["speed_mps"] == speed) & (cb["protocol"] == proto)]
+        if len(sub):
+            ratios.append(sub["throughput_kbps"].mean() / t)
+    fin = [x for x in ratios if math.isfinite(x)]
+    span = f"{min(fin):.2f}-{max(fin):.2f}×" if fin else "—"
+    return "\n\n".join([
+        "### cbrgen's traffic on ns-2.26's MAC (diagnostic)",
+        "The `cbrgen226-*` parts add ns-2.26's 802.11 retry counts (`radio.retry_accounting = \"ns2-2.26\"`: a CTS does not "
+        "reset the short retry count, so RTS failures add up across frames into spurious link failures; fixed in ns-2.27) to "
+        "cbrgen's traffic. The paper does not say which release it ran, so these rows are never evidence; they say whether "
+        f"the two documented ns-2 behaviours together reach the published levels. Per-flow throughput: {span} the paper's; "
+        f"{len(passed)} of {n} Figure 2 rows pass on it.",
         table,
     ])
 
