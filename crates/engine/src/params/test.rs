@@ -195,7 +195,10 @@ fn ns2_21b8_timing_is_shown() {
         );
     let r = rows(&text, &[], None);
     let t = row(&r, "radio.timing");
-    assert_eq!((t.value.as_str(), t.default.as_str()), (Some("ns2-2.1b8"), Some("standard")));
+    assert_eq!(
+        (t.value.as_str(), t.default.as_str()),
+        (Some("ns2-2.1b8"), Some("standard"))
+    );
     // Every frame at the data rate: the basic and broadcast rates follow it.
     for p in ["radio.basic_rate", "radio.broadcast_rate"] {
         assert_eq!(row(&r, p).value.as_u64(), Some(150_000), "{p}");

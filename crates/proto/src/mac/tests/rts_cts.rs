@@ -387,7 +387,7 @@ fn ns2_21b8_timeouts_and_eifs_at_150_kbps() {
     let gaps = gaps_to_next_rts(&net, FrameKind::Rts);
     assert_eq!(gaps.len(), 6);
     for g in gaps {
-        assert!(g >= to && (g.0 - to.0) % slot == 0, "{g} vs {to}");
+        assert!(g >= to && (g.0 - to.0).is_multiple_of(slot), "{g} vs {to}");
     }
 
     // DATA lost: ACKTimeout(len) = DATA + Ack + SIFS + DIFS from the DATA start
@@ -408,7 +408,7 @@ fn ns2_21b8_timeouts_and_eifs_at_150_kbps() {
     let gaps = gaps_to_next_rts(&net, FrameKind::Data);
     assert_eq!(gaps.len(), 2, "{:?}", net.log);
     for g in gaps {
-        assert!(g >= to && (g.0 - to.0) % slot == 0, "{g} vs {to}");
+        assert!(g >= to && (g.0 - to.0).is_multiple_of(slot), "{g} vs {to}");
     }
 
     // Ack corrupted: the sender's NAV of usec(eifs_) = ⌈10 + 50 µs + 8·62/150 000 s⌉ =
@@ -430,5 +430,8 @@ fn ns2_21b8_timeouts_and_eifs_at_150_kbps() {
     let gaps = gaps_to_next_rts(&net, FrameKind::Ack);
     assert!(!gaps.is_empty(), "{:?}", net.log);
     let g = gaps[0];
-    assert!(g >= eifs && (g.0 - eifs.0) % slot == 0, "{g} vs {eifs}");
+    assert!(
+        g >= eifs && (g.0 - eifs.0).is_multiple_of(slot),
+        "{g} vs {eifs}"
+    );
 }
