@@ -101,3 +101,54 @@ fn saturated_links_of_any_rate_match_the_dcf_arithmetic() {
         assert!(err.abs() < 0.01, "{case}: {got} vs {want}");
     }
 }
+
+/// The mean cycle of the same sender with `radio.timing = "ns2-2.1b8"`, in µs: ns-2.1b8 sent
+/// every frame, its 24 PLCP octets included, at the link rate (`8 * len / bandwidth_`,
+/// `mac/mac-802_11.h`:139–142 of ns-2.1b8), and timed the DATA frame as the 1004-byte IP
+/// packet + 52 octets (24 PLCP + 24 header + 4 FCS, no LLC/SNAP); RTS 44, CTS and Ack 38
+/// octets. DIFS, slot, SIFS and the backoff as above.
+fn ns2_21b8_cycle_us(bps: f64, rts: bool) -> f64 {
+    let (slot, sifs) = (20.0, 10.0);
+    let difs = sifs + 2.0 * slot;
+    let frame = |bytes: f64| 8.0 * bytes / bps * 1e6;
+    let data = frame(MPDU_BYTES - 36.0 + 52.0);
+    let basic = difs + 15.5 * slot + data + sifs + frame(38.0);
+    if rts {
+        basic + frame(44.0) + sifs + frame(38.0) + sifs
+    } else {
+        basic
+    }
+}
+
+#[test]
+fn ns2_21b8_timing_changes_the_exchange() {
+    let cases = [
+        (150, false, 120),
+        (2000, false, 20),
+        (150, true, 120),
+        (2000, true, 20),
+    ];
+    for (kbps, rts, secs) in cases {
+        let scenario =
+            link(kbps, rts, secs).replace("[radio]\n", "[radio]\ntiming = \"ns2-2.1b8\"\n");
+        assert!(scenario.contains("timing = \"ns2-2.1b8\""));
+        let r = run_with(&scenario, &[]);
+        let f = &r.summary.flows[0];
+        let m = &r.summary.macs[0];
+        assert_eq!(m.collisions, 0, "{kbps} kbit/s, RTS {rts}: {m:?}");
+        assert_eq!(m.tx_data_retries, 0, "{kbps} kbit/s, RTS {rts}: {m:?}");
+        let got = f.packets_delivered as f64 / secs as f64;
+        let bps = kbps as f64 * 1e3;
+        let want = 1e6 / ns2_21b8_cycle_us(bps, rts);
+        let standard = 1e6 / dcf_cycle_us(bps, rts);
+        let case = format!("{kbps} kbit/s{}", if rts { " RTS/CTS" } else { "" });
+        let err = got / want - 1.0;
+        eprintln!(
+            "{case:>19}: ns2-2.1b8 timing {got:.3} frames/s, arithmetic {want:.3} (error {:+.2} %), standard timing {standard:.3}",
+            100.0 * err
+        );
+        assert!(err.abs() < 0.01, "{case}: {got} vs {want}");
+        // The two timings are well apart (3-5 %), so the test tells them apart.
+        assert!((want / standard - 1.0).abs() > 0.025, "{case}");
+    }
+}

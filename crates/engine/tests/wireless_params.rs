@@ -218,3 +218,50 @@ fn rate_control_names() {
         common::run_with(&text, &[]);
     }
 }
+
+#[test]
+fn ns2_21b8_timing() {
+    // ns-2.1b8's timing is its DSSS MAC's, with every frame at the one rate.
+    let e = rejects(
+        r#"profile = "80211b"
+timing = "ns2-2.1b8""#,
+        "radio.timing",
+    );
+    assert!(e.contains("ns2-wavelan"), "{e}");
+    rejects(r#"timing = "ns2""#, "radio.timing");
+    let e = rejects(
+        r#"timing = "ns2-2.1b8"
+data_rate = "150kbps"
+basic_rate = "1Mbps""#,
+        "radio.basic_rate",
+    );
+    assert!(e.contains("150 kbit/s"), "{e}");
+    rejects(
+        r#"timing = "ns2-2.1b8"
+broadcast_rate = "1Mbps""#,
+        "radio.broadcast_rate",
+    );
+    rejects(
+        r#"timing = "ns2-2.1b8"
+rate_control = "arf""#,
+        "radio.rate_control",
+    );
+    rejects(
+        r#"timing = "ns2-2.1b8"
+reception = "sinr""#,
+        "radio.reception",
+    );
+    for ok in [
+        r#"timing = "standard""#,
+        r#"timing = "ns2-2.1b8""#,
+        r#"timing = "ns2-2.1b8"
+data_rate = "150kbps""#,
+        r#"timing = "ns2-2.1b8"
+data_rate = "384kbps"
+basic_rate = "384kbps"
+broadcast_rate = "384kbps""#,
+    ] {
+        let s = scenario(ok);
+        assert!(sctpsim_engine::load(&s, &[]).is_ok(), "{ok}");
+    }
+}

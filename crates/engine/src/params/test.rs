@@ -186,6 +186,28 @@ fn any_rate_of_the_ns2_radio_is_shown() {
 }
 
 #[test]
+fn ns2_21b8_timing_is_shown() {
+    let text = WIRELESS
+        .replace("profile = \"80211b\"", "profile = \"ns2-wavelan\"")
+        .replace(
+            "data_rate = \"2Mbps\"",
+            "data_rate = \"150kbps\"\ntiming = \"ns2-2.1b8\"",
+        );
+    let r = rows(&text, &[], None);
+    let t = row(&r, "radio.timing");
+    assert_eq!(
+        (t.value.as_str(), t.default.as_str()),
+        (Some("ns2-2.1b8"), Some("standard"))
+    );
+    // Every frame at the data rate: the basic and broadcast rates follow it.
+    for p in ["radio.basic_rate", "radio.broadcast_rate"] {
+        assert_eq!(row(&r, p).value.as_u64(), Some(150_000), "{p}");
+    }
+    let plain = rows(WIRELESS, &[], None);
+    assert_eq!(row(&plain, "radio.timing").value.as_str(), Some("standard"));
+}
+
+#[test]
 fn a_model_the_scenario_chooses_has_its_own_defaults() {
     let text = WIRELESS.replace(
         "data_rate = \"2Mbps\"",

@@ -17,7 +17,8 @@ use crate::wireless::profiles::{
     profile_name, RadioParams, ReceptionParams, DEFAULT_FRAME_ERROR_MAX_P,
 };
 use sctpsim_proto::mac::{
-    ApConfig, MacConfig, MacRole, PhyMode, PhyStandard, Preamble, RetryAccounting, StaConfig,
+    ApConfig, MacConfig, MacRole, MacTiming, PhyMode, PhyStandard, Preamble, RetryAccounting,
+    StaConfig,
 };
 use sctpsim_world::power::ratio_to_db;
 use sctpsim_world::propagation::RadioGeometry;
@@ -142,6 +143,13 @@ fn retry_accounting(a: RetryAccounting) -> &'static str {
         RetryAccounting::Standard => "standard",
         RetryAccounting::PerFrame => "per-frame",
         RetryAccounting::Ns2_226 => "ns2-2.26",
+    }
+}
+
+fn mac_timing(t: MacTiming) -> &'static str {
+    match t {
+        MacTiming::Standard => "standard",
+        MacTiming::Ns2_21b8 => "ns2-2.1b8",
     }
 }
 
@@ -278,6 +286,13 @@ fn radio(rows: &mut Rows<'_>, spec: RadioSpec) {
         "radio.retry_accounting",
         retry_accounting(mac.retry_accounting),
         dflt(&|b| retry_accounting(b.mac.retry_accounting).into()),
+        "",
+        &prof,
+    );
+    rows.add(
+        "radio.timing",
+        mac_timing(mac.timing),
+        dflt(&|b| mac_timing(b.mac.timing).into()),
         "",
         &prof,
     );

@@ -144,6 +144,18 @@ pub enum RetryAccountingKind {
     Ns2_226,
 }
 
+/// How the MAC times frames (`radio.timing`); see `sctpsim_proto::mac::MacTiming`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MacTimingKind {
+    /// The PHY's timing (IEEE 802.11; for DSSS the PLCP at 1 Mbit/s).
+    Standard,
+    /// ns-2.1b8 (2001): every frame, its 24 PLCP octets included, at the one data rate
+    /// (`bandwidth_`), with its EIFS and response timeouts (`ns2-wavelan` only).
+    #[serde(rename = "ns2-2.1b8")]
+    Ns2_21b8,
+}
+
 /// Reception model (`radio.reception`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -218,6 +230,9 @@ pub struct RadioSpec {
     /// Which failures count against which retry limit (default `standard`).
     #[serde(default)]
     pub retry_accounting: Option<RetryAccountingKind>,
+    /// Frame airtimes, EIFS and response timeouts: `standard` (default) or `ns2-2.1b8`.
+    #[serde(default)]
+    pub timing: Option<MacTimingKind>,
     /// Rate adaptation of unicast data frames, per destination: `constant` (default: every
     /// frame at `data_rate`), `arf`, `aarf` or `minstrel` (`sctpsim_proto::mac::rate`).
     #[serde(default)]

@@ -30,14 +30,14 @@
 //! energy-detection level is above their −101 dBm sensitivity).
 
 use crate::scenario::{
-    FrameErrorKind, FrameErrorSpec, PropagationKind, PropagationSpec, RadioProfileKind, RadioSpec,
-    ReceptionKind, RetryAccountingKind, ScenarioError,
+    FrameErrorKind, FrameErrorSpec, MacTimingKind, PropagationKind, PropagationSpec,
+    RadioProfileKind, RadioSpec, ReceptionKind, RetryAccountingKind, ScenarioError,
 };
 use sctpsim_proto::mac::phy_timing::{ANY_RATE_MAX_BPS, ANY_RATE_MIN_BPS};
 use sctpsim_proto::mac::rate::adaptive_rates;
 use sctpsim_proto::mac::{
-    MacConfig, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile, RateControlConfig,
-    RetryAccounting,
+    MacConfig, MacTiming, OfdmRate, PhyMode, PhyStandard, Preamble, RadioProfile,
+    RateControlConfig, RetryAccounting,
 };
 use sctpsim_world::power::{db_to_ratio, dbm_to_w, w_to_dbm};
 use sctpsim_world::propagation::{
@@ -208,6 +208,61 @@ fn rate_list(standard: PhyStandard) -> &'static str {
     }
 }
 
+/// `radio.timing = "ns2-2.1b8"`: ns-2.1b8's airtimes, EIFS and response timeouts
+/// ([`MacTiming::Ns2_21b8`], with its citations). ns-2.1b8 sent every frame at the one
+/// `bandwidth_`, so the basic and broadcast rates follow `data_rate` (given otherwise, they are
+/// an error), and had neither rate adaptation nor SINR reception; its `NAVTimeout`
+/// (`mac/mac-802_11.h`:161 of ns-2.1b8) is defined but never used, so a NAV set by an RTS is
+/// not reset. Only the DSSS PHY of `ns2-wavelan`.
+fn ns2_21b8_timing(spec: &RadioSpec, mac: &mut MacConfig) -> Result<(), ScenarioError> {
+    const WHY: &str = "with timing = \"ns2-2.1b8\" every frame goes at radio.data_rate, as ns-2.1b8 sent every frame at its one bandwidth_";
+    if mac.standard != PhyStandard::Dsss {
+        return Err(err(
+            "timing",
+            format!(
+                "\"ns2-2.1b8\" is ns-2.1b8's DSSS MAC: only with profile = \"ns2-wavelan\", not \"{}\"",
+                profile_name(spec.profile)
+            ),
+        ));
+    }
+    let data = mac.data_mode;
+    if spec.basic_rate.is_some() && mac.basic_modes.as_slice() != [data] {
+        return Err(err(
+            "basic_rate",
+            format!(
+                "must equal radio.data_rate ({}): {WHY}",
+                rate_text(data.rate_bps())
+            ),
+        ));
+    }
+    if spec.broadcast_rate.is_some() && mac.broadcast_mode != Some(data) {
+        return Err(err(
+            "broadcast_rate",
+            format!(
+                "must equal radio.data_rate ({}): {WHY}",
+                rate_text(data.rate_bps())
+            ),
+        ));
+    }
+    if mac.rate_control != RateControlConfig::Constant {
+        return Err(err(
+            "rate_control",
+            "must be \"constant\" with timing = \"ns2-2.1b8\" (ns-2.1b8 had no rate adaptation)",
+        ));
+    }
+    if spec.reception == Some(ReceptionKind::Sinr) {
+        return Err(err(
+            "reception",
+            "must be \"threshold\" with timing = \"ns2-2.1b8\" (ns-2.1b8's threshold reception; the SINR model assumes the PLCP at 1 Mbit/s)",
+        ));
+    }
+    mac.basic_modes = vec![data];
+    mac.broadcast_mode = Some(data);
+    mac.nav_reset_after_rts = false;
+    mac.timing = MacTiming::Ns2_21b8;
+    Ok(())
+}
+
 /// The scenario name of a radio profile (`ns2-wavelan`, `80211b`, ...).
 pub fn profile_name(p: RadioProfileKind) -> &'static str {
     match p {
@@ -360,6 +415,9 @@ impl RadioParams {
                     ),
                 )
             })?;
+        }
+        if spec.timing == Some(MacTimingKind::Ns2_21b8) {
+            ns2_21b8_timing(spec, &mut mac)?;
         }
         mac.validate().map_err(|e| err("profile", e))?;
 

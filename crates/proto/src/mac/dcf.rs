@@ -479,11 +479,20 @@ impl Dcf {
         let Some(kind) = self.on_air.take() else {
             return;
         };
-        let timeout = now + self.cfg.response_timeout();
+        // The mode of the frame in service (its RTS goes at the control rate for it).
+        let mode = self.current.as_ref().map(|c| c.mode);
         match kind {
             OnAir::Response => {}
             // §10.3.2.9: CTSTimeout, like AckTimeout, starts at PHY-TXEND.confirm.
-            OnAir::Rts => self.phase = Phase::WaitCts { deadline: timeout },
+            OnAir::Rts => {
+                let timeout = match mode {
+                    Some(m) => self.cfg.cts_timeout(self.cfg.control_mode(m)),
+                    None => self.cfg.response_timeout(),
+                };
+                self.phase = Phase::WaitCts {
+                    deadline: now + timeout,
+                }
+            }
             OnAir::Frame => {
                 let group = self.current.as_ref().is_some_and(|c| c.ra.is_group());
                 if group {
@@ -492,7 +501,13 @@ impl Dcf {
                     self.tx_succeeded(now);
                 } else {
                     // §10.3.2.9: AckTimeout starts at PHY-TXEND.confirm.
-                    self.phase = Phase::WaitAck { deadline: timeout };
+                    let timeout = match mode {
+                        Some(m) => self.cfg.ack_timeout(m),
+                        None => self.cfg.response_timeout(),
+                    };
+                    self.phase = Phase::WaitAck {
+                        deadline: now + timeout,
+                    };
                 }
             }
         }
@@ -643,6 +658,16 @@ impl Dcf {
         }
     }
 
+    /// The airtime of the frame in service: a data frame's per [`MacConfig::data_tx_time`]
+    /// (ns-2.1b8 timing does not count its LLC/SNAP header), a management frame's per
+    /// [`MacConfig::tx_time`].
+    fn frame_time(&self, cur: &Outgoing) -> SimDuration {
+        match cur.payload {
+            Payload::Sdu(_) => self.cfg.data_tx_time(cur.mode, cur.frame.len()),
+            Payload::Mgmt(_) => self.cfg.tx_time(cur.mode, cur.frame.len()),
+        }
+    }
+
     fn uses_rts(&self, cur: &Outgoing) -> bool {
         !cur.ra.is_group() && cur.frame.len() > self.cfg.rts_threshold as usize
     }
@@ -651,7 +676,7 @@ impl Dcf {
         let cur = self.current.as_ref()?;
         let rts_mode = self.cfg.control_mode(cur.mode);
         let cts_time = self.cfg.tx_time(self.cfg.control_mode(rts_mode), ACK_BYTES);
-        let data_time = self.cfg.tx_time(cur.mode, cur.frame.len());
+        let data_time = self.frame_time(cur);
         let ack_time = self.cfg.ack_time(cur.mode);
         // §9.3.1.2: RTS Duration = 3·SIFS + CTS + DATA + Ack.
         let nav = self.cfg.sifs.saturating_mul(3) + cts_time + data_time + ack_time;
@@ -697,8 +722,9 @@ impl Dcf {
             Payload::Mgmt(_) => self.counters.tx_mgmt += 1,
         }
         self.on_air = Some(OnAir::Frame);
+        let cur = self.current.as_ref()?;
         Some(TxRequest {
-            duration: self.cfg.tx_time(cur.mode, cur.frame.len()),
+            duration: self.frame_time(cur),
             frame: cur.frame.clone(),
             mode: cur.mode,
             preamble: self.cfg.preamble,

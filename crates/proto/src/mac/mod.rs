@@ -48,7 +48,7 @@ pub use counters::MacCounters;
 pub use dcf::Dcf;
 pub use infra::{ApConfig, MacRole, StaConfig};
 pub use phy_timing::{tx_duration, OfdmRate, PhyFamily, PhyMode, PhyStandard, Preamble};
-pub use profiles::{MacConfig, RadioProfile, RetryAccounting};
+pub use profiles::{MacConfig, MacTiming, RadioProfile, RetryAccounting};
 pub use queue::IfQueue;
 pub use rate::{RateControlConfig, RateController};
 use sctpsim_kernel::{Packet, PacketTag};

@@ -309,6 +309,26 @@ pub fn tx_duration(mode: PhyMode, bytes: usize, preamble: Preamble) -> SimDurati
     SimDuration::from_micros(us)
 }
 
+/// ns-2.1b8's PLCP preamble and header as it counted them: `DSSS_PreambleLength` 144 bits +
+/// `DSSS_PLCPHeaderLength` 48 bits (`mac/mac-802_11.h`:186–187 of ns-2.1b8), added as
+/// `(PreambleLength >> 3) + (PLCPHeaderLength >> 3)` = 18 + 6 octets to the size of every frame
+/// (`ETHER_HDR_LEN`, `ETHER_RTS_LEN`, `ETHER_CTS_LEN`, `ETHER_ACK_LEN`, `mac-802_11.h`:118–137)
+/// and sent with it at `bandwidth_`. Line numbers here and in
+/// [`super::profiles::MacTiming::Ns2_21b8`] are of ns-2's CVS history at commit aa55c3b9
+/// ("ns-2.1b8 release completed", 2001-06-06; only `VERSION` changed in it).
+pub const NS2_21B8_PLCP_BYTES: usize = 24;
+
+/// The on-air duration of a frame of `bytes` octets (MPDU with FCS, without PLCP) in ns-2.1b8
+/// at `bps` bit/s: `8 * (24 + bytes) / bandwidth_` — the PLCP preamble and header
+/// ([`NS2_21B8_PLCP_BYTES`]) at the same rate as the frame (`RTS_Time`, `CTS_Time`, `ACK_Time`,
+/// `DATA_Time(len)`, `mac/mac-802_11.h`:139–142 of ns-2.1b8), rounded up to the nanosecond
+/// (ns-2 keeps the double). A zero rate gives the longest duration.
+pub fn ns2_21b8_duration(bps: u64, bytes: usize) -> SimDuration {
+    let bits = (bytes as u64 + NS2_21B8_PLCP_BYTES as u64) * 8;
+    let ns = (u128::from(bits) * 1_000_000_000).div_ceil(u128::from(bps.max(1)));
+    SimDuration(u64::try_from(ns).unwrap_or(u64::MAX))
+}
+
 /// The PHY a MAC runs over, which fixes its timing constants.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PhyStandard {

@@ -34,9 +34,12 @@ use sctpsim_kernel::SimDuration;
 use super::rate::RateControlConfig;
 
 use super::phy_timing::{
-    self, tx_duration, OfdmRate, PhyMode, PhyStandard, PhyTiming, Preamble, ACK_BYTES,
-    ANY_RATE_MAX_BPS, ANY_RATE_MIN_BPS,
+    self, ns2_21b8_duration, tx_duration, OfdmRate, PhyMode, PhyStandard, PhyTiming, Preamble,
+    ACK_BYTES, ANY_RATE_MAX_BPS, ANY_RATE_MIN_BPS, NS2_21B8_PLCP_BYTES,
 };
+
+/// The LLC/SNAP header (RFC 1042) our data frames carry and ns-2.1b8's did not count.
+const LLC_SNAP_BYTES: usize = sctpsim_wire::ieee80211::llc::HEADER_LEN;
 
 /// The configuration of one 802.11 MAC.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,6 +81,9 @@ pub struct MacConfig {
     /// default) is the standard's and ns-2's rule; [`RetryAccounting::PerFrame`] is the
     /// reading of OPNET's MAC that Ye, Saadawi & Lee (2003) use to explain their results.
     pub retry_accounting: RetryAccounting,
+    /// How frame airtimes, the EIFS and the response timeouts are computed:
+    /// [`MacTiming::Standard`] (the default) or ns-2.1b8's ([`MacTiming::Ns2_21b8`]).
+    pub timing: MacTiming,
     /// Interface queue limit in packets waiting (the packet being sent is not counted).
     pub queue_limit: usize,
     /// Report unicast data frames addressed to other stations
@@ -114,6 +120,7 @@ impl MacConfig {
             short_retry_limit: DOT11_SHORT_RETRY_LIMIT,
             long_retry_limit: DOT11_LONG_RETRY_LIMIT,
             retry_accounting: RetryAccounting::Standard,
+            timing: MacTiming::Standard,
             queue_limit: IFQ_LIMIT_DEFAULT,
             promiscuous: false,
             nav_reset_after_rts: true,
@@ -138,20 +145,84 @@ impl MacConfig {
         phy_timing::difs(self.sifs, self.slot)
     }
 
-    /// EIFS = SIFS + DIFS + AckTxTime at the lowest mandatory rate (§10.3.2.3.7).
+    /// EIFS = SIFS + DIFS + AckTxTime at the lowest mandatory rate (§10.3.2.3.7): how long
+    /// after the end of a frame received in error slot counting starts. With
+    /// [`MacTiming::Ns2_21b8`], ns-2.1b8's: its NAV of `usec(eifs_)` (SIFS + DIFS + 62 octets
+    /// at the data rate, rounded up to the microsecond), then the DIFS its backoff waits when
+    /// the NAV ends (see [`MacTiming::Ns2_21b8`]).
     pub fn eifs(&self) -> SimDuration {
-        phy_timing::eifs(&self.timing())
+        match self.timing {
+            MacTiming::Standard => phy_timing::eifs(&self.timing()),
+            MacTiming::Ns2_21b8 => {
+                // eifs_ = sifs_ + difs_ + DATA_Time(ETHER_ACK_LEN + 18 + 6): the PLCP octets
+                // counted twice, 14 + 24 + 24 = 62 octets at bandwidth_.
+                let ack =
+                    ns2_21b8_duration(self.data_mode.rate_bps(), ACK_BYTES + NS2_21B8_PLCP_BYTES);
+                let eifs = self.sifs + self.difs() + ack;
+                // set_nav(usec(eifs_)): rounded up to the microsecond.
+                let nav = SimDuration::from_micros(eifs.0.div_ceil(1_000));
+                nav + self.difs()
+            }
+        }
     }
 
-    /// AckTimeout = CTSTimeout = SIFS + slot + aRxPHYStartDelay (§10.3.2.9).
+    /// AckTimeout = CTSTimeout = SIFS + slot + aRxPHYStartDelay (§10.3.2.9), from the end of
+    /// the frame; with [`MacTiming::Ns2_21b8`] use [`MacConfig::cts_timeout`] and
+    /// [`MacConfig::ack_timeout`], which differ.
     pub fn response_timeout(&self) -> SimDuration {
         phy_timing::response_timeout(&self.timing())
     }
 
+    /// How long after the end of an RTS sent with `rts_mode` the CTS may still come:
+    /// [`MacConfig::response_timeout`]; with [`MacTiming::Ns2_21b8`], ns-2.1b8's `CTSTimeout`
+    /// less the RTS itself: CTS time + 2·SIFS.
+    pub fn cts_timeout(&self, rts_mode: PhyMode) -> SimDuration {
+        match self.timing {
+            MacTiming::Standard => self.response_timeout(),
+            MacTiming::Ns2_21b8 => {
+                self.tx_time(self.control_mode(rts_mode), ACK_BYTES) + self.sifs.saturating_mul(2)
+            }
+        }
+    }
+
+    /// How long after the end of a unicast frame sent with `mode` its Ack may still come:
+    /// [`MacConfig::response_timeout`]; with [`MacTiming::Ns2_21b8`], ns-2.1b8's
+    /// `ACKTimeout(len)` less the frame itself: Ack time + SIFS + DIFS.
+    pub fn ack_timeout(&self, mode: PhyMode) -> SimDuration {
+        match self.timing {
+            MacTiming::Standard => self.response_timeout(),
+            MacTiming::Ns2_21b8 => self.ack_time(mode) + self.sifs + self.difs(),
+        }
+    }
+
     /// Duration of a frame of `bytes` octets (MPDU with FCS) sent with `mode` and this
-    /// configuration's preamble.
+    /// configuration's preamble; with [`MacTiming::Ns2_21b8`], the whole frame and its PLCP
+    /// preamble and header at the frame's rate ([`ns2_21b8_duration`]).
     pub fn tx_time(&self, mode: PhyMode, bytes: usize) -> SimDuration {
-        tx_duration(mode, bytes, self.preamble)
+        match self.timing {
+            MacTiming::Standard => tx_duration(mode, bytes, self.preamble),
+            MacTiming::Ns2_21b8 => ns2_21b8_duration(mode.rate_bps(), bytes),
+        }
+    }
+
+    /// Duration of a data frame (an MPDU of `bytes` octets carrying an LLC/SNAP header and an
+    /// IP packet) sent with `mode`: [`MacConfig::tx_time`]; with [`MacTiming::Ns2_21b8`]
+    /// without the 8 LLC/SNAP octets, which ns-2.1b8 did not count (its DATA frame is the IP
+    /// packet + 24 octets of header + 4 of FCS + 24 of PLCP, `ETHER_HDR_LEN`).
+    pub fn data_tx_time(&self, mode: PhyMode, bytes: usize) -> SimDuration {
+        match self.timing {
+            MacTiming::Standard => self.tx_time(mode, bytes),
+            MacTiming::Ns2_21b8 => self.tx_time(mode, bytes.saturating_sub(LLC_SNAP_BYTES)),
+        }
+    }
+
+    /// Duration of the PLCP preamble and header of a frame sent with `mode` (the part before
+    /// the MPDU); with [`MacTiming::Ns2_21b8`], 24 octets at the frame's rate.
+    pub fn plcp_time(&self, mode: PhyMode) -> SimDuration {
+        match self.timing {
+            MacTiming::Standard => mode.plcp_overhead(self.preamble),
+            MacTiming::Ns2_21b8 => ns2_21b8_duration(mode.rate_bps(), 0),
+        }
     }
 
     fn mandatory_modes(&self) -> Vec<PhyMode> {
@@ -311,8 +382,88 @@ impl MacConfig {
         if self.slot.is_zero() {
             return Err("slot: must be positive".into());
         }
+        if self.timing == MacTiming::Ns2_21b8 {
+            // ns-2.1b8's Mac802_11 had one rate, `bandwidth_`, for every frame, and no rate
+            // adaptation; its timing is that of the DSSS WaveLAN MAC.
+            if self.standard != PhyStandard::Dsss {
+                return Err(format!(
+                    "timing: ns2-2.1b8 is ns-2.1b8's DSSS MAC; {:?} is not the DSSS PHY of ns2-wavelan",
+                    self.standard
+                ));
+            }
+            if self.basic_modes.as_slice() != [self.data_mode] {
+                return Err(format!(
+                    "basic_modes: ns2-2.1b8 timing sends control frames at the data rate ({}), as ns-2.1b8 sent every frame at bandwidth_",
+                    self.data_mode.name()
+                ));
+            }
+            if self.broadcast_mode.is_some_and(|m| m != self.data_mode) {
+                return Err(format!(
+                    "broadcast_mode: ns2-2.1b8 timing sends broadcast frames at the data rate ({}), as ns-2.1b8 sent every frame at bandwidth_",
+                    self.data_mode.name()
+                ));
+            }
+            if self.rate_control != RateControlConfig::Constant {
+                return Err(
+                    "rate_control: ns2-2.1b8 timing has one constant rate (ns-2.1b8 had no rate adaptation)".into(),
+                );
+            }
+        }
         Ok(())
     }
+}
+
+/// How the MAC times frames: the standard's PLCP at 1 Mbit/s or ns-2.1b8's.
+///
+/// A choice exists because the Mobile IP study of Atiquzzaman & Fu ran ns-2.1b8, whose
+/// `Mac802_11` (the CMU Monarch port, before ns-2.1b9's separate PLCP rate and basic rate)
+/// sent every frame, its PLCP preamble and header included, at the one `bandwidth_`: at
+/// 150 kbit/s the 192 PLCP bits last 1.28 ms instead of 192 µs.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MacTiming {
+    /// The PHY's timing ([`phy_timing`]): PLCP preamble and header at 1 Mbit/s for DSSS, EIFS
+    /// and response timeouts per §10.3.2.3.7 and §10.3.2.9.
+    #[default]
+    Standard,
+    /// ns-2.1b8's `mac/mac-802_11.{h,cc}` (CVS history commit aa55c3b9 "ns-2.1b8 release
+    /// completed", 2001-06-06; file:line below), for the DSSS PHY only, every frame at the
+    /// data rate R (ns-2's `Mac::bandwidth_`, `mac/mac.cc`:92, default `Mac set bandwidth_
+    /// 2Mb`, `tcl/lan/ns-mac.tcl`:42; `Phy/WirelessPhy`'s `bandwidth_` only times the energy
+    /// model, `mac/wireless-phy.cc`:201, 347):
+    ///
+    /// * airtime of every frame = 8·(24 + MPDU octets)/R: `RTS_Time`, `CTS_Time`, `ACK_Time`,
+    ///   `DATA_Time(len) = 8 * len / bandwidth_` (`mac-802_11.h`:139–142) of sizes that include
+    ///   `(PreambleLength >> 3) + (PLCPHeaderLength >> 3)` = 18 + 6 octets (`mac-802_11.h`:
+    ///   118–137, 186–187: 144 and 48 bits);
+    /// * frame sizes: RTS 20, CTS and Ack 14 octets (`struct rts_frame`, `cts_frame`,
+    ///   `ack_frame`, `mac-802_11.h`:80–100, FCS 4 = `ETHER_FCS_LEN`, `mac/mac.h`:75); DATA =
+    ///   the IP packet + `ETHER_HDR_LEN` = 24 PLCP + 24 header (`struct hdr_mac802_11`,
+    ///   `mac-802_11.h`:104–112) + 4 FCS (`sendDATA`, `mac-802_11.cc`:811): no LLC/SNAP, so
+    ///   our 8 LLC/SNAP octets are not timed ([`MacConfig::data_tx_time`]);
+    /// * control frames (RTS, CTS, Ack) and broadcast frames at R ([`MacConfig::validate`]
+    ///   requires basic and broadcast rate = data rate);
+    /// * slot 20 µs, SIFS 10 µs, DIFS = SIFS + 2·slot = 50 µs, CWmin 31, CWmax 1023
+    ///   (`DSSS_*`, `mac-802_11.h`:180–185; `mac-802_11.cc`:166–168): the standard's values;
+    /// * EIFS: `eifs_ = sifs_ + difs_ + DATA_Time(ETHER_ACK_LEN + 18 + 6)` (`mac-802_11.cc`:
+    ///   169–170; the PLCP octets counted twice: 62 octets at R), applied as a NAV of
+    ///   `usec(eifs_)` (rounded up to the µs, `mac-802_11.h`:343–346) after a frame received
+    ///   in error or in a collision (`mac-802_11.cc`:1092, 1104), after which the backoff
+    ///   resumes only after a further DIFS (`navHandler`, `mac-802_11.cc`:485–489;
+    ///   `BackoffTimer::resume`, `mac/mac-timers.cc`:275–296): [`MacConfig::eifs`] =
+    ///   ⌈60 µs + 496 bit/R⌉ + 50 µs;
+    /// * CTS timeout: `CTSTimeout = RTS_Time + CTS_Time + 2 * sifs_` from the start of the RTS
+    ///   (`mac-802_11.h`:159; `check_pktRTS`, `mac-802_11.cc`:619, the send timer started
+    ///   when the frame goes out, `TRANSMIT`, `mac-802_11.cc`:97): CTS time + 20 µs after its
+    ///   end ([`MacConfig::cts_timeout`]);
+    /// * Ack timeout: `ACKTimeout(len) = DATA_Time(len) + ACK_Time + sifs_ + difs_` from the
+    ///   start of the DATA (`mac-802_11.h`:160; `check_pktTx`, `mac-802_11.cc`:656): Ack time +
+    ///   60 µs after its end ([`MacConfig::ack_timeout`]).
+    ///
+    /// Not modelled (docs/models/mac80211.md, "ns-2.1b8 timing"): ns-2.1b8 keeps the airtimes
+    /// in double (we round up to the nanosecond; its EIFS in double is 557 µs instead of 556 at
+    /// 1 Mbit/s), draws the backoff from 0..CW−1 (`mac/mac-timers.cc`:227) and starts it at
+    /// once after a timeout (we wait DIFS), and its NAV holds up to 65 535 µs (ours 32 767).
+    Ns2_21b8,
 }
 
 /// Which failed attempts count against the short and which against the long retry limit.
@@ -528,6 +679,98 @@ mod test {
         let mut b = RadioProfile::Ieee80211b.mac_config();
         b.broadcast_mode = Some(any(150_000));
         assert!(b.validate().unwrap_err().starts_with("broadcast_mode"));
+    }
+
+    /// ns-2.1b8's set-up at `bps`: every frame at that rate, its timing.
+    fn ns2_21b8(bps: u64) -> MacConfig {
+        let mode = match bps {
+            1_000_000 => PhyMode::Dsss1,
+            2_000_000 => PhyMode::Dsss2,
+            _ => PhyMode::DsssAnyRate { bps },
+        };
+        let mut c = RadioProfile::Ns2Wavelan.mac_config();
+        c.data_mode = mode;
+        c.basic_modes = vec![mode];
+        c.broadcast_mode = Some(mode);
+        c.timing = MacTiming::Ns2_21b8;
+        c.validate().unwrap();
+        c
+    }
+
+    #[test]
+    fn ns2_21b8_airtimes_by_hand() {
+        // ns-2.1b8 (mac-802_11.h:118-142): every frame of `len` octets, the 18 + 6 PLCP octets
+        // included, lasts 8·len / bandwidth_. Frame sizes: RTS 24 + 20 = 44, CTS and Ack
+        // 24 + 14 = 38, DATA = IP packet + 24 PLCP + 24 header + 4 FCS = IP + 52 octets.
+        // Our data MPDU of a 1000-byte IP packet is 1036 octets (8 of them LLC/SNAP, not timed).
+        let c = ns2_21b8(150_000);
+        let m = c.data_mode;
+        let ns = |d: SimDuration| d.0;
+        // 8 · 1052 / 150 000 s = 56 106 666.67 ns -> 56 106 667 ns (standard: 192 µs +
+        // 8 · 1036 / 150 000 = 55 445 333.33 ns).
+        assert_eq!(ns(c.data_tx_time(m, 1036)), 56_106_667);
+        // RTS: 8 · 44 / 150 000 = 2 346 666.67 ns; CTS = Ack: 8 · 38 / 150 000 = 2 026 666.67 ns.
+        assert_eq!(ns(c.tx_time(c.control_mode(m), 20)), 2_346_667);
+        assert_eq!(ns(c.tx_time(c.control_mode(m), ACK_BYTES)), 2_026_667);
+        assert_eq!(ns(c.ack_time(m)), 2_026_667);
+        // PLCP: 192 bits at 150 kbit/s = 1.28 ms.
+        assert_eq!(ns(c.plcp_time(m)), 1_280_000);
+        // EIFS: NAV usec(10 + 50 µs + 8 · 62 / 150 000 s) = ⌈3366.67 µs⌉ = 3367 µs, then DIFS.
+        assert_eq!(c.eifs(), SimDuration::from_micros(3_367 + 50));
+        // CTSTimeout − RTS = CTS + 2·SIFS; ACKTimeout − DATA = Ack + SIFS + DIFS.
+        assert_eq!(ns(c.cts_timeout(m)), 2_026_667 + 20_000);
+        assert_eq!(ns(c.ack_timeout(m)), 2_026_667 + 60_000);
+        // The standard timing of the same rates.
+        let mut std = c.clone();
+        std.timing = MacTiming::Standard;
+        assert_eq!(ns(std.data_tx_time(m, 1036)), 192_000 + 55_253_334);
+        assert_eq!(ns(std.ack_time(m)), 192_000 + 746_667);
+        assert_eq!(std.eifs(), SimDuration::from_micros(364));
+        assert_eq!(std.cts_timeout(m), SimDuration::from_micros(222));
+        assert_eq!(std.ack_timeout(m), SimDuration::from_micros(222));
+
+        // 2 Mbit/s: DATA 8 · 1052 / 2e6 = 4208 µs (standard 192 + 4144), RTS 176 µs (272),
+        // CTS = Ack 152 µs (248), EIFS ⌈60 + 248⌉ + 50 = 358 µs (364), CTS timeout 172 µs and
+        // Ack timeout 212 µs (222).
+        let c = ns2_21b8(2_000_000);
+        let m = c.data_mode;
+        let us = SimDuration::from_micros;
+        assert_eq!(c.data_tx_time(m, 1036), us(4_208));
+        assert_eq!(c.tx_time(m, 20), us(176));
+        assert_eq!(c.ack_time(m), us(152));
+        assert_eq!(c.eifs(), us(358));
+        assert_eq!(c.cts_timeout(m), us(172));
+        assert_eq!(c.ack_timeout(m), us(212));
+        assert_eq!(c.plcp_time(m), us(96));
+        // 1 Mbit/s: the PLCP lasts 192 µs, as in the standard; only the LLC/SNAP octets and
+        // the timeouts differ.
+        let c = ns2_21b8(1_000_000);
+        let m = c.data_mode;
+        assert_eq!(c.tx_time(m, 14), tx_duration(m, 14, Preamble::Long));
+        assert_eq!(c.data_tx_time(m, 1036), us(192 + 8 * 1028));
+        assert_eq!(c.eifs(), us(556 + 50));
+    }
+
+    #[test]
+    fn ns2_21b8_validation_names_fields() {
+        let mut c = ns2_21b8(150_000);
+        c.basic_modes = vec![PhyMode::Dsss1];
+        assert!(c.validate().unwrap_err().starts_with("basic_modes"));
+        let mut c = ns2_21b8(150_000);
+        c.broadcast_mode = Some(PhyMode::Dsss2);
+        assert!(c.validate().unwrap_err().starts_with("broadcast_mode"));
+        let mut c = ns2_21b8(2_000_000);
+        c.rate_control = RateControlConfig::Minstrel(Default::default());
+        assert!(c.validate().unwrap_err().starts_with("rate_control"));
+        let mut b = RadioProfile::Ieee80211b.mac_config();
+        b.basic_modes = vec![b.data_mode];
+        b.timing = MacTiming::Ns2_21b8;
+        assert!(b.validate().unwrap_err().starts_with("timing"));
+        // Broadcast unset: the lowest basic rate, the data rate.
+        let mut c = ns2_21b8(150_000);
+        c.broadcast_mode = None;
+        c.validate().unwrap();
+        assert_eq!(c.group_mode(), c.data_mode);
     }
 
     #[test]

@@ -249,7 +249,7 @@ impl Dcf {
             // §9.4.1.10: the TSF value when the first bit of the Timestamp is transmitted:
             // transmission start + PLCP + 24 octets of MAC header.
             let at = now
-                + mode.plcp_overhead(self.cfg.preamble)
+                + self.cfg.plcp_time(mode)
                 + SimDuration(24 * 8 * 1_000_000_000 / mode.rate_bps().max(1));
             BeaconBody {
                 timestamp: at.0 / 1_000,

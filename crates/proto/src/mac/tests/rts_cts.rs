@@ -5,7 +5,7 @@ use sctpsim_kernel::SimDuration;
 
 use super::harness::{addr, at_us, Net};
 use crate::mac::{
-    tx_duration, FrameKind, MacConfig, MacEvent, PhyMode, RadioProfile, RetryAccounting,
+    tx_duration, FrameKind, MacConfig, MacEvent, MacTiming, PhyMode, RadioProfile, RetryAccounting,
 };
 use sctpsim_wire::ieee80211::{DATA_OVERHEAD, RTS_LEN};
 
@@ -287,4 +287,151 @@ fn ns2_226_accounting_adds_rts_failures_up_across_frames() {
     // ns-2.26: the station's count stays at 3 after the first frame's CTS and Ack, so the
     // second frame is dropped at the 4th RTS failure (3 + 4 = 7).
     assert_eq!(rts_of_second_frame(RetryAccounting::Ns2_226, 3), (4, 1));
+}
+
+/// ns-2.1b8's set-up at 150 kbit/s: every frame at the link rate, with its timing.
+fn ns2_21b8_150k() -> MacConfig {
+    let m = PhyMode::DsssAnyRate { bps: 150_000 };
+    let mut cfg = wavelan();
+    cfg.data_mode = m;
+    cfg.basic_modes = vec![m];
+    cfg.broadcast_mode = Some(m);
+    cfg.timing = MacTiming::Ns2_21b8;
+    cfg.nav_reset_after_rts = false;
+    cfg.validate().unwrap();
+    cfg
+}
+
+#[test]
+fn ns2_21b8_exchange_at_150_kbps_is_exact() {
+    let cfg = ns2_21b8_150k();
+    let mut net = Net::adhoc(2, &cfg, 1);
+    let t0 = at_us(1_000);
+    net.run_until(t0);
+    net.send(0, Some(1), 1000);
+    net.run_for(SimDuration::from_millis(200));
+    let l = &net.log;
+    let kinds: Vec<(usize, FrameKind)> = l.iter().map(|t| (t.src, t.kind)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (0, FrameKind::Rts),
+            (1, FrameKind::Cts),
+            (0, FrameKind::Data),
+            (1, FrameKind::Ack)
+        ]
+    );
+    // By hand from ns-2.1b8's `8 * len / bandwidth_` with the 24 PLCP octets in `len`
+    // (mac-802_11.h:118-142): RTS 8·44/150 000 s, CTS = Ack 8·38/150 000 s, DATA of a
+    // 1000-byte IP packet 8·(1000 + 52)/150 000 s, each rounded up to the nanosecond.
+    let (rts, cts, data) = (
+        SimDuration(2_346_667),
+        SimDuration(2_026_667),
+        SimDuration(56_106_667),
+    );
+    let durations: Vec<SimDuration> = l.iter().map(|t| t.end - t.start).collect();
+    assert_eq!(durations, vec![rts, cts, data, cts]);
+    assert!(l.iter().all(|t| t.mode == cfg.data_mode));
+    assert_eq!(l[0].start, t0);
+    assert_eq!(l[1].start, l[0].end + cfg.sifs);
+    assert_eq!(l[2].start, l[1].end + cfg.sifs);
+    assert_eq!(l[3].start, l[2].end + cfg.sifs);
+    // The standard timing of the same exchange: 192 µs PLCP at 1 Mbit/s, LLC/SNAP counted.
+    let mut std = cfg.clone();
+    std.timing = MacTiming::Standard;
+    let std_total = std.tx_time(cfg.data_mode, RTS_LEN)
+        + std.ack_time(cfg.data_mode).saturating_mul(2)
+        + std.tx_time(cfg.data_mode, 1000 + DATA_OVERHEAD);
+    // 1 258 667 + 2 · 938 667 + 55 445 334 ns; ns-2.1b8's frames: 62 506 668 ns.
+    assert_eq!(std_total, SimDuration(58_581_335));
+    assert_eq!(rts + cts + data + cts, SimDuration(62_506_668));
+    assert_eq!(
+        l[3].end - t0,
+        rts + cts + data + cts + cfg.sifs.saturating_mul(3)
+    );
+    assert!(net
+        .events_of(0)
+        .iter()
+        .any(|e| e.0 == l[3].end && matches!(e.2, MacEvent::TxSuccess { retries: 0, .. })));
+}
+
+/// The gaps from the end of `after` (a frame of station 0 or 1) to the start of the next RTS
+/// of station 0, for every such RTS.
+fn gaps_to_next_rts(net: &Net, after: FrameKind) -> Vec<SimDuration> {
+    let l = &net.log;
+    l.iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind == after)
+        .filter_map(|(i, t)| {
+            l[i + 1..]
+                .iter()
+                .find(|n| n.src == 0 && n.kind == FrameKind::Rts)
+                .map(|n| n.start - t.end)
+        })
+        .collect()
+}
+
+#[test]
+fn ns2_21b8_timeouts_and_eifs_at_150_kbps() {
+    let cfg = ns2_21b8_150k();
+    let slot = cfg.slot.0;
+    // No CTS: ns-2.1b8's CTSTimeout = RTS + CTS + 2·SIFS from the RTS start
+    // (mac-802_11.h:159), i.e. 2 026 667 + 20 000 ns after its end; then DIFS and backoff
+    // slots (standard: 222 µs).
+    let mut net = Net::adhoc(2, &cfg, 4);
+    net.hears[1][0] = false;
+    net.send(0, Some(1), 1000);
+    net.run_for(SimDuration::from_secs(2));
+    assert_eq!(net.macs[0].counters().cts_timeouts, 7);
+    let to = SimDuration(2_046_667) + cfg.difs();
+    let gaps = gaps_to_next_rts(&net, FrameKind::Rts);
+    assert_eq!(gaps.len(), 6);
+    for g in gaps {
+        assert!(g >= to && (g.0 - to.0).is_multiple_of(slot), "{g} vs {to}");
+    }
+
+    // DATA lost: ACKTimeout(len) = DATA + Ack + SIFS + DIFS from the DATA start
+    // (mac-802_11.h:160), i.e. 2 026 667 + 60 000 ns after its end.
+    let mut net = Net::adhoc(2, &cfg, 5);
+    let mut lost = 0;
+    net.lose = Some(Box::new(move |t| {
+        if t.kind == FrameKind::Data && lost < 2 {
+            lost += 1;
+            return true;
+        }
+        false
+    }));
+    net.send(0, Some(1), 1000);
+    net.run_for(SimDuration::from_secs(2));
+    assert_eq!(net.macs[0].counters().ack_timeouts, 2);
+    let to = SimDuration(2_086_667) + cfg.difs();
+    let gaps = gaps_to_next_rts(&net, FrameKind::Data);
+    assert_eq!(gaps.len(), 2, "{:?}", net.log);
+    for g in gaps {
+        assert!(g >= to && (g.0 - to.0).is_multiple_of(slot), "{g} vs {to}");
+    }
+
+    // Ack corrupted: the sender's NAV of usec(eifs_) = ⌈10 + 50 µs + 8·62/150 000 s⌉ =
+    // 3367 µs (mac-802_11.cc:169-170, 1104), then DIFS before the backoff resumes
+    // (mac-802_11.cc:485-489): slot counting 3417 µs after the Ack ends (standard: 364 µs).
+    let mut net = Net::adhoc(2, &cfg, 6);
+    let mut lost = 0;
+    net.lose = Some(Box::new(move |t| {
+        if t.kind == FrameKind::Ack && lost < 1 {
+            lost += 1;
+            return true;
+        }
+        false
+    }));
+    net.send(0, Some(1), 1000);
+    net.run_for(SimDuration::from_secs(2));
+    let eifs = SimDuration::from_micros(3_417);
+    assert_eq!(cfg.eifs(), eifs);
+    let gaps = gaps_to_next_rts(&net, FrameKind::Ack);
+    assert!(!gaps.is_empty(), "{:?}", net.log);
+    let g = gaps[0];
+    assert!(
+        g >= eifs && (g.0 - eifs.0).is_multiple_of(slot),
+        "{g} vs {eifs}"
+    );
 }
