@@ -130,11 +130,12 @@ def test_tiny_reproduction_writes_every_claim_figure_and_part(tiny: Path) -> Non
            if p == "sctp" or not any(k.startswith("flows[0].sctp.") for k in over)}
         | {f"diag-{v}" for v in argyriou2004.DIAGNOSIS}
         | {f"cbrgen-{p}" for p in ("tcp", "sctp", "asctp")} | {f"cbrgen800-{p}" for p in ("tcp", "sctp", "asctp")}
+        | {f"cbrgen226-{p}" for p in ("tcp", "sctp")}
         | {f"{step}-sctp" for step in whatif.EQUALISED} | {f"ablate{i}-asctp" for i in range(len(whatif.ABLATION))}
     )
     # The counterfactual sections, each with its rows: cbrgen's Figure 2, the equalised steps,
     # one ablation row per rule, the area at cbrgen's load and the gap candidates.
-    for head in ("## ns-2's traffic generator (cbrgen)", "## Where SCTP's lead over TCP comes from (equalised control)",
+    for head in ("## ns-2's traffic generator (cbrgen)", "### cbrgen's traffic on ns-2.26's MAC (diagnostic)", "## Where SCTP's lead over TCP comes from (equalised control)",
                  "## A-SCTP rule by rule (ablation)", "## The larger area at the paper's load",
                  "## The remaining gap: each candidate and its measured effect"):
         assert head in report, head
