@@ -80,6 +80,16 @@ def test_recovery_runs_from_the_first_drop_to_the_ack_past_the_last() -> None:
     assert math.isinf(a.recovery_time_s(never, "sctp"))
 
 
+def test_recovery_counts_only_the_scripted_drops_when_the_rows_name_them() -> None:
+    """A handover's later losses (`no_agent`) are not part of the recovery from the six."""
+    rows = [(1.0, "dropped_tsn", 10, "scripted"), (1.2, "dropped_tsn", 14, "scripted"), (2.4, "tsn_acked", 14, ""),
+            (20.0, "dropped_tsn", 600, "no_agent"), (40.0, "tsn_acked", 600, "")]
+    ts = pd.DataFrame([{"time_s": t, "scope": "flow", "id": 0, "dir": d, "metric": m, "value": v} for t, m, v, d in rows])
+    assert a.recovery_time_s(ts, "sctp") == pytest.approx(1.4)
+    # Without the scripted causes every drop counts (to the ack of TSN 600).
+    assert a.recovery_time_s(ts.assign(dir=""), "sctp") == pytest.approx(39.0)
+
+
 def test_the_handover_bound_has_the_timers_and_shrinks_with_the_rate() -> None:
     bounds = [a.latency_bound_s(r) for r in a.WIRELESS_KBPS]
     assert bounds == sorted(bounds, reverse=True)
