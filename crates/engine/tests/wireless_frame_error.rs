@@ -130,3 +130,62 @@ fn bad_frame_error_parameters_name_the_field() {
     let e = bad("{ model = \"rayleigh\" }");
     assert!(e.starts_with("radio.frame_error.model:"), "{e}");
 }
+
+#[test]
+fn a_unit_of_bytes_or_airtime_scales_the_loss_with_the_frame() {
+    // At a only CTS and Ack arrive: 14 bytes each, 304 µs on the air (192 µs of long PLCP and
+    // 112 bits at the basic rate, 1 Mbit/s). A reference of 7 bytes or 152 µs makes each of them two
+    // units: lost with 1 − (1 − p)² instead of p. p = 0.2 at 100 m.
+    let table = "model = \"distance-linear\", points = [[0.0, 0.0], [250.0, 0.5]]";
+    let p: f64 = 0.2;
+    for (unit, want) in [
+        ("", p),
+        (
+            ", unit = \"byte\", reference_bytes = 7",
+            1.0 - (1.0 - p).powi(2),
+        ),
+        (
+            ", unit = \"airtime\", reference_airtime = \"152us\"",
+            1.0 - (1.0 - p).powi(2),
+        ),
+        (
+            ", unit = \"byte\", reference_bytes = 28",
+            1.0 - (1.0 - p).sqrt(),
+        ),
+    ] {
+        let r = run_seeded(&pairs(&[100.0], &format!("{{ {table}{unit} }}")), &[], None);
+        let a = &r.summary.macs[0];
+        let trials = a.phy_frame_errors + a.rx_frames;
+        let p_hat = a.phy_frame_errors as f64 / trials as f64;
+        let sigma = (want * (1.0 - want) / trials as f64).sqrt();
+        assert!(trials > 1500, "{unit}: {trials}");
+        assert!(
+            (p_hat - want).abs() < 4.0 * sigma,
+            "{unit}: measured {p_hat:.4} over {trials} frames, model {want:.4}"
+        );
+    }
+}
+
+#[test]
+fn a_unit_needs_its_reference_and_nothing_else() {
+    let base = pairs(
+        &[100.0],
+        "{ model = \"distance-linear\", points = [[0.0, 0.1]] }",
+    );
+    let bad = |tail: &str| {
+        let fe = format!("{{ model = \"distance-linear\", points = [[0.0, 0.1]]{tail} }}");
+        load_err(&base, &[("radio.frame_error", &fe)])
+    };
+    let e = bad(", unit = \"byte\"");
+    assert!(e.starts_with("radio.frame_error.reference_bytes:"), "{e}");
+    let e = bad(", unit = \"airtime\"");
+    assert!(e.starts_with("radio.frame_error.reference_airtime:"), "{e}");
+    let e = bad(", reference_bytes = 100");
+    assert!(e.starts_with("radio.frame_error.reference_bytes:"), "{e}");
+    let e = bad(", unit = \"byte\", reference_bytes = 0");
+    assert!(e.starts_with("radio.frame_error.reference_bytes:"), "{e}");
+    let e = bad(", unit = \"airtime\", reference_airtime = \"0s\"");
+    assert!(e.starts_with("radio.frame_error.reference_airtime:"), "{e}");
+    let e = bad(", unit = \"bit\"");
+    assert!(e.starts_with("radio.frame_error.unit:"), "{e}");
+}

@@ -6,8 +6,13 @@
 //! link's delay "vary by distance" (slide "Simulation topology and parameters"), and motivates
 //! it by "signal fading at the edge of the cell" (slide "Problem statement"). The published
 //! material gives no formula, so the shape is a parameter: a piecewise-linear table or an
-//! exponential growth capped at a maximum. A frame's fate is one Bernoulli draw per frame,
-//! independent of its length, like ns-2's `ErrorModel` with `unit_ pkt`.
+//! exponential growth capped at a maximum. A frame's fate is one Bernoulli draw per frame.
+//!
+//! What one probability of the table applies to is [`FrameErrorUnit`]: every frame alike
+//! (ns-2's `ErrorModel` with `unit_ pkt`, its default), a frame of a reference length (ns-2's
+//! `unit_ byte`: longer frames fail more often, whatever the rate), or a frame of a reference
+//! airtime (the same error per unit of time on the air: slower rates fail more often; ns-2.1b8's
+//! uniform `ErrorModel` had no such unit, `ErrorModel::CorruptTime` only warns).
 
 use crate::error::{non_negative, positive, ParamError};
 use sctpsim_kernel::Rng;
@@ -30,6 +35,52 @@ pub enum FrameErrorVsDistance {
         /// Cap, ≤ 1.
         max_p: f64,
     },
+}
+
+/// What one probability of a [`FrameErrorVsDistance`] applies to: a frame of `k` reference
+/// units is lost with `1 − (1 − p)^k` (independent errors in each unit; `k = 1` for
+/// [`FrameErrorUnit::Frame`]).
+#[derive(Copy, Clone, Debug, PartialEq, Default)]
+pub enum FrameErrorUnit {
+    /// Every frame, whatever its length and rate (ns-2 `ErrorModel` `unit_ pkt`, the default:
+    /// ns-2.1b8 `queue/errmodel.cc`, `ErrorModel::ErrorModel() ... unit_(EU_PKT)`).
+    #[default]
+    Frame,
+    /// A frame of `reference_bytes` (MPDU with FCS): ns-2's `unit_ byte`, whose per-byte rate
+    /// gives `1 − (1 − rate)^bytes` per frame (`ErrorModel::CorruptByte`).
+    Bytes {
+        /// The frame length the table's probabilities are for, bytes (> 0).
+        reference_bytes: f64,
+    },
+    /// A frame on the air for `reference_ns` (preamble included).
+    Airtime {
+        /// The airtime the table's probabilities are for, ns (> 0).
+        reference_ns: f64,
+    },
+}
+
+impl FrameErrorUnit {
+    /// How many reference units a frame of `bytes` on the air for `airtime_ns` is.
+    pub fn exposure(&self, bytes: usize, airtime_ns: u64) -> f64 {
+        match *self {
+            FrameErrorUnit::Frame => 1.0,
+            FrameErrorUnit::Bytes { reference_bytes } => bytes as f64 / reference_bytes,
+            FrameErrorUnit::Airtime { reference_ns } => airtime_ns as f64 / reference_ns,
+        }
+    }
+
+    /// Checks the reference is positive and finite.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        match *self {
+            FrameErrorUnit::Frame => Ok(()),
+            FrameErrorUnit::Bytes { reference_bytes } => {
+                positive("reference_bytes", reference_bytes).map(drop)
+            }
+            FrameErrorUnit::Airtime { reference_ns } => {
+                positive("reference_airtime", reference_ns).map(drop)
+            }
+        }
+    }
 }
 
 impl FrameErrorVsDistance {
@@ -58,8 +109,14 @@ impl FrameErrorVsDistance {
     /// `rng` (also for [`FrameErrorVsDistance::None`]), so the stream's use does not depend on
     /// the distance or the model.
     pub fn frame_lost(&self, distance_m: f64, rng: &mut Rng) -> bool {
+        self.frame_lost_scaled(distance_m, 1.0, rng)
+    }
+
+    /// [`FrameErrorVsDistance::frame_lost`] for a frame of `exposure` reference units
+    /// ([`FrameErrorUnit::exposure`]): lost with `1 − (1 − p(d))^exposure`. One draw, always.
+    pub fn frame_lost_scaled(&self, distance_m: f64, exposure: f64, rng: &mut Rng) -> bool {
         let u = rng.uniform();
-        u < self.error_probability(distance_m)
+        u < scaled(self.error_probability(distance_m), exposure)
     }
 
     /// Checks the parameters: probabilities in [0, 1], distances ≥ 0 and strictly increasing,
@@ -105,6 +162,18 @@ impl FrameErrorVsDistance {
             }
         }
     }
+}
+
+/// `1 − (1 − p)^k`: the probability that at least one of `k` units with error probability `p`
+/// fails (`p` itself for `k = 1`, exactly, so the frame unit draws as before).
+fn scaled(p: f64, k: f64) -> f64 {
+    if k == 1.0 || p <= 0.0 || p >= 1.0 {
+        return p;
+    }
+    if k.is_nan() || k <= 0.0 {
+        return 0.0;
+    }
+    -(k * (-p).ln_1p()).exp_m1()
 }
 
 fn interpolate(points: &[(f64, f64)], d: f64) -> f64 {
@@ -173,6 +242,43 @@ mod test {
         assert!(!FrameErrorVsDistance::None.frame_lost(5.0, &mut a));
         m.frame_lost(5.0, &mut b);
         assert_eq!(a.next_u64(), b.next_u64());
+    }
+
+    #[test]
+    fn a_unit_scales_the_probability_per_reference() {
+        let m = FrameErrorVsDistance::PiecewiseLinear(vec![(0.0, 0.2)]);
+        // Two reference units fail with 1 − 0.8², half of one with 1 − 0.8^½.
+        let bytes = FrameErrorUnit::Bytes {
+            reference_bytes: 500.0,
+        };
+        assert_eq!(bytes.exposure(1000, 7), 2.0);
+        let air = FrameErrorUnit::Airtime {
+            reference_ns: 4_000_000.0,
+        };
+        assert_eq!(air.exposure(1000, 2_000_000), 0.5);
+        assert_eq!(FrameErrorUnit::Frame.exposure(1000, 2_000_000), 1.0);
+        let p = m.error_probability(10.0);
+        assert!((scaled(p, 2.0) - 0.36).abs() < 1e-12);
+        assert!((scaled(p, 0.5) - (1.0 - 0.8f64.sqrt())).abs() < 1e-12);
+        assert_eq!(scaled(p, 1.0), 0.2);
+        assert_eq!(scaled(1.0, 0.01), 1.0);
+        assert_eq!(scaled(0.3, 0.0), 0.0);
+        let mut rng = Rng::from_seed(3);
+        let n = 100_000;
+        let lost = (0..n)
+            .filter(|_| m.frame_lost_scaled(10.0, 2.0, &mut rng))
+            .count() as f64
+            / n as f64;
+        assert!((lost - 0.36).abs() < 0.005, "{lost}");
+        assert_eq!(
+            FrameErrorUnit::Bytes {
+                reference_bytes: 0.0
+            }
+            .validate()
+            .unwrap_err()
+            .field,
+            "reference_bytes"
+        );
     }
 
     #[test]

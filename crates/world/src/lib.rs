@@ -24,7 +24,7 @@ pub mod propagation;
 pub mod reception;
 
 pub use error::{ImportError, ParamError};
-pub use frame_error::FrameErrorVsDistance;
+pub use frame_error::{FrameErrorUnit, FrameErrorVsDistance};
 pub use geometry::{Area, Position, Velocity};
 pub use mobility::{Leg, Mobility, MobilityModel, Trajectory};
 pub use propagation::{range_for_threshold_m, PropagationModel};

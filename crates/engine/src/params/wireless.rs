@@ -22,7 +22,7 @@ use sctpsim_proto::mac::{
 };
 use sctpsim_world::power::ratio_to_db;
 use sctpsim_world::propagation::RadioGeometry;
-use sctpsim_world::{FrameErrorVsDistance, PropagationModel};
+use sctpsim_world::{FrameErrorUnit, FrameErrorVsDistance, PropagationModel};
 use serde_json::Value;
 
 /// The rows of every wireless section (none without wireless nodes).
@@ -366,7 +366,7 @@ fn radio(rows: &mut Rows<'_>, spec: RadioSpec) {
     }
     reception(rows, &spec, &r, pure.as_ref(), base.as_ref(), &prof);
     propagation(rows, &spec, &r, pure.as_ref(), base.as_ref(), &prof);
-    frame_error(rows, &r.frame_error);
+    frame_error(rows, &r.frame_error, r.frame_error_unit);
 }
 
 /// The reception model and its parameters. A parameter of the profile's own model comes from
@@ -569,7 +569,7 @@ fn propagation(
     }
 }
 
-fn frame_error(rows: &mut Rows<'_>, fe: &FrameErrorVsDistance) {
+fn frame_error(rows: &mut Rows<'_>, fe: &FrameErrorVsDistance, unit: FrameErrorUnit) {
     let d = SOURCE_DEFAULT;
     let p = "radio.frame_error";
     match fe {
@@ -599,6 +599,32 @@ fn frame_error(rows: &mut Rows<'_>, fe: &FrameErrorVsDistance) {
                 d,
             );
         }
+    }
+    if *fe == FrameErrorVsDistance::None {
+        return;
+    }
+    let (name, reference, ref_unit): (&str, Value, &str) = match unit {
+        FrameErrorUnit::Frame => ("frame", Value::Null, ""),
+        FrameErrorUnit::Bytes { reference_bytes } => ("byte", reference_bytes.into(), "bytes"),
+        FrameErrorUnit::Airtime { reference_ns } => ("airtime", (reference_ns / 1e9).into(), "s"),
+    };
+    rows.add(format!("{p}.unit"), name, "frame", "", d);
+    match unit {
+        FrameErrorUnit::Frame => {}
+        FrameErrorUnit::Bytes { .. } => rows.add(
+            format!("{p}.reference_bytes"),
+            reference,
+            Value::Null,
+            ref_unit,
+            d,
+        ),
+        FrameErrorUnit::Airtime { .. } => rows.add(
+            format!("{p}.reference_airtime"),
+            reference,
+            Value::Null,
+            ref_unit,
+            d,
+        ),
     }
 }
 

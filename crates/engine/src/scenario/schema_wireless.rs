@@ -308,6 +308,20 @@ pub enum FrameErrorKind {
     DistanceExponential,
 }
 
+/// What one probability of the frame error table applies to (`radio.frame_error.unit`;
+/// `sctpsim_world::FrameErrorUnit`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrameErrorUnitKind {
+    /// Every frame alike (ns-2 `ErrorModel` `unit_ pkt`, its default).
+    #[default]
+    Frame,
+    /// A frame of `reference_bytes` (ns-2 `unit_ byte`).
+    Byte,
+    /// A frame on the air for `reference_airtime`.
+    Airtime,
+}
+
 /// `[radio.frame_error]`: the Mobile IP study's wireless error that grows with the distance
 /// between transmitter and receiver (`sctpsim_world::frame_error`). A parameter the model does
 /// not use is an error.
@@ -328,6 +342,15 @@ pub struct FrameErrorSpec {
     /// Cap on the probability (distance-exponential; default 1).
     #[serde(default)]
     pub max_p: Option<f64>,
+    /// What one probability applies to (default `frame`).
+    #[serde(default)]
+    pub unit: FrameErrorUnitKind,
+    /// Frame length, MPDU with FCS, the probabilities are for (`unit = "byte"`), bytes.
+    #[serde(default)]
+    pub reference_bytes: Option<u32>,
+    /// Airtime, preamble included, the probabilities are for (`unit = "airtime"`).
+    #[serde(default)]
+    pub reference_airtime: Option<Duration>,
 }
 
 /// A duration range (`{ min = "2s", max = "5s" }`).

@@ -127,6 +127,7 @@ impl Wireless {
             let radio = Radio::new(params.reception.clone(), seeds.stream(&key("sinr-rx")))
                 .with_frame_error(
                     params.frame_error.clone(),
+                    params.frame_error_unit,
                     seeds.stream(&key("frame-error")),
                 );
             ifaces.push(WifiIface {

@@ -30,8 +30,9 @@
 //! energy-detection level is above their −101 dBm sensitivity).
 
 use crate::scenario::{
-    FrameErrorKind, FrameErrorSpec, MacTimingKind, PropagationKind, PropagationSpec,
-    RadioProfileKind, RadioSpec, ReceptionKind, RetryAccountingKind, ScenarioError,
+    FrameErrorKind, FrameErrorSpec, FrameErrorUnitKind, MacTimingKind, PropagationKind,
+    PropagationSpec, RadioProfileKind, RadioSpec, ReceptionKind, RetryAccountingKind,
+    ScenarioError,
 };
 use sctpsim_proto::mac::phy_timing::{ANY_RATE_MAX_BPS, ANY_RATE_MIN_BPS};
 use sctpsim_proto::mac::rate::adaptive_rates;
@@ -45,7 +46,9 @@ use sctpsim_world::propagation::{
 };
 use sctpsim_world::reception::threshold::{NS2_CP_THRESH, NS2_CS_THRESH_W, NS2_RX_THRESH_W};
 use sctpsim_world::reception::{min_snr_for_success, SinrReception, ThresholdReception, WifiMode};
-use sctpsim_world::{range_for_threshold_m, FrameErrorVsDistance, PropagationModel};
+use sctpsim_world::{
+    range_for_threshold_m, FrameErrorUnit, FrameErrorVsDistance, PropagationModel,
+};
 
 /// ns-3 `WifiPhy::TxPowerStart` default: 16.0206 dBm (40 mW).
 pub const NS3_TX_POWER_DBM: f64 = 16.0206;
@@ -112,6 +115,8 @@ pub struct RadioParams {
     pub cutoff_w: f64,
     /// Distance-dependent frame errors (`FrameErrorVsDistance::None` if not configured).
     pub frame_error: FrameErrorVsDistance,
+    /// What one of its probabilities applies to.
+    pub frame_error_unit: FrameErrorUnit,
 }
 
 fn err(field: &str, msg: impl Into<String>) -> ScenarioError {
@@ -618,9 +623,9 @@ impl RadioParams {
                 }
             },
         };
-        let frame_error = match &spec.frame_error {
-            Some(fe) => build_frame_error(fe)?,
-            None => FrameErrorVsDistance::None,
+        let (frame_error, frame_error_unit) = match &spec.frame_error {
+            Some(fe) => (build_frame_error(fe)?, build_frame_error_unit(fe)?),
+            None => (FrameErrorVsDistance::None, FrameErrorUnit::Frame),
         };
         Ok(RadioParams {
             profile: p,
@@ -630,6 +635,7 @@ impl RadioParams {
             reception,
             cutoff_w,
             frame_error,
+            frame_error_unit,
         })
     }
 
@@ -691,6 +697,47 @@ impl RadioParams {
             }
         }
     }
+}
+
+fn build_frame_error_unit(spec: &FrameErrorSpec) -> Result<FrameErrorUnit, ScenarioError> {
+    let field = |f: &str| format!("radio.frame_error.{f}");
+    let needs = |f: &str, unit: &str| {
+        ScenarioError::at(
+            field(f),
+            format!("required with unit = \"{unit}\" (what the probabilities are for)"),
+        )
+    };
+    let unused = |f: &str| {
+        ScenarioError::at(
+            field(f),
+            "not used by this unit; remove it (or set unit = \"byte\" / \"airtime\")",
+        )
+    };
+    let unit = match spec.unit {
+        FrameErrorUnitKind::Frame => FrameErrorUnit::Frame,
+        FrameErrorUnitKind::Byte => FrameErrorUnit::Bytes {
+            reference_bytes: f64::from(
+                spec.reference_bytes
+                    .ok_or_else(|| needs("reference_bytes", "byte"))?,
+            ),
+        },
+        FrameErrorUnitKind::Airtime => FrameErrorUnit::Airtime {
+            reference_ns: spec
+                .reference_airtime
+                .ok_or_else(|| needs("reference_airtime", "airtime"))?
+                .0
+                 .0 as f64,
+        },
+    };
+    if spec.reference_bytes.is_some() && spec.unit != FrameErrorUnitKind::Byte {
+        return Err(unused("reference_bytes"));
+    }
+    if spec.reference_airtime.is_some() && spec.unit != FrameErrorUnitKind::Airtime {
+        return Err(unused("reference_airtime"));
+    }
+    unit.validate()
+        .map_err(|e| ScenarioError::at(field(e.field), e.message))?;
+    Ok(unit)
 }
 
 fn build_frame_error(spec: &FrameErrorSpec) -> Result<FrameErrorVsDistance, ScenarioError> {

@@ -23,7 +23,8 @@
 //! **Distance-dependent frame errors** (`radio.frame_error`, both models; the Mobile IP
 //! study's wireless error, [`FrameErrorVsDistance`]): a frame the reception model passes as
 //! good is lost with the probability the model gives for the transmitter–receiver distance at
-//! the start of the frame. One uniform draw per locked frame that reaches its end, from the
+//! the start of the frame, scaled to the frame's length or airtime when the model's unit says
+//! so ([`FrameErrorUnit`]). One uniform draw per locked frame that reaches its end, from the
 //! radio's own stream `("frame-error", node, iface)`, so enabling the model changes no other
 //! draw. The MAC sees such a frame as received in error (FCS failure, EIFS).
 //!
@@ -40,7 +41,7 @@ use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_proto::mac::phy_timing::DSSS_SHORT_PLCP;
 use sctpsim_proto::mac::{PhyMode, Preamble};
 use sctpsim_world::reception::{Interferer, Overlap, Segment, WifiMode};
-use sctpsim_world::FrameErrorVsDistance;
+use sctpsim_world::{FrameErrorUnit, FrameErrorVsDistance};
 
 /// Reception counters of one radio. All only grow.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -81,6 +82,8 @@ struct Lock {
     collided: bool,
     /// Transmitter–receiver distance at the frame's start, m (NaN: not computed).
     distance_m: f64,
+    /// MPDU bytes with FCS (for a frame error unit of bytes).
+    bytes: u32,
 }
 
 /// A frame currently arriving (SINR model).
@@ -126,7 +129,7 @@ pub struct Radio {
     // Every arrival.
     /// Distance-dependent frame errors and their stream (boxed: one pointer to test on the
     /// hot path when the model is off).
-    frame_error: Option<Box<(FrameErrorVsDistance, Rng)>>,
+    frame_error: Option<Box<(FrameErrorVsDistance, FrameErrorUnit, Rng)>>,
     params: ReceptionParams,
     counters: RadioCounters,
     lock: Option<Lock>,
@@ -154,10 +157,16 @@ impl Radio {
         }
     }
 
-    /// Adds distance-dependent frame errors drawn from `rng` (the model `None` leaves the
-    /// radio without).
-    pub fn with_frame_error(mut self, model: FrameErrorVsDistance, rng: Rng) -> Self {
-        self.frame_error = (model != FrameErrorVsDistance::None).then(|| Box::new((model, rng)));
+    /// Adds distance-dependent frame errors, each probability for one `unit`, drawn from
+    /// `rng` (the model `None` leaves the radio without).
+    pub fn with_frame_error(
+        mut self,
+        model: FrameErrorVsDistance,
+        unit: FrameErrorUnit,
+        rng: Rng,
+    ) -> Self {
+        self.frame_error =
+            (model != FrameErrorVsDistance::None).then(|| Box::new((model, unit, rng)));
         self
     }
 
@@ -266,6 +275,7 @@ impl Radio {
             corrupted: false,
             collided: false,
             distance_m,
+            bytes: u32::try_from(frame.bytes.len()).unwrap_or(u32::MAX),
         };
         match &self.params {
             ReceptionParams::Threshold(t) => {
@@ -407,10 +417,11 @@ impl Radio {
             }
         }
         if let (Some(r), Some(fe), Some(l)) = (&mut report, &mut self.frame_error, locked) {
-            let (model, rng) = &mut **fe;
+            let (model, unit, rng) = &mut **fe;
+            let exposure = unit.exposure(l.bytes as usize, l.end.0.saturating_sub(l.start.0));
             // One draw per reported frame, good or not, so the stream's use does not depend on
             // interference.
-            if model.frame_lost(l.distance_m, rng) && r.ok {
+            if model.frame_lost_scaled(l.distance_m, exposure, rng) && r.ok {
                 r.ok = false;
                 r.loss = Some(RxLoss::FrameError);
                 self.counters.frame_errors += 1;
