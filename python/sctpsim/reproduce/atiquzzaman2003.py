@@ -68,10 +68,13 @@ CHOICES: list[tuple[str, str, str]] = [
      "the paper ran ns-2.1b8's wireless extension, which sent everything at the MAC's `bandwidth_` (mac-802_11.h of the release, docs/models/mac80211.md 'ns-2.1b8 timing'), and gives only the rate. Before 2026-11-29 the study sent the PLCP at 1 Mbit/s (the standard's DSSS timing)"),
     ("cells", "HA at (0, 0), FA at (400, 0): cells of 250 m overlapping from 150 to 250 m",
      "the paper: overlapping cells (ACIRI's extension), no geometry given"),
-    ("movement", "MH at 50 m for 20 s, to 350 m at 10 m/s, back at 100 s, out again at 150 s: three handovers in 200 s",
-     "the paper: 'Mobile IP handovers' during the 200 s transfer; neither path nor speed given"),
-    ("wireless error", "distance-linear table of p(d) = Q(40·log10(250/d)/4): log-normal shadowing (σ 4 dB) taking a two-ray signal below the 250 m threshold; 0 below 100 m, 1.3 % at 150 m, 17 % at 200 m, 50 % at 250 m",
-     "the paper: 'wireless error depends on distance between MH and HA/FA', no curve; this one follows from ns-2's own shadowing model with its outdoor σ"),
+    ("movement", "MH through the cells without a pause: 50 m ↔ 350 m at 10 m/s, six crossings of the overlap in 200 s",
+     "the paper: 'Mobile IP handovers' during the 200 s transfer and 'signal fading at the edge of the cell'; neither path nor speed "
+     "given. Until issue 36 the MH parked at 50 m and 350 m (no error there) for about 70 % of the run; that path and ns-2.1b8's own "
+     "Mobile IP example are points of the configuration search (report section 'Configuration search')"),
+    ("wireless error", "distance-linear table of p(d) = Q(40·log10(250/d)/4): log-normal shadowing (σ 4 dB) taking a two-ray signal below the 250 m threshold; 0 below 100 m, 1.3 % at 150 m, 17 % at 200 m, 50 % at 250 m; per frame whatever its length or rate (`unit = \"frame\"`)",
+     "the paper: 'wireless error depends on distance between MH and HA/FA', no curve; this one follows from ns-2's own shadowing model with its outdoor σ. "
+     "Per frame: ns-2.1b8's `ErrorModel` default (`unit_ pkt`, queue/errmodel.cc); per byte and per airtime are points of the configuration search"),
     ("Mobile IP", "ns-2 profile: advertisements every 1 s with a 2 s lifetime, registration retransmitted after 0.5 s; movement detection by advertisement lifetime; FA care-of address, triangle routing",
      "ns-2's Agent/MIPBS and Agent/MIPMH defaults (docs/models/mobileip.md); the paper uses ns-2's Mobile IP"),
     ("TCP", "ns-2.1b8 profile (`flows[0].tcp.profile = \"ns2-2001\"`): packetSize_ 1000, window_ 20, windowInit_ 2, tcpTick_ 0.1 s with ns-2's tick-based RTO, rtxcur_init_ 6 s, minrto_ 1 s, no limited transmit (docs/models/tcp.md); Reno = Agent/TCP/Reno, SACK = Agent/TCP/Sack1 with TCPSink/Sack1's 3 blocks",
@@ -89,12 +92,9 @@ def _parts(quick: bool) -> list[Part]:
     for proto, transport in TRANSPORTS.items():
         for rate in WIRELESS_KBPS:
             r = f"{rate}kbps"
-            sets: dict[str, Any] = {
-                P_TRANSPORT: transport,
-                "radio.data_rate": r,
-                "radio.basic_rate": r,
-                "radio.broadcast_rate": r,
-            }
+            # ns-2.1b8's timing sends every frame at `data_rate` (the basic and broadcast
+            # rates follow it).
+            sets: dict[str, Any] = {P_TRANSPORT: transport, "radio.data_rate": r}
             sets.update(_transport_sets(transport))
             parts.append(Part(
                 name=f"{proto}-{rate}k",
@@ -110,8 +110,7 @@ def _parts(quick: bool) -> list[Part]:
     for proto, transport in TRANSPORTS.items():
         for rate in NORETRY_KBPS:
             r = f"{rate}kbps"
-            sets = {P_TRANSPORT: transport, "radio.data_rate": r, "radio.basic_rate": r, "radio.broadcast_rate": r,
-                    "radio.short_retry_limit": 1, "radio.long_retry_limit": 1}
+            sets = {P_TRANSPORT: transport, "radio.data_rate": r, "radio.short_retry_limit": 1, "radio.long_retry_limit": 1}
             sets.update(_transport_sets(transport))
             parts.append(Part(
                 name=f"noretry-{proto}-{rate}k",
@@ -133,7 +132,9 @@ def _parts(quick: bool) -> list[Part]:
             timeseries=True,
             what=f"six non-consecutive losses in one window: {proto.upper()}'s recovery",
         ))
-    return parts
+    from sctpsim.reproduce import atiquzzaman2003_grid as grid
+
+    return parts + grid.parts(quick)
 
 
 def six_runs(ctx: Context) -> list[tuple[str, str, Any, pd.DataFrame | None]]:
@@ -175,7 +176,7 @@ def throughput_runs(ctx: Context) -> pd.DataFrame:
     """Every ok run of the throughput parts: protocol, wireline, wireless, segments."""
     frames = []
     for name, df in ctx.results.items():
-        if name.startswith("six-losses") or name.startswith("noretry"):
+        if name.startswith(("six-losses", "noretry", "grid-")):
             continue
         proto, rate = name.split("-")
         df = df[df["status"] == "ok"].copy()
@@ -198,7 +199,7 @@ def noretry_runs(ctx: Context) -> pd.DataFrame:
         parts = name.split("-")
         if parts[0] == "noretry":
             proto, rate, limit = parts[1], parts[2], 1
-        elif not name.startswith("six-losses"):
+        elif not name.startswith(("six-losses", "grid-")):
             proto, rate, limit = parts[0], parts[1], 7
         else:
             continue
@@ -281,7 +282,7 @@ def six_losses(ctx: Context) -> pd.DataFrame:
 
 def handoffs(ctx: Context) -> pd.DataFrame:
     """Every handover of every throughput run (the sweeps' ``handoffs.parquet``)."""
-    h = ctx.long_table("handoffs", skip=lambda p: p.startswith(("six-losses", "noretry")))
+    h = ctx.long_table("handoffs", skip=lambda p: p.startswith(("six-losses", "noretry", "grid-")))
     if h.empty:
         return h
     h["latency_s"] = h["reply_received_s"] - h["link_lost_s"]
@@ -450,6 +451,25 @@ def sensitivity(t: Mapping[Cell, float], hi: str, lo: str) -> float:
 AXES = {"wireless": "wireless 150–200 vs 1000–2000 kbit/s", "wireline": "wireline 28.8–54 vs 1000–1500 kbit/s"}
 
 
+def cell_segments(frame: pd.DataFrame, proto: str, wl: float, wr: int) -> pd.Series:
+    """The segments of every run of one cell of ``frame`` (wireline omitted: any)."""
+    if frame.empty:
+        return pd.Series([], dtype=float)
+    g = frame[(frame["protocol"] == proto) & (frame["wireless_kbps"] == wr)]
+    if "wireline_kbps" in g.columns:
+        g = g[g["wireline_kbps"] == wl]
+    return pd.to_numeric(g["segments"], errors="coerce")
+
+
+def level_row(frame: pd.DataFrame, proto: str, wl: float, wr: int, rid: str, case_suffix: str = "") -> Claim:
+    """R8–R10: one table cell as a level row, computed on the runs of ``frame``."""
+    m, h, n = mean_ci_n(cell_segments(frame, proto, wl, wr))
+    return level(
+        "throughput_segments", f"{NAMES[proto]}, wireline {wl:g} / wireless {wr} kbit/s{case_suffix}", result=rid,
+        paper=PAPER[proto][(wl, wr)], mean=m, ci95=h, unit="segments in 200 s", n=n,
+        why="a cell of the slides' throughput table (one ns-2 run each); ours: 1000-byte segments delivered to the CN")
+
+
 def claims_from(runs: pd.DataFrame, six: pd.DataFrame, hand: pd.DataFrame, noretry: pd.DataFrame,
                 parts: Collection[str]) -> list[Claim]:
     """Every claim row of the study from its frames, without the simulator (tests feed it
@@ -519,25 +539,10 @@ def claims_from(runs: pd.DataFrame, six: pd.DataFrame, hand: pd.DataFrame, noret
         why="the slides: SCTP's unlimited gap-ack blocks let 'the sender's window be opened faster than in TCP-SACK'"))
 
     # R8–R10: the 90 table cells as levels.
-    def cell_segments(frame: pd.DataFrame, proto: str, wl: float, wr: int) -> pd.Series:
-        if frame.empty:
-            return pd.Series([], dtype=float)
-        g = frame[(frame["protocol"] == proto) & (frame["wireless_kbps"] == wr)]
-        if "wireline_kbps" in g.columns:
-            g = g[g["wireline_kbps"] == wl]
-        return pd.to_numeric(g["segments"], errors="coerce")
-
     def noretry_frame(rate: int) -> pd.DataFrame:
         if noretry.empty:
             return noretry
         return noretry[(noretry["retry_limit"] == 1) & (noretry["wireless_kbps"] == rate)]
-
-    def level_row(frame: pd.DataFrame, proto: str, wl: float, wr: int, rid: str, case_suffix: str = "") -> Claim:
-        m, h, n = mean_ci_n(cell_segments(frame, proto, wl, wr))
-        return level(
-            "throughput_segments", f"{NAMES[proto]}, wireline {wl:g} / wireless {wr} kbit/s{case_suffix}", result=rid,
-            paper=PAPER[proto][(wl, wr)], mean=m, ci95=h, unit="segments in 200 s", n=n,
-            why="a cell of the slides' throughput table (one ns-2 run each); ours: 1000-byte segments delivered to the CN")
 
     for proto, rid in (("reno", "R8"), ("sack", "R9"), ("sctp", "R10")):
         for wl, wr in ALL_CELLS:
@@ -631,6 +636,7 @@ def claims_from(runs: pd.DataFrame, six: pd.DataFrame, hand: pd.DataFrame, noret
 
 
 def _analyse(ctx: Context) -> Analysis:
+    from sctpsim.reproduce import atiquzzaman2003_grid as grid
     from sctpsim.reproduce import atiquzzaman2003_report as rep
 
     runs = throughput_runs(ctx)
@@ -638,8 +644,10 @@ def _analyse(ctx: Context) -> Analysis:
     six = six_losses(ctx)
     hand = handoffs(ctx)
     claims = claims_from(runs, six, hand, noretry_runs(ctx), ctx.results.keys())
+    grid_runs = grid.runs(ctx.results, runs)
+    grid.explain_cells(claims, grid_runs, ctx.results.keys())
     figs = rep.figures(ctx, cells, six)
-    return Analysis(claims, rep.report(ctx, runs, cells, six, hand, claims, figs), RESULTS)
+    return Analysis(claims, rep.report(ctx, runs, cells, six, hand, claims, figs, grid_runs), RESULTS)
 
 
 STUDY = Study(
