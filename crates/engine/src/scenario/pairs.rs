@@ -146,8 +146,9 @@ pub fn expand(s: &mut Scenario, seed: u64) {
         };
         let mut rng = seeds.stream(&StreamKey::new("flow-pairs").with(i as u64));
         let spread = f.start_spread.map_or(0, |d| d.0 .0);
-        let cbrgen = f.pairs_rule.as_deref() == Some("cbrgen");
-        let pairs: Vec<(u64, Option<u64>)> = if cbrgen {
+        // `check` has refused an unknown rule; one that slipped through draws as the default.
+        let rule = rule_of("", f).unwrap_or(PairsRule::DistinctSources);
+        let pairs: Vec<(u64, Option<u64>)> = if rule == PairsRule::Cbrgen {
             cbrgen_pairs(&mut rng, n, k)
                 .into_iter()
                 .map(|(s, d)| (s, Some(d)))

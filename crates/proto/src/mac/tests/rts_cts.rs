@@ -3,7 +3,7 @@
 
 use sctpsim_kernel::SimDuration;
 
-use super::harness::{addr, at_us, Net};
+use super::harness::{addr, at_us, Net, TxLog};
 use crate::mac::{
     tx_duration, FrameKind, MacConfig, MacEvent, MacTiming, PhyMode, RadioProfile, RetryAccounting,
 };
@@ -12,6 +12,20 @@ use sctpsim_wire::ieee80211::{DATA_OVERHEAD, RTS_LEN};
 fn wavelan() -> MacConfig {
     // ns-2 defaults: RTS threshold 0, 2 Mbit/s data, 1 Mbit/s basic.
     RadioProfile::Ns2Wavelan.mac_config()
+}
+
+/// The log holds exactly one RTS/CTS/DATA/Ack exchange from station 0 to station 1.
+fn assert_one_exchange(l: &[TxLog]) {
+    let kinds: Vec<(usize, FrameKind)> = l.iter().map(|t| (t.src, t.kind)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (0, FrameKind::Rts),
+            (1, FrameKind::Cts),
+            (0, FrameKind::Data),
+            (1, FrameKind::Ack)
+        ]
+    );
 }
 
 #[test]
@@ -23,16 +37,7 @@ fn rts_cts_data_ack_exchange_is_exact() {
     net.send(0, Some(1), 512);
     net.run_for(SimDuration::from_millis(20));
     let l = &net.log;
-    let kinds: Vec<(usize, FrameKind)> = l.iter().map(|t| (t.src, t.kind)).collect();
-    assert_eq!(
-        kinds,
-        vec![
-            (0, FrameKind::Rts),
-            (1, FrameKind::Cts),
-            (0, FrameKind::Data),
-            (1, FrameKind::Ack)
-        ]
-    );
+    assert_one_exchange(l);
     let rts = tx_duration(PhyMode::Dsss1, RTS_LEN, cfg.preamble);
     let cts = tx_duration(PhyMode::Dsss1, 14, cfg.preamble);
     let data = tx_duration(PhyMode::Dsss2, 512 + DATA_OVERHEAD, cfg.preamble);
@@ -311,16 +316,7 @@ fn ns2_21b8_exchange_at_150_kbps_is_exact() {
     net.send(0, Some(1), 1000);
     net.run_for(SimDuration::from_millis(200));
     let l = &net.log;
-    let kinds: Vec<(usize, FrameKind)> = l.iter().map(|t| (t.src, t.kind)).collect();
-    assert_eq!(
-        kinds,
-        vec![
-            (0, FrameKind::Rts),
-            (1, FrameKind::Cts),
-            (0, FrameKind::Data),
-            (1, FrameKind::Ack)
-        ]
-    );
+    assert_one_exchange(l);
     // By hand from ns-2.1b8's `8 * len / bandwidth_` with the 24 PLCP octets in `len`
     // (mac-802_11.h:118-142): RTS 8·44/150 000 s, CTS = Ack 8·38/150 000 s, DATA of a
     // 1000-byte IP packet 8·(1000 + 52)/150 000 s, each rounded up to the nanosecond.

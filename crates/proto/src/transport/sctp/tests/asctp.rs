@@ -127,12 +127,8 @@ fn route_paths_need_asctp_and_a_peer_address() {
 
 #[test]
 fn data_goes_on_the_best_route_only_while_it_is_active() {
-    let mut h = two_routes();
     // New data: the primary (2 hops), never K.
-    for _ in 0..3 {
-        h.send_msg(1000);
-    }
-    assert_eq!(data_paths(&mut h), vec![Some(R1); 3]);
+    let mut h = loaded_two_routes(acfg());
     // R1 is broken from now on (nothing acknowledged, heartbeats unanswered); K works. At
     // 1 s the T3-rtx expiry is R1's first failure: it stays active and the retransmission
     // stays on R1 (RFC 9260 §6.4 would send it to the alternate). The expiry doubled R1's
@@ -666,6 +662,16 @@ fn ablated(off: impl FnOnce(&mut AsctpRules)) -> SctpConfig {
     c
 }
 
+/// [`two_routes_with`] `c`, three 1000-byte messages sent, all on the data path R1.
+fn loaded_two_routes(c: SctpConfig) -> Harness {
+    let mut h = two_routes_with(c);
+    for _ in 0..3 {
+        h.send_msg(1000);
+    }
+    assert_eq!(data_paths(&mut h), vec![Some(R1); 3]);
+    h
+}
+
 /// (path, TSN) of every DATA chunk in `pkts`.
 fn data_on(pkts: &[Sent]) -> Vec<(Option<Ipv4Addr>, Tsn)> {
     pkts.iter()
@@ -679,11 +685,7 @@ fn data_on(pkts: &[Sent]) -> Vec<(Option<Ipv4Addr>, Tsn)> {
 
 #[test]
 fn rule_1_off_retransmits_on_the_alternate_route() {
-    let mut h = two_routes_with(ablated(|r| r.retransmit_on_data_path = false));
-    for _ in 0..3 {
-        h.send_msg(1000);
-    }
-    assert_eq!(data_paths(&mut h), vec![Some(R1); 3]);
+    let mut h = loaded_two_routes(ablated(|r| r.retransmit_on_data_path = false));
     // R1 broken (nothing acknowledged), K's heartbeats answered. The T3-rtx expiry at 1 s
     // is R1's first failure; RFC 9260 §6.4 (`t3_rtx_to_alternate`) retransmits on K, where
     // rule 1 keeps it on R1 (`data_goes_on_the_best_route_only_while_it_is_active`).
@@ -807,11 +809,7 @@ fn rule_3_off_two_failed_heartbeats_leave_a_route_active() {
 
 #[test]
 fn rule_4_off_the_notice_does_not_move_data() {
-    let mut h = two_routes_with(ablated(|r| r.route_notice = false));
-    for _ in 0..3 {
-        h.send_msg(1000);
-    }
-    assert_eq!(data_paths(&mut h), vec![Some(R1); 3]);
+    let mut h = loaded_two_routes(ablated(|r| r.route_notice = false));
     let now = h.now;
     h.a.set_route(now, R1, None).unwrap();
     // Noted, but no switch, no failover retransmission: R1 is still the data path.
