@@ -167,7 +167,7 @@ def runs(results: dict[str, pd.DataFrame], main_runs: pd.DataFrame) -> pd.DataFr
     if not main_runs.empty:
         m = main_runs.copy()
         m["config"], m["path"], m["unit"] = config_name(*MAIN), MAIN[0], MAIN[1]
-        frames.append(m)
+        frames.insert(0, m)
     cols = ["config", "path", "unit", "protocol", "wireline_kbps", "wireless_kbps", "replication", "segments"]
     return pd.concat([f[[c for c in cols if c in f.columns]] for f in frames], ignore_index=True) if frames else pd.DataFrame(columns=cols)
 

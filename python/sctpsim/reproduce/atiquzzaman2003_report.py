@@ -163,6 +163,8 @@ def report(ctx: Context, runs: pd.DataFrame, cells: pd.DataFrame, six: pd.DataFr
     L.append(_handovers(hand))
     L.append("## Configuration search (diagnostic)")
     L.append(_grid(claims, grid_runs if grid_runs is not None else pd.DataFrame()))
+    if grid_runs is not None and not grid_runs.empty:
+        L.append(_img(_grid_figure(ctx, grid_runs)))
     return "\n\n".join(L) + "\n"
 
 
@@ -338,3 +340,31 @@ def _grid(claims: list[Claim], grid_runs: pd.DataFrame) -> str:
 
 #: The results computed from the throughput tables (the configuration search moves only these).
 TABLE_RESULTS = ("R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15", "R16")
+
+
+def _grid_figure(ctx: Context, grid_runs: pd.DataFrame) -> Figure:
+    """Ours / paper per grid point and wireless column (geometric mean over wireline rates and
+    transports)."""
+    from sctpsim.reproduce import atiquzzaman2003_grid as g
+
+    labels, rows = [], []
+    for (path, unit), runs in grid_runs.groupby(["path", "unit"], sort=False):
+        cells = a.cell_table(runs)
+        cells = cells[(cells["paper"] > 0) & (cells["mean"] > 0)]
+        r = (cells["mean"] / cells["paper"]).map(math.log).groupby(cells["wireless_kbps"]).mean().map(math.exp)
+        labels.append(f"{path} / {unit}" + (" (main)" if (path, unit) == g.MAIN else "") + ("" if g.grounded(path, unit) else " *"))
+        rows.append([float(r.get(w, math.nan)) for w in a.WIRELESS_KBPS])
+    fig, axes = new_figure(1, 1, width_in=7.5, height_in=0.45 * len(rows) + 1.5)
+    ax = axes[0][0]
+    ax.grid(False)
+    im = ax.imshow([[math.log2(v) if v > 0 else math.nan for v in row] for row in rows], cmap="RdBu_r", vmin=-2, vmax=2, aspect="auto")
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(len(a.WIRELESS_KBPS)), [str(w) for w in a.WIRELESS_KBPS])
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_xlabel("wireless bandwidth (kbit/s)")
+    fig.colorbar(im, ax=ax, shrink=0.8, label="log2(ours / paper)")
+    return save_figure(fig, ctx.figures / "configuration-search",
+                       "Configuration search: ours / paper per wireless column (geometric mean over the 18 cells of wireline rates and transports); "
+                       "* = not grounded in ns-2.1b8")
