@@ -11,8 +11,9 @@ const STUDY: &str = include_str!("../../../python/sctpsim/scenarios/atiquzzaman2
 
 #[test]
 fn packets_reach_the_visitor_through_the_tunnel_and_every_byte_arrives_once() {
-    // 60 s: at home until 20 s, in the foreign agent's cell from about 43 s.
-    let r = run_with(STUDY, &[("simulation.duration", "60s")]);
+    // 35 s: leaving home at once (10 m/s from 50 m), out of the home agent's range at 250 m
+    // (20 s), at 300 m in the foreign agent's cell only at the end.
+    let r = run_with(STUDY, &[("simulation.duration", "35s")]);
     let s = &r.summary;
     assert!(s.network.mip_tunnelled > 100, "{:?}", s.network);
     // Every tunnel packet that reached the foreign agent while the host was its visitor was
@@ -28,7 +29,7 @@ fn packets_reach_the_visitor_through_the_tunnel_and_every_byte_arrives_once() {
     assert!(last.reply_received_s.is_finite() && last.first_packet_s.is_finite());
     let f = &s.flows[0];
     assert_eq!(f.delivery_errors, 0);
-    assert!(f.bytes_delivered > 500_000, "{f:?}");
+    assert!(f.bytes_delivered > 200_000, "{f:?}");
 }
 
 #[test]
@@ -43,7 +44,8 @@ fn sctp_also_delivers_every_message_once_across_handovers() {
     let a = &r.summary.sctp[0];
     assert_eq!((a.delivery_errors, a.messages_missing), (0, 0), "{a:?}");
     assert!(a.messages_delivered > 1000, "{a:?}");
-    // Three trips across the overlap: at least three handovers, back home in between.
+    // Six trips across the overlap (50 m <-> 350 m without a pause): at least three
+    // handovers, back home in between.
     let h = &r.summary.handoffs;
     assert!(
         h.iter().filter(|x| x.to_agent == "HA").count() >= 1,
