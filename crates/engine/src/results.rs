@@ -132,6 +132,18 @@ pub struct MacResult {
     pub tx_success: u64,
     /// AckTimeouts plus CTSTimeouts: failed unicast attempts.
     pub collisions: u64,
+    /// Of those, CTSTimeouts: RTS frames that got no CTS.
+    pub cts_timeouts: u64,
+    /// Of those, AckTimeouts: DATA (or management) frames that got no Ack.
+    pub ack_timeouts: u64,
+    /// Unicast frames acknowledged at their first attempt.
+    pub acked_first_try: u64,
+    /// ... after one failed attempt.
+    pub acked_after_1_retry: u64,
+    /// ... after two failed attempts.
+    pub acked_after_2_retries: u64,
+    /// ... after three or more failed attempts.
+    pub acked_after_3plus_retries: u64,
     /// `collisions / unicast_attempts` (0 without attempts): Bianchi's p.
     pub collision_probability: f64,
     /// Packets discarded at a retry limit (link failures).

@@ -199,6 +199,30 @@ fn hidden_terminals_collide_without_rts_cts() {
     assert!(b_basic.phy_collisions > 2 * b_rts.phy_collisions);
     // Both senders get through with RTS/CTS.
     assert!(rts.summary.flows.iter().all(|f| f.goodput_bps > 200_000.0));
+    // Which frames fail: with RTS/CTS the hidden senders lose RTS frames (CTS timeouts), not
+    // DATA; without it, DATA frames (Ack timeouts). Every acknowledged frame is in one bucket
+    // of its failed attempts, and the buckets' failures are at most the timeouts.
+    for (r, rts_on) in [(&rts, true), (&basic, false)] {
+        for m in &r.summary.macs {
+            assert_eq!(m.collisions, m.cts_timeouts + m.ack_timeouts, "{m:?}");
+            let acked = [
+                m.acked_first_try,
+                m.acked_after_1_retry,
+                m.acked_after_2_retries,
+                m.acked_after_3plus_retries,
+            ];
+            assert_eq!(acked.iter().sum::<u64>(), m.tx_success, "{m:?}");
+            let least_failures = acked[1] + 2 * acked[2] + 3 * acked[3];
+            assert!(least_failures <= m.collisions, "{m:?}");
+        }
+        let a = &r.summary.macs[0];
+        if rts_on {
+            assert!(a.cts_timeouts > 10 * a.ack_timeouts.max(1), "{a:?}");
+        } else {
+            assert_eq!(a.cts_timeouts, 0, "{a:?}");
+            assert!(a.ack_timeouts > 0 && a.acked_after_1_retry > 0, "{a:?}");
+        }
+    }
 }
 
 const SATURATION: &str = include_str!("../../../scenarios/examples/wifi-saturation.toml");

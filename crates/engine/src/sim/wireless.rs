@@ -347,6 +347,12 @@ impl Simulation {
                     tx_ack: c.tx_ack,
                     tx_success: c.tx_success,
                     collisions: c.collisions(),
+                    cts_timeouts: c.cts_timeouts,
+                    ack_timeouts: c.ack_timeouts,
+                    acked_first_try: c.acked_after_retries[0],
+                    acked_after_1_retry: c.acked_after_retries[1],
+                    acked_after_2_retries: c.acked_after_retries[2],
+                    acked_after_3plus_retries: c.acked_after_retries[3],
                     collision_probability: if c.unicast_attempts > 0 {
                         c.collisions() as f64 / c.unicast_attempts as f64
                     } else {

@@ -59,7 +59,14 @@ pub struct MacCounters {
     /// Sum of the PHY rates (bit/s) of those frames: over `tx_unicast_data`, the mean data
     /// rate per attempt.
     pub tx_unicast_data_bps: u64,
+    /// Unicast frames acknowledged after 0, 1, 2 and 3 or more failed attempts (CTS or Ack
+    /// timeouts): how close the frames that got through came to a retry limit.
+    pub acked_after_retries: [u64; ACKED_RETRY_BUCKETS],
 }
+
+/// Buckets of [`MacCounters::acked_after_retries`]: 0, 1, 2 and "3 or more" failed attempts
+/// (the paper's long retry limit of 4 drops a frame at its 4th failure: Ye et al. 2003, §4).
+pub const ACKED_RETRY_BUCKETS: usize = 4;
 
 impl MacCounters {
     /// Collisions observed by this transmitter: AckTimeouts plus CTSTimeouts.
@@ -74,6 +81,12 @@ impl MacCounters {
         } else {
             self.tx_unicast_data_bps as f64 / self.tx_unicast_data as f64
         }
+    }
+
+    /// Counts an acknowledged unicast frame that needed `retries` failed attempts first.
+    pub fn count_acked(&mut self, retries: u32) {
+        let k = (retries as usize).min(ACKED_RETRY_BUCKETS - 1);
+        self.acked_after_retries[k] += 1;
     }
 
     /// Frames dropped at a retry limit.

@@ -748,6 +748,7 @@ impl Dcf {
         self.backoff.reset_cw(self.cfg.cw_min);
         if !out.ra.is_group() {
             self.counters.tx_success += 1;
+            self.counters.count_acked(out.retries);
             if self.cfg.retry_accounting == RetryAccounting::Ns2_226 {
                 // ns-2.26 `recvACK`: only the count of the frame's size class is reset.
                 if out.frame.len() > self.cfg.rts_threshold as usize {
