@@ -229,6 +229,26 @@ def test_every_run_delivers_every_message_exactly_once_in_order(quick: tuple[Pat
     assert (res.loc[~ours, "sctp[0].messages_delivered"] > 0).all()
 
 
+def test_one_hop_failure_table_accounts_for_every_acknowledged_frame(quick: tuple[Path, str]) -> None:
+    """Issue 32: which frames fail at one hop. Every frame acknowledged is in one bucket of its
+    failed attempts; with RTS 256 B the sender's failures are CTS timeouts and the receiver's
+    (SACKs, no RTS) Ack timeouts; the report names them."""
+    from sctpsim.reproduce import Context, ye2003, ye2003_report
+
+    out = quick[0]
+    res = pd.read_parquet(out / "results.parquet")
+    ctx = Context(out=out, quick=True, parts={p.name: p for p in ye2003.STUDY.parts(True)},
+                  results={str(p): g for p, g in res.groupby("part")})
+    t = ye2003_report.one_hop_failures(ctx)
+    assert set(t["node"]) == {"n0", "n1"} and set(t["rts"]) == {20, 256}
+    rts256 = t[(t["rts"] == 256) & (t["rwnd_mtu"] >= 4)].set_index(["rwnd_mtu", "node"])
+    assert (rts256.xs("n0", level="node")["cts_timeouts"] > 0).all()
+    assert (rts256.xs("n1", level="node")["tx_rts"] == 0).all()
+    assert (rts256.xs("n1", level="node")["ack_timeouts"] > 0).all()
+    assert ((t["expected_4_in_a_row"] >= 0) & (t["expected_4_in_a_row"] < 1)).all()
+    assert "which frames fail, how often" in (out / "report.md").read_text()
+
+
 def test_early_retransmission_rules_act_only_when_enabled(quick: tuple[Path, str]) -> None:
     res = pd.read_parquet(quick[0] / "results.parquet")
     er = res[res["part"] == "early-retransmit"]

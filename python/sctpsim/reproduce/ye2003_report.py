@@ -155,6 +155,8 @@ def report(ctx: Context, s: pd.DataFrame, e: pd.DataFrame, claims: list[Claim], 
         L.append(f"![{f.caption}](figures/{f.path.name})\n\n*{f.caption}*")
     L.append("### Where ours differs from the paper's figures, and why")
     L.append(_differences(s, e))
+    L.append("### One hop: which frames fail, how often, and why none reaches the retry limit")
+    L.append(_one_hop_failures(ctx))
     L.append("## The small-window fix (§5, Figure 6)")
     L.append(
         "rwnd 4·MTU, RTS threshold 256 B, 30 s of transfer. `ye2003`: when a SACK's gap blocks cover the highest outstanding TSN, "
@@ -364,3 +366,72 @@ def _er_table(e: pd.DataFrame) -> str:
          "early retransmissions / run", "duplicate TSNs / run", "fast retransmits / run", "failed MAC attempts / run", "MAC drops / run", "packets lost / run", "idle (s) / run"],
         rows,
     )
+
+
+#: The per-interface counters the one-hop failure table reads (macs.parquet).
+_FAIL_COLS = ("unicast_attempts", "tx_rts", "cts_timeouts", "tx_data", "ack_timeouts", "acked_first_try", "acked_after_1_retry",
+              "acked_after_2_retries", "acked_after_3plus_retries", "retry_drops")
+
+
+def one_hop_failures(ctx: Context) -> pd.DataFrame:
+    """Per one-hop case of the main grid (rwnd, RTS threshold; the paper's retry accounting) and
+    station (the SCTP sender n0, the receiver n1): the mean per run of each MAC counter of
+    :data:`_FAIL_COLS`, the failure probability per attempt p, and the number of frames per run
+    that would reach four failures in a row if failures were independent (frames · p⁴; the
+    paper's long retry limit of 4 drops a frame at its 4th failure)."""
+    m = ctx.long_table("macs", skip=lambda part: part != "string")
+    if m.empty or "cts_timeouts" not in m.columns:
+        return pd.DataFrame()
+    m = m[(m[y.P_DST] == y.DST[1]) & (m[y.P_ACC] == y.MAIN_ACCOUNTING) & m["node"].isin(["n0", "n1"])].copy()
+    m["rwnd_mtu"] = (pd.to_numeric(m[y.P_RWND], errors="coerce") / y.PAPER_MTU).round().astype(int)
+    rows = []
+    for (rwnd, rts, node), g in m.groupby(["rwnd_mtu", y.P_RTS, "node"]):
+        r: dict[str, Any] = {"rwnd_mtu": int(rwnd), "rts": int(rts), "node": node, "runs": len(g)}
+        for c in _FAIL_COLS:
+            r[c] = float(pd.to_numeric(g[c], errors="coerce").mean())
+        failed = r["cts_timeouts"] + r["ack_timeouts"]
+        r["p_fail"] = failed / r["unicast_attempts"] if r["unicast_attempts"] else math.nan
+        frames = sum(r[c] for c in ("acked_first_try", "acked_after_1_retry", "acked_after_2_retries", "acked_after_3plus_retries",
+                                    "retry_drops"))
+        r["frames"] = frames
+        r["expected_4_in_a_row"] = frames * r["p_fail"] ** 4 if math.isfinite(r["p_fail"]) else math.nan
+        rows.append(r)
+    return pd.DataFrame(rows)
+
+
+def _one_hop_failures(ctx: Context) -> str:
+    t = one_hop_failures(ctx)
+    if t.empty:
+        return "No per-interface counters of the one-hop runs in this output directory."
+    role = {"n0": "n0 (SCTP sender: DATA)", "n1": "n1 (receiver: SACKs)"}
+    rows = []
+    for r in t.sort_values(["rwnd_mtu", "rts", "node"]).itertuples():
+        rows.append([f"{r.rwnd_mtu}·MTU", f"{r.rts} B", role.get(str(r.node), r.node), fmt(r.tx_rts), fmt(r.cts_timeouts),
+                     fmt(r.tx_data), fmt(r.ack_timeouts), fmt(r.acked_first_try), fmt(r.acked_after_1_retry),
+                     fmt(r.acked_after_2_retries), fmt(r.acked_after_3plus_retries), fmt(r.retry_drops),
+                     f"{r.p_fail * 100:.2f} %" if math.isfinite(r.p_fail) else "—", f"{r.expected_4_in_a_row:.1e}"])
+    worst = t.loc[t["p_fail"].idxmax()] if t["p_fail"].notna().any() else None
+    once = t[["acked_after_1_retry", "acked_after_2_retries", "acked_after_3plus_retries", "retry_drops"]].sum().sum()
+    again = (t[["acked_after_2_retries", "acked_after_3plus_retries", "retry_drops"]].sum().sum() / once * 100) if once else math.nan
+    text = [
+        "Means per run of the paper's set-up at 1 hop (main grid, the paper's retry accounting), per station, from `macs.parquet`. "
+        "With RTS 256 B every DATA frame (a 512-byte chunk in a 560-byte IP packet) goes after an RTS and every SACK (under 100 bytes) "
+        "without one: an RTS that "
+        "meets a SACK fails at the sender as a CTS timeout and at the receiver as an Ack timeout. *Expected 4 in a row*: the frames "
+        "of a run × p⁴, the number of frames that would reach the paper's long retry limit if each attempt failed independently "
+        "with the measured p.",
+        markdown_table(["rwnd", "RTS threshold", "station", "RTS sent", "CTS timeouts", "DATA frames sent", "Ack timeouts",
+                        "acked at once", "after 1 failure", "after 2", "after 3+", "dropped at the limit", "p (per attempt)",
+                        "expected 4 in a row"], rows),
+    ]
+    if worst is not None:
+        text.append(
+            f"The highest failure probability per attempt is {worst['p_fail'] * 100:.2f} % ({role.get(str(worst['node']), worst['node'])}, "
+            f"rwnd {int(worst['rwnd_mtu'])}·MTU, RTS {int(worst['rts'])} B): four independent failures in a row then happen to "
+            f"{worst['expected_4_in_a_row']:.1e} frames per run. Of the frames that failed once, {again:.1f} % failed again "
+            "(over every one-hop case and station): a failed RTS and the SACK it met both double their contention window "
+            "(CWmin 31 → 63 slots), so the retry is drawn from a window twice as wide, and a second failure is about as rare as a "
+            "first. The failures are not correlated enough to reach the limit. The paper's collapse (Fig. 2(b), (c)) needs a DATA frame to fail "
+            "four times in a row; in these runs none does, and no documented OPNET 802.11 behaviour that would make consecutive "
+            "failures correlated was found (issue 32).")
+    return "\n\n".join(text)
