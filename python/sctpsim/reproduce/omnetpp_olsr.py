@@ -121,6 +121,21 @@ P_RATE = "radio.data_rate"
 RECEIVER_PARTS: dict[str, dict[str, Any]] = {"receivers-ours": {}, "receivers-inet": INET_RECEIVER_SETS}
 DISTANCES_M = (25, 50, 100, 200, 300, 400, 500, 600)
 P_CLIENT_POS = "node[1].position_m"
+#: R4 (§2.4.2): "increasing the path-loss parameter alpha or reducing the maximum transmission
+#: power lead to no result because packet transmission was not even possible". The paper gives
+#: its set-up's values (4.5 mW, α = 2, §2.3.1) and not the ones it tried, so the parts sweep
+#: the power down and α up from them: every point but (4.5 mW, 2) is a "reduced" one, a row of R4.
+WEAKER_POWERS = ("4.5mW", "2mW", "1mW")
+WEAKER_ALPHAS = (2.0, 2.5, 3.0)
+P_POWER = "radio.tx_power"
+P_ALPHA = "radio.propagation.exponent"
+#: INET 2.x's free space with a path-loss exponent α (FreeSpaceModel.cc of v2.0.0:
+#: P = Pt·Gt·Gr·λ² / ((4π)²·d^α·L)) is our log-distance model with reference 1 m and the Friis
+#: loss at 1 m, 20·log10(4π/λ) = 40.05 dB at 2.4 GHz (λ = 0.1249 m): at α = 2, free space.
+ALPHA_SETS: dict[str, Any] = {"radio.propagation.model": "log-distance", "radio.propagation.reference_distance_m": 1.0,
+                              "radio.propagation.reference_loss_db": 40.05}
+#: The power/α parts and their receivers (ours; INET 2.x's).
+WEAKER_PARTS: dict[str, dict[str, Any]] = {"weaker-tcp": {}, "weakerinet-tcp": INET_RECEIVER_SETS}
 
 #: Every result the paper reports, in its order (DESIGN.md §6 "Claims"). §2.4.1 states expectations
 #: the paper did not get to test; our rows on them (the 1 mW variant) are extensions.
@@ -183,9 +198,12 @@ CHOICES: list[tuple[str, str, str]] = [
      "120 s' from a start at 9 s is what an average since the start does, while the rate itself jumps to its level at once"),
     ("'erratic'", "mean |difference of consecutive 1 s throughput samples| / mean throughput, from the first delivery on",
      "Fig. 4 calls TCP's rise erratic and SCTP's smooth; the paper gives no measure"),
-    ("'no transmission' at lower power", f"every run at {RELAY_POWER} delivers no data packet",
-     "§2.4.2: 'reducing the maximum transmission power lead to no result because packet transmission was not even possible'; the "
-     "paper gives neither the power nor the exponent it tried"),
+    ("'no transmission' at lower power or larger α", f"TCP at {', '.join(WEAKER_POWERS)} × path-loss exponent "
+     f"{', '.join(map(str, WEAKER_ALPHAS))} (1.4 m/s, 10 seeds; parts `weaker-tcp` and, with INET 2.x's receiver, `weakerinet-tcp`): "
+     "each point but the paper's own (4.5 mW, 2) is a row of R4, passing when no run delivers a data packet. α through INET 2.x's "
+     "free space, P = Pt·λ²/((4π)²·d^α) (FreeSpaceModel.cc of v2.0.0), as log-distance from 40.05 dB at 1 m",
+     "§2.4.2: 'increasing the path-loss parameter alpha or reducing the maximum transmission power lead to no result because packet "
+     "transmission was not even possible'; the paper gives neither the power nor the exponent it tried"),
     ("seeds", "10 per point (full), 2 (quick); 95 % Student-t intervals", "the paper ran one seed per point"),
 ]
 
@@ -248,6 +266,13 @@ def _parts(quick: bool) -> list[Part]:
         parts.append(Part(name=name, scenario=ONEHOP, seeds=2 if quick else 3,
                           vary={P_CLIENT_POS: [[d, 0] for d in DISTANCES_M], P_RATE: ["6Mbps", "54Mbps"]}, sets=dict(rx),
                           what=f"one hop over distance, saturated UDP, 6 and 54 Mbit/s, {'INET 2.x' if rx else 'our'} receiver"))
+    # R4: lower power and larger α, TCP at the slowest speed, both receivers.
+    for name, rx in WEAKER_PARTS.items():
+        parts.append(Part(name=name, scenario=FIELD, seeds=1 if quick else 10,
+                          vary={P_POWER: list(WEAKER_POWERS), P_ALPHA: list(WEAKER_ALPHAS)},
+                          sets={**base, **ALPHA_SETS, **rx, P_SPEED: speed_value(speeds[0])},
+                          what=f"TCP at {', '.join(WEAKER_POWERS)} × path-loss exponent {', '.join(map(str, WEAKER_ALPHAS))}, "
+                               f"{'INET 2.x' if rx else 'our'} receiver (R4)"))
     tl_speeds = [speed_value(v) for v in (speeds[0], speeds[-1])]
     parts.append(Part(name="timeline-tcp", scenario=FIELD, vary={P_SPEED: tl_speeds}, seeds=1, sets=dict(base),
                       timeseries=True, what="TCP against time (seed 1)"))
@@ -272,6 +297,8 @@ def runs(ctx: Context) -> pd.DataFrame:
         df["protocol"] = proto
         df["speed_mps"] = df[P_SPEED].map(speed_of) if P_SPEED in df.columns else speed_of(ctx.parts[name].sets.get(P_SPEED))
         df["data_rate_mbps"] = df[P_RATE].map(lambda x: float(str(x).rstrip("Mbps"))) if P_RATE in df.columns else math.nan
+        df["tx_power_mw"] = df[P_POWER].map(lambda x: float(str(x).removesuffix("mW"))) if P_POWER in df.columns else math.nan
+        df["alpha"] = _col(df, P_ALPHA) if P_ALPHA in df.columns else math.nan
         df["streams"] = _col(df, P_STREAMS).fillna(0).astype(int) if proto == "sctp" else 0
         df["label"] = df["streams"].map(lambda s: f"SCTP, {s} stream{'s' if s != 1 else ''}" if s else "TCP")
         df["throughput_kbps"] = _col(df, "flows[0].goodput_bps") / 1e3
@@ -384,7 +411,7 @@ def timeline_runs(ctx: Context) -> pd.DataFrame:
 def cells(r: pd.DataFrame) -> pd.DataFrame:
     """Mean and 95 % half-width of every metric per (setup, protocol, streams, speed)."""
     rows = []
-    r = r[~r["setup"].isin([p.partition("-")[0] for p in RATE_PARTS])]
+    r = r[~r["setup"].isin([p.partition("-")[0] for p in (*RATE_PARTS, *WEAKER_PARTS)])]
     for (setup, proto, streams, v), g in r.groupby(["setup", "protocol", "streams", "speed_mps"]):
         row: dict[str, Any] = {"setup": setup, "protocol": proto, "streams": streams, "speed_mps": v, "n": len(g),
                                "label": g["label"].iloc[0]}
@@ -513,15 +540,24 @@ def claims_from(r: pd.DataFrame, tl: pd.DataFrame | None = None, parts: Collecti
                          unit="% of data packets relayed", n=n, result="R3", paper="no relay",
                          why="§2.4.2: 'hops between sender and receiver are not used for packet transmission' (assumed there, "
                              "measured here: the share of delivered data packets that crossed a relay)"))
-    # R4: at a lower transmit power nothing is transmitted.
-    relay = r[r["setup"] == "relay"]
-    got = pd.to_numeric(relay["data_received"], errors="coerce")
-    out.append(check("low_power_no_transmission", f"{RELAY_POWER}, every run ({len(relay)})",
-                     ok=len(relay) > 0 and bool((got.fillna(0) == 0).all()), value=mean_ci(relay[tput])[0],
-                     unit="kbit/s (mean)", bound="no data packet delivered in any run", source="paper", result="R4", n=len(relay),
-                     why="§2.4.2: 'reducing the maximum transmission power lead to no result because packet transmission was not "
-                         f"even possible'; our lower power: {RELAY_POWER}, at which the client is out of the server's range",
-                     note=f"{int((got.fillna(0) > 0).sum())} of {len(relay)} runs delivered data"))
+    # R4: at a lower transmit power, or a larger path-loss exponent, nothing is transmitted.
+    weaker = r[r["setup"] == "weaker"]
+    for power in WEAKER_POWERS:
+        for alpha in WEAKER_ALPHAS:
+            mw = float(power.removesuffix("mW"))
+            if (power, alpha) == (WEAKER_POWERS[0], WEAKER_ALPHAS[0]):
+                continue  # the paper's own set-up (4.5 mW, α = 2)
+            g = weaker[(weaker["tx_power_mw"] == mw) & (weaker["alpha"] == alpha)] if not weaker.empty else weaker
+            got = pd.to_numeric(g["data_received"], errors="coerce") if not g.empty else pd.Series([], dtype=float)
+            out.append(check("low_power_no_transmission", f"TCP at {power}, path-loss exponent {alpha:g}", ok=len(g) > 0 and bool((got.fillna(0) == 0).all()),
+                             value=mean_ci(g[tput])[0] if len(g) else math.nan, unit="kbit/s (mean)",
+                             bound="no data packet delivered in any run", source="paper", result="R4", n=len(g),
+                             why="§2.4.2: 'increasing the path-loss parameter alpha or reducing the maximum transmission power lead to no "
+                                 "result because packet transmission was not even possible'; the paper names neither the power nor the "
+                                 "α it tried, so every lower power and larger α of the grid is a row",
+                             note=f"{int((got.fillna(0) > 0).sum())} of {len(g)} runs delivered data; relayed "
+                                  f"{mean_ci(g['relayed'] * 100)[0]:.0f} % of the delivered packets" if len(g) and (got.fillna(0) > 0).any()
+                                  else (f"{len(g)} runs, none delivered" if len(g) else "")))
     # R5, Fig. 4: the start after about 9 s.
     for proto in ("tcp", "sctp"):
         out.append(_lvl("start_delay", f"{_label(0) if proto == 'tcp' else 'SCTP'}: first data delivered, every run",
@@ -603,7 +639,8 @@ def claims_from(r: pd.DataFrame, tl: pd.DataFrame | None = None, parts: Collecti
     out.append(check("exact_delivery", f"every run ({len(r)})", ok=bool((errs == 0).all()), value=float(errs.sum()), unit="errors",
                      bound="0 bytes delivered out of order or corrupted", n=len(r),
                      why="the transports deliver the application's bytes exactly (flows[0].delivery_errors)"))
-    delivering = relay[got.fillna(0) > 0]
+    relay = r[r["setup"] == "relay"]
+    delivering = relay[pd.to_numeric(relay["data_received"], errors="coerce").fillna(0) > 0]
     m, h, n = mean_ci_n(delivering["relayed"] * 100)
     out.append(check("relay_variant_uses_relays", f"{RELAY_POWER}, runs that delivered ({len(delivering)})",
                      ok=n > 0 and math.isfinite(m) and m >= 90, value=m, unit="% of data packets relayed", bound="≥ 90 %", n=n,
@@ -656,16 +693,21 @@ def inet_twins(r: pd.DataFrame) -> list[Claim]:
     inet = r[r["setup"] == "inet"].assign(setup="field")
     if inet.empty:
         return []
-    return [c for c in claims_from(inet, None, set(INET_PARTS)) if c.source == "paper"]
+    both = pd.concat([inet, r[r["setup"] == "weakerinet"].assign(setup="weaker")], ignore_index=True, sort=False)
+    return [c for c in claims_from(both, None, set(INET_PARTS) | {"weakerinet-tcp"}) if c.source == "paper"]
 
 
 def explain_with_inet(claims: Sequence[Claim], twins: Sequence[Claim], parts: Collection[str]) -> int:
     """Marks each failing paper row ``explained`` whose twin on the INET-receiver parts passes;
     the evidence is ``inet-tcp`` for rows on TCP alone, ``inet-sctp`` for rows involving SCTP
     (the comparisons of SCTP with TCP use both parts). Returns how many."""
+    def evidence(c: Claim) -> str:
+        if c.claim == "low_power_no_transmission":
+            return "weakerinet-tcp"
+        return "inet-tcp" if "SCTP" not in c.case and not c.claim.startswith("sctp") else "inet-sctp"
+
     return explain_with_twins(
-        claims, twins, parts,
-        lambda c: "inet-tcp" if "SCTP" not in c.case and not c.claim.startswith("sctp") else "inet-sctp",
+        claims, twins, parts, evidence,
         "INET 2.x's receiver: sensitivity -85 dBm, noise -110 dBm, SNIR threshold 4 dB")
 
 
@@ -691,3 +733,16 @@ STUDY = Study(
     parts=_parts,
     analyse=_analyse,
 )
+
+
+def weaker_table(r: pd.DataFrame) -> pd.DataFrame:
+    """R4's grid: per receiver, power and α, the runs, those that delivered data, the mean
+    throughput and the share of delivered packets that crossed a relay."""
+    w = r[r["setup"].isin(["weaker", "weakerinet"])] if not r.empty else r
+    rows = []
+    for (setup, mw, alpha), g in w.groupby(["setup", "tx_power_mw", "alpha"]):
+        got = pd.to_numeric(g["data_received"], errors="coerce").fillna(0)
+        rows.append({"receiver": "INET 2.x" if setup == "weakerinet" else "ours (ns-3)", "tx_power_mw": mw, "alpha": alpha,
+                     "runs": len(g), "delivering": int((got > 0).sum()), "throughput_kbps": mean_ci(g["throughput_kbps"])[0],
+                     "relayed_pct": mean_ci(g["relayed"].dropna() * 100)[0] if g["relayed"].notna().any() else math.nan})
+    return pd.DataFrame(rows)

@@ -17,7 +17,8 @@ from sctpsim.reproduce.claims import Claim, claims_sections, mean_ci, twins_tabl
 from sctpsim.reproduce.figures import new_figure, save_figure
 
 SETUPS = (("field", "the paper's set-up (4.5 mW): one hop"), ("relay", f"{o.RELAY_POWER}: relays needed"),
-          ("fixed6", "counterfactual: data frames at 6 Mbit/s"), ("inet", "counterfactual: INET 2.x's receiver"))
+          ("fixed6", "counterfactual: data frames at 6 Mbit/s"), ("inet", "counterfactual: INET 2.x's receiver"),
+          ("weaker", "lower power or larger α (R4), our receiver"), ("weakerinet", "lower power or larger α (R4), INET 2.x's receiver"))
 
 
 def figures(ctx: Context, c: pd.DataFrame) -> dict[str, Figure]:
@@ -297,11 +298,27 @@ def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, tl: pd.DataFrame, cla
     L.append(_table(main, [("rtt_ms", "mean RTT (ms)", 3)]))
     if "time-rtt_s" in figs:
         L.append(_img(figs["time-rtt_s"]))
+    L.append("## Lower power, larger path-loss exponent (R4)")
+    L.append(_weaker(r))
     L.append("## ACK overhead")
     L.append("ACKs the client sent (TCP: segments without data; SCTP: SACK chunks) per data packet it received. The paper reports "
              "no measurement of it (R15); the `tcp_ack_overhead` row checks our configuration.")
     L.append(_table(main, [("ack_overhead_pct", "ACKs per data packet (%)", 3)]))
     return "\n\n".join(L) + "\n"
+
+
+def _weaker(r: pd.DataFrame) -> str:
+    t = o.weaker_table(r)
+    if t.empty:
+        return "No runs of the parts `weaker-tcp` and `weakerinet-tcp` in this output directory."
+    rows = [[x.receiver, f"{x.tx_power_mw:g} mW", f"{x.alpha:g}", x.runs, x.delivering, fmt(x.throughput_kbps),
+             "—" if not math.isfinite(x.relayed_pct) else f"{x.relayed_pct:.0f} %"]
+            for x in t.sort_values(["receiver", "alpha", "tx_power_mw"], ascending=[False, True, False]).itertuples()]
+    return ("TCP at 1.4 m/s for every transmit power and path-loss exponent of the grid, with our receiver and INET 2.x's "
+            "(parts `weaker-tcp`, `weakerinet-tcp`); 4.5 mW and α = 2 is the paper's own set-up, every other point a row of R4 "
+            "('packet transmission was not even possible': no run may deliver a data packet). α enters as in INET 2.x's free "
+            "space (P ∝ λ²/d^α).\n\n"
+            + markdown_table(["receiver", "power", "α", "runs", "runs that delivered", "throughput (kbit/s)", "delivered via a relay"], rows))
 
 
 def _label_tl(row: pd.Series) -> str:
