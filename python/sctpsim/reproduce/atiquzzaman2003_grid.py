@@ -141,14 +141,6 @@ def parts(quick: bool) -> list[Part]:
     return out
 
 
-def _rate(v: Any) -> float:
-    s = str(v).lower().removesuffix("kbps")
-    try:
-        return float(s)
-    except ValueError:
-        return math.nan
-
-
 def runs(results: dict[str, pd.DataFrame], main_runs: pd.DataFrame) -> pd.DataFrame:
     """Every ok run of the grid (columns config, path, unit, protocol, wireline_kbps,
     wireless_kbps, replication, segments), the main point's from ``main_runs``."""
@@ -160,8 +152,8 @@ def runs(results: dict[str, pd.DataFrame], main_runs: pd.DataFrame) -> pd.DataFr
         path, _, unit = body.rpartition("-")
         df = df[df["status"] == "ok"].copy()
         df["config"], df["path"], df["unit"], df["protocol"] = body, path, unit, proto
-        df["wireline_kbps"] = df[a.P_WIRELINE].map(_rate)
-        df["wireless_kbps"] = df[P_RATE].map(_rate).astype(int)
+        df["wireline_kbps"] = df[a.P_WIRELINE].map(a._wireline)
+        df["wireless_kbps"] = df[P_RATE].map(a._wireline).astype(int)
         df["segments"] = _col(df, "flows[0].bytes_delivered") / a.SEGMENT_BYTES
         frames.append(df)
     if not main_runs.empty:
