@@ -122,6 +122,23 @@ pub enum ChunkSpec {
         /// Payload protocol identifier.
         ppid: Option<u32>,
     },
+    /// `I_DATA[flgs=BE, len=120, tsn=1, sid=0, mid=0, ppid=0]` (RFC 8260 §2.1); a fragment
+    /// other than the first gives `fsn=` instead of `ppid=` (the same field).
+    IData {
+        /// Chunk flags (`IUBE` letters or a number).
+        flags: Option<u8>,
+        /// Chunk length (header included, padding excluded).
+        len: Option<u16>,
+        /// TSN.
+        tsn: Option<u32>,
+        /// Stream identifier.
+        sid: Option<u16>,
+        /// Message identifier.
+        mid: Option<u32>,
+        /// Payload protocol identifier (first fragment) or fragment sequence number (the
+        /// others): the fourth word, as written with `ppid=` or `fsn=`.
+        ppid_or_fsn: Option<u32>,
+    },
     /// `INIT[flgs=0, tag=1, a_rwnd=1500, os=1, is=1, tsn=1, PARAMS...]`.
     Init(InitSpec),
     /// `INIT_ACK[...]`, same fields as INIT.
@@ -230,7 +247,7 @@ pub enum ChunkSpec {
         /// Chunk length.
         len: Option<u16>,
     },
-    /// A chunk packetdrill knows but this runner does not (I_DATA, RECONFIG,
+    /// A chunk packetdrill knows but this runner does not (RECONFIG,
     /// FORWARD_TSN, ...): kept so that executing it reports "unsupported".
     Unsupported {
         /// The chunk name as written.

@@ -319,6 +319,25 @@ pub fn chunk_bytes(c: &ChunkSpec, ctx: &InboundCtx) -> Result<Vec<u8>, Unsupport
             v.resize(usize::from(length).saturating_sub(4).max(12), 0);
             chunk(0, f(flags), Some(length), &v, "DATA")
         }
+        ChunkSpec::IData {
+            flags,
+            len,
+            tsn,
+            sid,
+            mid,
+            ppid_or_fsn,
+        } => {
+            // As DATA: without `len` no user data (length 20, RFC 8260 §2.1).
+            let length = len.unwrap_or(20);
+            let mut v = Vec::with_capacity(usize::from(length).saturating_sub(4));
+            v.extend_from_slice(&tsn.unwrap_or(0).to_be_bytes());
+            v.extend_from_slice(&sid.unwrap_or(0).to_be_bytes());
+            v.extend_from_slice(&[0, 0]);
+            v.extend_from_slice(&mid.unwrap_or(0).to_be_bytes());
+            v.extend_from_slice(&ppid_or_fsn.unwrap_or(0).to_be_bytes());
+            v.resize(usize::from(length).saturating_sub(4).max(16), 0);
+            chunk(64, f(flags), Some(length), &v, "I_DATA")
+        }
         ChunkSpec::Init(s) => {
             let (v, counted) = init_value(s)?;
             list_chunk(1, f(&s.flags), &v, counted, "INIT")

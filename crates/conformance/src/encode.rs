@@ -14,8 +14,8 @@
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use sctpsim_wire::sctp::{
-    ChunkRepr, DataChunk, ErrorCause, GapAckBlock, InitChunk, Parameter, RawChunk, SackChunk, Ssn,
-    Tsn, UnknownChunk,
+    ChunkRepr, DataChunk, ErrorCause, GapAckBlock, IDataChunk, InitChunk, Mid, Parameter, RawChunk,
+    SackChunk, Ssn, Tsn, UnknownChunk,
 };
 
 use crate::ast::{CauseList, CauseSpec, ChunkSpec, InitSpec, ParamList, ParamSpec};
@@ -123,6 +123,32 @@ pub fn chunk_to_repr(c: &ChunkSpec, ctx: &InboundCtx) -> Result<ChunkRepr, Unsup
                 ending: f & 0x01 != 0,
                 immediate: f & 0x08 != 0,
                 user_data: vec![0; usize::from(len.unwrap_or(16)).saturating_sub(16)],
+            })
+        }
+        ChunkSpec::IData {
+            flags,
+            len,
+            tsn,
+            sid,
+            mid,
+            ppid_or_fsn,
+        } => {
+            let f = flags.unwrap_or(0);
+            if f & 0xF0 != 0 {
+                return Err(format!(
+                    "unsupported: I_DATA flags {f:#04x} (reserved bits cannot be encoded)"
+                ));
+            }
+            ChunkRepr::IData(IDataChunk {
+                tsn: Tsn(tsn.unwrap_or(0)),
+                stream_id: sid.unwrap_or(0),
+                mid: Mid(mid.unwrap_or(0)),
+                ppid_or_fsn: ppid_or_fsn.unwrap_or(0),
+                unordered: f & 0x04 != 0,
+                beginning: f & 0x02 != 0,
+                ending: f & 0x01 != 0,
+                immediate: f & 0x08 != 0,
+                user_data: vec![0; usize::from(len.unwrap_or(20)).saturating_sub(20)],
             })
         }
         ChunkSpec::Init(s) => {

@@ -739,6 +739,11 @@ impl Executor {
                 cfg.auth = off;
                 true
             }
+            // RFC 8260 I-DATA (Linux `net.sctp.intl_enable`): off by default in the model.
+            "net.sctp.intl_enable" if off || on => {
+                cfg.i_data = on;
+                true
+            }
             // Extensions sctpsim does not implement: turning them off changes nothing.
             "net.inet.sctp.ecn_enable"
             | "net.inet.sctp.pktdrop_enable"

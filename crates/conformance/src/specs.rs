@@ -269,6 +269,38 @@ pub(crate) fn chunk_from_node(n: &Node) -> Result<ChunkSpec, ParseError> {
                 ppid: f.u32("ppid")?,
             }
         }
+        "I_DATA" => {
+            let f = Fields::new(
+                n,
+                &["flgs", "len", "tsn", "sid", "res", "mid", "ppid", "fsn"],
+                false,
+            )?;
+            let len = f.u16("len")?;
+            if len.is_some_and(|l| l < 20) {
+                return Err(ParseError::new(
+                    n.line,
+                    "I_DATA length value out of range (< 20)",
+                ));
+            }
+            if f.u16("res")?.is_some_and(|r| r != 0) {
+                return Err(ParseError::new(n.line, "I_DATA res must be 0 or `...`"));
+            }
+            let (ppid, fsn) = (f.u32("ppid")?, f.u32("fsn")?);
+            if ppid.is_some() && fsn.is_some() {
+                return Err(ParseError::new(
+                    n.line,
+                    "I_DATA: ppid and fsn share one field (RFC 8260 §2.1); give one",
+                ));
+            }
+            ChunkSpec::IData {
+                flags: f.flags(DATA_FLAGS)?,
+                len,
+                tsn: f.u32("tsn")?,
+                sid: f.u16("sid")?,
+                mid: f.u32("mid")?,
+                ppid_or_fsn: ppid.or(fsn),
+            }
+        }
         "INIT" | "INIT_ACK" => {
             let f = Fields::new(n, &["flgs", "tag", "a_rwnd", "os", "is", "tsn"], true)?;
             let params = if f.ellipsis {
@@ -467,7 +499,7 @@ pub(crate) fn chunk_from_node(n: &Node) -> Result<ChunkSpec, ParseError> {
                 len,
             }
         }
-        "NR_SACK" | "I_DATA" | "RECONFIG" | "FORWARD_TSN" | "I_FORWARD_TSN" | "AUTH" | "ASCONF"
+        "NR_SACK" | "RECONFIG" | "FORWARD_TSN" | "I_FORWARD_TSN" | "AUTH" | "ASCONF"
         | "ASCONF_ACK" => ChunkSpec::Unsupported {
             name: name.to_string(),
         },

@@ -455,6 +455,7 @@ pub fn verify_packet(spec: &PacketSpec, sctp: &[u8], m: &Mapping) -> Result<(), 
 fn spec_name(s: &ChunkSpec) -> String {
     match s {
         ChunkSpec::Data { .. } => "DATA".into(),
+        ChunkSpec::IData { .. } => "I_DATA".into(),
         ChunkSpec::Init(_) => "INIT".into(),
         ChunkSpec::InitAck(_) => "INIT_ACK".into(),
         ChunkSpec::Sack { .. } => "SACK".into(),
@@ -478,6 +479,7 @@ fn spec_name(s: &ChunkSpec) -> String {
 fn expected_kind(s: &ChunkSpec) -> Option<u8> {
     Some(match s {
         ChunkSpec::Data { .. } => 0,
+        ChunkSpec::IData { .. } => 64,
         ChunkSpec::Init(_) => 1,
         ChunkSpec::InitAck(_) => 2,
         ChunkSpec::Sack { .. } => 3,
@@ -534,6 +536,31 @@ fn verify_chunk(s: &ChunkSpec, raw: &RawChunk<'_>, m: &Mapping) -> Result<(), St
             field("sid", *sid, si)?;
             field("ssn", *ssn, ss)?;
             field("ppid", *ppid, pp)?;
+        }
+        ChunkSpec::IData {
+            flags,
+            len: elen,
+            tsn,
+            sid,
+            mid,
+            ppid_or_fsn,
+        } => {
+            flags_field(*flags, raw.flags())?;
+            field("length", elen.map(usize::from), len)?;
+            let (Some(t), Some(si), Some(mi), Some(pf)) =
+                (be32(v, 0), be16(v, 4), be32(v, 8), be32(v, 12))
+            else {
+                return Err(truncated("I_DATA"));
+            };
+            field("tsn", *tsn, m.local_tsn_to_script(t))?;
+            field("sid", *sid, si)?;
+            field("mid", *mid, mi)?;
+            let name = if raw.flags() & 0x02 != 0 {
+                "ppid"
+            } else {
+                "fsn"
+            };
+            field(name, *ppid_or_fsn, pf)?;
         }
         ChunkSpec::Init(e) | ChunkSpec::InitAck(e) => verify_init(e, raw, m)?,
         ChunkSpec::Sack {

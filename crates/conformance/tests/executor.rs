@@ -249,9 +249,9 @@ fn unsupported_constructs_fail_with_a_reason() {
             "unsupported: one-to-many",
         ),
         (
-            " 0.0 socket(..., SOCK_STREAM, IPPROTO_SCTP) = 3\n+0.0 < sctp: I_DATA[flgs=0]\n",
+            " 0.0 socket(..., SOCK_STREAM, IPPROTO_SCTP) = 3\n+0.0 < sctp: RECONFIG[flgs=0]\n",
             2,
-            "unsupported: I_DATA",
+            "unsupported: RECONFIG",
         ),
         (
             " 0.0 socket(..., SOCK_STREAM, IPPROTO_SCTP) = 3\n+0.0 poll(3) = 0\n",

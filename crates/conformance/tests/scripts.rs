@@ -93,6 +93,13 @@ fn auth_scripts() {
     check_dir("auth", 5);
 }
 
+/// I-DATA (RFC 8260 §2.2): negotiation, interleaved fragments both ways, and the Protocol
+/// Violation for DATA on an I-DATA association.
+#[test]
+fn i_data_scripts() {
+    check_dir("idata", 2);
+}
+
 fn run(text: &str) -> sctpsim_conformance::Outcome {
     run_script(text, "t.pkt", &RunOptions::default())
 }

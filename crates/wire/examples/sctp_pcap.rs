@@ -18,8 +18,8 @@ use std::net::{IpAddr, Ipv6Addr};
 use sctpsim_wire::pcap::LINKTYPE_RAW;
 use sctpsim_wire::sctp::{
     chunk_type, param_type, sctp_packet, AsconfAckChunk, AsconfChunk, ChunkRepr, DataChunk,
-    ErrorCause, ForwardTsnChunk, ForwardTsnStream, GapAckBlock, InitChunk, Parameter, SackChunk,
-    Ssn, Tsn, UnknownChunk,
+    ErrorCause, ForwardTsnChunk, ForwardTsnStream, GapAckBlock, IDataChunk, IForwardTsnChunk,
+    IForwardTsnStream, InitChunk, Mid, Parameter, SackChunk, Ssn, Tsn, UnknownChunk,
 };
 use sctpsim_wire::{Ipv4Addr, PcapWriter};
 
@@ -269,6 +269,52 @@ pub fn sample_packets() -> Vec<(&'static str, Vec<u8>)> {
                             ssn: Ssn(65_535),
                         },
                     ],
+                })],
+            ),
+        ),
+        (
+            "I-DATA",
+            to_b(
+                14,
+                TAG_B,
+                &[
+                    ChunkRepr::IData(IDataChunk {
+                        tsn: Tsn(1011),
+                        stream_id: 2,
+                        mid: Mid(0),
+                        ppid_or_fsn: 51,
+                        unordered: false,
+                        beginning: true,
+                        ending: false,
+                        immediate: false,
+                        user_data: b"first".to_vec(),
+                    }),
+                    ChunkRepr::IData(IDataChunk {
+                        tsn: Tsn(1012),
+                        stream_id: 2,
+                        mid: Mid(0),
+                        ppid_or_fsn: 1,
+                        unordered: false,
+                        beginning: false,
+                        ending: true,
+                        immediate: false,
+                        user_data: b"second".to_vec(),
+                    }),
+                ],
+            ),
+        ),
+        (
+            "I-FORWARD-TSN",
+            to_b(
+                15,
+                TAG_B,
+                &[ChunkRepr::IForwardTsn(IForwardTsnChunk {
+                    new_cum_tsn: Tsn(1013),
+                    streams: vec![IForwardTsnStream {
+                        stream_id: 2,
+                        unordered: true,
+                        mid: Mid(7),
+                    }],
                 })],
             ),
         ),

@@ -514,9 +514,9 @@ fn forward_tsn() {
 fn unknown_chunks_are_preserved_with_their_action() {
     let cases = [
         (0x3fu8, UnrecognizedAction::Stop),           // unassigned (IANA "Chunk Types")
-        (0x40, UnrecognizedAction::StopAndReport),    // I-DATA (RFC 8260), not modelled
+        (0x41, UnrecognizedAction::StopAndReport),    // unassigned (64, I-DATA, is parsed)
         (0x84, UnrecognizedAction::Skip),             // PAD (RFC 4820)
-        (0xc2, UnrecognizedAction::SkipAndReport),    // I-FORWARD-TSN (RFC 8260)
+        (0xc3, UnrecognizedAction::SkipAndReport),    // unassigned (0xc2, I-FORWARD-TSN, is parsed)
     ];
     for (kind, action) in cases {
         let bytes = [kind, 0xa5, 0x00, 0x09, 9, 8, 7, 6, 5, 0, 0, 0];

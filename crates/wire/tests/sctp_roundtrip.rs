@@ -7,8 +7,9 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use sctpsim_wire::sctp::{
     sctp_packet, AsconfAckChunk, AsconfChunk, AuthChunk, ChunkRepr, Chunks, DataChunk, ErrorCause,
-    ForwardTsnChunk, ForwardTsnStream, GapAckBlock, InitChunk, Parameter, RawChunk, SackChunk,
-    SctpPacket, SctpRepr, Ssn, Tsn, UnknownChunk,
+    ForwardTsnChunk, ForwardTsnStream, GapAckBlock, IDataChunk, IForwardTsnChunk,
+    IForwardTsnStream, InitChunk, Mid, Parameter, RawChunk, SackChunk, SctpPacket, SctpRepr, Ssn,
+    Tsn, UnknownChunk,
 };
 use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, WireError};
 
@@ -116,7 +117,7 @@ fn parameter() -> impl Strategy<Value = Parameter> {
 
 /// Chunk types with a variant of their own.
 fn is_known_chunk(kind: u8) -> bool {
-    kind <= 15 || matches!(kind, 0x80 | 0xc0 | 0xc1)
+    kind <= 15 || matches!(kind, 64 | 0x80 | 0xc0 | 0xc1 | 0xc2)
 }
 
 fn data_chunk() -> impl Strategy<Value = DataChunk> {
@@ -134,6 +135,30 @@ fn data_chunk() -> impl Strategy<Value = DataChunk> {
                 stream_id,
                 ssn: Ssn(ssn),
                 ppid,
+                unordered: u,
+                beginning: b,
+                ending: e,
+                immediate: i,
+                user_data,
+            },
+        )
+}
+
+fn i_data_chunk() -> impl Strategy<Value = IDataChunk> {
+    (
+        tsn(),
+        any::<u16>(),
+        any::<u32>(),
+        any::<u32>(),
+        any::<[bool; 4]>(),
+        bytes(300),
+    )
+        .prop_map(
+            |(tsn, stream_id, mid, ppid_or_fsn, [u, b, e, i], user_data)| IDataChunk {
+                tsn,
+                stream_id,
+                mid: Mid(mid),
+                ppid_or_fsn,
                 unordered: u,
                 beginning: b,
                 ending: e,
@@ -232,6 +257,20 @@ fn chunk() -> impl Strategy<Value = ChunkRepr> {
                     .map(|(stream_id, ssn)| ForwardTsnStream {
                         stream_id,
                         ssn: Ssn(ssn),
+                    })
+                    .collect(),
+            })
+        }),
+        i_data_chunk().prop_map(ChunkRepr::IData),
+        (tsn(), vec(any::<(u16, bool, u32)>(), 0..20)).prop_map(|(new_cum_tsn, streams)| {
+            ChunkRepr::IForwardTsn(IForwardTsnChunk {
+                new_cum_tsn,
+                streams: streams
+                    .into_iter()
+                    .map(|(stream_id, unordered, mid)| IForwardTsnStream {
+                        stream_id,
+                        unordered,
+                        mid: Mid(mid),
                     })
                     .collect(),
             })

@@ -234,6 +234,27 @@ impl Fields {
                 self.push("sctp.data_e_bit", u8::from(d.ending));
                 self.push("sctp.data_i_bit", u8::from(d.immediate));
             }
+            ChunkRepr::IData(d) => {
+                self.push("sctp.data_tsn_raw", d.tsn);
+                self.push("sctp.data_sid", format!("0x{:04x}", d.stream_id));
+                self.push("sctp.data_mid", d.mid);
+                match d.ppid() {
+                    Some(ppid) => self.push("sctp.data_payload_proto_id", ppid),
+                    None => self.push("sctp.data_fsn", d.fsn()),
+                }
+                self.push("sctp.data_u_bit", u8::from(d.unordered));
+                self.push("sctp.data_b_bit", u8::from(d.beginning));
+                self.push("sctp.data_e_bit", u8::from(d.ending));
+                self.push("sctp.data_i_bit", u8::from(d.immediate));
+            }
+            ChunkRepr::IForwardTsn(f) => {
+                self.push("sctp.i_forward_tsn_tsn", f.new_cum_tsn);
+                for s in &f.streams {
+                    self.push("sctp.i_forward_tsn_sid", s.stream_id);
+                    self.push("sctp.i_forward_tsn_u_bit", u8::from(s.unordered));
+                    self.push("sctp.forward_tsn_mid", s.mid);
+                }
+            }
             ChunkRepr::Init(i) => self.init("init", i),
             ChunkRepr::InitAck(i) => self.init("initack", i),
             ChunkRepr::Sack(s) => {
@@ -334,6 +355,8 @@ const FIELDS: &[&str] = &[
     "sctp.data_b_bit",
     "sctp.data_e_bit",
     "sctp.data_i_bit",
+    "sctp.data_mid",
+    "sctp.data_fsn",
     "sctp.sack_cumulative_tsn_ack_raw",
     "sctp.sack_a_rwnd",
     "sctp.sack_gap_block_start",
@@ -351,6 +374,10 @@ const FIELDS: &[&str] = &[
     "sctp.forward_tsn_tsn",
     "sctp.forward_tsn_sid",
     "sctp.forward_tsn_ssn",
+    "sctp.i_forward_tsn_tsn",
+    "sctp.i_forward_tsn_sid",
+    "sctp.i_forward_tsn_u_bit",
+    "sctp.forward_tsn_mid",
 ];
 
 #[test]

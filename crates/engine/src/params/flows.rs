@@ -337,6 +337,30 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
         "",
         d,
     );
+    rows.add(format!("{p}.i_data"), c.i_data, b.i_data, "", d);
+    rows.add(
+        format!("{p}.scheduler"),
+        c.scheduler.kind.name(),
+        b.scheduler.kind.name(),
+        "",
+        d,
+    );
+    {
+        use sctpsim_proto::transport::sctp::SchedulerKind;
+        let streams = usize::from(c.outbound_streams);
+        let list =
+            |f: &dyn Fn(u16) -> u16| -> Vec<u16> { (0..streams).map(|s| f(s as u16)).collect() };
+        if c.scheduler.kind == SchedulerKind::Priority {
+            let prio = list(&|s| c.scheduler.priority(s));
+            let dflt = vec![sctpsim_proto::transport::sctp::scheduler::DEFAULT_PRIORITY; streams];
+            rows.add(format!("{p}.stream_priorities"), prio, dflt, "", d);
+        }
+        if c.scheduler.kind == SchedulerKind::WeightedFair {
+            let w = list(&|s| c.scheduler.weight(s));
+            let dflt = vec![sctpsim_proto::transport::sctp::scheduler::DEFAULT_WEIGHT; streams];
+            rows.add(format!("{p}.stream_weights"), w, dflt, "", d);
+        }
+    }
     let asconf: Vec<Value> = spec
         .asconf
         .iter()

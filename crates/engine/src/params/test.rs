@@ -472,6 +472,40 @@ fn sctp_auth_rows() {
 }
 
 #[test]
+fn sctp_i_data_and_scheduler_rows() {
+    // RFC 8260: I-DATA off and round robin by default, from the default; the per-stream
+    // lists only with the scheduler that uses them, one entry per outbound stream.
+    let r = rows(WIRED, &[], None);
+    let i = row(&r, "flows[1].sctp.i_data");
+    assert_eq!(
+        (i.value.as_bool(), i.default.as_bool(), i.source.as_str()),
+        (Some(false), Some(false), "default")
+    );
+    let s = row(&r, "flows[1].sctp.scheduler");
+    assert_eq!(
+        (s.value.as_str(), s.source.as_str()),
+        (Some("rr"), "default")
+    );
+    assert!(r.iter().all(|x| !x.path.ends_with("stream_priorities")));
+    let r = rows(
+        WIRED,
+        &[
+            ("flows[1].sctp.i_data", "true"),
+            ("flows[1].sctp.scheduler", "wfq"),
+            ("flows[1].sctp.streams", "3"),
+            ("flows[1].sctp.stream_weights", "[4, 2]"),
+        ],
+        None,
+    );
+    assert_eq!(row(&r, "flows[1].sctp.i_data").value.as_bool(), Some(true));
+    assert_eq!(row(&r, "flows[1].sctp.scheduler").value, "wfq");
+    let w = row(&r, "flows[1].sctp.stream_weights");
+    assert_eq!(w.value, serde_json::json!([4, 2, 1]));
+    assert_eq!(w.default, serde_json::json!([1, 1, 1]));
+    assert!(r.iter().all(|x| !x.path.ends_with("stream_priorities")));
+}
+
+#[test]
 fn asctp_ablation_switch_rows_only_with_asctp() {
     let text = include_str!("../../../../scenarios/examples/asctp-route-break.toml");
     let switches = [

@@ -290,6 +290,7 @@ pub(super) fn check_sctp_flow(
     }
     check_multipath(&sp, &sc, s)?;
     check_csctp(&sp, &sc, f, s)?;
+    check_scheduler(&sp, &sc, f)?;
     at_least_one(format!("{sp}.initial_cwnd_bytes"), sc.initial_cwnd_bytes)?;
     at_least_one(
         format!("{sp}.initial_ssthresh_bytes"),
@@ -333,6 +334,68 @@ pub(super) fn check_sctp_flow(
         }
     }
     check_asconf(&sp, f, &sc, s)
+}
+
+/// `scheduler`, `stream_priorities` and `stream_weights` (RFC 8260 §3): a known scheduler; the
+/// lists only with the scheduler that uses them, no longer than the outbound streams, weights
+/// at least 1.
+fn check_scheduler(sp: &str, sc: &SctpSpec, f: &FlowSpec) -> Result<(), ScenarioError> {
+    use sctpsim_proto::transport::sctp::SchedulerKind;
+    let kind = match &sc.scheduler {
+        Some(name) => SchedulerKind::from_name(name).ok_or_else(|| {
+            ScenarioError::at(
+                format!("{sp}.scheduler"),
+                format!(
+                    "unknown value {name:?}: expected \"fcfs\", \"rr\", \"rr-packet\", \"priority\", \"fc\" or \"wfq\""
+                ),
+            )
+        })?,
+        None => SchedulerKind::default(),
+    };
+    // The outbound streams the association asks for (as `sim/sctp/build.rs` computes them;
+    // every profile requests 10 unless told otherwise).
+    let app_streams = match (f.app, &f.messages) {
+        (AppKind::Messages, Some(m)) => m.streams,
+        _ => 1,
+    };
+    let streams = sc.streams.unwrap_or(app_streams.max(10));
+    for (field, list, wanted) in [
+        (
+            "stream_priorities",
+            &sc.stream_priorities,
+            SchedulerKind::Priority,
+        ),
+        (
+            "stream_weights",
+            &sc.stream_weights,
+            SchedulerKind::WeightedFair,
+        ),
+    ] {
+        let Some(list) = list else {
+            continue;
+        };
+        if kind != wanted {
+            return Err(ScenarioError::at(
+                format!("{sp}.{field}"),
+                format!("only used with scheduler = \"{}\"", wanted.name()),
+            ));
+        }
+        if list.len() > usize::from(streams) {
+            return Err(ScenarioError::at(
+                format!("{sp}.{field}"),
+                format!("{} entries for {streams} outbound streams", list.len()),
+            ));
+        }
+        if field == "stream_weights" {
+            if let Some(i) = list.iter().position(|w| *w == 0) {
+                return Err(ScenarioError::at(
+                    format!("{sp}.{field}[{i}]"),
+                    "must be at least 1",
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The most routes `asctp_max_routes` may ask for: DSR keeps at most 8 routes per destination

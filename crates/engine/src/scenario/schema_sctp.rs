@@ -187,6 +187,22 @@ pub struct SctpSpec {
     /// mandatory to implement) or `sha256` (then SHA-1 is listed second).
     #[serde(default)]
     pub auth_hmac: Option<AuthHmacSpec>,
+    /// Offer and accept I-DATA (RFC 8260 §2): used when both ends offer it; user messages
+    /// then go in I-DATA chunks (MID and FSN) and fragments of different streams' messages
+    /// interleave. Default: off in every profile.
+    #[serde(default)]
+    pub i_data: Option<bool>,
+    /// The stream scheduler (RFC 8260 §3): `"fcfs"`, `"rr"` (default), `"rr-packet"`,
+    /// `"priority"`, `"fc"` or `"wfq"`.
+    #[serde(default)]
+    pub scheduler: Option<String>,
+    /// `scheduler = "priority"`: the priority of stream i at index i (lower first; unlisted
+    /// streams 0).
+    #[serde(default)]
+    pub stream_priorities: Option<Vec<u16>>,
+    /// `scheduler = "wfq"`: the weight of stream i at index i (at least 1; unlisted streams 1).
+    #[serde(default)]
+    pub stream_weights: Option<Vec<u16>>,
     /// Dynamic address reconfiguration (RFC 5061 ASCONF) during the run: each entry asks one
     /// side's association to add or delete one of its addresses, or to make one the peer's
     /// primary destination. Needs the rfc9260 profile (ASCONF is offered by both ends).

@@ -1,4 +1,5 @@
-//! SCTP wire format (RFC 9260; RFC 5061 ASCONF; RFC 3758 FORWARD TSN; RFC 4895 AUTH): the common header and
+//! SCTP wire format (RFC 9260; RFC 5061 ASCONF; RFC 3758 FORWARD TSN; RFC 4895 AUTH; RFC 8260
+//! I-DATA): the common header and
 //! packet view [`SctpPacket`], the owned packet [`SctpRepr`], every chunk as [`ChunkRepr`], the
 //! CRC32c checksum ([`crc32c`]), serial-number types ([`Tsn`], [`Ssn`], [`Mid`]) and the builder
 //! [`sctp_packet`].
@@ -46,6 +47,7 @@ pub use chunk::auth::{hmac_id, AuthChunk};
 pub use chunk::data::DataChunk;
 pub use chunk::error_cause::{cause_code, ErrorCause};
 pub use chunk::forward_tsn::{ForwardTsnChunk, ForwardTsnStream};
+pub use chunk::i_data::{IDataChunk, IForwardTsnChunk, IForwardTsnStream};
 pub use chunk::init::InitChunk;
 pub use chunk::params::{param_type, Parameter};
 pub use chunk::sack::{GapAckBlock, SackChunk};

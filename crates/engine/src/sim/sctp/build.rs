@@ -141,6 +141,22 @@ pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
             }
         };
     }
+    if let Some(v) = spec.i_data {
+        c.i_data = v;
+    }
+    if let Some(kind) = spec
+        .scheduler
+        .as_deref()
+        .and_then(sctpsim_proto::transport::sctp::SchedulerKind::from_name)
+    {
+        c.scheduler.kind = kind;
+    }
+    if let Some(v) = &spec.stream_priorities {
+        c.scheduler.priorities = v.clone();
+    }
+    if let Some(v) = &spec.stream_weights {
+        c.scheduler.weights = v.clone();
+    }
     c.metrics = true;
     c
 }

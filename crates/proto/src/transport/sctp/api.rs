@@ -98,7 +98,8 @@ impl std::error::Error for SendError {}
 pub struct Message {
     /// Stream identifier.
     pub stream: u16,
-    /// Stream sequence number (meaningless for unordered messages).
+    /// Stream sequence number (meaningless for unordered messages; with I-DATA, RFC 8260, the
+    /// low 16 bits of the Message Identifier).
     pub ssn: Ssn,
     /// Payload protocol identifier.
     pub ppid: u32,

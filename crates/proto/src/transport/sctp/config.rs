@@ -319,6 +319,15 @@ pub struct SctpConfig {
     /// is on, RFC 5061 §4.1.1), that the peer must authenticate (our CHUNKS list, RFC 4895
     /// §3.2). Empty by default.
     pub auth_chunks: Vec<u8>,
+    /// Offer and accept I-DATA (RFC 8260 §2): list I-DATA in the Supported Extensions of INIT
+    /// and INIT ACK; when both sides list it, user data goes in I-DATA chunks (with a MID and
+    /// FSN, so fragments of messages on different streams may interleave) and never in DATA
+    /// (§2.2). Off in every profile; off, an I-DATA chunk is an unrecognized chunk type, as
+    /// for an RFC 9260 endpoint.
+    pub i_data: bool,
+    /// Which outbound stream is served next (RFC 8260 §3; [`super::scheduler`]). Round robin
+    /// in every profile, as before RFC 8260 was modelled.
+    pub scheduler: super::scheduler::StreamScheduler,
     /// Most peer addresses an association keeps (INIT addresses beyond it are ignored, an
     /// ASCONF Add IP beyond it is refused with "Operation Refused Due to Resource Shortage").
     pub max_paths: usize,
@@ -398,6 +407,8 @@ impl SctpConfig {
             auth: false,
             auth_hmac: super::auth::AuthHmac::Sha1,
             auth_chunks: Vec::new(),
+            i_data: false,
+            scheduler: super::scheduler::StreamScheduler::default(),
             max_paths: 16,
             metrics: false,
         }

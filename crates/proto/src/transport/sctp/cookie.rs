@@ -24,6 +24,7 @@ const MAC_LEN: usize = 8;
 const FLAG_PR_SCTP: u8 = 1;
 const FLAG_ASCONF: u8 = 2;
 const FLAG_AUTH: u8 = 4;
+const FLAG_I_DATA: u8 = 8;
 /// Addresses kept per side in a cookie.
 const MAX_ADDRS: usize = 64;
 
@@ -85,6 +86,8 @@ pub struct StateCookie {
     pub peer_pr_sctp: bool,
     /// The peer offered ASCONF (Supported Extensions).
     pub peer_asconf: bool,
+    /// The peer listed I-DATA in its Supported Extensions (RFC 8260 §2.2).
+    pub peer_i_data: bool,
     /// The peer's addresses; the first is the source of its INIT.
     pub peer_addrs: Vec<Ipv4Addr>,
     /// Our addresses; the first is the one the INIT was sent to.
@@ -129,6 +132,9 @@ impl StateCookie {
         }
         if self.auth.is_some() {
             flags |= FLAG_AUTH;
+        }
+        if self.peer_i_data {
+            flags |= FLAG_I_DATA;
         }
         b.push(flags);
         for list in [&self.peer_addrs, &self.local_addrs] {
@@ -212,6 +218,7 @@ impl StateCookie {
             peer_port,
             peer_pr_sctp: flags & FLAG_PR_SCTP != 0,
             peer_asconf: flags & FLAG_ASCONF != 0,
+            peer_i_data: flags & FLAG_I_DATA != 0,
             peer_addrs,
             local_addrs,
             auth,
@@ -334,6 +341,7 @@ mod test {
             peer_port: 11,
             peer_pr_sctp: true,
             peer_asconf: false,
+            peer_i_data: true,
             peer_addrs: vec![Ipv4Addr::new(1, 2, 3, 4), Ipv4Addr::new(5, 6, 7, 8)],
             local_addrs: vec![Ipv4Addr::new(9, 9, 9, 9)],
             auth: None,

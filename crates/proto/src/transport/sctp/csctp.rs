@@ -369,7 +369,8 @@ impl SctpAssociation {
     /// New DATA chunk `idx` was just sent to `dest`: during a handoff a copy goes to the
     /// secondary path if its cwnd has room (otherwise the chunk is not duplicated).
     pub(crate) fn csctp_duplicate(&mut self, now: SimTime, idx: u64, dest: Ipv4Addr) {
-        if !self.csctp_tx_active() {
+        // The copies are DATA chunks; with I-DATA they would be a protocol violation.
+        if !self.csctp_tx_active() || self.i_data {
             return;
         }
         let Some(s) = self.csctp_secondary(dest) else {

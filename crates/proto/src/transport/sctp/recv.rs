@@ -2,11 +2,15 @@
 //! received above it), duplicate TSNs, Gap Ack Blocks, the delayed-SACK decision, the
 //! advertised receive window, reassembly of fragments and per-stream delivery (ordered by SSN,
 //! unordered at once). Receiving a FORWARD TSN (RFC 3758 §3.6) also lands here
-//! ([`RecvState::forward`]).
+//! ([`RecvState::forward`]). I-DATA chunks (RFC 8260 §2.1) share the TSN map and window;
+//! their fragments are reassembled by stream, U bit and MID in FSN order, whatever their TSNs
+//! ([`RecvState::receive_i_data`]), and ordered messages are delivered in MID order.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use sctpsim_wire::sctp::{DataChunk, ForwardTsnStream, GapAckBlock, SackChunk, Ssn, Tsn};
+use sctpsim_wire::sctp::{
+    DataChunk, ForwardTsnStream, GapAckBlock, IDataChunk, Mid, SackChunk, Ssn, Tsn,
+};
 
 use super::api::Message;
 use super::config::SctpConfig;
@@ -41,7 +45,25 @@ struct InStream {
     next_ssn: Ssn,
     /// Complete ordered messages waiting for earlier SSNs, by SSN.
     pending: BTreeMap<u16, Message>,
+    /// I-DATA: the MID of the next ordered message to deliver (RFC 8260 §2.1).
+    next_mid: Mid,
+    /// I-DATA: complete ordered messages waiting for earlier MIDs, by MID.
+    pending_mid: BTreeMap<u32, Message>,
 }
+
+/// I-DATA: the fragments of one message received so far (RFC 8260 §2.1).
+#[derive(Debug, Clone, Default)]
+struct IReassembly {
+    /// User data by FSN.
+    frags: BTreeMap<u32, Vec<u8>>,
+    /// The PPID, once the first fragment (B bit, FSN 0) is in.
+    ppid: Option<u32>,
+    /// The FSN of the last fragment (E bit), once it is in.
+    last: Option<u32>,
+}
+
+/// I-DATA reassembly key: stream, U bit, MID.
+type IKey = (u16, bool, u32);
 
 /// The receiver's state.
 #[derive(Debug, Clone)]
@@ -55,6 +77,8 @@ pub struct RecvState {
     highest_idx: u64,
     /// Received chunks not yet assembled into messages.
     fragments: BTreeMap<u64, DataChunk>,
+    /// I-DATA: messages being reassembled.
+    i_reasm: BTreeMap<IKey, IReassembly>,
     streams: Vec<InStream>,
     ready: VecDeque<Message>,
     /// Bytes held: fragments, pending ordered messages, messages not yet read.
@@ -84,6 +108,7 @@ impl RecvState {
             above: BTreeSet::new(),
             highest_idx: 0,
             fragments: BTreeMap::new(),
+            i_reasm: BTreeMap::new(),
             streams: vec![InStream::default(); usize::from(streams)],
             ready: VecDeque::new(),
             held: 0,
@@ -130,41 +155,138 @@ impl RecvState {
 
     /// RFC 9260 §6.2: accept one DATA chunk (non-empty user data is checked by the caller).
     pub fn receive(&mut self, chunk: &DataChunk) -> DataVerdict {
-        let delta = self.delta(chunk.tsn);
+        let idx = match self.admit(chunk.tsn, chunk.stream_id, chunk.user_data.len(), false) {
+            Ok(idx) => idx,
+            Err(verdict) => return verdict,
+        };
+        self.fragments.insert(idx, chunk.clone());
+        self.assemble(idx);
+        DataVerdict::New
+    }
+
+    /// RFC 8260 §2.1: accept one I-DATA chunk (non-empty user data is checked by the caller).
+    /// The TSN is handled as for DATA; the fragment joins its message by stream, U bit and MID,
+    /// at its FSN, so fragments of different messages may arrive interleaved.
+    pub fn receive_i_data(&mut self, chunk: &IDataChunk) -> DataVerdict {
+        let len = chunk.user_data.len();
+        if let Err(verdict) = self.admit(chunk.tsn, chunk.stream_id, len, true) {
+            return verdict;
+        }
+        let key = (chunk.stream_id, chunk.unordered, chunk.mid.0);
+        let r = self.i_reasm.entry(key).or_default();
+        let fsn = chunk.fsn();
+        if let Some(old) = r.frags.insert(fsn, chunk.user_data.clone()) {
+            // The same fragment under a second TSN: keep one copy.
+            self.held = self.held.saturating_sub(old.len());
+        }
+        if let Some(ppid) = chunk.ppid() {
+            r.ppid = Some(ppid);
+        }
+        if chunk.ending {
+            r.last = Some(fsn);
+        }
+        self.assemble_i_data(key);
+        DataVerdict::New
+    }
+
+    /// The TSN checks of RFC 9260 §6.2 and §6.5 for a chunk of `len` user bytes on `stream`:
+    /// the index it is recorded under (already marked received and its bytes held), or the
+    /// verdict when it is not kept. `next_in_sequence_fits`: I-DATA, see below.
+    fn admit(
+        &mut self,
+        tsn: Tsn,
+        stream: u16,
+        len: usize,
+        next_in_sequence_fits: bool,
+    ) -> Result<u64, DataVerdict> {
+        let delta = self.delta(tsn);
         if delta <= 0 {
-            self.note_dup(chunk.tsn);
-            return DataVerdict::Duplicate;
+            self.note_dup(tsn);
+            return Err(DataVerdict::Duplicate);
         }
         if delta as u64 > MAX_TSN_AHEAD {
-            return DataVerdict::TooFarAhead;
+            return Err(DataVerdict::TooFarAhead);
         }
         let idx = self.cum_idx + delta as u64 - 1;
         if self.above.contains(&idx) {
-            self.note_dup(chunk.tsn);
-            return DataVerdict::Duplicate;
+            self.note_dup(tsn);
+            return Err(DataVerdict::Duplicate);
         }
-        if usize::from(chunk.stream_id) >= self.streams.len() {
+        if usize::from(stream) >= self.streams.len() {
             // §6.5: acknowledge the TSN, discard the data, report the stream.
             self.mark_received(idx);
-            return DataVerdict::InvalidStream;
+            return Err(DataVerdict::InvalidStream);
         }
         // §6.2: "When the receiver's advertised window is 0, the receiver MUST drop any new
         // incoming DATA chunk with a TSN larger than the largest TSN received so far." A chunk
         // that fills a hole is kept (the RFC lets the receiver drop its highest held TSN
         // instead; we over-commit the buffer by that chunk), and so is any chunk when nothing
         // is held (a buffer smaller than one chunk must not deadlock).
-        let len = chunk.user_data.len();
+        //
+        // With I-DATA several messages can be incomplete at once (one per stream and
+        // ordering), and their fragments can fill the buffer: then no message completes, the
+        // window stays shut and the sender's zero window probe, a fragment of one of those
+        // messages or a new one, would be dropped forever. Real stacks hand such messages up
+        // in pieces (partial delivery, RFC 6458 §8.1.20); we do not model that, and instead
+        // keep the next TSN in sequence, over-committing the buffer by one chunk per round
+        // trip while the window is shut.
+        let in_sequence = next_in_sequence_fits && idx == self.cum_idx;
         if self.held > 0
             && self.held.saturating_add(len) > self.buffer as usize
             && idx >= self.highest_idx
+            && !in_sequence
         {
-            return DataVerdict::NoRoom;
+            return Err(DataVerdict::NoRoom);
         }
         self.mark_received(idx);
         self.held += len;
-        self.fragments.insert(idx, chunk.clone());
-        self.assemble(idx);
-        DataVerdict::New
+        Ok(idx)
+    }
+
+    /// RFC 8260 §2.1: if the message `key` has all its fragments (FSN 0 with the B bit up to
+    /// the one with the E bit), deliver it or queue it for MID order.
+    fn assemble_i_data(&mut self, key: IKey) {
+        let Some(r) = self.i_reasm.get(&key) else {
+            return;
+        };
+        let (Some(ppid), Some(last)) = (r.ppid, r.last) else {
+            return;
+        };
+        let complete = r.frags.len() as u64 == u64::from(last) + 1
+            && r.frags.keys().next_back() == Some(&last);
+        if !complete {
+            return;
+        }
+        let Some(r) = self.i_reasm.remove(&key) else {
+            return;
+        };
+        let data: Vec<u8> = r.frags.into_values().flatten().collect();
+        let (stream, unordered, mid) = key;
+        let msg = Message {
+            stream,
+            // The low 16 bits of the MID: `Message::ssn` has no room for more.
+            ssn: Ssn(mid as u16),
+            ppid,
+            unordered,
+            data,
+        };
+        if unordered {
+            self.ready.push_back(msg);
+            return;
+        }
+        let Some(s) = self.streams.get_mut(usize::from(stream)) else {
+            return;
+        };
+        if Mid(mid).is_before(s.next_mid) {
+            // Behind the stream: never delivered.
+            self.held = self.held.saturating_sub(msg.data.len());
+            return;
+        }
+        s.pending_mid.insert(mid, msg);
+        while let Some(m) = s.pending_mid.remove(&s.next_mid.0) {
+            s.next_mid += 1;
+            self.ready.push_back(m);
+        }
     }
 
     fn note_dup(&mut self, tsn: Tsn) {

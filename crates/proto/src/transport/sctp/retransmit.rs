@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::{DataChunk, SackChunk, Tsn};
+use sctpsim_wire::sctp::{ChunkRepr, DataChunk, IDataChunk, Mid, SackChunk, Tsn};
 
 use super::api::MessageId;
 use super::path::Path;
@@ -73,6 +73,33 @@ pub struct TxChunk {
     /// cSCTP duplicated transfer: the copy sent to a second destination during a handoff
     /// (`retransmit/perpath.rs`); `None` outside it.
     pub dup: Option<ChunkCopy>,
+    /// I-DATA (RFC 8260 §2.1): the chunk goes out as I-DATA with this Message Identifier and
+    /// Fragment Sequence Number (`chunk.ssn` is then unused); `None`: a DATA chunk.
+    pub i_data: Option<(Mid, u32)>,
+}
+
+impl TxChunk {
+    /// The chunk as sent: DATA, or I-DATA when it has a MID and FSN.
+    pub fn wire(&self) -> ChunkRepr {
+        match self.i_data {
+            None => ChunkRepr::Data(self.chunk.clone()),
+            Some((mid, fsn)) => {
+                let d = &self.chunk;
+                ChunkRepr::IData(IDataChunk {
+                    tsn: d.tsn,
+                    stream_id: d.stream_id,
+                    mid,
+                    // RFC 8260 §2.1: the PPID in the first fragment, the FSN in the others.
+                    ppid_or_fsn: if d.beginning { d.ppid } else { fsn },
+                    unordered: d.unordered,
+                    beginning: d.beginning,
+                    ending: d.ending,
+                    immediate: d.immediate,
+                    user_data: d.user_data.clone(),
+                })
+            }
+        }
+    }
 }
 
 /// A chunk newly acknowledged by a SACK.
@@ -254,6 +281,7 @@ impl RetransmitQueue {
                 had_copy: false,
                 expires,
                 dup: None,
+                i_data: None,
             },
         );
         self.next_idx += 1;

@@ -1,5 +1,5 @@
-//! SCTP chunks (RFC 9260 §3.2–3.3; RFC 5061 §5; RFC 3758 §3.2): [`ChunkRepr`], an owned
-//! representation of every chunk type sctpsim speaks, with `parse` and `emit`.
+//! SCTP chunks (RFC 9260 §3.2–3.3; RFC 5061 §5; RFC 3758 §3.2; RFC 8260 §2): [`ChunkRepr`], an
+//! owned representation of every chunk type sctpsim speaks, with `parse` and `emit`.
 //!
 //! ```text
 //!  0                   1                   2                   3
@@ -12,8 +12,8 @@
 //! ```
 //!
 //! The chunk length counts the header and the value but not the padding to a multiple of 4
-//! bytes (RFC 9260 §3.2). Chunk types sctpsim does not model (I-DATA, RE-CONFIG, PAD,
-//! I-FORWARD-TSN, anything unassigned) parse as [`ChunkRepr::Unknown`] with their type, flags and
+//! bytes (RFC 9260 §3.2). Chunk types sctpsim does not model (RE-CONFIG, PAD, anything
+//! unassigned) parse as [`ChunkRepr::Unknown`] with their type, flags and
 //! value, so they can be reported or skipped as the upper two bits of the type demand
 //! ([`UnrecognizedAction`]).
 //!
@@ -27,6 +27,7 @@ pub mod auth;
 pub mod data;
 pub mod error_cause;
 pub mod forward_tsn;
+pub mod i_data;
 pub mod init;
 pub mod params;
 pub mod sack;
@@ -41,6 +42,7 @@ use auth::AuthChunk;
 use data::DataChunk;
 use error_cause::ErrorCause;
 use forward_tsn::ForwardTsnChunk;
+use i_data::{IDataChunk, IForwardTsnChunk};
 use init::InitChunk;
 use params::param_type;
 use sack::SackChunk;
@@ -79,7 +81,7 @@ pub mod chunk_type {
     pub const SHUTDOWN_COMPLETE: u8 = 14;
     /// RFC 4895 §4.2: Authentication.
     pub const AUTH: u8 = 15;
-    /// RFC 8260 §2.1: I-DATA (not modelled; parsed as [`super::ChunkRepr::Unknown`]).
+    /// RFC 8260 §2.1: I-DATA (user message interleaving).
     pub const I_DATA: u8 = 64;
     /// RFC 5061 §5.2: Address Configuration Acknowledgement (0x80).
     pub const ASCONF_ACK: u8 = 0x80;
@@ -91,7 +93,7 @@ pub mod chunk_type {
     pub const FORWARD_TSN: u8 = 0xC0;
     /// RFC 5061 §5.1: Address Configuration Change (0xC1).
     pub const ASCONF: u8 = 0xC1;
-    /// RFC 8260 §2.3: I-FORWARD-TSN (not modelled; parsed as [`super::ChunkRepr::Unknown`]).
+    /// RFC 8260 §2.3: I-FORWARD-TSN (0xC2).
     pub const I_FORWARD_TSN: u8 = 0xC2;
 }
 
@@ -195,6 +197,10 @@ pub enum ChunkRepr {
     ForwardTsn(ForwardTsnChunk),
     /// RFC 4895 §4.2: AUTH.
     Auth(AuthChunk),
+    /// RFC 8260 §2.1: I-DATA.
+    IData(IDataChunk),
+    /// RFC 8260 §2.3: I-FORWARD-TSN.
+    IForwardTsn(IForwardTsnChunk),
     /// Any other chunk type, preserved.
     Unknown(UnknownChunk),
 }
@@ -223,6 +229,8 @@ impl ChunkRepr {
             ChunkRepr::AsconfAck(_) => t::ASCONF_ACK,
             ChunkRepr::ForwardTsn(_) => t::FORWARD_TSN,
             ChunkRepr::Auth(_) => t::AUTH,
+            ChunkRepr::IData(_) => t::I_DATA,
+            ChunkRepr::IForwardTsn(_) => t::I_FORWARD_TSN,
             ChunkRepr::Unknown(u) => u.kind,
         }
     }
@@ -231,6 +239,7 @@ impl ChunkRepr {
     pub fn flags(&self) -> u8 {
         match self {
             ChunkRepr::Data(d) => d.flags(),
+            ChunkRepr::IData(d) => d.flags(),
             ChunkRepr::Abort { t_bit: true, .. } | ChunkRepr::ShutdownComplete { t_bit: true } => {
                 FLAG_T
             }
@@ -292,6 +301,8 @@ impl ChunkRepr {
             t::ASCONF_ACK => ChunkRepr::AsconfAck(AsconfAckChunk::parse_value(value)?),
             t::FORWARD_TSN => ChunkRepr::ForwardTsn(ForwardTsnChunk::parse_value(value)?),
             t::AUTH => ChunkRepr::Auth(AuthChunk::parse_value(value)?),
+            t::I_DATA => ChunkRepr::IData(IDataChunk::parse_value(flags, value)?),
+            t::I_FORWARD_TSN => ChunkRepr::IForwardTsn(IForwardTsnChunk::parse_value(value)?),
             kind => ChunkRepr::Unknown(UnknownChunk {
                 kind,
                 flags,
@@ -319,6 +330,8 @@ impl ChunkRepr {
             ChunkRepr::AsconfAck(a) => a.value_len(),
             ChunkRepr::ForwardTsn(f) => f.value_len(),
             ChunkRepr::Auth(a) => a.value_len(),
+            ChunkRepr::IData(d) => d.value_len(),
+            ChunkRepr::IForwardTsn(f) => f.value_len(),
             ChunkRepr::Unknown(u) => u.value.len(),
         }
     }
@@ -372,6 +385,8 @@ impl ChunkRepr {
             ChunkRepr::AsconfAck(a) => a.emit_value(w)?,
             ChunkRepr::ForwardTsn(f) => f.emit_value(w)?,
             ChunkRepr::Auth(a) => a.emit_value(w)?,
+            ChunkRepr::IData(d) => d.emit_value(w)?,
+            ChunkRepr::IForwardTsn(f) => f.emit_value(w)?,
             ChunkRepr::Unknown(u) => w.put(&u.value)?,
         }
         // A trailing TLV already wrote its padding; this adds whatever is still missing.

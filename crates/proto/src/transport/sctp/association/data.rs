@@ -8,12 +8,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::{DataChunk, ErrorCause, SackChunk};
+use sctpsim_wire::sctp::{DataChunk, ErrorCause, IDataChunk, SackChunk, Tsn};
 
 use super::super::api::SctpEvent;
 use super::super::config::EarlyRetransmit;
 use super::super::congestion::{window_open, AckSample, CongestionControl, Standard};
-use super::super::recv::DataVerdict;
+use super::super::recv::{DataVerdict, RecvState};
 use super::super::stats::MetricKind;
 use super::super::timers::Timer;
 use super::{Flow, PacketCtx, SctpAssociation, State};
@@ -21,6 +21,29 @@ use super::{Flow, PacketCtx, SctpAssociation, State};
 impl SctpAssociation {
     /// RFC 9260 §6.2: one DATA chunk.
     pub(crate) fn on_data(&mut self, now: SimTime, ctx: &mut PacketCtx, d: &DataChunk) -> Flow {
+        let empty = d.user_data.is_empty();
+        self.on_user_data(now, ctx, d.tsn, d.stream_id, empty, |rx| rx.receive(d))
+    }
+
+    /// RFC 8260 §2.1: one I-DATA chunk; TSN handling as for DATA (RFC 9260 §6.2), reassembly
+    /// by stream, U bit, MID and FSN ([`RecvState::receive_i_data`]).
+    pub(crate) fn on_i_data(&mut self, now: SimTime, ctx: &mut PacketCtx, d: &IDataChunk) -> Flow {
+        let empty = d.user_data.is_empty();
+        self.on_user_data(now, ctx, d.tsn, d.stream_id, empty, |rx| {
+            rx.receive_i_data(d)
+        })
+    }
+
+    /// DATA or I-DATA (`accept` hands the chunk to the receiver).
+    fn on_user_data(
+        &mut self,
+        now: SimTime,
+        ctx: &mut PacketCtx,
+        tsn: Tsn,
+        stream_id: u16,
+        empty: bool,
+        accept: impl FnOnce(&mut RecvState) -> DataVerdict,
+    ) -> Flow {
         if !self.state.receives_data() {
             // Before ESTABLISHED there is nothing to deliver to. After the peer's SHUTDOWN
             // (SHUTDOWN-RECEIVED, SHUTDOWN-ACK-SENT) the peer has no data outstanding: it
@@ -31,20 +54,20 @@ impl SctpAssociation {
             return Flow::Continue;
         }
         ctx.data_seen = true;
-        if d.user_data.is_empty() {
+        if empty {
             // §6.2: "If an endpoint receives a DATA chunk with no user data (i.e., the Length
             // field is set to 16), it MUST send an ABORT with error cause set to 'No User
-            // Data'."
-            self.abort_with(now, ErrorCause::NoUserData { tsn: d.tsn }, None);
+            // Data'." (The same for an I-DATA chunk of length 20.)
+            self.abort_with(now, ErrorCause::NoUserData { tsn }, None);
             return Flow::Stop;
         }
         let cum_before = self.rx.cum_tsn();
-        let verdict = self.rx.receive(d);
+        let verdict = accept(&mut self.rx);
         if matches!(
             verdict,
             DataVerdict::New | DataVerdict::Duplicate | DataVerdict::InvalidStream
         ) {
-            self.csctp_on_data(ctx.dst(), ctx.src(), cum_before, d.tsn);
+            self.csctp_on_data(ctx.dst(), ctx.src(), cum_before, tsn);
         }
         match verdict {
             DataVerdict::New => {
@@ -63,9 +86,8 @@ impl SctpAssociation {
                 // §6.5: acknowledge the TSN, "immediately send an ERROR chunk with cause set to
                 // 'Invalid Stream Identifier'", discard the data.
                 ctx.data_new = true;
-                ctx.report.push(ErrorCause::InvalidStreamIdentifier {
-                    stream_id: d.stream_id,
-                });
+                ctx.report
+                    .push(ErrorCause::InvalidStreamIdentifier { stream_id });
             }
             DataVerdict::TooFarAhead => {
                 self.stats.chunks_dropped += 1;

@@ -42,6 +42,8 @@ pub(crate) struct InitInfo {
     pub pr_sctp: bool,
     /// ASCONF and ASCONF-ACK listed in Supported Extensions (RFC 5061 §4.2.7).
     pub asconf: bool,
+    /// I-DATA listed in Supported Extensions (RFC 8260 §2.2).
+    pub i_data: bool,
     /// Cookie Preservative increment in ms (RFC 9260 §3.3.2.1.3).
     pub cookie_preservative_ms: Option<u32>,
     /// A Host Name Address parameter (RFC 9260 §5.1.2: answered with ABORT, Unresolvable
@@ -52,6 +54,17 @@ pub(crate) struct InitInfo {
     /// The peer's AUTH offer (RFC 4895 §3.1–3.3), if it sent a RANDOM parameter. Used only
     /// with [`SctpConfig::auth`]; otherwise the parameters are skipped as before.
     pub auth: Option<AuthParams>,
+}
+
+/// The extensions the peer offered in its INIT or INIT ACK.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PeerExtensions {
+    /// PR-SCTP (RFC 3758 §3.1).
+    pub pr_sctp: bool,
+    /// ASCONF (RFC 5061 §4.2.7).
+    pub asconf: bool,
+    /// I-DATA (RFC 8260 §2.2).
+    pub i_data: bool,
 }
 
 /// RFC 9260 §3.2.1: walks the parameters of an INIT or INIT ACK received from `src`. An
@@ -88,6 +101,7 @@ pub(crate) fn parse_init_params(init: &InitChunk, src: Ipv4Addr) -> InitInfo {
                 if types.contains(&chunk_type::FORWARD_TSN) {
                     info.pr_sctp = true;
                 }
+                info.i_data = types.contains(&chunk_type::I_DATA);
             }
             Parameter::Unknown { kind, .. } => {
                 let action = UnrecognizedAction::for_parameter_type(*kind);
@@ -153,6 +167,10 @@ fn our_params(
     }
     if auth.is_some() {
         ext.push(chunk_type::AUTH);
+    }
+    // RFC 8260 §2.2: I-DATA is offered in the Supported Extensions parameter.
+    if cfg.i_data {
+        ext.push(chunk_type::I_DATA);
     }
     if !ext.is_empty() {
         params.push(Parameter::SupportedExtensions(ext));
@@ -227,6 +245,7 @@ pub(crate) fn build_init_ack(
         peer_port: ports.1,
         peer_pr_sctp: info.pr_sctp,
         peer_asconf: info.asconf,
+        peer_i_data: info.i_data,
         peer_addrs: info.peer_addrs.clone(),
         local_addrs: local_addrs.to_vec(),
         auth: auth.zip(info.auth.clone()).map(|(l, p)| (l.clone(), p)),
@@ -506,8 +525,11 @@ impl SctpAssociation {
                 .max_inbound_streams
                 .max(1)
                 .min(ack.outbound_streams),
-            info.pr_sctp,
-            info.asconf,
+            PeerExtensions {
+                pr_sctp: info.pr_sctp,
+                asconf: info.asconf,
+                i_data: info.i_data,
+            },
         );
         let auth = match (&self.auth_local, &info.auth) {
             (Some(l), Some(p)) if self.cfg.auth => AuthState::new(l.clone(), p.clone()),
@@ -557,9 +579,13 @@ impl SctpAssociation {
         a_rwnd: u32,
         outbound: u16,
         inbound: u16,
-        pr_sctp: bool,
-        asconf: bool,
+        ext: PeerExtensions,
     ) {
+        let PeerExtensions {
+            pr_sctp,
+            asconf,
+            i_data,
+        } = ext;
         self.outbound_streams = outbound.max(1);
         self.inbound_streams = inbound.max(1);
         self.sendq.set_streams(self.outbound_streams);
@@ -568,6 +594,13 @@ impl SctpAssociation {
         self.peer_rwnd = a_rwnd;
         self.pr_sctp = self.cfg.pr_sctp && pr_sctp;
         self.asconf_ok = self.cfg.asconf && asconf;
+        // RFC 8260 §2.2: I-DATA only if both sides listed it. PR-SCTP would then need
+        // I-FORWARD-TSN (§2.3), which the association does not send: it is not used with
+        // I-DATA (docs/models/sctp.md, "I-DATA and stream schedulers").
+        self.i_data = self.cfg.i_data && i_data;
+        if self.i_data {
+            self.pr_sctp = false;
+        }
         for p in &mut self.paths {
             if self.cfg.initial_ssthresh.is_none() {
                 p.ssthresh = a_rwnd.max(1);
@@ -621,8 +654,11 @@ impl SctpAssociation {
             c.peer_rwnd,
             c.outbound_streams,
             c.inbound_streams,
-            c.peer_pr_sctp,
-            c.peer_asconf,
+            PeerExtensions {
+                pr_sctp: c.peer_pr_sctp,
+                asconf: c.peer_asconf,
+                i_data: c.peer_i_data,
+            },
         );
         if let Some((local, _)) = &c.auth {
             self.auth_local = Some(local.clone());

@@ -26,9 +26,9 @@
 
 use sctpsim_kernel::SimTime;
 use sctpsim_wire::sctp::chunk::init::INIT_FIXED_LEN;
-use sctpsim_wire::sctp::{chunk_type, ChunkFault, ChunkRepr, ErrorCause, Parameter};
+use sctpsim_wire::sctp::{chunk_type, ChunkFault, ChunkRepr, ErrorCause, Parameter, UnknownChunk};
 
-use super::{PacketCtx, SctpAssociation, State};
+use super::{Flow, PacketCtx, SctpAssociation, State};
 
 /// The Protocol Violation cause for an INIT or INIT ACK whose parameters (`params`, the bytes
 /// after the 16-byte fixed part) do not parse: the type and length fields of the first bad
@@ -89,6 +89,24 @@ impl SctpAssociation {
         true
     }
 
+    /// RFC 8260 §2.2: a DATA chunk on an association that negotiated I-DATA, or an I-DATA
+    /// chunk on one that did not (`kind` names it): ABORT with a Protocol Violation cause.
+    pub(crate) fn user_data_violation(&mut self, now: SimTime, kind: &str) -> Flow {
+        let info = if self.i_data {
+            format!("{kind} chunk received while I-DATA is in use")
+        } else {
+            format!("{kind} chunk received while I-DATA was not negotiated")
+        };
+        self.abort_with(
+            now,
+            ErrorCause::ProtocolViolation {
+                info: info.into_bytes(),
+            },
+            None,
+        );
+        Flow::Stop
+    }
+
     /// The chunk of an accepted packet that the codec could not parse (see the module
     /// documentation).
     pub(crate) fn on_malformed_chunk(&mut self, now: SimTime, ctx: &mut PacketCtx, f: &ChunkFault) {
@@ -97,8 +115,22 @@ impl SctpAssociation {
             return;
         }
         match f.kind {
+            // An endpoint without I-DATA support sees types 64 and 0xC2 as unrecognized
+            // (RFC 9260 §3.2), short or not.
+            Some(kind @ (chunk_type::I_DATA | chunk_type::I_FORWARD_TSN)) if !self.cfg.i_data => {
+                let chunk = ChunkRepr::Unknown(UnknownChunk {
+                    kind,
+                    flags: f.flags,
+                    value: f.value.clone(),
+                });
+                self.on_unrecognized(ctx, &chunk);
+            }
             Some(chunk_type::DATA) if self.state.receives_data() => {
                 let info = format!("DATA chunk of length {}", f.length).into_bytes();
+                self.abort_with(now, ErrorCause::ProtocolViolation { info }, None);
+            }
+            Some(chunk_type::I_DATA) if self.i_data && self.state.receives_data() => {
+                let info = format!("I-DATA chunk of length {}", f.length).into_bytes();
                 self.abort_with(now, ErrorCause::ProtocolViolation { info }, None);
             }
             Some(chunk_type::INIT_ACK) if self.state == State::CookieWait => {

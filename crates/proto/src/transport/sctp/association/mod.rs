@@ -146,6 +146,8 @@ pub struct SctpAssociation {
     pub(crate) pr_sctp: bool,
     /// ASCONF negotiated (both sides).
     pub(crate) asconf_ok: bool,
+    /// I-DATA negotiated (both sides, RFC 8260 §2.2): user data travels in I-DATA chunks only.
+    pub(crate) i_data: bool,
     pub(crate) outbound_streams: u16,
     pub(crate) inbound_streams: u16,
     pub(crate) next_msg_id: u64,
@@ -196,7 +198,7 @@ impl SctpAssociation {
         let buffer = cfg.recv_buffer;
         SctpAssociation {
             tx: RetransmitQueue::new(my_initial_tsn),
-            sendq: SendQueue::new(outbound),
+            sendq: SendQueue::with_scheduler(outbound, cfg.scheduler.clone()),
             rx: RecvState::new(Tsn(0), inbound, buffer),
             asconf: AsconfState::new(my_initial_tsn.0, 0),
             cfg,
@@ -218,6 +220,7 @@ impl SctpAssociation {
             error_count: 0,
             pr_sctp: false,
             asconf_ok: false,
+            i_data: false,
             outbound_streams: outbound,
             inbound_streams: inbound,
             next_msg_id: 0,
@@ -420,6 +423,11 @@ impl SctpAssociation {
         self.pr_sctp
     }
 
+    /// Whether I-DATA (RFC 8260) was negotiated.
+    pub fn i_data_negotiated(&self) -> bool {
+        self.i_data
+    }
+
     /// Whether ASCONF (RFC 5061) was negotiated.
     pub fn asconf_negotiated(&self) -> bool {
         self.asconf_ok
@@ -522,7 +530,7 @@ impl SctpAssociation {
                     continue;
                 }
             }
-            after_data |= matches!(chunk, ChunkRepr::Data(_));
+            after_data |= matches!(chunk, ChunkRepr::Data(_) | ChunkRepr::IData(_));
             flow = self.handle_chunk(now, &mut ctx, i, chunk);
             if flow == Flow::Stop || self.state == State::Closed {
                 break;
@@ -564,7 +572,15 @@ impl SctpAssociation {
             ChunkRepr::InitAck(ack) => self.on_init_ack(now, ctx, ack),
             ChunkRepr::CookieEcho { cookie } => self.on_cookie_echo(now, ctx, index, cookie),
             ChunkRepr::CookieAck => self.on_cookie_ack(now),
+            // RFC 8260 §2.2: with I-DATA negotiated, DATA is a protocol violation; so is
+            // I-DATA without it, from a peer we offered it to (an endpoint that does not offer
+            // I-DATA treats it as the unrecognized chunk type it is for RFC 9260).
+            ChunkRepr::Data(_) if self.i_data => self.user_data_violation(now, "DATA"),
             ChunkRepr::Data(d) => self.on_data(now, ctx, d),
+            ChunkRepr::IData(d) if self.i_data => self.on_i_data(now, ctx, d),
+            ChunkRepr::IData(_) if self.cfg.i_data && self.state.receives_data() => {
+                self.user_data_violation(now, "I-DATA")
+            }
             ChunkRepr::Sack(s) => self.on_sack(now, ctx, s),
             ChunkRepr::Heartbeat { info } => self.on_heartbeat(ctx, info),
             ChunkRepr::HeartbeatAck { info } => self.on_heartbeat_ack(now, info),
@@ -935,9 +951,13 @@ impl SctpAssociation {
             .map(|p| usize::from(p.pmtu))
             .min()
             .unwrap_or(usize::from(self.cfg.pmtu));
-        // RFC 4895 §6.2: room for an AUTH chunk in every packet (`auth_reserve`).
-        self.cfg
-            .max_chunk_user_data_at(pmtu.saturating_sub(self.auth_reserve()))
+        // RFC 4895 §6.2: room for an AUTH chunk in every packet (`auth_reserve`); RFC 8260
+        // §2.1: the I-DATA header is 4 bytes longer than DATA's.
+        let idata_extra = if self.i_data { 4 } else { 0 };
+        self.cfg.max_chunk_user_data_at(
+            pmtu.saturating_sub(self.auth_reserve())
+                .saturating_sub(idata_extra),
+        )
     }
 
     /// Resets per-input state: a new transmission opportunity for Max.Burst (§6.1 D).

@@ -222,7 +222,7 @@ impl SctpAssociation {
                 self.paths[pi].cwnd_limited = true;
                 break;
             }
-            let chunk = ChunkRepr::Data(c.chunk.clone());
+            let chunk = c.wire();
             let len = chunk.buffer_len();
             if !chunks.is_empty() && *used + len > budget {
                 break;
@@ -308,6 +308,8 @@ impl SctpAssociation {
         }
         let max_frag = self.max_fragment();
         let mut new_data = false;
+        // RFC 8260 §3.3: round robin per packet picks this packet's stream now.
+        self.sendq.begin_packet();
         loop {
             if !window_open(&self.paths[pi]) {
                 if self.tx.has_unsent() || !self.sendq.is_empty() {
@@ -320,6 +322,35 @@ impl SctpAssociation {
             }
             let idx = match self.tx.first_unsent() {
                 Some(i) => i,
+                None if self.i_data => {
+                    // RFC 8260 §2.1: one I-DATA fragment at a time, from the stream the
+                    // scheduler picks, so messages of different streams interleave.
+                    let Some(len) = self.sendq.peek_fragment_len(max_frag) else {
+                        break;
+                    };
+                    if len as u32 > self.peer_rwnd && self.tx.outstanding_bytes() > 0 {
+                        break;
+                    }
+                    let Some(f) = self.sendq.pop_fragment(max_frag) else {
+                        break;
+                    };
+                    let chunk = DataChunk {
+                        tsn: sctpsim_wire::sctp::Tsn(0),
+                        stream_id: f.stream,
+                        ssn: sctpsim_wire::sctp::Ssn(0),
+                        ppid: f.ppid,
+                        unordered: f.unordered,
+                        beginning: f.beginning,
+                        ending: f.ending,
+                        immediate: false,
+                        user_data: f.data,
+                    };
+                    let i = self.tx.push(chunk, f.id, dest, f.expires);
+                    if let Some(c) = self.tx.chunks.get_mut(&i) {
+                        c.i_data = Some((f.mid, f.fsn));
+                    }
+                    i
+                }
                 None => {
                     // Give TSNs only to data that can go out now (rule A), so that a message
                     // waiting for the peer's window can still expire unsent.
@@ -367,11 +398,12 @@ impl SctpAssociation {
             if c.len > self.peer_rwnd && outstanding > 0 {
                 break;
             }
-            let chunk = ChunkRepr::Data(c.chunk.clone());
+            let chunk = c.wire();
             let len = chunk.buffer_len();
             if !chunks.is_empty() && *used + len > budget {
                 break;
             }
+            self.sendq.note_packet_stream(c.chunk.stream_id);
             let tsn = c.chunk.tsn;
             let data_len = c.len;
             *used += len;

@@ -11,7 +11,7 @@ use crate::transport::sctp::EndpointStats;
 use sctpsim_wire::sctp::{cause_code, ChunkFault, ErrorCause, SctpPacket, UnknownChunk};
 
 /// A chunk with an arbitrary Chunk Length field, padded to 4 bytes.
-fn raw_chunk(kind: u8, flags: u8, length: u16, value: &[u8]) -> Vec<u8> {
+pub(super) fn raw_chunk(kind: u8, flags: u8, length: u16, value: &[u8]) -> Vec<u8> {
     let mut b = vec![kind, flags];
     b.extend_from_slice(&length.to_be_bytes());
     b.extend_from_slice(value);
@@ -50,7 +50,7 @@ fn parse(bytes: &[u8]) -> (SctpRepr, Option<ChunkFault>) {
 }
 
 /// Raw chunks from the remote's first address to the association under test, with our tag.
-fn inject_bytes(h: &mut Harness, chunks: &[u8]) {
+pub(super) fn inject_bytes(h: &mut Harness, chunks: &[u8]) {
     let vtag = h.a.my_vtag();
     inject_bytes_tagged(h, vtag, chunks);
 }
@@ -753,10 +753,18 @@ fn sack_gap_blocks_out_of_range_are_ignored() {
 #[test]
 fn i_data_is_an_unrecognized_chunk_that_stops_and_reports() {
     let mut h = established();
-    let idata = ChunkRepr::Unknown(UnknownChunk {
-        kind: chunk_type::I_DATA,
-        flags: 3,
-        value: vec![0; 20],
+    // Without `SctpConfig::i_data` the endpoint does not support I-DATA (RFC 8260 §2.2 does
+    // not apply): the chunk is unrecognized.
+    let idata = ChunkRepr::IData(sctpsim_wire::sctp::IDataChunk {
+        tsn: REMOTE_TSN,
+        stream_id: 0,
+        mid: sctpsim_wire::sctp::Mid(0),
+        ppid_or_fsn: 0,
+        unordered: false,
+        beginning: true,
+        ending: true,
+        immediate: false,
+        user_data: vec![0; 4],
     });
     send!(h, [idata, rdata(0, 0, 0, b"x")]);
     assert_eq!(h.a.readable(), 0, "processing stopped (upper bits 01)");

@@ -21,6 +21,7 @@ mod early_retransmit;
 mod endpoint;
 mod fast_retransmit;
 mod handshake;
+mod idata;
 mod invalid;
 mod multihoming;
 mod pair;

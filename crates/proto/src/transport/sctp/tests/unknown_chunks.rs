@@ -159,7 +159,7 @@ fn random_chunk(rng: &mut Rng, h: &Harness) -> ChunkRepr {
             params: vec![],
         }),
         15 => unknown(
-            [0x3f, 0x7f, 0xbf, 0xff, 0x21, 0x44, 0x85, 0xc5, 0x3e, 64][rng.below(10) as usize],
+            [0x3f, 0x7f, 0xbf, 0xff, 0x21, 0x44, 0x85, 0xc5, 0x3e, 0x41][rng.below(10) as usize],
         ),
         16 => ChunkRepr::Ecne { lowest_tsn: tsn },
         17 => ChunkRepr::Init(InitChunk {
