@@ -29,13 +29,29 @@ def test_handoff_regions_are_the_overlaps_of_neighbouring_cells() -> None:
     assert t1 == pytest.approx(reach / 10.0)
 
 
-def test_parts_keep_their_names_and_the_edge_loss_counterfactuals() -> None:
-    full = [p.name for p in a.STUDY.parts(False)]
+def test_parts_keep_their_names_and_the_cell_edge_radio_mirrors_the_grid() -> None:
+    parts = {p.name: p for p in a.STUDY.parts(False)}
+    full = list(parts)
     assert full[:4] == [f"csctp-{x}" for x in a.ACQUISITIONS]
-    assert {"edgeloss-250ms", "edgeloss-500ms", "edgeloss-3s", "mobileip", "duplicated-1s"} <= set(full)
-    quick = [p.name for p in a.STUDY.parts(True)]
-    # Quick mode has no 500 ms runs, so no 500 ms counterfactual either.
-    assert "edgeloss-500ms" not in quick and {"edgeloss-250ms", "edgeloss-3s"} <= set(quick)
+    assert not any(n.startswith("edgeloss-") for n in full)
+    for x in a.ACQUISITIONS:
+        ce, th = parts[f"celledge-{x}"], parts[f"csctp-{x}"]
+        assert ce.vary == th.vary and ce.seeds == th.seeds == 50
+        assert ce.sets["radio.reception"] == "sinr" and ce.sets["radio.frame_error.points"] == a.EDGE_LOSS_POINTS
+        assert parts[f"timeline-celledge-{x}"].timeseries and parts[f"timeline-celledge-{x}"].seeds == 1
+    assert parts["mobileip"].seeds == parts["duplicated-1s"].seeds == a.EXTENSION_SEEDS
+    quick = {p.name: p for p in a.STUDY.parts(True)}
+    # Quick mode mirrors csctp-* for the cell-edge radio: no 500 ms runs, so no Fig. 5(a) pair on either.
+    assert {n.removeprefix("celledge-") for n in quick if n.startswith("celledge-")} == \
+        {n.removeprefix("csctp-") for n in quick if n.startswith("csctp-")} == {"250ms", "1s", "3s"}
+    assert {"timeline-celledge-250ms", "timeline-celledge-3s"} <= set(quick)
+
+
+def test_the_cell_edge_radio_puts_qualnets_sensitivity_at_300_m() -> None:
+    # Two-ray ground, 1.5 m antennas: Pr(300 m) = Pt·1.5⁴/300⁴ = −89 dBm.
+    pr_dbm = 10 * math.log10(a.CELL_EDGE_TX_POWER_W * 1.5**4 / a.RANGE_M**4 * 1e3)
+    assert pr_dbm == pytest.approx(a.QUALNET_RX_SENSITIVITY_2M_DBM, abs=1e-3)
+    assert a.CELL_EDGE_SETS["radio.rx_thresh"] == "-89dBm" and a.CELL_EDGE_SETS["radio.noise_figure_db"] == 10.0
 
 
 def _runs(values: dict[tuple[str, str, float], list[float]]) -> pd.DataFrame:

@@ -4,9 +4,19 @@ its results (:data:`RESULTS`, R1…R8) are shapes, tested as orderings (DESIGN.m
 throughput falls with speed (R2) and, read from Fig. 5's design, with the address acquisition
 time (R4); the confidence intervals widen with speed (R3); throughput is lower inside the handoff
 regions of Figs. 6–7 (R5, R6). The only number is §III's handoff count per speed (R1, a level).
-Exact delivery, no association lost and the outage breakdown are our checks; duplicated transfer
-(the paper's hope) and Mobile IP (its introduction's argument) are extensions. A failing row is
-``explained`` only by the ``edgeloss-*`` parts, on which the same ordering must pass.
+R7 and R8, §III's mechanism (the old primary weakens before set-primary, so chunks are lost, cwnd
+is cut and chunks retransmitted; the new path's cwnd builds only after the switch), are tested
+per handoff on the time series of the timeline parts. Exact delivery, no association lost and
+the outage breakdown are our checks; duplicated transfer (the paper's hope) and Mobile IP (its
+introduction's argument) are extensions.
+
+Two radio configurations. The **threshold** radio (ns-2's: error-free to 300 m) is the main one:
+its rows count in the headline. The **cell-edge** radio (:data:`CELL_EDGE_SETS`: SINR reception
+with QualNet's 802.11b sensitivity and noise factor, and frame errors rising towards the cell
+edge) is a second configuration; every paper row is computed on it too, by the same code, as a
+twin (case suffix :data:`CELL_EDGE_SUFFIX`), reported beside the main rows and written to
+``claims-celledge.csv``; it never counts in the headline. A failing main row is ``explained``
+only when its cell-edge twin passes (:func:`explain_by_cell_edge`).
 
 Parts, on ``scenarios/aydin2004/``:
 
@@ -14,19 +24,19 @@ Parts, on ``scenarios/aydin2004/``:
     Fig. 5: a mobile downloads for 6 minutes while it drives along a road of access routers at
     5, 10, 20, 60 and 80 km/h (1, 2, 4, 12 and 16 handoffs); cSCTP with a single primary; one
     part per address acquisition time (250 ms and 500 ms: Fig. 5(a); 1 s and 3 s: Fig. 5(b)).
+``celledge-<acquisition>`` (``road.toml`` with :data:`CELL_EDGE_SETS`)
+    The same grid on the cell-edge radio.
 ``duplicated-<acquisition>`` (``road.toml``, ``sctp.csctp = "duplicated"``)
     The paper's proposal it did not evaluate: every new DATA chunk sent to both addresses
     during a handoff, with SACKs kept per path; beside the single primary at the same
-    acquisition time.
+    acquisition time (:data:`EXTENSION_SEEDS` seeds in full mode).
 ``mobileip`` (``road-mobileip.toml``)
     The same road with Mobile IPv4 and a single-homed SCTP association: the network-layer
-    baseline the paper's introduction argues against.
-``edgeloss-<acquisition>`` (``road.toml`` with frame errors rising towards the cell edge)
-    The counterfactual of R4 at the highest speed: 250 ms, 500 ms (full mode only; 50 runs of
-    one point, about 1.5 min on 2 cores beside the 22 min of the full run) and 3 s.
-``timeline-<acquisition>`` (``road.toml``, one seed, time series kept)
+    baseline the paper's introduction argues against (:data:`EXTENSION_SEEDS` seeds).
+``timeline-<acquisition>``, ``timeline-celledge-<acquisition>`` (one seed a speed, time series kept)
     Figs. 6 and 7: throughput against time with the handoff regions shaded; R5 and R6 compare
-    each region's mean throughput with the stretch just before it.
+    each region's mean throughput with the stretch just before it; R7 and R8 read each
+    handoff's per-path cwnd and retransmissions (:func:`breakdown`).
 
 Every value the paper leaves open is in :data:`CHOICES` (rendered into the report).
 """
@@ -64,15 +74,38 @@ AR_SPACING_M, AR_OFFSET_M, RANGE_M = 500.0, 10.0, 300.0
 P_ROUTE = "mobility.waypoints[0].positions_m"
 P_ACQ = "cellular.acquisition_delay"
 
-#: Sensitivity: frame errors rising towards the cell edge, p(d) = Q(40·log10(300/d)/σ) with
-#: σ = 4 dB — log-normal shadowing (ns-2's outdoor σ) around the two-ray mean that meets the
-#: 300 m threshold — as a distance-linear table (0 below 100 m, 21 % at 250 m, 50 % at 300 m).
+#: Frame errors rising towards the cell edge, p(d) = Q(40·log10(300/d)/σ) with σ = 4 dB —
+#: log-normal shadowing (ns-2's outdoor σ) around the two-ray mean that meets the 300 m edge —
+#: as a distance-linear table (0 below 100 m, 21 % at 250 m, 50 % at 300 m).
 EDGE_LOSS_POINTS = [[100.0, 0.0], [150.0, 0.0013], [175.0, 0.0096], [200.0, 0.0391], [225.0, 0.1058],
                     [250.0, 0.2142], [275.0, 0.3528], [300.0, 0.5]]
 EDGE_LOSS_SETS = {"radio.frame_error.model": "distance-linear", "radio.frame_error.points": EDGE_LOSS_POINTS}
-#: The acquisition times of the sensitivity at the highest speed: the two ends of Fig. 5 and
-#: 500 ms, so that Fig. 5(a)'s pair (250 vs 500 ms) has its counterfactual too (R4).
-EDGE_LOSS_ACQUISITIONS = ("250ms", "500ms", "3s")
+#: QualNet's 802.11b PHY (PHY802.11b, BER-based reception): receive sensitivity at 2 Mbit/s and
+#: at 1 Mbit/s (the level at which it senses a busy channel), noise factor 10 (dB), 290 K.
+QUALNET_RX_SENSITIVITY_2M_DBM = -89.0
+QUALNET_RX_SENSITIVITY_1M_DBM = -93.0
+QUALNET_NOISE_FACTOR_DB = 10.0
+#: Transmit power that puts QualNet's 2 Mbit/s sensitivity at the paper's 300 m with two-ray
+#: ground and 1.5 m antennas: Pt = S·d⁴/(ht²·hr²) (QualNet's default 15 dBm would reach ~600 m).
+CELL_EDGE_TX_POWER_W = round(10 ** (QUALNET_RX_SENSITIVITY_2M_DBM / 10) * 1e-3 * RANGE_M**4 / 1.5**4, 9)
+#: The cell-edge radio: SINR reception (cumulative interference, the DSSS BER of docs/models/phy.md)
+#: with QualNet's sensitivity, carrier sense and noise factor, plus the edge frame errors.
+CELL_EDGE_SETS: dict[str, Any] = {
+    "radio.reception": "sinr",
+    "radio.tx_power": f"{CELL_EDGE_TX_POWER_W:.6g}W",
+    "radio.rx_thresh": f"{QUALNET_RX_SENSITIVITY_2M_DBM:g}dBm",
+    "radio.cs_thresh": f"{QUALNET_RX_SENSITIVITY_1M_DBM:g}dBm",
+    "radio.noise_figure_db": QUALNET_NOISE_FACTOR_DB,
+    **EDGE_LOSS_SETS,
+}
+#: The two radio configurations: (name, throughput mechanism, part prefix, what).
+CONFIGS = (("threshold", "csctp", "csctp", "threshold radio (main)"),
+           ("cell-edge", "celledge", "celledge", "cell-edge radio"))
+#: The case suffix of a row computed on the cell-edge radio (its twin of a main row).
+CELL_EDGE_SUFFIX = " [cell-edge radio]"
+#: Seeds of the extension parts (duplicated transfer, Mobile IP) in full mode: fewer than the
+#: paper's 50 to keep the full run under 30 minutes on 2 cores with the cell-edge grid.
+EXTENSION_SEEDS = 20
 
 CHOICES: list[tuple[str, str, str]] = [
     ("simulator", "sctpsim's 802.11 DCF (ns-2 WaveLAN PHY: two-ray ground, 1.5 m antennas, 0.28 W), threshold reception, 2 Mbit/s for data, control and broadcast frames",
@@ -99,6 +132,27 @@ CHOICES: list[tuple[str, str, str]] = [
      "footnote 3: 'Total number of data chunks delivered to the application layer divided by the simulation time'"),
     ("duplicated transfer", "during a handoff every new DATA chunk also goes to the other address if its cwnd allows; SACKs per local address (docs/models/sctp.md, cSCTP)",
      "§II.B proposes it without evaluating it"),
+    ("cell-edge radio (second configuration)",
+     "SINR reception (cumulative interference; DSSS DQPSK bit errors at 2 Mbit/s, docs/models/phy.md) with QualNet 802.11b's "
+     "2 Mbit/s sensitivity −89 dBm as the lock-on level (so the range stays 300 m), carrier sense at its 1 Mbit/s sensitivity "
+     "−93 dBm, noise factor 10 dB at 290 K over 22 MHz, transmit power 2.01 mW (3.0 dBm) to put −89 dBm at 300 m with two-ray "
+     "ground; frame errors rising towards the edge on top (log-normal shadowing σ 4 dB: 21 % at 250 m, 50 % at 300 m)",
+     "the paper does not say which QualNet reception model it used; QualNet's 802.11b PHY receives by bit-error rate "
+     "(PHY-RX-MODEL PHY802.11b). Its defaults in public QualNet material: a QualNet 3.x scenario template writes TX power "
+     "15 dBm and sensitivities −93/−89/−87/−83 dBm (1/2/5.5/11 Mbit/s), PHY-TEMPERATURE 290, PHY-NOISE-FACTOR 10; QualNet "
+     "6.x's phy_802_11.h (2013) has 15 dBm and −94/−91/−87/−83 dBm, noise over 2 MHz (22/11) and carrier sense at the "
+     "1 Mbit/s sensitivity. We take the older values (nearer 2005). QualNet's 15 dBm would give ~600 m with two-ray ground "
+     "against the paper's 300 m, so the power follows the range. Shadowing σ and its mean: not documented for the paper, "
+     "ours (ns-2's outdoor σ 4 dB)"),
+    ("headline and the two radios",
+     "the threshold radio's rows count in the headline; the cell-edge radio's are twins reported beside them "
+     "(claims-celledge.csv); a failing main row is explained only when its cell-edge twin passes",
+     "the paper's radio is unknown; the threshold radio is the one the earlier runs were built on and keeps its place"),
+    ("handoff mechanism (R7, R8)",
+     "per handoff of the timeline runs: region entry = the first beacon of the new AR (detected_s); the switch = the CN's "
+     "path_switch after the set-primary; old / new path = the CN's primary before / after it; cwnd the last sample at or "
+     "before each instant; retransmissions = fast and T3 retransmissions sent on the old path between entry and switch",
+     "§III describes the mechanism without numbers; these are the quantities it names"),
     ("Mobile IP baseline", "every AR a home and foreign agent, advertisements every 1 s with a 3 s lifetime, movement detection by lifetime (RFC 5944), AR1 the home agent",
      "the issue's baseline; timers equal to the cellular beacons so both detect the loss of a cell alike"),
 ]
@@ -121,6 +175,7 @@ def acq_s(v: str) -> float:
 
 def _parts(quick: bool) -> list[Part]:
     seeds = 2 if quick else 50
+    ext_seeds = 2 if quick else EXTENSION_SEEDS
     speeds = (5, 20, 80) if quick else SPEEDS_KMH
     acqs = ("250ms", "1s", "3s") if quick else ACQUISITIONS
     vary = {P_ROUTE: [route(v) for v in speeds]}
@@ -129,18 +184,22 @@ def _parts(quick: bool) -> list[Part]:
              what=f"cSCTP, single primary, acquisition {acq}, {len(speeds)} speeds")
         for acq in acqs
     ]
-    parts.append(Part(name=f"duplicated-{DUP_ACQUISITION}", scenario=ROAD, vary=vary, seeds=seeds,
+    parts += [
+        Part(name=f"celledge-{acq}", scenario=ROAD, vary=vary, seeds=seeds, sets={P_ACQ: acq, **CELL_EDGE_SETS},
+             what=f"cSCTP, single primary, acquisition {acq}, {len(speeds)} speeds, cell-edge radio")
+        for acq in acqs
+    ]
+    parts.append(Part(name=f"duplicated-{DUP_ACQUISITION}", scenario=ROAD, vary=vary, seeds=ext_seeds,
                       sets={P_ACQ: DUP_ACQUISITION, "flows[0].sctp.csctp": "duplicated"},
                       what=f"cSCTP with duplicated transfer and per-path SACK, acquisition {DUP_ACQUISITION}"))
-    parts.append(Part(name="mobileip", scenario=ROAD_MIP, vary=vary, seeds=seeds,
+    parts.append(Part(name="mobileip", scenario=ROAD_MIP, vary=vary, seeds=ext_seeds,
                       what="Mobile IPv4 on the same road (single-homed SCTP)"))
-    for acq in (x for x in EDGE_LOSS_ACQUISITIONS if x in acqs):
-        parts.append(Part(name=f"edgeloss-{acq}", scenario=ROAD, vary={P_ROUTE: [route(speeds[-1])]}, seeds=seeds,
-                          sets={P_ACQ: acq, **EDGE_LOSS_SETS},
-                          what=f"sensitivity: frame errors rising towards the cell edge, acquisition {acq}, {speeds[-1]} km/h"))
     for acq in (("250ms", "3s") if quick else ACQUISITIONS):
         parts.append(Part(name=f"timeline-{acq}", scenario=ROAD, vary=vary, seeds=1, sets={P_ACQ: acq}, timeseries=True,
                           what=f"throughput against time, acquisition {acq}"))
+        parts.append(Part(name=f"timeline-celledge-{acq}", scenario=ROAD, vary=vary, seeds=1,
+                          sets={P_ACQ: acq, **CELL_EDGE_SETS}, timeseries=True,
+                          what=f"throughput against time, acquisition {acq}, cell-edge radio"))
     return parts
 
 
@@ -157,7 +216,7 @@ def runs(ctx: Context) -> pd.DataFrame:
             continue
         df = df[df["status"] == "ok"].copy()
         kind, _, acq = name.partition("-")
-        df["mechanism"] = {"csctp": "csctp", "duplicated": "duplicated", "mobileip": "mobileip", "edgeloss": "edgeloss"}[kind]
+        df["mechanism"] = {"csctp": "csctp", "duplicated": "duplicated", "mobileip": "mobileip", "celledge": "celledge"}[kind]
         df["acquisition"] = acq or "—"
         df["speed_kmh"] = df[P_ROUTE].map(speed_of)
         df["chunks"] = _col(df, "sctp[0].messages_delivered")
@@ -213,21 +272,29 @@ def handoff_regions(speed_kmh: float) -> list[tuple[float, float]]:
 
 def timelines(ctx: Context) -> pd.DataFrame:
     """The cumulative bytes delivered to the mobile's application against time, one series per
-    run of the ``timeline-*`` parts: columns acquisition, speed_kmh, seed, time_s, bytes."""
+    run of the ``timeline-*`` parts: columns config, acquisition, speed_kmh, seed, time_s, bytes."""
     frames = []
     for name, df in ctx.results.items():
         if not name.startswith("timeline-"):
             continue
-        acq = name.removeprefix("timeline-")
+        config, acq = timeline_config(name)
         for _, run in df[df["status"] == "ok"].iterrows():
             ts = ctx.timeseries(name, run["key"])
             if ts is None:
                 continue
             f = ts[(ts.scope == "flow") & (ts.id == 0) & (ts.metric == "bytes_delivered")].sort_values("time_s")
-            frames.append(pd.DataFrame({"acquisition": acq, "speed_kmh": speed_of(run[P_ROUTE]), "seed": run.get("seed", 0),
+            frames.append(pd.DataFrame({"config": config, "acquisition": acq, "speed_kmh": speed_of(run[P_ROUTE]), "seed": run.get("seed", 0),
                                         "time_s": f["time_s"].to_numpy(dtype=float), "bytes": f["value"].to_numpy(dtype=float)}))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["acquisition", "speed_kmh", "seed", "time_s", "bytes"])
+        columns=["config", "acquisition", "speed_kmh", "seed", "time_s", "bytes"])
+
+
+def timeline_config(name: str) -> tuple[str, str]:
+    """(configuration, acquisition) of a ``timeline-*`` part."""
+    acq = name.removeprefix("timeline-")
+    if acq.startswith("celledge-"):
+        return "cell-edge", acq.removeprefix("celledge-")
+    return "threshold", acq
 
 
 def region_rates(tl: pd.DataFrame) -> pd.DataFrame:
@@ -242,8 +309,11 @@ def region_rates(tl: pd.DataFrame) -> pd.DataFrame:
     and slow start, which lowers "before" (against the paper's direction)."""
     rows = []
     if tl.empty:
-        return pd.DataFrame(columns=["acquisition", "speed_kmh", "seed", "region", "t0_s", "t1_s", "inside_kbps", "before_kbps"])
-    for (acq, v, seed), g in tl.groupby(["acquisition", "speed_kmh", "seed"]):
+        return pd.DataFrame(columns=["config", "acquisition", "speed_kmh", "seed", "region", "t0_s", "t1_s", "inside_kbps",
+                                     "before_kbps"])
+    if "config" not in tl.columns:
+        tl = tl.assign(config="threshold")
+    for (config, acq, v, seed), g in tl.groupby(["config", "acquisition", "speed_kmh", "seed"]):
         t = g["time_s"].to_numpy(dtype=float)
         b = g["bytes"].to_numpy(dtype=float)
         if len(t) == 0 or not math.isfinite(float(v)):
@@ -258,11 +328,102 @@ def region_rates(tl: pd.DataFrame) -> pd.DataFrame:
         for k, (t0, t1) in enumerate(handoff_regions(float(v))):
             t1 = min(t1, float(t[-1]))
             if t1 - t0 > 0 and t0 - prev > 0:
-                rows.append({"acquisition": acq, "speed_kmh": float(v), "seed": seed, "region": k, "t0_s": t0, "t1_s": t1,
+                rows.append({"config": config, "acquisition": acq, "speed_kmh": float(v), "seed": seed, "region": k,
+                             "t0_s": t0, "t1_s": t1,
                              "inside_kbps": (at(t1) - at(t0)) * 8 / (t1 - t0) / 1e3,
                              "before_kbps": (at(t0) - at(prev)) * 8 / (t0 - prev) / 1e3})
             prev = t1
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# §III's mechanism per handoff (R7, R8): per-path cwnd and retransmissions around the switch
+
+BREAKDOWN_COLUMNS = ["config", "acquisition", "speed_kmh", "seed", "entry_s", "switch_s", "old_path", "new_path",
+                     "old_cwnd_entry", "old_cwnd_switch", "old_cwnd_min", "old_fast_rtx", "old_t3_rtx", "new_cwnd_switch",
+                     "recover_s"]
+
+
+def _cwnd_at(cw: pd.DataFrame, path: str, t: float) -> float:
+    """``path``'s cwnd (bytes) at ``t``: its last sample at or before ``t`` (NaN if none)."""
+    g = cw[(cw["dir"] == path) & (cw["time_s"] <= t)]
+    return float(g["value"].iloc[-1]) if len(g) else math.nan
+
+
+def handoff_mechanism(ts: pd.DataFrame, h: pd.DataFrame) -> pd.DataFrame:
+    """§III's mechanism for each cSCTP handoff row of one run (``h``, handoffs.parquet) from the
+    run's time series (``ts``, flow 0's per-path rows): the old primary's cwnd when the mobile
+    enters the handoff region (the first beacon of the new AR, ``detected_s``) and just before
+    the switch (the ``asconf_set_primary`` row of the set-primary this handoff sent: the CN has
+    changed its primary by then), its smallest value in between, the fast and T3 retransmissions
+    sent on it in between, the new primary's cwnd at the switch and how long after the switch it
+    first reaches the old path's cwnd at entry (NaN if it does not before the next handoff's
+    entry or the run's end). Old path = the primary before the switch (the previous
+    set-primary's address, at first the path of the first DATA). Columns
+    :data:`BREAKDOWN_COLUMNS` without config, acquisition, speed and seed."""
+    cols = BREAKDOWN_COLUMNS[4:]
+    if ts is None or ts.empty or h.empty or "set_primary_sent_s" not in h.columns:
+        return pd.DataFrame(columns=cols)
+    f = ts[(ts["scope"] == "flow") & (ts["id"] == 0)].sort_values("time_s", kind="stable")
+    cw = f[f["metric"] == "cwnd_bytes"]
+    sp_rows = f[f["metric"] == "asconf_set_primary"]
+    rtx = f[f["metric"].isin(["tsn_fast_rtx", "tsn_t3_rtx"])]
+    sent = f[f["metric"] == "tsn_sent"]
+    first = str(sent["dir"].iloc[0]) if len(sent) else (str(cw["dir"].iloc[0]) if len(cw) else "")
+
+    def primary_before(t: float) -> str:
+        g = sp_rows[sp_rows["time_s"] < t]
+        return str(g["dir"].iloc[-1]) if len(g) else first
+
+    # A pair of routers opened twice (an address lost and acquired again while the other is
+    # held) gives identical rows (the engine writes the last acquisition's times for each):
+    # one handoff, measured once.
+    hs = h.drop_duplicates(subset=["detected_s", "set_primary_sent_s"]).sort_values("detected_s")
+    entries = hs["detected_s"].to_numpy(dtype=float)
+    rows = []
+    for k, (_, x) in enumerate(hs.iterrows()):
+        entry, sp = float(x["detected_s"]), float(x["set_primary_sent_s"])
+        if not (math.isfinite(entry) and math.isfinite(sp)):
+            continue
+        after = sp_rows[sp_rows["time_s"] >= sp]
+        if after.empty:
+            continue
+        t_sw = float(after["time_s"].iloc[0])
+        new, old = str(after["dir"].iloc[0]), primary_before(t_sw)
+        if new == old or t_sw < entry:
+            continue
+        o_entry, o_sw = _cwnd_at(cw, old, entry), _cwnd_at(cw, old, t_sw)
+        between = cw[(cw["dir"] == old) & (cw["time_s"] >= entry) & (cw["time_s"] <= t_sw)]["value"]
+        o_min = float(min([o_entry, *between.astype(float)])) if math.isfinite(o_entry) else math.nan
+        r = rtx[(rtx["dir"] == old) & (rtx["time_s"] >= entry) & (rtx["time_s"] <= t_sw)]
+        n_sw = _cwnd_at(cw, new, t_sw)
+        end = entries[k + 1] if k + 1 < len(entries) else math.inf
+        later = cw[(cw["dir"] == new) & (cw["time_s"] >= t_sw) & (cw["time_s"] < end) & (cw["value"] >= o_entry)]
+        rows.append({"entry_s": entry, "switch_s": t_sw, "old_path": old, "new_path": new, "old_cwnd_entry": o_entry,
+                     "old_cwnd_switch": o_sw, "old_cwnd_min": o_min, "old_fast_rtx": int((r["metric"] == "tsn_fast_rtx").sum()),
+                     "old_t3_rtx": int((r["metric"] == "tsn_t3_rtx").sum()), "new_cwnd_switch": n_sw,
+                     "recover_s": float(later["time_s"].iloc[0]) - t_sw if len(later) and math.isfinite(o_entry) else math.nan})
+    return pd.DataFrame(rows, columns=cols)
+
+
+def breakdown(ctx: Context) -> pd.DataFrame:
+    """:func:`handoff_mechanism` for every run of the ``timeline-*`` parts (columns
+    :data:`BREAKDOWN_COLUMNS`)."""
+    th = ctx.long_table("handoffs", skip=lambda p: not p.startswith("timeline-"))
+    frames = []
+    for name, df in ctx.results.items():
+        if not name.startswith("timeline-") or th.empty:
+            continue
+        config, acq = timeline_config(name)
+        for _, run in df[df["status"] == "ok"].iterrows():
+            hr = th[(th["part"] == name) & (th["key"] == run["key"])]
+            if "mechanism" in hr.columns:
+                hr = hr[hr["mechanism"] == "csctp"]
+            m = handoff_mechanism(ctx.timeseries(name, run["key"]), hr)
+            if m.empty:
+                continue
+            frames.append(m.assign(config=config, acquisition=acq, speed_kmh=speed_of(run[P_ROUTE]), seed=run.get("seed", 0)))
+    return pd.concat(frames, ignore_index=True)[BREAKDOWN_COLUMNS] if frames else pd.DataFrame(columns=BREAKDOWN_COLUMNS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -282,11 +443,8 @@ RESULTS: list[Result] = [
     Result("R6", "Fig. 7, §III", "acquisition 1 s and 3 s: while the MN is inside a handoff region its (instantaneous) "
            "throughput decreases"),
     Result("R7", "§III", "the CN keeps the old primary until told to change; if the old address is not strong enough, chunks "
-           "sent to it are lost, which reduces cwnd and causes retransmissions",
-           no_row="a mechanism offered to explain Figs. 6–7, conditional on the old path being weak; the paper gives neither a "
-                  "number nor a shape for it"),
-    Result("R8", "§III", "the new primary's cwnd is built only after the CN changes its primary destination",
-           no_row="a mechanism offered to explain Figs. 6–7; the paper gives neither a number nor a shape for it"),
+           "sent to it are lost, which reduces cwnd and causes retransmissions"),
+    Result("R8", "§III", "the new primary's cwnd is built only after the CN changes its primary destination"),
 ]
 
 #: Fig. 5's two panels and the comparison across them (R4), as (shorter, longer, what).
@@ -302,14 +460,17 @@ SPREAD_MIN_RUNS = 3
 
 def _analyse(ctx: Context) -> Analysis:
     from sctpsim.reproduce import aydin2004_report as rep
+    from sctpsim.reproduce.claims import write_claims
 
     h = handoffs(ctx)
     r = with_handoff_counts(runs(ctx), h)
     c = cells(r) if not r.empty else pd.DataFrame()
     w = region_rates(timelines(ctx))
-    claims = claims_from(r, h, w, ctx.results.keys())
+    b = breakdown(ctx)
+    claims, twins = claims_and_twins(r, h, w, ctx.results.keys(), b)
+    write_claims(ctx.out / "claims-celledge.csv", twins)
     figs = rep.figures(ctx, c, h)
-    return Analysis(claims, rep.report(ctx, r, c, h, w, claims, figs), results=RESULTS)
+    return Analysis(claims, rep.report(ctx, r, c, h, w, b, claims, twins, figs), results=RESULTS)
 
 
 def with_handoff_counts(r: pd.DataFrame, h: pd.DataFrame) -> pd.DataFrame:
@@ -323,6 +484,9 @@ def with_handoff_counts(r: pd.DataFrame, h: pd.DataFrame) -> pd.DataFrame:
     hc = h[h["mechanism"] == "csctp"] if "mechanism" in h.columns else h
     counts = hc.groupby(["part", "key"]).size()
     r["handoffs"] = [float(counts.get((p, k), 0)) for p, k in zip(r["part"], r["key"])]
+    if "set_primary_sent_s" in hc.columns:
+        sw = hc.dropna(subset=["set_primary_sent_s"]).groupby(["part", "key"])["set_primary_sent_s"].nunique()
+        r["primary_changes"] = [float(sw.get((p, k), 0)) for p, k in zip(r["part"], r["key"])]
     return r
 
 
@@ -354,15 +518,64 @@ def _n(*groups: pd.Series) -> int:
     return min((int(g.notna().sum()) for g in groups), default=0)
 
 
-def claims_from(r: pd.DataFrame, h: pd.DataFrame, w: pd.DataFrame, parts: Collection[str] = ()) -> list[Claim]:
+def claims_from(r: pd.DataFrame, h: pd.DataFrame, w: pd.DataFrame, parts: Collection[str] = (),
+                b: pd.DataFrame | None = None) -> list[Claim]:
+    """The main rows (the threshold radio's paper rows, explained where their cell-edge twin
+    passes, our checks and the extensions): :func:`claims_and_twins`' first list."""
+    return claims_and_twins(r, h, w, parts, b)[0]
+
+
+def claims_and_twins(r: pd.DataFrame, h: pd.DataFrame, w: pd.DataFrame, parts: Collection[str] = (),
+                     b: pd.DataFrame | None = None) -> tuple[list[Claim], list[Claim]]:
     """Every claim row from the runs of the throughput parts (:func:`runs` with
     :func:`with_handoff_counts`), their handoff rows (:func:`handoffs`), the timeline parts'
-    per-region rates (:func:`region_rates`) and the names of the parts present (for the
-    counterfactual ``edgeloss-*`` parts). Pure: the tests feed it synthetic frames."""
-    out: list[Claim] = []
+    per-region rates (:func:`region_rates`) and per-handoff mechanism (:func:`breakdown`), and
+    the names of the parts present. Returns (main rows, cell-edge twins): the main rows are the
+    threshold radio's paper rows (a failing one ``explained`` when its twin passes on the
+    cell-edge parts, :func:`explain_by_cell_edge`), then checks and extensions; the twins are
+    the same paper rows computed on the cell-edge radio. Pure: the tests feed it synthetic frames."""
     if r.empty:
-        return out
-    cs = r[r["mechanism"] == "csctp"]
+        return [], []
+    b = pd.DataFrame(columns=BREAKDOWN_COLUMNS) if b is None else b
+    main, _ = paper_claims(r, w, b, "threshold")
+    twins, evidence = paper_claims(r, w, b, "cell-edge")
+    explain_by_cell_edge(main, twins, evidence, parts)
+    return main + other_claims(r, h), twins
+
+
+def explain_by_cell_edge(main: list[Claim], twins: list[Claim], evidence: dict[tuple[str, str], list[str]],
+                         parts: Collection[str]) -> int:
+    """Marks each failing main paper row ``explained`` whose cell-edge twin (same claim, case +
+    :data:`CELL_EDGE_SUFFIX`) passes, when every part that twin rests on was run. Returns how
+    many rows were explained."""
+    by = {(v.claim, v.case): v for v in twins}
+    n = 0
+    for c in main:
+        v = by.get((c.claim, c.case + CELL_EDGE_SUFFIX))
+        need = evidence.get((c.claim, c.case + CELL_EDGE_SUFFIX), [])
+        if c.source != "paper" or v is None or not need or not all(p in parts for p in need):
+            continue
+        n += c.explained_by(v, need[0], parts,
+                            what="the cell-edge radio: SINR reception with QualNet's 802.11b sensitivity and noise factor, "
+                                 "frame errors rising towards the cell edge, in place of error-free threshold reception"
+                                 + (f"; also {', '.join(need[1:])}" if len(need) > 1 else ""))
+    return n
+
+
+def paper_claims(r: pd.DataFrame, w: pd.DataFrame, b: pd.DataFrame, config: str) -> tuple[list[Claim], dict[tuple[str, str], list[str]]]:
+    """R1–R8's rows on one radio configuration (``threshold`` or ``cell-edge``), and for each
+    row (claim, case) the parts it rests on."""
+    mech, prefix = {"threshold": ("csctp", "csctp"), "cell-edge": ("celledge", "celledge")}[config]
+    tl_prefix = "timeline-" if config == "threshold" else "timeline-celledge-"
+    sfx = "" if config == "threshold" else CELL_EDGE_SUFFIX
+    out: list[Claim] = []
+    ev: dict[tuple[str, str], list[str]] = {}
+
+    def add(row: Claim, rests_on: list[str]) -> None:
+        out.append(row)
+        ev[(row.claim, row.case)] = rests_on
+
+    cs = r[r["mechanism"] == mech]
     speeds = sorted(float(v) for v in cs["speed_kmh"].dropna().unique())
     acqs = [a for a in ACQUISITIONS if a in set(cs["acquisition"])]
     lo_v, hi_v = (speeds[0], speeds[-1]) if speeds else (math.nan, math.nan)
@@ -373,79 +586,122 @@ def claims_from(r: pd.DataFrame, h: pd.DataFrame, w: pd.DataFrame, parts: Collec
             if v not in paper_counts:
                 continue
             m, hw, n = mean_ci_n(cs[cs["speed_kmh"] == v]["handoffs"])
-            out.append(level(
-                "handoffs_per_run", f"{v:g} km/h, cSCTP single primary, every acquisition time", paper=paper_counts[int(v)],
+            pc = (f"; distinct set-primary changes {float(cs[cs['speed_kmh'] == v]['primary_changes'].mean()):.2f} a run"
+                  if "primary_changes" in cs.columns else "")
+            add(level(
+                "handoffs_per_run", f"{v:g} km/h, cSCTP single primary, every acquisition time{sfx}", paper=paper_counts[int(v)],
                 mean=m, ci95=hw, unit="handoffs", result="R1", n=n,
                 why="§III: 'speeds of 5, 10, 20, 60, 80 km/h (i.e., 1, 2, 4, 12, 16 handoffs ...)'; a handoff is a handoffs.parquet "
-                    "row (a new address acquired while another is held)"))
+                    "row (a new address acquired while another is held)",
+                note=f"{pc.removeprefix('; ')}" if pc else ""), [f"{prefix}-{a}" for a in acqs])
     # R2: throughput falls with speed, at every acquisition time (both panels of Fig. 5).
     for acq in acqs:
-        a, b = _at(r, "csctp", acq, lo_v), _at(r, "csctp", acq, hi_v)
-        d, hw = _diff(a, b)
-        out.append(ordering(
-            "throughput_falls_with_speed", f"acquisition {acq}: {lo_v:g} minus {hi_v:g} km/h", paper="falls", diff=d, ci95=hw,
-            unit="kbit/s", result="R2", n=_n(a, b),
+        a, b_ = _at(r, mech, acq, lo_v), _at(r, mech, acq, hi_v)
+        d, hw = _diff(a, b_)
+        add(ordering(
+            "throughput_falls_with_speed", f"acquisition {acq}: {lo_v:g} minus {hi_v:g} km/h{sfx}", paper="falls", diff=d, ci95=hw,
+            unit="kbit/s", result="R2", n=_n(a, b_),
             why="§III: 'as the speed (handoff rate) increases the overall throughput at the MN decreases'; the slowest minus the "
-                "fastest speed run, Welch 95 % CI"))
+                "fastest speed run, Welch 95 % CI"), [f"{prefix}-{acq}"])
     # R3: the confidence intervals widen with speed: the run-to-run spread, Brown–Forsythe.
     for acq in acqs:
-        a, b = _at(r, "csctp", acq, hi_v), _at(r, "csctp", acq, lo_v)
-        d, hw, n = spread_diff(a, b)
-        sd = {v: float(_at(r, "csctp", acq, v).std()) for v in (lo_v, hi_v)}
-        out.append(ordering(
-            "ci_widens_with_speed", f"acquisition {acq}: spread at {hi_v:g} minus at {lo_v:g} km/h", paper="wider", diff=d, ci95=hw,
-            unit="kbit/s (mean |deviation from the median|)", result="R3", n=n,
+        a, b_ = _at(r, mech, acq, hi_v), _at(r, mech, acq, lo_v)
+        d, hw, n = spread_diff(a, b_)
+        sd = {v: float(_at(r, mech, acq, v).std()) for v in (lo_v, hi_v)}
+        add(ordering(
+            "ci_widens_with_speed", f"acquisition {acq}: spread at {hi_v:g} minus at {lo_v:g} km/h{sfx}", paper="wider", diff=d,
+            ci95=hw, unit="kbit/s (mean |deviation from the median|)", result="R3", n=n,
             why="§III: 'confidence intervals get bigger'; with equal runs per point a wider CI is a larger run-to-run spread, "
                 "compared by the Brown–Forsythe statistic (each run's absolute deviation from its point's median, Welch 95 % CI "
                 f"of the difference; at least {SPREAD_MIN_RUNS} runs a point)",
-            note=f"run-to-run standard deviation {sd[lo_v]:.3g} kbit/s at {lo_v:g} km/h, {sd[hi_v]:.3g} at {hi_v:g} km/h"))
-    # R4: throughput falls with the acquisition time at the highest speed, in each panel of Fig. 5.
+            note=f"run-to-run standard deviation {sd[lo_v]:.3g} kbit/s at {lo_v:g} km/h, {sd[hi_v]:.3g} at {hi_v:g} km/h"),
+            [f"{prefix}-{acq}"])
+    # R4: throughput falls with the acquisition time at the highest speed, each pair on its own parts.
     for a_acq, b_acq, what in ACQUISITION_PAIRS:
         if a_acq not in acqs or b_acq not in acqs:
             continue
-        a, b = _at(r, "csctp", a_acq, hi_v), _at(r, "csctp", b_acq, hi_v)
-        d, hw = _diff(a, b)
-        why = ("Fig. 5: the curves of longer acquisition times lie lower (read from the figure's design; the text states no "
-               "order); shorter minus longer acquisition at the highest speed, Welch 95 % CI")
-        out_ms = [f"{x}: {float(_at(r, 'csctp', x, hi_v, 'outage_s').mean()) * 1e3:.0f} ms" for x in (a_acq, b_acq)]
-        row = ordering("throughput_falls_with_acquisition", f"{hi_v:g} km/h: {a_acq} minus {b_acq} ({what})", paper="falls",
-                       diff=d, ci95=hw, unit="kbit/s", result="R4", n=_n(a, b), why=why,
-                       note=f"mean outage per handoff at {hi_v:g} km/h {', '.join(out_ms)}")
-        ea, eb = f"edgeloss-{a_acq}", f"edgeloss-{b_acq}"
-        if row.outcome == "fail" and ea in parts and eb in parts:
-            # The counterfactual: frame errors rising towards the cell edge (QualNet's 802.11
-            # PHY can receive by bit-error rate; ours by threshold, error-free to the edge).
-            va, vb = _at(r, "edgeloss", a_acq, hi_v), _at(r, "edgeloss", b_acq, hi_v)
-            dv, hv = _diff(va, vb)
-            variant = ordering("throughput_falls_with_acquisition",
-                               f"{hi_v:g} km/h, frame errors towards the cell edge: {a_acq} minus {b_acq} ({what})",
-                               paper="falls", diff=dv, ci95=hv, unit="kbit/s", result="R4", n=_n(va, vb), why=why)
-            row.explained_by(variant, eb, parts,
-                             what=f"with `{ea}`: frame errors rising towards the cell edge, log-normal shadowing σ 4 dB, in "
-                                  "place of error-free threshold reception")
-        out.append(row)
+        a, b_ = _at(r, mech, a_acq, hi_v), _at(r, mech, b_acq, hi_v)
+        d, hw = _diff(a, b_)
+        out_ms = [f"{x}: {float(_at(r, mech, x, hi_v, 'outage_s').mean()) * 1e3:.0f} ms" for x in (a_acq, b_acq)]
+        add(ordering(
+            "throughput_falls_with_acquisition", f"{hi_v:g} km/h: {a_acq} minus {b_acq} ({what}){sfx}", paper="falls", diff=d,
+            ci95=hw, unit="kbit/s", result="R4", n=_n(a, b_),
+            why="Fig. 5: the curves of longer acquisition times lie lower (read from the figure's design; the text states no "
+                "order); shorter minus longer acquisition at the highest speed, Welch 95 % CI",
+            note=f"mean outage per handoff at {hi_v:g} km/h {', '.join(out_ms)}"), [f"{prefix}-{b_acq}", f"{prefix}-{a_acq}"])
     # R5, R6: Figs. 6–7, throughput lower inside the handoff regions than just before them.
-    if not w.empty:
+    wc = w if w.empty or "config" not in w.columns else w[w["config"] == config]
+    if "config" not in w.columns and config != "threshold":
+        wc = w.iloc[0:0]
+    if not wc.empty:
         for acq in ACQUISITIONS:
-            g = w[w["acquisition"] == acq]
+            g = wc[wc["acquisition"] == acq]
             if g.empty:
                 continue
             m, hw, n = mean_ci_n(g["before_kbps"] - g["inside_kbps"])
             per_v = ", ".join(f"{v:g} km/h {float((x['before_kbps'] - x['inside_kbps']).mean()):.1f} ({len(x)})"
                               for v, x in g.groupby("speed_kmh"))
-            out.append(ordering(
-                "throughput_lower_in_handoff_regions", f"acquisition {acq}: before minus inside a region, every speed",
+            add(ordering(
+                "throughput_lower_in_handoff_regions", f"acquisition {acq}: before minus inside a region, every speed{sfx}",
                 paper="lower inside", diff=m, ci95=hw, unit="kbit/s", result=TIMELINE_RESULT[acq], n=n,
                 why="§III on Figs. 6–7: 'while MN is experiencing a handoff, its (instantaneous) throughput decreases'; per "
                     "region (the shaded overlap of two cells), the mean throughput in the stretch before it minus inside it; "
                     "one run per speed (the timeline parts), so n counts regions, not seeds",
-                note=f"mean difference (regions) by speed: {per_v}"))
-    # Our own invariants (checks).
-    fast = cs[(cs["speed_kmh"] == hi_v) & cs["acquisition"].map(lambda a: acq_s(a) <= 1.0)]
-    lost = float((fast["lost"] > 0).sum())
-    out.append(check(
-        "no_association_lost", f"{len(fast)} runs at {hi_v:g} km/h, acquisition ≤ 1 s", ok=lost == 0 and len(fast) > 0, value=lost,
-        unit="runs", bound="0 runs", n=len(fast), why="a handoff must not abort the association"))
+                note=f"mean difference (regions) by speed: {per_v}"), [f"{tl_prefix}{acq}"])
+    # R7, R8: §III's mechanism, per handoff of the timeline runs (every acquisition time and speed pooled).
+    bc = b[b["config"] == config] if not b.empty else b
+    if not bc.empty:
+        tl_parts = [f"{tl_prefix}{a}" for a in ACQUISITIONS if a in set(bc["acquisition"])]
+        by_acq = "; ".join(f"{a}: {float((g['old_cwnd_entry'] - g['old_cwnd_switch']).mean()):.0f} B, "
+                           f"{float((g['old_fast_rtx'] + g['old_t3_rtx']).mean()):.2f} retransmissions ({len(g)})"
+                           for a, g in bc.groupby("acquisition"))
+        m, hw, n = mean_ci_n(bc["old_cwnd_entry"] - bc["old_cwnd_switch"])
+        cut = float(((bc["old_cwnd_switch"] < bc["old_cwnd_entry"])).mean()) * 100
+        add(ordering(
+            "old_path_cwnd_cut_before_switch", f"every timeline handoff: old primary's cwnd at region entry minus at the switch{sfx}",
+            paper="cut before the switch", diff=m, ci95=hw, unit="bytes", result="R7", n=n,
+            why="§III: if the old address is not strong enough 'chunks sent to the old primary destination will be lost, which "
+                "will then reduce the size of the congestion window'; per handoff, the old primary's cwnd when the mobile hears "
+                "the new AR minus its cwnd when the CN switches primary, 95 % CI over handoffs",
+            note=f"cut in {cut:.0f} % of {n} handoffs; by acquisition (cwnd drop, retransmissions, handoffs): {by_acq}"), tl_parts)
+        m, hw, n = mean_ci_n(bc["old_fast_rtx"] + bc["old_t3_rtx"])
+        add(ordering(
+            "old_path_retransmits_before_switch", f"every timeline handoff: fast and T3 retransmissions on the old primary "
+            f"between region entry and the switch{sfx}", paper="retransmissions", diff=m, ci95=hw, unit="chunks per handoff",
+            result="R7", n=n,
+            why="§III: the losses on the weak old path 'cause retransmissions'; per handoff, the chunks the CN retransmitted on "
+                "the old primary (fast and T3) between region entry and the switch, 95 % CI over handoffs excluding 0",
+            note=f"T3 retransmissions {float(bc['old_t3_rtx'].mean()):.2f}, fast {float(bc['old_fast_rtx'].mean()):.2f} per "
+                 "handoff"), tl_parts)
+        m, hw, n = mean_ci_n(bc["old_cwnd_entry"] - bc["new_cwnd_switch"])
+        rec = bc["recover_s"]
+        add(ordering(
+            "new_path_cwnd_builds_after_switch", f"every timeline handoff: old primary's cwnd at region entry minus the new "
+            f"primary's at the switch{sfx}", paper="new cwnd lower at the switch", diff=m, ci95=hw, unit="bytes", result="R8", n=n,
+            why="§III: 'the new path's congestion window will be built only after the CN changes its primary destination'; per "
+                "handoff, the pre-handoff cwnd of the old primary minus the new primary's cwnd at the switch, 95 % CI over "
+                "handoffs",
+            note=f"new primary's cwnd at the switch: median {float(bc['new_cwnd_switch'].median()):.0f} B; back to the old "
+                 f"path's pre-handoff cwnd after a median {float(rec.median()):.2f} s ({int(rec.notna().sum())} of {len(rec)} "
+                 "handoffs before the next one)"), tl_parts)
+    return out, ev
+
+
+def other_claims(r: pd.DataFrame, h: pd.DataFrame) -> list[Claim]:
+    """Our checks (on both radios) and the extensions (threshold radio)."""
+    out: list[Claim] = []
+    cs = r[r["mechanism"] == "csctp"]
+    speeds = sorted(float(v) for v in cs["speed_kmh"].dropna().unique())
+    hi_v = speeds[-1] if speeds else math.nan
+    for mech, sfx in (("csctp", ""), ("celledge", CELL_EDGE_SUFFIX)):
+        g = r[r["mechanism"] == mech]
+        if g.empty:
+            continue
+        fast = g[(g["speed_kmh"] == hi_v) & g["acquisition"].map(lambda a: acq_s(a) <= 1.0)]
+        lost = float((fast["lost"] > 0).sum())
+        out.append(check(
+            "no_association_lost", f"{len(fast)} runs at {hi_v:g} km/h, acquisition ≤ 1 s{sfx}", ok=lost == 0 and len(fast) > 0,
+            value=lost, unit="runs", bound="0 runs", n=len(fast), why="a handoff must not abort the association"))
     bad = float(r["errors"].sum())
     out.append(check(
         "exact_delivery", f"every run ({len(r)})", ok=bad == 0.0 and len(r) > 0, value=bad, unit="messages",

@@ -34,24 +34,30 @@ def figures(ctx: Context, c: pd.DataFrame, h: pd.DataFrame) -> dict[str, Figure]
 
 
 def _speed_figure(ctx: Context, c: pd.DataFrame) -> Figure:
-    fig, axes = new_figure(2, 1, width_in=11.0, height_in=4.2, sharey=True)
+    configs = [(mech, what) for _, mech, _, what in a.CONFIGS if mech in set(c["mechanism"])]
+    fig, axes = new_figure(2, len(configs), width_in=11.0, height_in=4.2 * len(configs), sharey=True)
     ranges = (("(a) milliseconds", [x for x in a.ACQUISITIONS if x.endswith("ms")]),
               ("(b) seconds", [x for x in a.ACQUISITIONS if not x.endswith("ms")]))
     mip = c[c["mechanism"] == "mobileip"].sort_values("speed_kmh")
-    for ax, (title, acqs) in zip(axes[0], ranges):
-        for i, acq in enumerate(acqs):
-            g = c[(c["mechanism"] == "csctp") & (c["acquisition"] == acq)].sort_values("speed_kmh")
-            if g.empty:
-                continue
-            ax.errorbar(g["speed_kmh"], g["mean"], yerr=g["ci95"], marker="o", capsize=3, color=f"C{i}", label=f"cSCTP, acquisition {acq}")
-        if not mip.empty:
-            ax.errorbar(mip["speed_kmh"], mip["mean"], yerr=mip["ci95"], marker="s", ls="--", capsize=3, color="grey", label="Mobile IPv4")
-        ax.set_title(f"Fig. 5{title}")
-        ax.set_xlabel("speed (km/h)")
-        ax.legend(fontsize=8)
-    axes[0][0].set_ylabel("throughput (kbit/s of user data)")
+    for row, (mech, what) in enumerate(configs):
+        for ax, (title, acqs) in zip(axes[row], ranges):
+            for i, acq in enumerate(acqs):
+                g = c[(c["mechanism"] == mech) & (c["acquisition"] == acq)].sort_values("speed_kmh")
+                if g.empty:
+                    continue
+                ax.errorbar(g["speed_kmh"], g["mean"], yerr=g["ci95"], marker="o", capsize=3, color=f"C{i}",
+                            label=f"cSCTP, acquisition {acq}")
+            if not mip.empty and mech == "csctp":
+                ax.errorbar(mip["speed_kmh"], mip["mean"], yerr=mip["ci95"], marker="s", ls="--", capsize=3, color="grey",
+                            label="Mobile IPv4")
+            ax.set_title(f"Fig. 5{title}, {what}")
+            ax.set_xlabel("speed (km/h)")
+            ax.legend(fontsize=8)
+        axes[row][0].set_ylabel("throughput (kbit/s of user data)")
     return save_figure(fig, ctx.figures / "throughput-vs-speed",
-                       "Throughput at the mobile against speed, one line per address acquisition time (95 % CIs); Mobile IPv4 on the same road for reference")
+                       "Throughput at the mobile against speed, one line per address acquisition time (95 % CIs); top: the "
+                       "threshold radio (main), bottom: the cell-edge radio; Mobile IPv4 on the same road (threshold radio) for "
+                       "reference")
 
 
 def _dup_figure(ctx: Context, c: pd.DataFrame) -> Figure:
@@ -101,7 +107,7 @@ def _breakdown_figure(ctx: Context, h: pd.DataFrame) -> Figure:
     fig, axes = new_figure(1, 1, width_in=8.0, height_in=4.0)
     ax = axes[0][0]
     hi = h["speed_kmh"].max()
-    parts = [p for p in h["part"].unique() if p.startswith(("csctp-", "duplicated-", "edgeloss-"))]
+    parts = [p for p in h["part"].unique() if p.startswith(("csctp-", "celledge-", "duplicated-"))]
     bottom = [0.0] * len(parts)
     for i, (col, label) in enumerate(PHASES):
         vals = [float(h[(h["part"] == p) & (h["speed_kmh"] == hi)][col].mean()) * 1e3 for p in parts]
@@ -111,7 +117,7 @@ def _breakdown_figure(ctx: Context, h: pd.DataFrame) -> Figure:
     ax.set_ylabel("mean outage per handoff (ms)")
     ax.set_title(f"Outage per handoff at {hi:g} km/h, by phase")
     ax.legend(fontsize=8)
-    ax.tick_params(axis="x", labelrotation=20)
+    ax.tick_params(axis="x", labelrotation=30)
     return save_figure(fig, ctx.figures / "outage-breakdown",
                        "Mean outage per handoff at the highest speed, split into its phases (docs/metrics.md, handoffs)")
 
@@ -120,8 +126,8 @@ def _img(f: Figure) -> str:
     return f"![{f.caption}](figures/{f.path.name})\n\n*{f.caption}*"
 
 
-def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, h: pd.DataFrame, w: pd.DataFrame, claims: list[Claim],
-           figs: dict[str, Figure]) -> str:
+def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, h: pd.DataFrame, w: pd.DataFrame, b: pd.DataFrame,
+           claims: list[Claim], twins: list[Claim], figs: dict[str, Figure]) -> str:
     n = int(c["n"].min()) if not c.empty else 0
     L: list[str] = [f"# Reproduction: Aydin & Shen 2005 ({'quick' if ctx.quick else 'full'})"]
     L.append(
@@ -151,6 +157,7 @@ def report(ctx: Context, r: pd.DataFrame, c: pd.DataFrame, h: pd.DataFrame, w: p
     L.append(_handoff_table(h))
     if "breakdown" in figs:
         L.append(_img(figs["breakdown"]))
+    L.extend(cell_edge_section(c, b, claims, twins))
     L.append("## Duplicated transfer against the single primary")
     if "duplicated" in figs:
         L.append(_img(figs["duplicated"]))
@@ -163,13 +170,13 @@ def _speed_table(c: pd.DataFrame) -> str:
         return ""
     speeds = sorted(c["speed_kmh"].unique())
     rows = []
-    for mech, acq in ([("csctp", x) for x in a.ACQUISITIONS] + [("duplicated", a.DUP_ACQUISITION), ("mobileip", "—")]
-                      + [("edgeloss", x) for x in a.EDGE_LOSS_ACQUISITIONS]):
+    for mech, acq in ([("csctp", x) for x in a.ACQUISITIONS] + [("celledge", x) for x in a.ACQUISITIONS]
+                      + [("duplicated", a.DUP_ACQUISITION), ("mobileip", "—")]):
         g = c[(c["mechanism"] == mech) & (c["acquisition"] == acq)].set_index("speed_kmh")
         if g.empty:
             continue
         label = {"csctp": f"cSCTP, {acq}", "duplicated": f"cSCTP duplicated, {acq}", "mobileip": "Mobile IPv4",
-                 "edgeloss": f"cSCTP, {acq}, errors towards the cell edge (sensitivity)"}[mech]
+                 "celledge": f"cSCTP, {acq}, cell-edge radio"}[mech]
         rows.append([label, *[fmt_mean_ci(g.loc[v, "mean"], g.loc[v, "ci95"]) if v in g.index else "—" for v in speeds],
                      int(g["lost"].sum())])
     return (markdown_table(["mechanism, acquisition", *[f"{v:g} km/h" for v in speeds], "associations lost"], rows)
@@ -182,15 +189,17 @@ def _region_table(w: pd.DataFrame) -> str:
     if w.empty:
         return "No timeline runs."
     rows = []
-    for (acq, v), g in w.groupby(["acquisition", "speed_kmh"]):
+    if "config" not in w.columns:
+        w = w.assign(config="threshold")
+    for (config, acq, v), g in w.groupby(["config", "acquisition", "speed_kmh"]):
         d = g["before_kbps"] - g["inside_kbps"]
-        rows.append([acq, f"{v:g}", len(g), fmt(g["before_kbps"].mean(), 5), fmt(g["inside_kbps"].mean(), 5),
+        rows.append([config, acq, f"{v:g}", len(g), fmt(g["before_kbps"].mean(), 5), fmt(g["inside_kbps"].mean(), 5),
                      fmt_mean_ci(*mean_ci(d))])
     return ("Per handoff region (the shaded overlaps of Figs. 6–7) of the one run per speed: mean throughput in the stretch "
             "outside the regions just before it and inside it, kbit/s of user data; the difference's 95 % CI is over the "
             "regions of that run (one region at 5 km/h: no CI). Rows `throughput_lower_in_handoff_regions` pool every "
             "speed's regions per acquisition time.\n\n"
-            + markdown_table(["acquisition", "speed (km/h)", "regions", "before (kbit/s)", "inside (kbit/s)",
+            + markdown_table(["radio", "acquisition", "speed (km/h)", "regions", "before (kbit/s)", "inside (kbit/s)",
                               "before − inside (kbit/s)"], rows))
 
 
@@ -238,3 +247,83 @@ def _dup_table(c: pd.DataFrame, h: pd.DataFrame) -> str:
     return (f"Acquisition {a.DUP_ACQUISITION}, means ± 95 % CI.\n\n"
             + markdown_table(["speed (km/h)", "single primary (kbit/s)", "duplicated (kbit/s)", "outage single (ms)",
                               "outage duplicated (ms)", "duplicates per handoff"], rows))
+
+
+def cell_edge_section(c: pd.DataFrame, b: pd.DataFrame, claims: list[Claim], twins: list[Claim]) -> list[str]:
+    """"Cell-edge radio": its headline, Fig. 5 on both radios, §III's mechanism per handoff,
+    and which rows each configuration moves."""
+    from sctpsim.reproduce.claims import headline
+
+    L = ["## Cell-edge radio",
+         "A second main configuration beside the threshold radio: SINR reception with QualNet 802.11b's 2 Mbit/s sensitivity "
+         "(−89 dBm, at 300 m), carrier sense at its 1 Mbit/s sensitivity (−93 dBm) and noise factor 10 dB, and frame errors "
+         "rising towards the cell edge (CHOICES). Every paper row is computed on it by the same code (case suffix "
+         f"`{a.CELL_EDGE_SUFFIX.strip()}`, `claims-celledge.csv`); the headline above counts the threshold radio's rows only. "
+         "A failing threshold row is `explained` only when its cell-edge twin passes.",
+         "Cell-edge radio alone: " + headline(a.RESULTS, twins)]
+    L.append("### Fig. 5 on both radios")
+    L.append(_fig5_grid(c))
+    L.append("### §III's mechanism per handoff (timeline runs)")
+    L.append(breakdown_table(b))
+    L.append("### Which rows each configuration moves")
+    L.append(moves_table(claims, twins))
+    return L
+
+
+def _fig5_grid(c: pd.DataFrame) -> str:
+    if c.empty:
+        return ""
+    speeds = sorted(c["speed_kmh"].unique())
+    rows = []
+    for acq in a.ACQUISITIONS:
+        for mech, label in (("csctp", "threshold"), ("celledge", "cell-edge")):
+            g = c[(c["mechanism"] == mech) & (c["acquisition"] == acq)].set_index("speed_kmh")
+            if g.empty:
+                continue
+            rows.append([acq, label, *[fmt_mean_ci(g.loc[v, "mean"], g.loc[v, "ci95"]) if v in g.index else "—" for v in speeds],
+                         *[fmt(g.loc[v, "outage_s"] * 1e3, 3) if v in g.index else "—" for v in (speeds[0], speeds[-1])]])
+    return ("Throughput (kbit/s of user data, mean ± 95 % CI over seeds) and mean outage per handoff (ms) at the slowest and "
+            "fastest speed.\n\n"
+            + markdown_table(["acquisition", "radio", *[f"{v:g} km/h" for v in speeds],
+                              f"outage {speeds[0]:g} km/h (ms)", f"outage {speeds[-1]:g} km/h (ms)"], rows))
+
+
+def breakdown_table(b: pd.DataFrame) -> str:
+    """The handoff mechanism per radio and acquisition time: the old primary's cwnd at region
+    entry and at the switch, the retransmissions on it in between, the new primary's cwnd at
+    the switch and its time to reach the old path's pre-handoff cwnd."""
+    if b.empty:
+        return "No timeline runs."
+    rows = []
+    for (config, acq), g in b.groupby(["config", "acquisition"], sort=False):
+        cut = (g["old_cwnd_switch"] < g["old_cwnd_entry"]).mean() * 100
+        rec = g["recover_s"]
+        rows.append([config, acq, len(g), fmt_mean_ci(*mean_ci(g["old_cwnd_entry"])), fmt_mean_ci(*mean_ci(g["old_cwnd_switch"])),
+                     fmt(g["old_cwnd_min"].mean(), 4), f"{cut:.0f} %", fmt_mean_ci(*mean_ci(g["old_fast_rtx"])),
+                     fmt_mean_ci(*mean_ci(g["old_t3_rtx"])), fmt(g["new_cwnd_switch"].median(), 4),
+                     f"{fmt(rec.median(), 3)} ({int(rec.notna().sum())} of {len(rec)})"])
+    return ("Per cSCTP handoff of the timeline runs (one seed a speed, every speed pooled): region entry = the first beacon of "
+            "the new AR; the switch = the CN's set-primary (its `asconf_set_primary` row); old / new = the CN's primary before / "
+            "after it. cwnd in bytes (mean ± 95 % CI over handoffs; the minimum between entry and switch as a mean); "
+            "retransmissions = chunks the CN retransmitted on the old primary between entry and switch; recovery = time after "
+            "the switch until the new primary's cwnd reaches the old one's at entry (median, and how many handoffs got there "
+            "before the next handoff).\n\n"
+            + markdown_table(["radio", "acquisition", "handoffs", "old cwnd at entry", "old cwnd at switch", "old cwnd min",
+                              "cut before switch", "fast rtx on old", "T3 rtx on old", "new cwnd at switch (median)",
+                              "recovery (s, median)"], rows))
+
+
+def moves_table(claims: list[Claim], twins: list[Claim]) -> str:
+    """Every paper row: its verdict on the threshold radio and its twin's on the cell-edge radio."""
+    by = {(v.claim, v.case): v for v in twins}
+    rows, moved = [], 0
+    for c in claims:
+        if c.source != "paper":
+            continue
+        v = by.get((c.claim, c.case + a.CELL_EDGE_SUFFIX))
+        rows.append([c.result, f"`{c.claim}`", c.case, fmt_mean_ci(c.ours_mean, c.ours_ci95), c.verdict,
+                     fmt_mean_ci(v.ours_mean, v.ours_ci95) if v else "—", v.outcome if v else "—", c.unit])
+        moved += v is not None and v.outcome != c.outcome
+    return (f"{moved} of {len(rows)} paper rows change outcome between the radios.\n\n"
+            + markdown_table(["result", "claim", "case", "threshold", "threshold verdict", "cell-edge", "cell-edge verdict",
+                              "unit"], rows))
