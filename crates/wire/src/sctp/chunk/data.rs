@@ -59,21 +59,26 @@ pub struct DataChunk {
     pub user_data: Vec<u8>,
 }
 
+/// The flags byte of a DATA or I-DATA chunk (RFC 9260 §3.3.1, RFC 8260 §2.1: the same bits).
+pub(crate) fn data_flags(immediate: bool, unordered: bool, beginning: bool, ending: bool) -> u8 {
+    let mut flags = 0;
+    for (set, bit) in [
+        (immediate, FLAG_I),
+        (unordered, FLAG_U),
+        (beginning, FLAG_B),
+        (ending, FLAG_E),
+    ] {
+        if set {
+            flags |= bit;
+        }
+    }
+    flags
+}
+
 impl DataChunk {
     /// The chunk flags byte.
     pub fn flags(&self) -> u8 {
-        let mut flags = 0;
-        for (set, bit) in [
-            (self.immediate, FLAG_I),
-            (self.unordered, FLAG_U),
-            (self.beginning, FLAG_B),
-            (self.ending, FLAG_E),
-        ] {
-            if set {
-                flags |= bit;
-            }
-        }
-        flags
+        data_flags(self.immediate, self.unordered, self.beginning, self.ending)
     }
 
     pub(crate) fn parse_value(flags: u8, value: &[u8]) -> Result<Self> {

@@ -36,7 +36,7 @@
 //! ```
 
 use crate::sctp::bytes::{Reader, Writer};
-use crate::sctp::chunk::data::{FLAG_B, FLAG_E, FLAG_I, FLAG_U};
+use crate::sctp::chunk::data::{data_flags, FLAG_B, FLAG_E, FLAG_I, FLAG_U};
 use crate::sctp::{Mid, Tsn};
 use crate::Result;
 
@@ -99,18 +99,7 @@ impl IDataChunk {
 
     /// The chunk flags byte.
     pub fn flags(&self) -> u8 {
-        let mut flags = 0;
-        for (set, bit) in [
-            (self.immediate, FLAG_I),
-            (self.unordered, FLAG_U),
-            (self.beginning, FLAG_B),
-            (self.ending, FLAG_E),
-        ] {
-            if set {
-                flags |= bit;
-            }
-        }
-        flags
+        data_flags(self.immediate, self.unordered, self.beginning, self.ending)
     }
 
     pub(crate) fn parse_value(flags: u8, value: &[u8]) -> Result<Self> {
