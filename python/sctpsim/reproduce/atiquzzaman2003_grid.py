@@ -164,7 +164,7 @@ def runs(results: dict[str, pd.DataFrame], main_runs: pd.DataFrame) -> pd.DataFr
     return pd.concat([f[[c for c in cols if c in f.columns]] for f in frames], ignore_index=True) if frames else pd.DataFrame(columns=cols)
 
 
-def _group_fit(cells: pd.DataFrame, columns: tuple[int, ...]) -> tuple[float, int, int]:
+def group_fit(cells: pd.DataFrame, columns: tuple[int, ...]) -> tuple[float, int, int]:
     """(geometric mean of ours / paper, cells within ±15 %, cells) over ``columns``."""
     g = cells[cells["wireless_kbps"].isin(columns) & (cells["paper"] > 0) & (cells["mean"] > 0)]
     if g.empty:
@@ -183,8 +183,8 @@ def fit_table(grid: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (path, unit), g in grid.groupby(["path", "unit"], sort=False):
         cells = a.cell_table(g)
-        rs, ws, ns = _group_fit(cells, SLOW)
-        rf, wf, nf = _group_fit(cells, FAST)
+        rs, ws, ns = group_fit(cells, SLOW)
+        rf, wf, nf = group_fit(cells, FAST)
         ok_s, ok_f = fits(rs, ws, ns), fits(rf, wf, nf)
         verdict = ("fits both" if ok_s and ok_f else "misses the slow columns" if ok_f else
                    "misses the fast columns" if ok_s else "misses both")

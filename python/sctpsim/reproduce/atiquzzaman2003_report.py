@@ -350,10 +350,8 @@ def _grid_figure(ctx: Context, grid_runs: pd.DataFrame) -> Figure:
     labels, rows = [], []
     for (path, unit), runs in grid_runs.groupby(["path", "unit"], sort=False):
         cells = a.cell_table(runs)
-        cells = cells[(cells["paper"] > 0) & (cells["mean"] > 0)]
-        r = (cells["mean"] / cells["paper"]).map(math.log).groupby(cells["wireless_kbps"]).mean().map(math.exp)
         labels.append(f"{path} / {unit}" + (" (main)" if (path, unit) == g.MAIN else "") + ("" if g.grounded(path, unit) else " *"))
-        rows.append([float(r.get(w, math.nan)) for w in a.WIRELESS_KBPS])
+        rows.append([g.group_fit(cells, (w,))[0] for w in a.WIRELESS_KBPS])
     fig, axes = new_figure(1, 1, width_in=7.5, height_in=0.45 * len(rows) + 1.5)
     ax = axes[0][0]
     ax.grid(False)
