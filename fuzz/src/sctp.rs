@@ -298,6 +298,7 @@ fn forge_chunk(rng: &mut Rng, own_tsn: Tsn, peer_tsn: Tsn, cookies: &[Vec<u8>]) 
             let cum = near(rng, own_tsn);
             ChunkRepr::Sack(SackChunk {
                 per_path: false,
+                dac_two_packets: false,
                 cum_tsn_ack: cum,
                 a_rwnd: pick(rng, &[0, 1000, 65_535, u32::MAX]),
                 gap_blocks: (0..rng.below(6))

@@ -169,6 +169,7 @@ pub fn chunk_to_repr(c: &ChunkSpec, ctx: &InboundCtx) -> Result<ChunkRepr, Unsup
             no_flags("SACK", *flags)?;
             ChunkRepr::Sack(SackChunk {
                 per_path: false,
+                dac_two_packets: false,
                 cum_tsn_ack: Tsn(m.local_tsn_to_live(cum_tsn.unwrap_or(0))),
                 a_rwnd: a_rwnd.unwrap_or(0),
                 gap_blocks: gaps

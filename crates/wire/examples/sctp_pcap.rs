@@ -156,6 +156,7 @@ pub fn sample_packets() -> Vec<(&'static str, Vec<u8>)> {
     });
     let sack = ChunkRepr::Sack(SackChunk {
         per_path: false,
+        dac_two_packets: false,
         cum_tsn_ack: Tsn(1001),
         a_rwnd: 60_000,
         gap_blocks: vec![
@@ -419,6 +420,7 @@ pub fn sample_packets() -> Vec<(&'static str, Vec<u8>)> {
                 TAG_A,
                 &[ChunkRepr::Sack(SackChunk {
                     per_path: true,
+                    dac_two_packets: false,
                     cum_tsn_ack: Tsn(1000),
                     a_rwnd: 60_000,
                     gap_blocks: vec![GapAckBlock { start: 2, end: 2 }],

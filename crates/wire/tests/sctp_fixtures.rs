@@ -194,6 +194,7 @@ fn init_ack() {
 fn sack() {
     let sack = SackChunk {
         per_path: false,
+        dac_two_packets: false,
         cum_tsn_ack: Tsn(0x10),
         a_rwnd: 0x1000,
         gap_blocks: vec![GapAckBlock { start: 2, end: 3 }, GapAckBlock { start: 5, end: 5 }],
@@ -432,7 +433,7 @@ fn asconf_handoff_flags() {
     }
 }
 
-/// cSCTP per-path SACK: flag P = 0x02; the other reserved bits are ignored.
+/// cSCTP per-path SACK: flag P = 0x02; the other reserved bits (but CMT's DAC) are ignored.
 #[rustfmt::skip]
 #[test]
 fn sack_per_path_flag() {
@@ -444,6 +445,7 @@ fn sack_per_path_flag() {
     ];
     let sack = |per_path| ChunkRepr::Sack(SackChunk {
         per_path,
+        dac_two_packets: false,
         cum_tsn_ack: Tsn(0x10),
         a_rwnd: 0x1000,
         gap_blocks: vec![],
@@ -451,8 +453,31 @@ fn sack_per_path_flag() {
     });
     check(&bytes, sack(true));
     let mut other = bytes;
-    other[1] = 0xfd;
+    other[1] = 0x7d;
     assert_eq!(RawChunk::new_checked(&other).unwrap().parse(), Ok(sack(false)));
+}
+
+/// CMT's DAC flag = 0x80 (FreeBSD's `SCTP_SACK_CMT_DAC`): the SACK acknowledges two packets.
+#[rustfmt::skip]
+#[test]
+fn sack_cmt_dac_flag() {
+    let bytes = [
+        0x03, 0x80, 0x00, 0x10, // type 3, flags DAC, length 16
+        0x00, 0x00, 0x00, 0x10, // cumulative TSN ack
+        0x00, 0x00, 0x10, 0x00, // a_rwnd
+        0x00, 0x00, 0x00, 0x00, // no gaps, no duplicates
+    ];
+    check(
+        &bytes,
+        ChunkRepr::Sack(SackChunk {
+            per_path: false,
+            dac_two_packets: true,
+            cum_tsn_ack: Tsn(0x10),
+            a_rwnd: 0x1000,
+            gap_blocks: vec![],
+            duplicate_tsns: vec![],
+        }),
+    );
 }
 
 #[rustfmt::skip]

@@ -197,11 +197,12 @@ fn sack_chunk() -> impl Strategy<Value = SackChunk> {
         any::<u32>(),
         vec(any::<(u16, u16)>(), 0..40),
         vec(tsn(), 0..40),
-        any::<bool>(),
+        any::<(bool, bool)>(),
     )
         .prop_map(
-            |(cum_tsn_ack, a_rwnd, gaps, duplicate_tsns, per_path)| SackChunk {
+            |(cum_tsn_ack, a_rwnd, gaps, duplicate_tsns, (per_path, dac_two_packets))| SackChunk {
                 per_path,
+                dac_two_packets,
                 cum_tsn_ack,
                 a_rwnd,
                 gap_blocks: gaps
@@ -401,6 +402,7 @@ fn oversized_values_are_errors_not_panics() {
     assert_eq!(max.to_bytes().map(|b| b.len()), Ok(65_536));
     let sack = ChunkRepr::Sack(SackChunk {
         per_path: false,
+        dac_two_packets: false,
         cum_tsn_ack: Tsn(0),
         a_rwnd: 0,
         gap_blocks: vec![GapAckBlock { start: 1, end: 1 }; 70_000],

@@ -26,14 +26,18 @@ pub enum Multipath {
     /// an immediate switch when the routing protocol reports that the data path's route
     /// broke, and the per-path TSN range rule for miss indications.
     Asctp,
+    /// CMT-SCTP (Iyengar, Amer & Stewart 2006): new data on every peer address whose cwnd has
+    /// room, with the algorithms [`super::cmt::CmtConfig`] selects.
+    Cmt,
 }
 
 impl Multipath {
-    /// The scenario name: `off`, `asctp`.
+    /// The scenario name: `off`, `asctp`, `cmt`.
     pub fn name(self) -> &'static str {
         match self {
             Multipath::Off => "off",
             Multipath::Asctp => "asctp",
+            Multipath::Cmt => "cmt",
         }
     }
 
@@ -42,6 +46,7 @@ impl Multipath {
         match name {
             "off" => Some(Multipath::Off),
             "asctp" => Some(Multipath::Asctp),
+            "cmt" => Some(Multipath::Cmt),
             _ => None,
         }
     }
@@ -185,10 +190,10 @@ mod test {
 
     #[test]
     fn names_keys_and_ranks() {
-        for m in [Multipath::Off, Multipath::Asctp] {
+        for m in [Multipath::Off, Multipath::Asctp, Multipath::Cmt] {
             assert_eq!(Multipath::from_name(m.name()), Some(m));
         }
-        assert_eq!(Multipath::from_name("cmt"), None);
+        assert_eq!(Multipath::from_name("cmt-pf"), None);
         assert_eq!(alias_key(1), Ipv4Addr::new(0, 0, 0, 1));
         assert_eq!(alias_key(0), Ipv4Addr::new(0, 0, 0, 1));
         assert!(is_alias_key(alias_key(300)));

@@ -298,6 +298,9 @@ pub struct SctpConfig {
     /// Cellular SCTP (Aydin & Shen, §II): handoff signalling and, optionally, duplicated
     /// transfer with per-path SACKs during a handoff ([`super::csctp`]); off in every profile.
     pub csctp: super::csctp::CsctpConfig,
+    /// CMT-SCTP: which of its algorithms apply ([`super::cmt::CmtConfig`]; all, with
+    /// RTX-SSTHRESH, by default). Meaningful only with [`super::asctp::Multipath::Cmt`].
+    pub cmt: super::cmt::CmtConfig,
 
     // ----- extensions -----
     /// Offer and accept PR-SCTP (RFC 3758, Forward-TSN-Supported).
@@ -398,6 +401,7 @@ impl SctpConfig {
             early_retransmit: EarlyRetransmit::Off,
             multipath: super::asctp::Multipath::Off,
             asctp_rules: super::asctp::AsctpRules::ALL,
+            cmt: super::cmt::CmtConfig::RECOMMENDED,
             csctp: super::csctp::CsctpConfig {
                 enabled: false,
                 duplicate_during_handoff: false,

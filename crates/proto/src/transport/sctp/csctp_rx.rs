@@ -216,6 +216,7 @@ impl PerPathRx {
         p.due = false;
         Some(SackChunk {
             per_path: true,
+            dac_two_packets: false,
             cum_tsn_ack: p.start + p.cum,
             a_rwnd,
             gap_blocks,

@@ -184,6 +184,12 @@ pub struct Path {
     /// destination (new or marked for retransmission) that cwnd held back: the window was
     /// in full use even if the whole chunks in flight add up to a little less than cwnd.
     pub cwnd_limited: bool,
+    /// CMT with CUC (Iyengar, Amer & Stewart 2006 §3.2): this destination's own Fast Recovery
+    /// exit point, the highest TSN index sent to it when it entered; `None` outside.
+    pub fr_exit: Option<u64>,
+    /// CMT-PF (Natarajan et al. 2008): potentially failed, no data until a HEARTBEAT sent to
+    /// it is answered.
+    pub pf: bool,
     /// Counters.
     pub stats: PathStats,
 }
@@ -238,6 +244,8 @@ impl Path {
             burst_cap: None,
             cwnd_exempt: false,
             cwnd_limited: false,
+            fr_exit: None,
+            pf: false,
             stats: PathStats::default(),
         }
     }

@@ -87,6 +87,9 @@ pub struct RecvState {
     dups: Vec<Tsn>,
     /// Packets with new DATA since the last SACK.
     unacked_packets: u32,
+    /// CMT's Delayed ACK (Iyengar, Amer & Stewart 2006 §3.3): out-of-order data does not force
+    /// an immediate SACK, and each SACK says whether it acknowledges one or two DATA packets.
+    pub(crate) dac: bool,
     /// No SACK sent yet in this association: the first packet with DATA is acknowledged at
     /// once (Linux `asoc->peer.sack_needed`, FreeBSD `asoc->send_sack`, both start at 1).
     first_sack_owed: bool,
@@ -115,6 +118,7 @@ impl RecvState {
             buffer,
             dups: Vec::new(),
             unacked_packets: 0,
+            dac: false,
             first_sack_owed: true,
             sack_now: false,
             sack_pending: false,
@@ -429,7 +433,9 @@ impl RecvState {
             // chunk(s), the endpoint MUST immediately send a SACK chunk with no delay."
             self.sack_now = true;
         }
-        if dropped || had_gaps || self.has_gaps() {
+        // CMT's DAC: reordering is expected when data arrives over several paths, so a gap
+        // alone does not force the SACK (ToN §3.3); the every-second-packet rule still holds.
+        if dropped || (!self.dac && (had_gaps || self.has_gaps())) {
             // §6.2: a chunk dropped for lack of room needs an immediate SACK; §6.7: "If the
             // endpoint detects a gap in the received DATA chunk sequence, it SHOULD send a SACK
             // chunk with Gap Ack Blocks immediately" (also when the gap is filled).
@@ -505,12 +511,14 @@ impl RecvState {
         duplicate_tsns.truncate(dup_cap);
         let a_rwnd = self.rwnd();
         self.last_adv_rwnd = a_rwnd;
+        let dac_two_packets = self.dac && self.unacked_packets >= 2;
         self.unacked_packets = 0;
         self.first_sack_owed = false;
         self.sack_now = false;
         self.sack_pending = false;
         SackChunk {
             per_path: false,
+            dac_two_packets,
             cum_tsn_ack: self.cum_tsn(),
             a_rwnd,
             gap_blocks,

@@ -135,8 +135,47 @@ pub struct SackOutcome {
     /// Gap Ack Blocks in the SACK.
     pub gap_blocks: usize,
     /// Miss indications withheld by the per-path TSN range rule (A-SCTP, see
-    /// [`RetransmitQueue::process_sack_ranged`]).
+    /// [`RetransmitQueue::process_sack`] with [`MissRule::TsnRange`]).
     pub misses_out_of_range: u64,
+}
+
+/// How a SACK's gap reports become miss indications (RFC 9260 §7.2.4 and its multipath
+/// variants): the SACK-mode hook of the association's multipath seam.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MissRule {
+    /// RFC 9260 §7.2.4 (HTNA) or RFC 2960 §7.2.4, by [`SackRules::htna`].
+    #[default]
+    Standard,
+    /// A-SCTP's per-path TSN range rule (Argyriou & Madisetti 2004 §3) on top of `Standard`.
+    TsnRange,
+    /// CMT's Split Fast Retransmit (Iyengar, Amer & Stewart 2006 §3.1), per destination.
+    SplitFast,
+}
+
+/// The rules [`RetransmitQueue::process_sack`] counts miss indications by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SackRules {
+    /// Miss indications that trigger fast retransmit (RFC 9260 §7.2.4: 3).
+    pub threshold: u32,
+    /// RFC 9260's HTNA counting rule (off: RFC 2960's).
+    pub htna: bool,
+    /// The multipath mode's rule.
+    pub miss_rule: MissRule,
+    /// CMT's DAC (ToN §3.3): the DATA packets the SACK reports having acknowledged (1 or 2);
+    /// 0 when the SACK carries no such report or DAC is off.
+    pub dac_packets: u32,
+}
+
+impl SackRules {
+    /// Plain SCTP: `threshold` misses, HTNA or not, no multipath rule.
+    pub fn standard(threshold: u32, htna: bool) -> Self {
+        SackRules {
+            threshold,
+            htna,
+            miss_rule: MissRule::Standard,
+            dac_packets: 0,
+        }
+    }
 }
 
 /// cSCTP: takes a chunk's duplicate copy out of its path's flight (a standard SACK
@@ -296,7 +335,7 @@ impl RetransmitQueue {
             }
             if c.tx_count == 0 {
                 // A-SCTP §3: "the lowest and highest TSN sent during the last cwnd round" of
-                // the path (new data only: see `process_sack_ranged`).
+                // the path (new data only: see `count_misses`).
                 if let Some(p) = paths.iter_mut().find(|p| p.addr == dest) {
                     p.tsn_range = Some(match p.tsn_range {
                         None => (idx, idx),
@@ -347,43 +386,18 @@ impl RetransmitQueue {
         }) || self.acked_copies.keys().any(|k| k.dest == dest)
     }
 
-    /// RFC 9260 §6.2.1 "Processing a Received SACK" and §7.2.4 miss indications.
+    /// RFC 9260 §6.2.1 "Processing a Received SACK" and §7.2.4 miss indications, the one SACK
+    /// processor of a standard SACK (cSCTP's per-path SACKs, which describe one path's
+    /// arrivals only, are `retransmit/perpath.rs`).
     ///
-    /// `threshold` is the number of miss indications that triggers fast retransmit, `htna`
-    /// selects the RFC 9260 counting rule, `fast_rtx_dest` chooses the destination of a fast
+    /// `rules` says how gap reports become miss indications ([`SackRules`]: the threshold, HTNA,
+    /// and the multipath seam's [`MissRule`]); `fast_rtx_dest` chooses the destination of a fast
     /// retransmission from the chunk's last destination.
     pub fn process_sack(
         &mut self,
         sack: &SackChunk,
         paths: &mut [Path],
-        threshold: u32,
-        htna: bool,
-        fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
-    ) -> SackOutcome {
-        self.process_sack_ranged(sack, paths, threshold, htna, false, fast_rtx_dest)
-    }
-
-    /// [`RetransmitQueue::process_sack`], with A-SCTP's per-path TSN range rule when `ranged`
-    /// (Argyriou & Madisetti 2004 §3, "Overcoming packet reordering"): "the SCTP sender
-    /// maintains two variables ... that keep the lowest and highest TSN sent during the last
-    /// cwnd round to the receiver. When the receiver replies with a SACK containing a Gap
-    /// report for TSNs that do not belong to this range, the sender does not increase the Gap
-    /// Ack reports and process the SACK chunk as a normal SACK that only acknowledges any
-    /// outstanding data."
-    ///
-    /// A chunk whose last transmission went to path P gets a miss indication only from TSNs
-    /// the SACK reports (or newly acknowledges, with HTNA) inside P's range
-    /// ([`Path::tsn_range`]: the lowest and highest TSN of new data P carried since data last
-    /// moved to it); reports of TSNs outside it — data of another route, which may overtake
-    /// packets still in transit on a slower one — acknowledge what they cover but count no
-    /// miss. Withheld indications are counted in [`SackOutcome::misses_out_of_range`].
-    pub fn process_sack_ranged(
-        &mut self,
-        sack: &SackChunk,
-        paths: &mut [Path],
-        threshold: u32,
-        htna: bool,
-        ranged: bool,
+        rules: &SackRules,
         fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
     ) -> SackOutcome {
         let mut out = SackOutcome {
@@ -514,6 +528,58 @@ impl RetransmitQueue {
         }
 
         // RFC 9260 §7.2.4 miss indications.
+        match rules.miss_rule {
+            MissRule::Standard => self.count_misses(
+                &mut out,
+                &reported,
+                highest_reported,
+                paths,
+                rules,
+                false,
+                fast_rtx_dest,
+            ),
+            MissRule::TsnRange => self.count_misses(
+                &mut out,
+                &reported,
+                highest_reported,
+                paths,
+                rules,
+                true,
+                fast_rtx_dest,
+            ),
+            MissRule::SplitFast => {
+                self.count_misses_split(&mut out, &reported, paths, rules, fast_rtx_dest)
+            }
+        }
+        out
+    }
+
+    /// Miss indications by RFC 9260 §7.2.4 (HTNA) or RFC 2960 §7.2.4, with A-SCTP's per-path
+    /// TSN range rule when `ranged` (Argyriou & Madisetti 2004 §3, "Overcoming packet
+    /// reordering"): "the SCTP sender maintains two variables ... that keep the lowest and
+    /// highest TSN sent during the last cwnd round to the receiver. When the receiver replies
+    /// with a SACK containing a Gap report for TSNs that do not belong to this range, the
+    /// sender does not increase the Gap Ack reports and process the SACK chunk as a normal SACK
+    /// that only acknowledges any outstanding data."
+    ///
+    /// With the range rule, a chunk whose last transmission went to path P gets a miss
+    /// indication only from TSNs the SACK reports (or newly acknowledges, with HTNA) inside P's
+    /// range ([`Path::tsn_range`]: the lowest and highest TSN of new data P carried since data
+    /// last moved to it); reports of TSNs outside it — data of another route, which may
+    /// overtake packets still in transit on a slower one — acknowledge what they cover but
+    /// count no miss. Withheld indications are counted in [`SackOutcome::misses_out_of_range`].
+    #[allow(clippy::too_many_arguments)]
+    fn count_misses(
+        &mut self,
+        out: &mut SackOutcome,
+        reported: &[(u64, u64)],
+        highest_reported: Option<u64>,
+        paths: &mut [Path],
+        rules: &SackRules,
+        ranged: bool,
+        fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
+    ) {
+        let htna = rules.htna;
         let highest_newly = out.newly_acked.iter().map(|a| a.idx).max();
         let limit = if htna {
             // "miss indications are incremented only for missing TSNs prior to the highest TSN
@@ -543,41 +609,103 @@ impl RetransmitQueue {
             newly.chain(rep).max()
         };
         let mut dest_limit: BTreeMap<Ipv4Addr, Option<u64>> = BTreeMap::new();
-        if let Some(limit) = limit {
-            for (idx, c) in self.chunks.range_mut(..limit) {
-                if c.acked || c.abandoned || !c.in_flight || c.fast_retransmitted || c.rtx.is_some()
-                {
+        let Some(limit) = limit else {
+            return;
+        };
+        for (idx, c) in self.chunks.range_mut(..limit) {
+            if c.acked || c.abandoned || !c.in_flight || c.fast_retransmitted || c.rtx.is_some() {
+                continue;
+            }
+            if ranged {
+                let dest = c.dest;
+                let lim = *dest_limit.entry(dest).or_insert_with(|| {
+                    paths
+                        .iter()
+                        .find(|p| p.addr == dest)
+                        .and_then(|p| p.tsn_range)
+                        .and_then(highest_in)
+                });
+                if lim.is_none_or(|l| *idx >= l) {
+                    out.misses_out_of_range += 1;
                     continue;
                 }
-                if ranged {
-                    let dest = c.dest;
-                    let lim = *dest_limit.entry(dest).or_insert_with(|| {
-                        paths
-                            .iter()
-                            .find(|p| p.addr == dest)
-                            .and_then(|p| p.tsn_range)
-                            .and_then(highest_in)
-                    });
-                    if lim.is_none_or(|l| *idx >= l) {
-                        out.misses_out_of_range += 1;
-                        continue;
-                    }
-                }
-                c.misses += 1;
-                if c.misses >= threshold {
-                    c.in_flight = false;
-                    flight_sub(paths, c.dest, c.len);
-                    c.fast_retransmitted = true;
-                    self.marked += 1;
-                    c.rtx = Some(RtxMark {
-                        cause: RtxCause::Fast,
-                        dest: fast_rtx_dest(c.dest),
-                    });
-                    out.fast_marked.push(*idx);
+            }
+            c.misses += 1;
+            if c.misses >= rules.threshold {
+                Self::mark_fast(&mut self.marked, *idx, c, paths, out, fast_rtx_dest);
+            }
+        }
+    }
+
+    /// CMT's Split Fast Retransmit (Iyengar, Amer & Stewart, ToN 2006, §3.1, Algorithm 1): a
+    /// chunk sent to destination d gets a miss indication only if this SACK newly acknowledges
+    /// a TSN sent to d (`saw_newack`) and acknowledges a TSN sent to d higher than it
+    /// (`highest_in_sack_for_dest`). With DAC (§3.3), a SACK that newly acknowledges data of
+    /// one destination only, all of it above the missing chunk, counts as many indications as
+    /// the DATA packets it reports having acknowledged ([`SackRules::dac_packets`]).
+    fn count_misses_split(
+        &mut self,
+        out: &mut SackOutcome,
+        reported: &[(u64, u64)],
+        paths: &mut [Path],
+        rules: &SackRules,
+        fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
+    ) {
+        let mut saw_newack: BTreeSet<Ipv4Addr> = BTreeSet::new();
+        let mut highest: BTreeMap<Ipv4Addr, u64> = BTreeMap::new();
+        for a in &out.newly_acked {
+            saw_newack.insert(a.dest);
+            let h = highest.entry(a.dest).or_insert(a.idx);
+            *h = (*h).max(a.idx);
+        }
+        // TSNs this SACK acknowledges that earlier SACKs had acknowledged already.
+        for (lo, hi) in reported {
+            for (idx, c) in self.chunks.range(*lo..=*hi) {
+                if c.acked {
+                    let h = highest.entry(c.dest).or_insert(*idx);
+                    *h = (*h).max(*idx);
                 }
             }
         }
-        out
+        let mixed = saw_newack.len() > 1;
+        let lowest_newly = out.newly_acked.iter().map(|a| a.idx).min();
+        let Some(limit) = highest.values().copied().max() else {
+            return;
+        };
+        for (idx, c) in self.chunks.range_mut(..limit) {
+            if c.acked || c.abandoned || !c.in_flight || c.fast_retransmitted || c.rtx.is_some() {
+                continue;
+            }
+            if !saw_newack.contains(&c.dest) || highest.get(&c.dest).is_none_or(|h| *idx >= *h) {
+                continue;
+            }
+            let dac = rules.dac_packets > 0 && !mixed && lowest_newly.is_some_and(|l| *idx < l);
+            c.misses += if dac { rules.dac_packets } else { 1 };
+            if c.misses >= rules.threshold {
+                Self::mark_fast(&mut self.marked, *idx, c, paths, out, fast_rtx_dest);
+            }
+        }
+    }
+
+    /// RFC 9260 §7.2.4 step 1: chunk `idx` reached the threshold and is marked for fast
+    /// retransmission.
+    fn mark_fast(
+        marked: &mut usize,
+        idx: u64,
+        c: &mut TxChunk,
+        paths: &mut [Path],
+        out: &mut SackOutcome,
+        fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
+    ) {
+        c.in_flight = false;
+        flight_sub(paths, c.dest, c.len);
+        c.fast_retransmitted = true;
+        *marked += 1;
+        c.rtx = Some(RtxMark {
+            cause: RtxCause::Fast,
+            dest: fast_rtx_dest(c.dest),
+        });
+        out.fast_marked.push(idx);
     }
 
     /// RFC 9260 §6.3.3 E3: marks every chunk in flight to `expired` for retransmission to
@@ -847,6 +975,7 @@ pub(super) mod test {
     pub(super) fn sack(q: &RetransmitQueue, cum_idx: u64, gaps: &[(u16, u16)]) -> SackChunk {
         SackChunk {
             per_path: false,
+            dac_two_packets: false,
             cum_tsn_ack: q.tsn(cum_idx).prev(),
             a_rwnd: 100_000,
             gap_blocks: gaps
@@ -862,14 +991,17 @@ pub(super) mod test {
         let (mut q, mut paths) = setup(6);
         assert_eq!(paths[0].flight_size, 600);
         let s = sack(&q, 4, &[]);
-        let out = q.process_sack(&s, &mut paths, 3, true, &|d| d);
+        let out = q.process_sack(&s, &mut paths, &SackRules::standard(3, true), &|d| d);
         assert!(out.cum_advanced);
         assert_eq!(out.newly_acked.len(), 4);
         assert_eq!(q.cum_idx, 4);
         assert_eq!(paths[0].flight_size, 200);
         // An older SACK is dropped.
         let old = sack(&q, 2, &[]);
-        assert!(q.process_sack(&old, &mut paths, 3, true, &|d| d).stale);
+        assert!(
+            q.process_sack(&old, &mut paths, &SackRules::standard(3, true), &|d| d)
+                .stale
+        );
     }
 
     #[test]
@@ -878,7 +1010,7 @@ pub(super) mod test {
         // TSN index 0 lost; SACKs report 1, 1..2, 1..3 as gaps (cum = index -1).
         for (k, end) in [(1u16, 1u16), (2, 2), (3, 3)] {
             let s = sack(&q, 0, &[(2, end + 1)]);
-            let out = q.process_sack(&s, &mut paths, 3, true, &|d| d);
+            let out = q.process_sack(&s, &mut paths, &SackRules::standard(3, true), &|d| d);
             if k < 3 {
                 assert!(out.fast_marked.is_empty(), "round {k}");
             } else {
@@ -889,20 +1021,20 @@ pub(super) mod test {
         // A SACK that newly acks nothing adds no miss (HTNA).
         let (mut q2, mut p2) = setup(4);
         let s = sack(&q2, 0, &[(2, 2)]);
-        q2.process_sack(&s, &mut p2, 3, true, &|d| d);
+        q2.process_sack(&s, &mut p2, &SackRules::standard(3, true), &|d| d);
         for _ in 0..5 {
-            q2.process_sack(&s, &mut p2, 3, true, &|d| d);
+            q2.process_sack(&s, &mut p2, &SackRules::standard(3, true), &|d| d);
         }
         assert_eq!(q2.chunks[&0].misses, 1);
         // Without HTNA (RFC 2960) every SACK reporting the hole counts.
         let (mut q3, mut p3) = setup(4);
         let s = sack(&q3, 0, &[(2, 2)]);
         for _ in 0..3 {
-            q3.process_sack(&s, &mut p3, 4, false, &|d| d);
+            q3.process_sack(&s, &mut p3, &SackRules::standard(4, false), &|d| d);
         }
         assert_eq!(q3.chunks[&0].misses, 3);
         assert!(q3.chunks[&0].rtx.is_none());
-        let out = q3.process_sack(&s, &mut p3, 4, false, &|d| d);
+        let out = q3.process_sack(&s, &mut p3, &SackRules::standard(4, false), &|d| d);
         assert_eq!(out.fast_marked, vec![0]);
     }
 
@@ -910,10 +1042,10 @@ pub(super) mod test {
     fn renege_and_t3_marking() {
         let (mut q, mut paths) = setup(4);
         let s = sack(&q, 0, &[(2, 3)]);
-        q.process_sack(&s, &mut paths, 3, true, &|d| d);
+        q.process_sack(&s, &mut paths, &SackRules::standard(3, true), &|d| d);
         assert_eq!(paths[0].flight_size, 200);
         let s = sack(&q, 0, &[(3, 3)]);
-        let out = q.process_sack(&s, &mut paths, 3, true, &|d| d);
+        let out = q.process_sack(&s, &mut paths, &SackRules::standard(3, true), &|d| d);
         assert!(out.reneged_dests.contains(&A));
         assert!(!q.chunks[&1].acked);
         let b = Ipv4Addr::new(10, 0, 1, 2);
@@ -928,6 +1060,9 @@ pub(super) mod test {
     fn sack_for_unsent_tsns_is_flagged() {
         let (mut q, mut paths) = setup(2);
         let s = sack(&q, 5, &[]);
-        assert!(q.process_sack(&s, &mut paths, 3, true, &|d| d).acks_unsent);
+        assert!(
+            q.process_sack(&s, &mut paths, &SackRules::standard(3, true), &|d| d)
+                .acks_unsent
+        );
     }
 }

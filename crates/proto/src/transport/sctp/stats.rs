@@ -134,6 +134,8 @@ pub struct SctpStats {
     pub early_retransmit_events: u64,
     /// T3-rtx expiries with data outstanding.
     pub t3_timeouts: u64,
+    /// CMT-PF: destinations that became potentially failed (a T3-rtx expiry on an active one).
+    pub cmt_pf_entries: u64,
     /// Changes of the destination that new data goes to.
     pub path_switches: u64,
     /// SACK chunks sent.

@@ -244,7 +244,7 @@ impl ChunkRepr {
                 FLAG_T
             }
             ChunkRepr::Asconf(a) => a.handoff.flags(),
-            ChunkRepr::Sack(s) if s.per_path => sack::FLAG_PER_PATH,
+            ChunkRepr::Sack(s) => s.flags(),
             ChunkRepr::Unknown(u) => u.flags,
             _ => 0,
         }

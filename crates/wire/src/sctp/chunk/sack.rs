@@ -57,13 +57,21 @@ impl GapAckBlock {
 /// as the nonce sum of the expired ECN-nonce draft (draft-ladha-sctp-nonce).
 pub const FLAG_PER_PATH: u8 = 0x02;
 
+/// SACK flag of CMT's Delayed ACK (Iyengar, Amer & Stewart 2006 §3.3): set, the SACK
+/// acknowledges two DATA packets received since the previous SACK; clear, one. The value is
+/// FreeBSD's and usrsctp's `SCTP_SACK_CMT_DAC` (`sctp.h`), so captures of either read alike.
+pub const FLAG_CMT_DAC: u8 = 0x80;
+
 /// A SACK chunk (RFC 9260 §3.3.4). All gap ack blocks and duplicate TSNs are kept, in order and
 /// unvalidated (blocks may overlap or be out of order on the wire). The flags carry the
-/// [`FLAG_PER_PATH`] mark; the other bits are reserved and ignored.
+/// [`FLAG_PER_PATH`] and [`FLAG_CMT_DAC`] marks; the other bits are reserved and ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SackChunk {
     /// [`FLAG_PER_PATH`]: a cSCTP per-path SACK (false for a standard SACK).
     pub per_path: bool,
+    /// [`FLAG_CMT_DAC`]: the SACK acknowledges two DATA packets (CMT's DAC); false: one, or the
+    /// receiver does not use DAC.
+    pub dac_two_packets: bool,
     /// Cumulative TSN Ack: the last TSN received in sequence.
     pub cum_tsn_ack: Tsn,
     /// Advertised Receiver Window Credit, in bytes.
@@ -99,11 +107,24 @@ impl SackChunk {
         }
         Ok(SackChunk {
             per_path: flags & FLAG_PER_PATH != 0,
+            dac_two_packets: flags & FLAG_CMT_DAC != 0,
             cum_tsn_ack,
             a_rwnd,
             gap_blocks,
             duplicate_tsns,
         })
+    }
+
+    /// The chunk flags: [`FLAG_PER_PATH`] and [`FLAG_CMT_DAC`] as set.
+    pub(crate) fn flags(&self) -> u8 {
+        let mut f = 0;
+        if self.per_path {
+            f |= FLAG_PER_PATH;
+        }
+        if self.dac_two_packets {
+            f |= FLAG_CMT_DAC;
+        }
+        f
     }
 
     pub(crate) fn value_len(&self) -> usize {

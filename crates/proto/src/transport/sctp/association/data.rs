@@ -12,8 +12,9 @@ use sctpsim_wire::sctp::{DataChunk, ErrorCause, IDataChunk, SackChunk, Tsn};
 
 use super::super::api::SctpEvent;
 use super::super::config::EarlyRetransmit;
-use super::super::congestion::{window_open, AckSample, CongestionControl, Standard};
+use super::super::congestion::{AckSample, CongestionControl, Standard};
 use super::super::recv::{DataVerdict, RecvState};
+use super::super::retransmit::SackRules;
 use super::super::stats::MetricKind;
 use super::super::timers::Timer;
 use super::{Flow, PacketCtx, SctpAssociation, State};
@@ -197,16 +198,20 @@ impl SctpAssociation {
                 (p.addr, to)
             })
             .collect();
-        // A-SCTP rule 6 (`AsctpRules::tsn_range`).
-        let ranged = self.asctp_rule(|r| r.tsn_range);
-        let out = self.tx.process_sack_ranged(
-            sack,
-            &mut self.paths,
-            self.cfg.fast_rtx_threshold.max(1),
-            self.cfg.htna,
-            ranged,
-            &|d| fast_dest.get(&d).copied().unwrap_or(d),
-        );
+        // The multipath mode's miss rule (A-SCTP rule 6, CMT's SFR) and CMT's DAC count.
+        let rules = SackRules {
+            threshold: self.cfg.fast_rtx_threshold.max(1),
+            htna: self.cfg.htna,
+            miss_rule: self.miss_rule(),
+            dac_packets: match (self.cmt() && self.cfg.cmt.dac, sack.dac_two_packets) {
+                (false, _) => 0,
+                (true, false) => 1,
+                (true, true) => 2,
+            },
+        };
+        let out = self.tx.process_sack(sack, &mut self.paths, &rules, &|d| {
+            fast_dest.get(&d).copied().unwrap_or(d)
+        });
         self.stats.misses_out_of_range += out.misses_out_of_range;
         if out.stale {
             return;
@@ -282,6 +287,13 @@ impl SctpAssociation {
             }
         }
         let in_fr = self.tx.fast_recovery_exit.is_some();
+        // CMT's CUC (ToN §3.2): each destination's own Fast Recovery, and its pseudo-cumulative
+        // ack (the lowest TSN in flight to it before this SACK) advancing stands for the
+        // cumulative ack.
+        let per_dest = self.per_destination_recovery();
+        if per_dest {
+            self.cmt_exit_fast_recovery();
+        }
         {
             let cc = Standard::new(&self.cfg);
             for p in &mut self.paths {
@@ -289,11 +301,17 @@ impl SctpAssociation {
                 if bytes == 0 {
                     continue;
                 }
+                let (cum_advanced, in_fast_recovery) = if per_dest {
+                    let pseudo = lowest.get(&p.addr).is_some_and(|i| acked_idx.contains(i));
+                    (pseudo, p.fr_exit.is_some())
+                } else {
+                    (out.cum_advanced, in_fr)
+                };
                 let ack = AckSample {
                     bytes_acked: bytes,
                     flight_before: flights.get(&p.addr).copied().unwrap_or(0),
-                    cum_advanced: out.cum_advanced,
-                    in_fast_recovery: in_fr,
+                    cum_advanced,
+                    in_fast_recovery,
                     cwnd_limited: p.cwnd_limited,
                 };
                 cc.on_ack(now, p, &ack);
@@ -372,7 +390,7 @@ impl SctpAssociation {
     /// lowered, `early_retransmit_events`): the procedure is the same for both.
     fn on_fast_retransmit(&mut self, now: SimTime, marked: &[u64]) {
         let mut last_dests = BTreeSet::new();
-        let mut rtx_dests = BTreeSet::new();
+        let mut rtx_dests: BTreeSet<Ipv4Addr> = BTreeSet::new();
         for idx in marked {
             if let Some(c) = self.tx.chunks.get(idx) {
                 last_dests.insert(c.dest);
@@ -381,7 +399,12 @@ impl SctpAssociation {
                 }
             }
         }
-        let reduce = if self.cfg.fast_recovery {
+        if self.per_destination_recovery() {
+            self.cmt_enter_fast_recovery(now, &last_dests);
+        }
+        let reduce = if self.per_destination_recovery() {
+            false
+        } else if self.cfg.fast_recovery {
             if self.tx.fast_recovery_exit.is_none() {
                 // "If not in Fast Recovery, enter Fast Recovery and mark the highest
                 // outstanding TSN as the Fast Recovery exit point."
@@ -403,6 +426,15 @@ impl SctpAssociation {
                     p.stats.fast_retransmit_reductions += 1;
                 }
             }
+        }
+        // CMT's retransmission policy, now that the windows reflect the loss.
+        if self.cmt() {
+            self.retarget_retransmissions(marked);
+            rtx_dests = marked
+                .iter()
+                .filter_map(|i| self.tx.chunks.get(i).and_then(|c| c.rtx))
+                .map(|m| m.dest)
+                .collect();
         }
         for p in &mut self.paths {
             if rtx_dests.contains(&p.addr) {
@@ -461,9 +493,8 @@ impl SctpAssociation {
             return false;
         }
         // The destination new data would take (without switching to it: that is the
-        // output's decision).
-        let dest = self.choose_data_dest();
-        self.path(dest).is_some_and(window_open)
+        // output's decision); with CMT, any that may carry it.
+        self.some_carrier_window_open()
     }
 
     /// RFC 9260 §6.3.3: the T3-rtx timer of `addr` expired.
@@ -495,9 +526,14 @@ impl SctpAssociation {
         if self.strike(now, addr) {
             return;
         }
+        if self.cmt() {
+            self.cmt_on_t3(now, addr);
+        }
         // E3 with §6.4: mark the chunks and send them, as far as one packet takes, to an
-        // alternate active destination if there is one.
-        let dest = if self.cfg.t3_rtx_to_alternate {
+        // alternate active destination if there is one (CMT: its retransmission policy).
+        let dest = if self.cmt() {
+            self.cmt_rtx_dest(addr)
+        } else if self.cfg.t3_rtx_to_alternate {
             self.alternate(addr)
         } else {
             addr

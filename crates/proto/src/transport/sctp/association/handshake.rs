@@ -590,6 +590,7 @@ impl SctpAssociation {
         self.inbound_streams = inbound.max(1);
         self.sendq.set_streams(self.outbound_streams);
         self.rx = RecvState::new(peer_tsn, self.inbound_streams, self.cfg.recv_buffer);
+        self.rx.dac = self.cmt_dac_receiver();
         self.asconf = AsconfState::new(self.tx.initial_tsn.0, peer_tsn.0.wrapping_sub(1));
         self.peer_rwnd = a_rwnd;
         self.pr_sctp = self.cfg.pr_sctp && pr_sctp;

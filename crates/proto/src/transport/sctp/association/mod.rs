@@ -14,6 +14,7 @@
 mod abort_error;
 mod asctp;
 mod auth_io;
+mod cmt;
 mod data;
 mod handshake;
 mod invalid;
@@ -177,6 +178,9 @@ pub struct SctpAssociation {
     /// The received bytes of the packet being processed, when it carries an AUTH chunk and
     /// came in as bytes (set by the endpoint, taken by `process_chunks`).
     pub(crate) rx_raw: Option<super::auth::RxRaw>,
+    /// CMT: index of the destination the search for the next packet of new data starts at
+    /// (`cmt.rs`).
+    pub(crate) cmt_next: usize,
 }
 
 impl SctpAssociation {
@@ -238,6 +242,7 @@ impl SctpAssociation {
             auth_local: None,
             auth: None,
             rx_raw: None,
+            cmt_next: 0,
         }
     }
 

@@ -47,7 +47,7 @@ impl SctpAssociation {
             if let Some(d) = self.tx.first_rtx_dest() {
                 d
             } else if self.tx.has_unsent() || !self.sendq.is_empty() {
-                self.data_dest(now)
+                self.new_data_dest(now)
             } else {
                 return None;
             }
@@ -289,7 +289,7 @@ impl SctpAssociation {
         ) {
             return;
         }
-        if dest != self.data_dest(now) {
+        if !self.carries_new_data(now, dest) {
             return;
         }
         if !self.tx.has_unsent() && self.sendq.is_empty() {
@@ -436,6 +436,9 @@ impl SctpAssociation {
         }
         if new_data {
             burst_used(&mut self.paths[pi]);
+            if self.cmt() {
+                self.cmt_sent_new_data(dest);
+            }
         }
         if sent_any {
             // §6.3.2 R1: "if the T3-rtx timer of that address is not running, start it".

@@ -375,6 +375,7 @@ impl SctpAssociation {
         let rto = p.rto.rto();
         let newly_confirmed = !p.confirmed;
         p.confirmed = true;
+        p.pf = false;
         self.stats.heartbeat_acks_received += 1;
         self.stats.late_heartbeat_acks += u64::from(late);
         self.stats.rtt_samples += 1;

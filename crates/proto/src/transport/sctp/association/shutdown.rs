@@ -90,6 +90,7 @@ impl SctpAssociation {
         let a_rwnd = self.peer_rwnd.saturating_add(self.tx.outstanding_bytes());
         let sack = SackChunk {
             per_path: false,
+            dac_two_packets: false,
             cum_tsn_ack: cum,
             a_rwnd,
             gap_blocks: Vec::new(),

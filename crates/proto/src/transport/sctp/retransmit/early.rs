@@ -135,10 +135,20 @@ mod test {
         let (mut q, mut paths) = setup(4);
         // Index 0 lost; 1 and 2 gap-acked: the highest (3) is not yet, nothing happens.
         let s = sack(&q, 0, &[(2, 3)]);
-        q.process_sack(&s, &mut paths, 4, false, &|d| d);
+        q.process_sack(
+            &s,
+            &mut paths,
+            &super::super::SackRules::standard(4, false),
+            &|d| d,
+        );
         assert_eq!(q.mark_ye2003(&mut paths), None);
         let s = sack(&q, 0, &[(2, 4)]);
-        q.process_sack(&s, &mut paths, 4, false, &|d| d);
+        q.process_sack(
+            &s,
+            &mut paths,
+            &super::super::SackRules::standard(4, false),
+            &|d| d,
+        );
         assert_eq!(q.mark_ye2003(&mut paths), Some(0));
         assert_eq!(q.chunks[&0].rtx.map(|m| m.cause), Some(RtxCause::Early));
         assert!(!q.chunks[&0].fast_retransmitted);
@@ -147,7 +157,12 @@ mod test {
         // Sent again: the rule does not fire a second time for it.
         q.begin_packet();
         q.on_sent(0, A, sctpsim_kernel::SimTime(5), &mut paths);
-        q.process_sack(&s, &mut paths, 4, false, &|d| d);
+        q.process_sack(
+            &s,
+            &mut paths,
+            &super::super::SackRules::standard(4, false),
+            &|d| d,
+        );
         assert_eq!(q.mark_ye2003(&mut paths), None);
         q.check_invariants(&paths);
     }
@@ -158,18 +173,33 @@ mod test {
         let (mut q, mut paths) = setup(5);
         for k in 2..=5u16 {
             let s = sack(&q, 0, &[(2, k)]);
-            q.process_sack(&s, &mut paths, 5, false, &|d| d);
+            q.process_sack(
+                &s,
+                &mut paths,
+                &super::super::SackRules::standard(5, false),
+                &|d| d,
+            );
         }
         assert!(q.mark_rfc5827(4, &mut paths, &|d| d).is_empty());
         // Four chunks: ER_thresh 3, reached with the third SACK (3 packets SACKed).
         let (mut q, mut paths) = setup(4);
         for k in 2..=3u16 {
             let s = sack(&q, 0, &[(2, k)]);
-            q.process_sack(&s, &mut paths, 4, false, &|d| d);
+            q.process_sack(
+                &s,
+                &mut paths,
+                &super::super::SackRules::standard(4, false),
+                &|d| d,
+            );
             assert!(q.mark_rfc5827(4, &mut paths, &|d| d).is_empty(), "{k}");
         }
         let s = sack(&q, 0, &[(2, 4)]);
-        q.process_sack(&s, &mut paths, 4, false, &|d| d);
+        q.process_sack(
+            &s,
+            &mut paths,
+            &super::super::SackRules::standard(4, false),
+            &|d| d,
+        );
         assert_eq!(q.mark_rfc5827(4, &mut paths, &|d| d), vec![0]);
         assert!(q.chunks[&0].fast_retransmitted);
         q.check_invariants(&paths);
@@ -182,16 +212,31 @@ mod test {
         super::super::test::push_sent(&mut q, &mut paths, &[2, 1, 1]);
         // 0 lost, 1..3 arrive: packets 2 and 3 SACKed (2 = oseg − 1), 0 has 2 misses.
         let s = sack(&q, 0, &[(2, 2)]);
-        q.process_sack(&s, &mut paths, 4, false, &|d| d);
+        q.process_sack(
+            &s,
+            &mut paths,
+            &super::super::SackRules::standard(4, false),
+            &|d| d,
+        );
         let s = sack(&q, 0, &[(2, 4)]);
-        q.process_sack(&s, &mut paths, 4, false, &|d| d);
+        q.process_sack(
+            &s,
+            &mut paths,
+            &super::super::SackRules::standard(4, false),
+            &|d| d,
+        );
         assert_eq!(q.mark_rfc5827(4, &mut paths, &|d| d), vec![0]);
         // Same, but chunk 1 (packet of 0) and 3 arrive, 2 does not: only one SACKed packet.
         let (mut q, mut paths) = setup(0);
         super::super::test::push_sent(&mut q, &mut paths, &[2, 1, 1]);
         for _ in 0..2 {
             let s = sack(&q, 0, &[(2, 2), (4, 4)]);
-            q.process_sack(&s, &mut paths, 4, false, &|d| d);
+            q.process_sack(
+                &s,
+                &mut paths,
+                &super::super::SackRules::standard(4, false),
+                &|d| d,
+            );
         }
         assert!(q.chunks[&0].misses >= 2);
         assert!(q.mark_rfc5827(4, &mut paths, &|d| d).is_empty());

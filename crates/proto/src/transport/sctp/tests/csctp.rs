@@ -40,6 +40,7 @@ fn handoff_events(events: &[SctpEvent]) -> Vec<(bool, HandoffRole)> {
 fn per_path_sack(cum: Tsn, gaps: &[(u16, u16)]) -> ChunkRepr {
     ChunkRepr::Sack(SackChunk {
         per_path: true,
+        dac_two_packets: false,
         cum_tsn_ack: cum,
         a_rwnd: 100_000,
         gap_blocks: gaps

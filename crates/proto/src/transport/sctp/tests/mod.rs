@@ -14,6 +14,7 @@ mod abort;
 mod asconf;
 mod asctp;
 mod auth;
+mod cmt;
 mod collision;
 mod csctp;
 mod data;
@@ -285,6 +286,7 @@ pub(super) fn reparse(bytes: &[u8]) -> SctpRepr {
 pub(super) fn sack_chunk(cum: Tsn, gaps: &[(u16, u16)], a_rwnd: u32) -> ChunkRepr {
     ChunkRepr::Sack(SackChunk {
         per_path: false,
+        dac_two_packets: false,
         cum_tsn_ack: cum,
         a_rwnd,
         gap_blocks: gaps

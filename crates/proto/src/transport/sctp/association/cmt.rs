@@ -1,0 +1,228 @@
+//! The association's multipath seam and CMT-SCTP on it (Iyengar, Amer & Stewart, IEEE/ACM ToN
+//! 14(5), 2006, "ToN §n" below; options in `../cmt.rs`).
+//!
+//! The seam is four decisions the core asks the multipath mode ([`Multipath`]) for:
+//! - which destinations may carry new data now ([`SctpAssociation::new_data_dest`],
+//!   [`SctpAssociation::carries_new_data`]): plain SCTP and A-SCTP one data path, CMT every
+//!   destination whose cwnd has room;
+//! - how a SACK's gap reports become miss indications ([`SctpAssociation::miss_rule`]);
+//! - where a retransmission goes ([`SctpAssociation::retarget_retransmissions`]);
+//! - what signals window growth and Fast Recovery: the association's cumulative ack and one
+//!   Fast Recovery, or (CMT with CUC) each destination's pseudo-cumulative ack and its own Fast
+//!   Recovery ([`SctpAssociation::per_destination_recovery`]).
+//!
+//! cSCTP's duplicated transfer (`csctp.rs`) adds copies on the output side and answers per-path
+//! SACKs (`retransmit/perpath.rs`); it is orthogonal to the multipath mode.
+
+use std::collections::BTreeSet;
+use std::net::Ipv4Addr;
+
+use sctpsim_kernel::SimTime;
+
+use super::super::asctp::Multipath;
+use super::super::cmt::RtxPolicy;
+use super::super::congestion::{window_open, CongestionControl, Standard};
+use super::super::path::Path;
+use super::super::retransmit::MissRule;
+use super::SctpAssociation;
+
+impl SctpAssociation {
+    /// CMT-SCTP is on.
+    pub(crate) fn cmt(&self) -> bool {
+        self.cfg.multipath == Multipath::Cmt
+    }
+
+    /// CMT's DAC on the receiving side (ToN §3.3): this endpoint delays SACKs for out-of-order
+    /// data and reports one or two packets in each.
+    pub(crate) fn cmt_dac_receiver(&self) -> bool {
+        self.cmt() && self.cfg.cmt.dac
+    }
+
+    /// Seam: the rule a SACK's gap reports count miss indications by.
+    pub(crate) fn miss_rule(&self) -> MissRule {
+        match self.cfg.multipath {
+            Multipath::Asctp if self.cfg.asctp_rules.tsn_range => MissRule::TsnRange,
+            Multipath::Cmt if self.cfg.cmt.sfr => MissRule::SplitFast,
+            _ => MissRule::Standard,
+        }
+    }
+
+    /// Seam: window growth and Fast Recovery per destination (CMT with CUC, ToN §3.2).
+    pub(crate) fn per_destination_recovery(&self) -> bool {
+        self.cmt() && self.cfg.cmt.cuc
+    }
+
+    /// CMT: whether `p` may carry new data (usable and, with CMT-PF, not potentially failed).
+    fn cmt_carrier(&self, p: &Path) -> bool {
+        p.usable() && !(self.cfg.cmt.pf && p.pf)
+    }
+
+    /// Seam: the destination for the next packet of new data. CMT (ToN §2): the next
+    /// destination in turn, after the one that got the last packet, whose cwnd has room; if none
+    /// has, the data path of plain SCTP (the packet then carries no new data).
+    pub(crate) fn new_data_dest(&mut self, now: SimTime) -> Ipv4Addr {
+        if !self.cmt() {
+            return self.data_dest(now);
+        }
+        let n = self.paths.len();
+        for k in 0..n {
+            let p = &self.paths[(self.cmt_next + k) % n];
+            if self.cmt_carrier(p) && window_open(p) {
+                return p.addr;
+            }
+        }
+        self.choose_data_dest()
+    }
+
+    /// Seam: whether new data may go to `dest` in the packet being built. Plain SCTP and
+    /// A-SCTP: only to the data path (recording a switch of it); CMT: to any carrier.
+    pub(crate) fn carries_new_data(&mut self, now: SimTime, dest: Ipv4Addr) -> bool {
+        if self.cmt() {
+            return self.path(dest).is_some_and(|p| self.cmt_carrier(p));
+        }
+        dest == self.data_dest(now)
+    }
+
+    /// CMT: new data just went to `dest`; the next packet of new data starts the search after
+    /// it.
+    pub(crate) fn cmt_sent_new_data(&mut self, dest: Ipv4Addr) {
+        if let Some(i) = self.path_index(dest) {
+            self.cmt_next = (i + 1) % self.paths.len().max(1);
+        }
+    }
+
+    /// Seam: whether some destination that may carry new data has room in its cwnd (RFC 5827
+    /// (3.b) and the Ye et al. rule ask this).
+    pub(crate) fn some_carrier_window_open(&self) -> bool {
+        if !self.cmt() {
+            let dest = self.choose_data_dest();
+            return self.path(dest).is_some_and(window_open);
+        }
+        self.paths
+            .iter()
+            .any(|p| self.cmt_carrier(p) && window_open(p))
+    }
+
+    /// CMT's retransmission policy (ToN §4) for a chunk last sent to `last`, among the
+    /// destinations that may carry data; ties go to the first in path order. `last` when no
+    /// destination qualifies.
+    pub(crate) fn cmt_rtx_dest(&self, last: Ipv4Addr) -> Ipv4Addr {
+        let carriers: Vec<&Path> = self.paths.iter().filter(|p| self.cmt_carrier(p)).collect();
+        if carriers.is_empty() {
+            return last;
+        }
+        let best_by = |key: &dyn Fn(&Path) -> u64| -> Ipv4Addr {
+            let mut best: Option<(&Path, u64)> = None;
+            for p in &carriers {
+                let k = key(p);
+                if best.is_none_or(|(_, b)| k > b) {
+                    best = Some((p, k));
+                }
+            }
+            best.map_or(last, |(p, _)| p.addr)
+        };
+        match self.cfg.cmt.rtx_policy {
+            RtxPolicy::Same => {
+                if carriers.iter().any(|p| p.addr == last) {
+                    last
+                } else {
+                    best_by(&|p| u64::from(p.ssthresh))
+                }
+            }
+            RtxPolicy::Asap => {
+                let room = |p: &Path| u64::from(p.cwnd.saturating_sub(p.flight_size));
+                if carriers.iter().any(|p| room(p) > 0) {
+                    best_by(&room)
+                } else {
+                    last
+                }
+            }
+            RtxPolicy::Cwnd => best_by(&|p| u64::from(p.cwnd)),
+            RtxPolicy::Ssthresh => best_by(&|p| u64::from(p.ssthresh)),
+            RtxPolicy::LossRate => {
+                // Lowest loss rate = highest (1 - rate); in parts per million to stay integral.
+                best_by(&|p| {
+                    let losses = p.stats.t3_timeouts + p.stats.fast_retransmit_reductions;
+                    let sent = p.stats.data_chunks_sent.max(1);
+                    1_000_000u64.saturating_sub(losses.saturating_mul(1_000_000) / sent)
+                })
+            }
+        }
+    }
+
+    /// Seam: CMT sends the chunks just marked (`marked`, after the window reductions their loss
+    /// caused) where its retransmission policy says. Other modes keep the destination chosen
+    /// when they were marked (RFC 9260 §6.4 and the profile's alternate rules).
+    pub(crate) fn retarget_retransmissions(&mut self, marked: &[u64]) {
+        if !self.cmt() {
+            return;
+        }
+        for idx in marked {
+            let Some(last) = self.tx.chunks.get(idx).map(|c| c.dest) else {
+                continue;
+            };
+            let to = self.cmt_rtx_dest(last);
+            if let Some(m) = self.tx.chunks.get_mut(idx).and_then(|c| c.rtx.as_mut()) {
+                m.dest = to;
+            }
+        }
+    }
+
+    /// CMT with CUC (ToN §3.2): a Fast Recovery per destination. Every destination in `dests`
+    /// (the last destinations of chunks just marked) that is not in Fast Recovery enters it,
+    /// with the highest TSN sent to it as its exit point, and its window is reduced (RFC 9260
+    /// §7.2.3); one in Fast Recovery keeps its window (§7.2.4 step 2, per destination).
+    pub(crate) fn cmt_enter_fast_recovery(&mut self, now: SimTime, dests: &BTreeSet<Ipv4Addr>) {
+        let cc = Standard::new(&self.cfg);
+        for p in &mut self.paths {
+            if !dests.contains(&p.addr) || p.fr_exit.is_some() {
+                continue;
+            }
+            let exit = self
+                .tx
+                .chunks
+                .iter()
+                .rev()
+                .find(|(_, c)| c.dest == p.addr && c.tx_count > 0)
+                .map(|(i, _)| *i);
+            p.fr_exit = Some(exit.unwrap_or(0));
+            cc.on_fast_retransmit(now, p);
+            p.stats.fast_retransmit_reductions += 1;
+        }
+    }
+
+    /// CMT with CUC: a destination leaves its Fast Recovery once nothing sent to it up to its
+    /// exit point is left unacknowledged.
+    pub(crate) fn cmt_exit_fast_recovery(&mut self) {
+        for i in 0..self.paths.len() {
+            let Some(exit) = self.paths[i].fr_exit else {
+                continue;
+            };
+            let addr = self.paths[i].addr;
+            let open = self
+                .tx
+                .chunks
+                .range(..=exit)
+                .any(|(_, c)| !c.acked && !c.abandoned && c.dest == addr);
+            if !open {
+                self.paths[i].fr_exit = None;
+            }
+        }
+    }
+
+    /// CMT-PF (Natarajan et al. 2008): the T3-rtx timer of `addr` expired; the destination is
+    /// potentially failed until a HEARTBEAT, sent now, is answered. It leaves its Fast
+    /// Recovery as a timeout starts it over from slow start.
+    pub(crate) fn cmt_on_t3(&mut self, now: SimTime, addr: Ipv4Addr) {
+        let pf = self.cfg.cmt.pf;
+        let Some(p) = self.path_mut(addr) else {
+            return;
+        };
+        p.fr_exit = None;
+        if pf && !p.pf {
+            p.pf = true;
+            self.stats.cmt_pf_entries += 1;
+            self.send_heartbeat(now, addr);
+        }
+    }
+}
