@@ -734,6 +734,7 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
         (int(p["flow"]), str(p["addr"])) for p in summary.get("paths", []) if p.get("side") == "sender" and p.get("primary")
     }
     interval = sample_interval(ts)
+    end_s = float(summary.get("sim_time_s") or ts["time_s"].max())
     figdir = Path(out_dir) if out_dir is not None else d / FIGURES
     figdir.mkdir(parents=True, exist_ok=True)
     figures: list[Figure] = []
@@ -757,6 +758,9 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
                 ax.plot(t, y, label=label, linestyle="none", markersize=6, **style)
                 continue
             step = "steps-post" if m.startswith(("cwnd", "tsn", "seq", "cum_tsn", "snd_")) else "default"
+            if m.startswith("cwnd") and t and t[-1] < end_s:
+                # cwnd rows are written when the window changes: the last value holds to the end.
+                t, y = t + [end_s], y + [y[-1]]
             if m in ("tsn_acked", "cum_tsn"):
                 # The reference the transmissions are read against: thin, grey, underneath.
                 ax.plot(t, y, label=label, drawstyle=step, color="0.45", linewidth=1.0, zorder=1.5)
@@ -921,7 +925,6 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> tuple[li
            "IP throughput of each link direction against time.")
     series("link", lambda m: m == "queue_packets", "Queue occupancy vs time", "queue.png",
            "Packets waiting in each link direction's queue at the sample times.")
-    end_s = float(summary.get("sim_time_s") or ts["time_s"].max())
     assoc_fig, assoc_notes = wl.association_figure(ts, d, end_s, figdir)
     notes.extend(assoc_notes)
     mac_fig, mac_notes = wl.mac_figure(ts, figdir)

@@ -169,9 +169,9 @@ fn plain_sctp_stalls_longer_in_the_same_scenario() {
 #[test]
 fn scenario_errors_name_the_field() {
     let text = example();
-    let e = load_err(&text, &[("flows[0].sctp.multipath", "cmt")]);
+    let e = load_err(&text, &[("flows[0].sctp.multipath", "cmt-pf")]);
     assert!(
-        e.contains("flows[0].sctp.multipath") && e.contains("cmt"),
+        e.contains("flows[0].sctp.multipath") && e.contains("cmt-pf"),
         "{e}"
     );
     let e = load_err(&text, &[("routing.protocol", "aodv")]);

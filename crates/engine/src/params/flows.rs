@@ -302,6 +302,25 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
         let fallback = if profiled { prof.as_str() } else { d };
         rows.add(format!("{p}.{field}"), g(&c), g(&b), unit, fallback);
     }
+    if c.multipath == sctpsim_proto::transport::sctp::Multipath::Cmt {
+        // CMT's switches and retransmission policy (`CmtConfig::RECOMMENDED` by default).
+        let dflt = sctpsim_proto::transport::sctp::CmtConfig::RECOMMENDED;
+        for (field, value, base) in [
+            ("cmt_sfr", c.cmt.sfr, dflt.sfr),
+            ("cmt_cuc", c.cmt.cuc, dflt.cuc),
+            ("cmt_dac", c.cmt.dac, dflt.dac),
+            ("cmt_pf", c.cmt.pf, dflt.pf),
+        ] {
+            rows.add(format!("{p}.{field}"), value, base, "", d);
+        }
+        rows.add(
+            format!("{p}.cmt_rtx_policy"),
+            c.cmt.rtx_policy.name(),
+            dflt.rtx_policy.name(),
+            "",
+            d,
+        );
+    }
     if c.multipath == sctpsim_proto::transport::sctp::Multipath::Asctp {
         let dflt = crate::sim::sctp::ASCTP_DEFAULT_ROUTES;
         rows.add(

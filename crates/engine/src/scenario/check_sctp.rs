@@ -6,7 +6,7 @@ use super::error::ScenarioError;
 use super::schema::*;
 use super::Duration;
 use crate::topology::default_addr;
-use sctpsim_proto::transport::sctp::{EarlyRetransmit, Multipath};
+use sctpsim_proto::transport::sctp::{EarlyRetransmit, Multipath, RtxPolicy};
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
@@ -411,11 +411,12 @@ fn check_multipath(sp: &str, sc: &SctpSpec, s: &Scenario) -> Result<(), Scenario
         Some(v) => Multipath::from_name(v).ok_or_else(|| {
             ScenarioError::at(
                 format!("{sp}.multipath"),
-                format!("unknown value {v:?}: expected \"off\" or \"asctp\""),
+                format!("unknown value {v:?}: expected \"off\", \"asctp\" or \"cmt\""),
             )
         })?,
     };
-    if mode == Multipath::Off {
+    check_cmt(sp, sc, mode)?;
+    if mode != Multipath::Asctp {
         if sc.asctp_max_routes.is_some() {
             return Err(ScenarioError::at(
                 format!("{sp}.asctp_max_routes"),
@@ -462,6 +463,39 @@ fn check_multipath(sp: &str, sc: &SctpSpec, s: &Scenario) -> Result<(), Scenario
         return Err(ScenarioError::at(
             format!("{sp}.asconf"),
             "not with multipath = \"asctp\" (its paths are routes to one fixed address)",
+        ));
+    }
+    Ok(())
+}
+
+/// `[flows.sctp] cmt_*`: only with `multipath = "cmt"` (refused rather than ignored, so that a
+/// CMT ablation cannot silently measure plain SCTP), a known retransmission policy, and not
+/// with cSCTP (whose duplicated transfer has its own use of the second path).
+fn check_cmt(sp: &str, sc: &SctpSpec, mode: Multipath) -> Result<(), ScenarioError> {
+    if mode != Multipath::Cmt {
+        let given = sc.cmt_switches().into_iter().find(|(_, v)| v.is_some());
+        let policy = sc.cmt_rtx_policy.as_ref().map(|_| "cmt_rtx_policy");
+        if let Some(field) = given.map(|(f, _)| f).or(policy) {
+            return Err(ScenarioError::at(
+                format!("{sp}.{field}"),
+                "only used with multipath = \"cmt\"",
+            ));
+        }
+        return Ok(());
+    }
+    if let Some(v) = sc.cmt_rtx_policy.as_deref() {
+        if RtxPolicy::from_name(v).is_none() {
+            let names: Vec<&str> = RtxPolicy::ALL.iter().map(|p| p.name()).collect();
+            return Err(ScenarioError::at(
+                format!("{sp}.cmt_rtx_policy"),
+                format!("unknown value {v:?}: expected one of {}", names.join(", ")),
+            ));
+        }
+    }
+    if sc.csctp.as_deref().is_some_and(|c| c != "off") {
+        return Err(ScenarioError::at(
+            format!("{sp}.csctp"),
+            "not with multipath = \"cmt\" (cSCTP's duplicated transfer uses the second path its own way)",
         ));
     }
     Ok(())

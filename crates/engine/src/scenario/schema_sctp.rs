@@ -99,9 +99,10 @@ pub struct SctpSpec {
     /// value is reported with the field's path.
     #[serde(default)]
     pub early_retransmit: Option<String>,
-    /// Several routes to the peer: `off` (default) or `asctp` (Argyriou & Madisetti 2004 §3:
-    /// DSR's node-disjoint routes as SCTP paths; needs `routing.protocol = "dsr"`). A name,
-    /// checked in `check_sctp.rs`.
+    /// Several paths at once: `off` (default), `asctp` (Argyriou & Madisetti 2004 §3: DSR's
+    /// node-disjoint routes as SCTP paths; needs `routing.protocol = "dsr"`) or `cmt`
+    /// (Iyengar, Amer & Stewart 2006: new data on every peer address whose cwnd has room). A
+    /// name, checked in `check_sctp.rs`.
     #[serde(default)]
     pub multipath: Option<String>,
     /// Cellular SCTP (Aydin & Shen 2005 §II; `docs/models/cellular.md`): `off` (default),
@@ -149,6 +150,25 @@ pub struct SctpSpec {
     /// route DSR learns. Off: it keeps its route until it breaks.
     #[serde(default)]
     pub asctp_follow_shorter_route: Option<bool>,
+    /// CMT switch, default true: Split Fast Retransmit (ToN §3.1), miss indications per
+    /// destination. Off: reordering across paths causes spurious fast retransmissions.
+    #[serde(default)]
+    pub cmt_sfr: Option<bool>,
+    /// CMT switch, default true: Cwnd Update for CMT (ToN §3.2), window growth on each
+    /// destination's pseudo-cumulative ack and Fast Recovery per destination.
+    #[serde(default)]
+    pub cmt_cuc: Option<bool>,
+    /// CMT switch, default true: Delayed ACK for CMT (ToN §3.3) on both the receiving and the
+    /// sending side.
+    #[serde(default)]
+    pub cmt_dac: Option<bool>,
+    /// CMT switch, default true: the potentially-failed state (CMT-PF, Natarajan et al. 2008).
+    #[serde(default)]
+    pub cmt_pf: Option<bool>,
+    /// CMT retransmission policy (ToN §4): `same`, `asap`, `cwnd`, `ssthresh` (default) or
+    /// `lossrate`. A name, checked in `check_sctp.rs`.
+    #[serde(default)]
+    pub cmt_rtx_policy: Option<String>,
     /// Initial cwnd of every destination in bytes (absent: the profile's formula).
     #[serde(default)]
     pub initial_cwnd_bytes: Option<u32>,
@@ -289,6 +309,16 @@ pub struct MessagesSpec {
 }
 
 impl SctpSpec {
+    /// The CMT switches as given: (field name, value), in `CmtConfig` order.
+    pub fn cmt_switches(&self) -> [(&'static str, Option<bool>); 4] {
+        [
+            ("cmt_sfr", self.cmt_sfr),
+            ("cmt_cuc", self.cmt_cuc),
+            ("cmt_dac", self.cmt_dac),
+            ("cmt_pf", self.cmt_pf),
+        ]
+    }
+
     /// The A-SCTP ablation switches as given: (field name, value), in the order of
     /// `sctpsim_proto::transport::sctp::AsctpRules::switches` (its names with `asctp_` before).
     pub fn asctp_switches(&self) -> [(&'static str, Option<bool>); 8] {

@@ -9,7 +9,9 @@ use crate::sim::flows::Endpoints;
 use crate::topology::Topology;
 use sctpsim_kernel::{NodeId, SeedTree, StreamKey};
 use sctpsim_proto::app::{MessageSink, MessageSource};
-use sctpsim_proto::transport::sctp::{EarlyRetransmit, Multipath, SctpConfig, SctpEndpoint};
+use sctpsim_proto::transport::sctp::{
+    EarlyRetransmit, Multipath, RtxPolicy, SctpConfig, SctpEndpoint,
+};
 use std::net::Ipv4Addr;
 
 /// `sctp.asctp_max_routes` default: 2, a primary and one alternate — the paper's "switches to
@@ -76,6 +78,24 @@ pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
     // Checked by the scenario validation, like `early_retransmit`.
     if let Some(v) = spec.multipath.as_deref().and_then(Multipath::from_name) {
         c.multipath = v;
+    }
+    // CMT's switches and retransmission policy (checked: only with `multipath = "cmt"`).
+    for (field, v) in [
+        (&mut c.cmt.sfr, spec.cmt_sfr),
+        (&mut c.cmt.cuc, spec.cmt_cuc),
+        (&mut c.cmt.dac, spec.cmt_dac),
+        (&mut c.cmt.pf, spec.cmt_pf),
+    ] {
+        if let Some(v) = v {
+            *field = v;
+        }
+    }
+    if let Some(v) = spec
+        .cmt_rtx_policy
+        .as_deref()
+        .and_then(RtxPolicy::from_name)
+    {
+        c.cmt.rtx_policy = v;
     }
     // A-SCTP's ablation switches (checked: only with `multipath = "asctp"`).
     let r = &mut c.asctp_rules;
