@@ -310,6 +310,7 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
             ("cmt_cuc", c.cmt.cuc, dflt.cuc),
             ("cmt_dac", c.cmt.dac, dflt.dac),
             ("cmt_pf", c.cmt.pf, dflt.pf),
+            ("cmt_coupled", c.cmt.coupled, dflt.coupled),
         ] {
             rows.add(format!("{p}.{field}"), value, base, "", d);
         }

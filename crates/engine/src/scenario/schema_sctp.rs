@@ -165,6 +165,10 @@ pub struct SctpSpec {
     /// CMT switch, default true: the potentially-failed state (CMT-PF, Natarajan et al. 2008).
     #[serde(default)]
     pub cmt_pf: Option<bool>,
+    /// CMT switch, default false: coupled congestion avoidance, RFC 6356's Linked Increases
+    /// Algorithm over the destinations.
+    #[serde(default)]
+    pub cmt_coupled: Option<bool>,
     /// CMT retransmission policy (ToN §4): `same`, `asap`, `cwnd`, `ssthresh` (default) or
     /// `lossrate`. A name, checked in `check_sctp.rs`.
     #[serde(default)]
@@ -310,12 +314,13 @@ pub struct MessagesSpec {
 
 impl SctpSpec {
     /// The CMT switches as given: (field name, value), in `CmtConfig` order.
-    pub fn cmt_switches(&self) -> [(&'static str, Option<bool>); 4] {
+    pub fn cmt_switches(&self) -> [(&'static str, Option<bool>); 5] {
         [
             ("cmt_sfr", self.cmt_sfr),
             ("cmt_cuc", self.cmt_cuc),
             ("cmt_dac", self.cmt_dac),
             ("cmt_pf", self.cmt_pf),
+            ("cmt_coupled", self.cmt_coupled),
         ]
     }
 

@@ -85,6 +85,7 @@ pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
         (&mut c.cmt.cuc, spec.cmt_cuc),
         (&mut c.cmt.dac, spec.cmt_dac),
         (&mut c.cmt.pf, spec.cmt_pf),
+        (&mut c.cmt.coupled, spec.cmt_coupled),
     ] {
         if let Some(v) = v {
             *field = v;

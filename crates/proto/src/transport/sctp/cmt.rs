@@ -86,16 +86,24 @@ pub struct CmtConfig {
     /// of one MTU. Off: it keeps carrying data, as in RFC 9260, until Path.Max.Retrans
     /// failures mark it inactive.
     pub pf: bool,
+    /// Coupled congestion avoidance, the Linked Increases Algorithm of RFC 6356 §3 (the
+    /// "MPTCP-like" CMT mode of FreeBSD's SCTP): the window of all destinations together grows
+    /// by at most what one single-path association's would, so that CMT is fair to single-path
+    /// flows at a shared bottleneck. Slow start and the decreases stay per destination (RFC
+    /// 6356 §3: "only applies to the increase phase of the congestion avoidance state"). Off
+    /// (the default, as in ToN): every destination grows as a separate association.
+    pub coupled: bool,
 }
 
 impl CmtConfig {
-    /// CMT as ToN recommends it: SFR, CUC and DAC on, RTX-SSTHRESH, CMT-PF on.
+    /// CMT as ToN recommends it: SFR, CUC and DAC on, RTX-SSTHRESH, CMT-PF on, uncoupled.
     pub const RECOMMENDED: CmtConfig = CmtConfig {
         sfr: true,
         cuc: true,
         dac: true,
         rtx_policy: RtxPolicy::Ssthresh,
         pf: true,
+        coupled: false,
     };
 }
 

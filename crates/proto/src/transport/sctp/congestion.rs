@@ -27,6 +27,9 @@ pub struct AckSample {
     /// cwnd held back a chunk for this destination since the previous such SACK
     /// ([`super::path::Path::cwnd_limited`]).
     pub cwnd_limited: bool,
+    /// The congestion-avoidance step when partial_bytes_acked reaches cwnd; `None`: one MTU
+    /// (RFC 9260 §7.2.2). CMT's coupled congestion control sets it (`association/cmt.rs`).
+    pub ca_increase: Option<u32>,
 }
 
 /// The window hooks of one destination.
@@ -110,7 +113,9 @@ impl CongestionControl for Standard<'_> {
             // increased by MTU."
             if pba >= path.cwnd && fully_used {
                 pba -= path.cwnd;
-                path.cwnd = path.cwnd.saturating_add(mtu);
+                path.cwnd = path
+                    .cwnd
+                    .saturating_add(ack.ca_increase.unwrap_or(mtu).max(1));
             }
             path.partial_bytes_acked = pba;
         }
@@ -222,6 +227,7 @@ mod test {
             cum_advanced: true,
             in_fast_recovery: false,
             cwnd_limited: false,
+            ca_increase: None,
         };
         cc.on_ack(SimTime::ZERO, &mut p, &ack);
         assert_eq!(p.cwnd, 4380 + 1500);
@@ -251,6 +257,7 @@ mod test {
             &AckSample {
                 flight_before: 5808,
                 cwnd_limited: true,
+                ca_increase: None,
                 ..ack
             },
         );
@@ -280,6 +287,7 @@ mod test {
             cum_advanced: true,
             in_fast_recovery: false,
             cwnd_limited: false,
+            ca_increase: None,
         };
         cc.on_ack(SimTime::ZERO, &mut p, &ack);
         cc.on_ack(SimTime::ZERO, &mut p, &ack);
@@ -320,6 +328,7 @@ mod test {
                 cum_advanced: false,
                 in_fast_recovery: false,
                 cwnd_limited: false,
+                ca_increase: None,
             },
         );
         assert_eq!(q.cwnd, 1500);

@@ -509,6 +509,7 @@ impl SctpAssociation {
                     cum_advanced: path_cum_advanced,
                     in_fast_recovery: fr_exit.is_some(),
                     cwnd_limited: p.cwnd_limited,
+                    ca_increase: None,
                 };
                 cc.on_ack(now, p, &ack);
                 p.cwnd_limited = false;

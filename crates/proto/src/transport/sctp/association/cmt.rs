@@ -210,6 +210,44 @@ impl SctpAssociation {
         }
     }
 
+    /// CMT with coupled congestion avoidance (RFC 6356 §3, LIA): each destination's step when
+    /// its partial_bytes_acked reaches cwnd, min(MTU, alpha · MTU · cwnd_i / cwnd_total), with
+    /// alpha = cwnd_total · max_i(cwnd_i / rtt_i²) / (Σ_i cwnd_i / rtt_i)² over the
+    /// destinations that may carry data (the per-ACK increase of §3 summed over one window of
+    /// ACKs). `None` (one MTU, uncoupled) when coupling is off or a carrier has no RTT yet.
+    pub(crate) fn coupled_ca_steps(&self) -> Option<Vec<(Ipv4Addr, u32)>> {
+        if !self.cmt() || !self.cfg.cmt.coupled {
+            return None;
+        }
+        let mut carriers = Vec::new();
+        for p in self.paths.iter().filter(|p| self.cmt_carrier(p)) {
+            let rtt = p.rto.srtt()?.as_secs_f64();
+            if rtt <= 0.0 {
+                return None;
+            }
+            carriers.push((p.addr, f64::from(p.cwnd), rtt, p.mtu()));
+        }
+        let total: f64 = carriers.iter().map(|(_, c, _, _)| c).sum();
+        let rate_sum: f64 = carriers.iter().map(|(_, c, r, _)| c / r).sum();
+        let best = carriers
+            .iter()
+            .map(|(_, c, r, _)| c / (r * r))
+            .fold(0.0, f64::max);
+        if total <= 0.0 || rate_sum <= 0.0 {
+            return None;
+        }
+        let alpha = total * best / (rate_sum * rate_sum);
+        Some(
+            carriers
+                .iter()
+                .map(|&(addr, c, _, mtu)| {
+                    let step = (alpha * f64::from(mtu) * c / total).floor();
+                    (addr, (step as u32).min(mtu))
+                })
+                .collect(),
+        )
+    }
+
     /// CMT-PF (Natarajan et al. 2008): the T3-rtx timer of `addr` expired; the destination is
     /// potentially failed until a HEARTBEAT, sent now, is answered. It leaves its Fast
     /// Recovery as a timeout starts it over from slow start.

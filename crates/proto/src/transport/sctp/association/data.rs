@@ -291,6 +291,7 @@ impl SctpAssociation {
         // ack (the lowest TSN in flight to it before this SACK) advancing stands for the
         // cumulative ack.
         let per_dest = self.per_destination_recovery();
+        let coupled = self.coupled_ca_steps();
         if per_dest {
             self.cmt_exit_fast_recovery();
         }
@@ -313,6 +314,10 @@ impl SctpAssociation {
                     cum_advanced,
                     in_fast_recovery,
                     cwnd_limited: p.cwnd_limited,
+                    ca_increase: coupled
+                        .as_ref()
+                        .and_then(|c| c.iter().find(|(a, _)| *a == p.addr))
+                        .map(|(_, step)| *step),
                 };
                 cc.on_ack(now, p, &ack);
                 p.cwnd_limited = false;

@@ -283,3 +283,48 @@ fn delayed_ack_for_cmt_halves_the_sacks_of_reordered_data() {
         "SACKs with DAC {with}, without {without}"
     );
 }
+
+/// RFC 6356 §3 (LIA) as CMT's coupled congestion avoidance: on two equal paths alpha = 1/2, and
+/// the two windows together grow by half an MTU per round trip where uncoupled they grow by two
+/// MTUs. Returns the growth of the summed cwnd in 4 s of congestion avoidance.
+fn ca_growth(coupled: bool) -> u32 {
+    let algos = CmtConfig {
+        coupled,
+        ..CmtConfig::RECOMMENDED
+    };
+    let mut cfg = cmt_cfg(SctpConfig::rfc9260(), algos);
+    cfg.recv_buffer = 16 << 20;
+    cfg.send_buffer = 16 << 20;
+    cfg.initial_ssthresh = Some(8 * 1500);
+    let links = [link(50, 0), link(50, 0)];
+    let mut p = dual(cfg.clone(), cfg, links, 8);
+    let total = |p: &Pair| p.client().paths.iter().map(|x| x.cwnd).sum::<u32>();
+    let mut start = None;
+    let mut sent = 0usize;
+    let t0 = p.now;
+    p.run_until(t0 + SimDuration::from_secs(5), |p| {
+        while sent < 1_000_000 {
+            let now = p.now;
+            match p.client_mut().send(now, vec![9; MSG], 0, false, None, 0) {
+                Ok(_) => sent += 1,
+                Err(_) => break,
+            }
+        }
+        if start.is_none() && p.now >= t0 + SimDuration::from_secs(1) {
+            start = Some(total(p));
+        }
+        false
+    });
+    total(&p) - start.expect("sampled")
+}
+
+#[test]
+fn coupled_congestion_avoidance_grows_like_one_flow() {
+    let uncoupled = ca_growth(false);
+    let coupled = ca_growth(true);
+    assert!(coupled > 0, "coupled windows still grow");
+    assert!(
+        coupled * 3 < uncoupled,
+        "cwnd growth coupled {coupled} B, uncoupled {uncoupled} B"
+    );
+}
