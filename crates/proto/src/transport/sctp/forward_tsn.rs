@@ -2,14 +2,17 @@
 //! before they could be (re)transmitted (§3.5 A1–A3, C1), advances the
 //! Advanced.Peer.Ack.Point over abandoned TSNs and sends FORWARD TSN (§3.5 C2–C5, A5); the
 //! receiver moves its cumulative TSN and skips stream sequence numbers (§3.6, in
-//! [`super::recv::RecvState::forward`]). Lifetimes of messages still queued (RFC 9260 §11.1 E)
+//! [`super::recv::RecvState::forward`]). With I-DATA the same procedures use I-FORWARD-TSN,
+//! which skips messages by MID (RFC 8260 §2.3.1). Lifetimes of messages still queued (RFC 9260 §11.1 E)
 //! share the timer.
 
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::{ForwardTsnChunk, ForwardTsnStream, Ssn};
+use sctpsim_wire::sctp::{
+    ForwardTsnChunk, ForwardTsnStream, IForwardTsnChunk, IForwardTsnStream, Mid, Ssn,
+};
 
 use super::api::{MessageId, SctpEvent};
 use super::association::{Flow, PacketCtx, SctpAssociation};
@@ -131,6 +134,87 @@ impl SctpAssociation {
         })
     }
 
+    /// RFC 8260 §2.3.1: the I-FORWARD-TSN for the current Advanced.Peer.Ack.Point, when I-DATA
+    /// is in use: per stream the largest MID of the skipped ordered messages, and every skipped
+    /// unordered message by its MID (see [`super::recv::RecvState::forward_i`]).
+    pub(crate) fn build_i_forward_tsn(&self) -> Option<IForwardTsnChunk> {
+        let tx = &self.tx;
+        if tx.adv_peer_ack <= tx.cum_idx {
+            return None;
+        }
+        let mut ordered: BTreeMap<u16, Mid> = BTreeMap::new();
+        let mut unordered: Vec<(u16, Mid)> = Vec::new();
+        for (_, c) in tx.chunks.range(tx.cum_idx..tx.adv_peer_ack) {
+            let Some((mid, _)) = c.i_data else {
+                continue;
+            };
+            let s = c.chunk.stream_id;
+            if c.chunk.unordered {
+                if !unordered.contains(&(s, mid)) {
+                    unordered.push((s, mid));
+                }
+            } else {
+                ordered.insert(s, mid);
+            }
+        }
+        let mut streams: Vec<IForwardTsnStream> = ordered
+            .into_iter()
+            .map(|(stream_id, mid)| IForwardTsnStream {
+                stream_id,
+                unordered: false,
+                mid,
+            })
+            .collect();
+        streams.extend(
+            unordered
+                .into_iter()
+                .map(|(stream_id, mid)| IForwardTsnStream {
+                    stream_id,
+                    unordered: true,
+                    mid,
+                }),
+        );
+        Some(IForwardTsnChunk {
+            new_cum_tsn: tx.tsn(tx.adv_peer_ack).prev(),
+            streams,
+        })
+    }
+
+    /// RFC 8260 §2.3.1: an I-FORWARD-TSN from the peer (PR-SCTP with I-DATA), handled as a
+    /// FORWARD TSN is (RFC 3758 §3.6) with messages skipped by MID.
+    pub(crate) fn on_i_forward_tsn(
+        &mut self,
+        _now: SimTime,
+        ctx: &mut PacketCtx,
+        f: &IForwardTsnChunk,
+    ) -> Flow {
+        if !self.state.is_established_or_closing() {
+            self.stats.chunks_dropped += 1;
+            return Flow::Continue;
+        }
+        let before = self.rx.ready_len();
+        let _moved = self.rx.forward_i(f.new_cum_tsn, &f.streams);
+        self.after_forward(ctx, before);
+        Flow::Continue
+    }
+
+    /// After a FORWARD TSN or I-FORWARD-TSN: a SACK goes back to its source, and the
+    /// application hears of messages the skip made deliverable.
+    fn after_forward(&mut self, ctx: &PacketCtx, ready_before: usize) {
+        // Either way a SACK goes back: an out-of-date FORWARD TSN "may indicate the previous
+        // SACK was lost in the network", a valid one moved the cumulative TSN.
+        self.rx.request_sack();
+        let src = ctx.src.unwrap_or(self.current);
+        self.sack_dest = Some(if self.path_index(src).is_some() {
+            src
+        } else {
+            self.current
+        });
+        if self.rx.ready_len() > ready_before {
+            self.events.push_back(SctpEvent::Readable);
+        }
+    }
+
     /// RFC 3758 §3.6: a FORWARD TSN from the peer.
     pub(crate) fn on_forward_tsn(
         &mut self,
@@ -143,19 +227,8 @@ impl SctpAssociation {
             return Flow::Continue;
         }
         let before = self.rx.ready_len();
-        // Either way a SACK goes back: an out-of-date FORWARD TSN "may indicate the previous
-        // SACK was lost in the network", a valid one moved the cumulative TSN.
         let _moved = self.rx.forward(f.new_cum_tsn, &f.streams);
-        self.rx.request_sack();
-        let src = ctx.src.unwrap_or(self.current);
-        self.sack_dest = Some(if self.path_index(src).is_some() {
-            src
-        } else {
-            self.current
-        });
-        if self.rx.ready_len() > before {
-            self.events.push_back(SctpEvent::Readable);
-        }
+        self.after_forward(ctx, before);
         Flow::Continue
     }
 

@@ -9,7 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use sctpsim_wire::sctp::{
-    DataChunk, ForwardTsnStream, GapAckBlock, IDataChunk, Mid, SackChunk, Ssn, Tsn,
+    DataChunk, ForwardTsnStream, GapAckBlock, IDataChunk, IForwardTsnStream, Mid, SackChunk, Ssn,
+    Tsn,
 };
 
 use super::api::Message;
@@ -530,27 +531,8 @@ impl RecvState {
     /// what lies below it, and skips the listed SSNs on ordered streams. Returns false if the
     /// chunk was out of date (at or behind the cumulative point: a SACK is due).
     pub fn forward(&mut self, new_cum: Tsn, streams: &[ForwardTsnStream]) -> bool {
-        let delta = self.delta(new_cum);
-        if delta <= 0 {
+        if !self.advance_cum_to(new_cum) {
             return false;
-        }
-        let delta = (delta as u64).min(MAX_TSN_AHEAD);
-        let new_cum_idx = self.cum_idx + delta; // exclusive
-        let below: Vec<u64> = self
-            .fragments
-            .range(..new_cum_idx)
-            .map(|(i, _)| *i)
-            .collect();
-        for i in below {
-            if let Some(c) = self.fragments.remove(&i) {
-                self.held = self.held.saturating_sub(c.user_data.len());
-            }
-        }
-        self.above.retain(|i| *i >= new_cum_idx);
-        self.cum_idx = new_cum_idx;
-        self.highest_idx = self.highest_idx.max(new_cum_idx);
-        while self.above.remove(&self.cum_idx) {
-            self.cum_idx += 1;
         }
         for s in streams {
             let Some(stream) = self.streams.get_mut(usize::from(s.stream_id)) else {
@@ -572,6 +554,95 @@ impl RecvState {
                 stream.next_ssn = s.ssn.next();
             }
             Self::deliver_in_order(stream, &mut self.ready);
+        }
+        true
+    }
+
+    /// RFC 8260 §2.3.1: an I-FORWARD-TSN moves the cumulative point as a FORWARD TSN does
+    /// ([`RecvState::forward`]) and skips messages by MID: for an ordered entry every message
+    /// of the stream up to and including the MID (their fragments are dropped, the next
+    /// expected MID moves past it and the messages waiting behind it are delivered); for an
+    /// unordered one the fragments of that very message (our sender lists each abandoned
+    /// unordered message: unordered messages of a stream may still arrive in any order).
+    pub fn forward_i(&mut self, new_cum: Tsn, entries: &[IForwardTsnStream]) -> bool {
+        if !self.advance_cum_to(new_cum) {
+            return false;
+        }
+        for e in entries {
+            let stream = e.stream_id;
+            let skipped: Vec<IKey> = self
+                .i_reasm
+                .keys()
+                .copied()
+                .filter(|(s, u, m)| {
+                    *s == stream
+                        && *u == e.unordered
+                        && if e.unordered {
+                            *m == e.mid.0
+                        } else {
+                            !Mid(*m).is_after(e.mid)
+                        }
+                })
+                .collect();
+            for k in skipped {
+                if let Some(r) = self.i_reasm.remove(&k) {
+                    let bytes: usize = r.frags.values().map(Vec::len).sum();
+                    self.held = self.held.saturating_sub(bytes);
+                }
+            }
+            if e.unordered {
+                continue;
+            }
+            let Some(s) = self.streams.get_mut(usize::from(stream)) else {
+                continue;
+            };
+            if !e.mid.is_before(s.next_mid) {
+                let stale: Vec<u32> = s
+                    .pending_mid
+                    .keys()
+                    .copied()
+                    .filter(|k| !Mid(*k).is_after(e.mid))
+                    .collect();
+                for k in stale {
+                    if let Some(m) = s.pending_mid.remove(&k) {
+                        self.held = self.held.saturating_sub(m.data.len());
+                    }
+                }
+                s.next_mid = e.mid;
+                s.next_mid += 1;
+            }
+            while let Some(m) = s.pending_mid.remove(&s.next_mid.0) {
+                s.next_mid += 1;
+                self.ready.push_back(m);
+            }
+        }
+        true
+    }
+
+    /// The TSN part of RFC 3758 §3.6 / RFC 8260 §2.3.1: the cumulative point moves to
+    /// `new_cum` (if ahead) and DATA fragments below it are dropped. False if out of date.
+    fn advance_cum_to(&mut self, new_cum: Tsn) -> bool {
+        let delta = self.delta(new_cum);
+        if delta <= 0 {
+            return false;
+        }
+        let delta = (delta as u64).min(MAX_TSN_AHEAD);
+        let new_cum_idx = self.cum_idx + delta; // exclusive
+        let below: Vec<u64> = self
+            .fragments
+            .range(..new_cum_idx)
+            .map(|(i, _)| *i)
+            .collect();
+        for i in below {
+            if let Some(c) = self.fragments.remove(&i) {
+                self.held = self.held.saturating_sub(c.user_data.len());
+            }
+        }
+        self.above.retain(|i| *i >= new_cum_idx);
+        self.cum_idx = new_cum_idx;
+        self.highest_idx = self.highest_idx.max(new_cum_idx);
+        while self.above.remove(&self.cum_idx) {
+            self.cum_idx += 1;
         }
         true
     }

@@ -44,6 +44,8 @@ pub(crate) struct InitInfo {
     pub asconf: bool,
     /// I-DATA listed in Supported Extensions (RFC 8260 §2.2).
     pub i_data: bool,
+    /// I-FORWARD-TSN listed in Supported Extensions (RFC 8260 §2.3.1).
+    pub i_forward_tsn: bool,
     /// Cookie Preservative increment in ms (RFC 9260 §3.3.2.1.3).
     pub cookie_preservative_ms: Option<u32>,
     /// A Host Name Address parameter (RFC 9260 §5.1.2: answered with ABORT, Unresolvable
@@ -65,6 +67,8 @@ pub(crate) struct PeerExtensions {
     pub asconf: bool,
     /// I-DATA (RFC 8260 §2.2).
     pub i_data: bool,
+    /// I-FORWARD-TSN (RFC 8260 §2.3.1).
+    pub i_forward_tsn: bool,
 }
 
 /// RFC 9260 §3.2.1: walks the parameters of an INIT or INIT ACK received from `src`. An
@@ -102,6 +106,7 @@ pub(crate) fn parse_init_params(init: &InitChunk, src: Ipv4Addr) -> InitInfo {
                     info.pr_sctp = true;
                 }
                 info.i_data = types.contains(&chunk_type::I_DATA);
+                info.i_forward_tsn = types.contains(&chunk_type::I_FORWARD_TSN);
             }
             Parameter::Unknown { kind, .. } => {
                 let action = UnrecognizedAction::for_parameter_type(*kind);
@@ -171,6 +176,11 @@ fn our_params(
     // RFC 8260 §2.2: I-DATA is offered in the Supported Extensions parameter.
     if cfg.i_data {
         ext.push(chunk_type::I_DATA);
+        // RFC 8260 §2.3.1: "Support for the I-FORWARD-TSN chunk is negotiated ... via the
+        // Supported Extensions Parameter"; PR-SCTP with I-DATA needs it.
+        if cfg.pr_sctp {
+            ext.push(chunk_type::I_FORWARD_TSN);
+        }
     }
     if !ext.is_empty() {
         params.push(Parameter::SupportedExtensions(ext));
@@ -246,6 +256,7 @@ pub(crate) fn build_init_ack(
         peer_pr_sctp: info.pr_sctp,
         peer_asconf: info.asconf,
         peer_i_data: info.i_data,
+        peer_i_forward_tsn: info.i_forward_tsn,
         peer_addrs: info.peer_addrs.clone(),
         local_addrs: local_addrs.to_vec(),
         auth: auth.zip(info.auth.clone()).map(|(l, p)| (l.clone(), p)),
@@ -529,6 +540,7 @@ impl SctpAssociation {
                 pr_sctp: info.pr_sctp,
                 asconf: info.asconf,
                 i_data: info.i_data,
+                i_forward_tsn: info.i_forward_tsn,
             },
         );
         let auth = match (&self.auth_local, &info.auth) {
@@ -585,6 +597,7 @@ impl SctpAssociation {
             pr_sctp,
             asconf,
             i_data,
+            i_forward_tsn,
         } = ext;
         self.outbound_streams = outbound.max(1);
         self.inbound_streams = inbound.max(1);
@@ -595,11 +608,12 @@ impl SctpAssociation {
         self.peer_rwnd = a_rwnd;
         self.pr_sctp = self.cfg.pr_sctp && pr_sctp;
         self.asconf_ok = self.cfg.asconf && asconf;
-        // RFC 8260 §2.2: I-DATA only if both sides listed it. PR-SCTP would then need
-        // I-FORWARD-TSN (§2.3), which the association does not send: it is not used with
-        // I-DATA (docs/models/sctp.md, "I-DATA and stream schedulers").
+        // RFC 8260 §2.2: I-DATA only if both sides listed it. §2.3.1: "Only if both end points
+        // support the I-DATA chunk and the I-FORWARD-TSN chunk, the partial reliability
+        // extension can be used in combination with user message interleaving" (we list
+        // I-FORWARD-TSN whenever we offer both I-DATA and PR-SCTP).
         self.i_data = self.cfg.i_data && i_data;
-        if self.i_data {
+        if self.i_data && !(self.cfg.pr_sctp && i_forward_tsn) {
             self.pr_sctp = false;
         }
         for p in &mut self.paths {
@@ -659,6 +673,7 @@ impl SctpAssociation {
                 pr_sctp: c.peer_pr_sctp,
                 asconf: c.peer_asconf,
                 i_data: c.peer_i_data,
+                i_forward_tsn: c.peer_i_forward_tsn,
             },
         );
         if let Some((local, _)) = &c.auth {

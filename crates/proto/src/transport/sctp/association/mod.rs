@@ -594,7 +594,12 @@ impl SctpAssociation {
             ChunkRepr::ShutdownAck => self.on_shutdown_ack(now, ctx),
             ChunkRepr::ShutdownComplete { t_bit } => self.on_shutdown_complete(now, ctx, *t_bit),
             ChunkRepr::Error { causes } => self.on_error(now, causes),
-            ChunkRepr::ForwardTsn(f) if self.pr_sctp => self.on_forward_tsn(now, ctx, f),
+            ChunkRepr::ForwardTsn(f) if self.pr_sctp && !self.i_data => {
+                self.on_forward_tsn(now, ctx, f)
+            }
+            ChunkRepr::IForwardTsn(f) if self.pr_sctp && self.i_data => {
+                self.on_i_forward_tsn(now, ctx, f)
+            }
             ChunkRepr::Asconf(a) if self.asconf_ok => self.on_asconf(now, ctx, a),
             ChunkRepr::AsconfAck(a) if self.asconf_ok => self.on_asconf_ack(now, ctx, a),
             // ECN is not negotiated (we never send ECN Capable), so ECNE and CWR are

@@ -125,8 +125,13 @@ impl SctpAssociation {
             }
             // RFC 3758 §3.5 C3: FORWARD TSN, before any DATA.
             if self.forward_tsn_due && self.pr_sctp {
-                if let Some(f) = self.build_forward_tsn() {
-                    let c = ChunkRepr::ForwardTsn(f);
+                // RFC 8260 §2.3.1: with I-DATA, I-FORWARD-TSN instead.
+                let built = if self.i_data {
+                    self.build_i_forward_tsn().map(ChunkRepr::IForwardTsn)
+                } else {
+                    self.build_forward_tsn().map(ChunkRepr::ForwardTsn)
+                };
+                if let Some(c) = built {
                     if chunks.is_empty() || used + c.buffer_len() <= budget {
                         used += c.buffer_len();
                         chunks.push(c);

@@ -17,17 +17,31 @@ fn idata_cfg() -> SctpConfig {
 
 /// Established as the initiator against a scripted remote whose INIT ACK lists I-DATA or not.
 fn established_idata(cfg: SctpConfig, remote_i_data: bool) -> Harness {
+    established_idata_ext(cfg, remote_i_data, false)
+}
+
+/// [`established_idata`], the remote also listing I-FORWARD-TSN when `remote_i_fwd`.
+fn established_idata_ext(cfg: SctpConfig, remote_i_data: bool, remote_i_fwd: bool) -> Harness {
     let (mut h, init) = cookie_wait(cfg.clone(), &[L1], &[R1]);
+    let ext = init.supported_extensions();
     assert_eq!(
-        init.supported_extensions().contains(&chunk_type::I_DATA),
+        ext.contains(&chunk_type::I_DATA),
         cfg.i_data,
         "INIT lists I-DATA exactly when configured"
     );
+    assert_eq!(
+        ext.contains(&chunk_type::I_FORWARD_TSN),
+        cfg.i_data && cfg.pr_sctp,
+        "INIT lists I-FORWARD-TSN with I-DATA and PR-SCTP"
+    );
     let mut ack = remote_init_ack(&[R1], b"remote-cookie", true, true);
-    if remote_i_data {
-        for p in &mut ack.params {
-            if let Parameter::SupportedExtensions(e) = p {
+    for p in &mut ack.params {
+        if let Parameter::SupportedExtensions(e) = p {
+            if remote_i_data {
                 e.push(chunk_type::I_DATA);
+            }
+            if remote_i_fwd {
+                e.push(chunk_type::I_FORWARD_TSN);
             }
         }
     }
@@ -71,13 +85,211 @@ fn abort_causes(h: &mut Harness) -> Vec<ErrorCause> {
 fn negotiated_only_when_both_sides_list_it() {
     let h = established_idata(idata_cfg(), true);
     assert!(h.a.i_data_negotiated());
-    // PR-SCTP would need I-FORWARD-TSN, which is not sent: off with I-DATA.
+    // RFC 8260 §2.3.1: PR-SCTP with I-DATA needs I-FORWARD-TSN on both sides; this remote
+    // does not list it.
     assert!(!h.a.pr_sctp_negotiated());
     let h = established_idata(idata_cfg(), false);
     assert!(!h.a.i_data_negotiated());
     assert!(h.a.pr_sctp_negotiated());
     let h = established_idata(cfg(), true);
     assert!(!h.a.i_data_negotiated());
+}
+
+/// RFC 8260 §2.3.1 with RFC 3758: a lost I-DATA message whose lifetime ended is abandoned and
+/// skipped by an I-FORWARD-TSN naming its stream and MID; a FORWARD TSN is never sent.
+#[test]
+fn pr_sctp_with_i_data_abandons_by_i_forward_tsn() {
+    // First come, first served: the TSNs follow the order of the sends.
+    let mut cfg = idata_cfg();
+    cfg.scheduler.kind = SchedulerKind::Fcfs;
+    let mut h = established_idata_ext(cfg, true, true);
+    assert!(h.a.i_data_negotiated() && h.a.pr_sctp_negotiated());
+    let life = Some(SimDuration::from_millis(800));
+    let now = h.now;
+    h.a.send(now, vec![1; 2000], 1, false, life, 0).unwrap();
+    h.a.send(now, vec![3; 100], 2, true, life, 0).unwrap();
+    h.a.send(now, vec![2; 100], 1, false, None, 0).unwrap();
+    h.all();
+    // The peer got only the last message (TSN 3): the first (TSNs 0, 1) and the unordered one
+    // on stream 2 (TSN 2) are lost.
+    send!(h, at ms(100), [h.sack(0, &[(4, 4)], 65_536)]);
+    h.at(ms(1000));
+    let chunks: Vec<ChunkRepr> = h.all().into_iter().flat_map(|t| t.packet.chunks).collect();
+    assert!(!chunks.iter().any(|c| matches!(c, ChunkRepr::ForwardTsn(_))));
+    let fwd = chunks
+        .iter()
+        .find_map(|c| match c {
+            ChunkRepr::IForwardTsn(f) => Some(f.clone()),
+            _ => None,
+        })
+        .expect("an I-FORWARD-TSN");
+    assert_eq!(fwd.new_cum_tsn, h.ltsn(2));
+    assert_eq!(
+        fwd.streams,
+        vec![
+            sctpsim_wire::sctp::IForwardTsnStream {
+                stream_id: 1,
+                unordered: false,
+                mid: Mid(0),
+            },
+            sctpsim_wire::sctp::IForwardTsnStream {
+                stream_id: 2,
+                unordered: true,
+                mid: Mid(0),
+            },
+        ]
+    );
+    assert_eq!(h.a.stats().messages_abandoned, 2);
+}
+
+/// The receiving side: an I-FORWARD-TSN past a lost ordered message (MID 0) delivers the one
+/// waiting behind it (MID 1), and drops the fragment held of the skipped one.
+#[test]
+fn receiver_skips_by_mid_on_i_forward_tsn() {
+    let mut h = established_idata_ext(idata_cfg(), true, true);
+    // MID 0 in two fragments (TSNs 0, 1), of which only the second arrives; MID 1 (TSN 2).
+    send!(h, [ridata(1, 1, 0, 1, false, true, b"tail")]);
+    send!(h, [ridata(2, 1, 1, 0, true, true, b"next")]);
+    assert!(h.a.recv().is_none(), "MID 1 waits for MID 0");
+    send!(
+        h,
+        [ChunkRepr::IForwardTsn(
+            sctpsim_wire::sctp::IForwardTsnChunk {
+                new_cum_tsn: REMOTE_TSN + 1,
+                streams: vec![sctpsim_wire::sctp::IForwardTsnStream {
+                    stream_id: 1,
+                    unordered: false,
+                    mid: Mid(0),
+                }],
+            }
+        )]
+    );
+    let m = h.a.recv().expect("MID 1 delivered");
+    assert_eq!(m.data, b"next");
+    assert!(h.a.recv().is_none());
+    // Everything up to TSN 2 is acknowledged.
+    let sack = h
+        .all_chunks()
+        .into_iter()
+        .filter_map(|(_, c)| match c {
+            ChunkRepr::Sack(s) => Some(s),
+            _ => None,
+        })
+        .next_back()
+        .expect("a SACK");
+    assert_eq!(sack.cum_tsn_ack, REMOTE_TSN + 2);
+}
+
+/// Two real endpoints with I-DATA and PR-SCTP on a lossy link, messages with short lifetimes:
+/// every message arrives at most once, each ordered stream in MID order, the abandoned ones
+/// are skipped by I-FORWARD-TSN (never FORWARD TSN), and the association shuts down cleanly.
+#[test]
+fn property_i_data_with_pr_sctp_never_stalls() {
+    for seed in 0..30u64 {
+        let mut r = Rng::from_seed(seed ^ 0xf0f0);
+        let link = LinkCfg {
+            latency: SimDuration::from_millis(5 + r.below(40)),
+            rate_bps: 2_000_000,
+            loss: 0.02 + r.uniform() * 0.1,
+            duplicate: 0.0,
+            reorder: r.uniform() * 0.05,
+            reorder_delay: SimDuration::from_millis(r.below(20)),
+        };
+        let mut cfg = SctpConfig::rfc9260();
+        cfg.i_data = true;
+        cfg.outbound_streams = 3;
+        let mut p = Pair::simple(cfg, link.clone(), seed);
+        p.establish();
+        assert!(p.client().i_data_negotiated() && p.client().pr_sctp_negotiated());
+        let n = 200usize;
+        let mut sent = 0usize;
+        let mut shut = false;
+        let finished = p.run_until(ms(3_600_000), |p| {
+            let now = p.now;
+            while sent < n {
+                let stream = (sent % 3) as u16;
+                let life = Some(SimDuration::from_millis(100 + r.below(400)));
+                let len = 200 + r.below(3000) as usize;
+                let mut data = vec![0u8; len];
+                data[..4].copy_from_slice(&(sent as u32).to_be_bytes());
+                match p
+                    .client_mut()
+                    .send(now, data, stream, sent.is_multiple_of(7), life, 0)
+                {
+                    Ok(_) => sent += 1,
+                    Err(_) => break,
+                }
+            }
+            if sent == n && !shut && p.client().status().unacked_chunks == 0 {
+                shut = true;
+                p.client_mut().shutdown(now);
+            }
+            p.client().is_closed() && p.server().is_some_and(|s| s.is_closed())
+        });
+        assert!(
+            finished,
+            "seed {seed}: did not finish ({link:?}): sent {sent}, delivered {}, client {:?} {:?}, server {:?}",
+            p.server_rx.len(),
+            p.client().status(),
+            p.client().stats(),
+            p.server().map(|s| s.status())
+        );
+        let ids: Vec<(u16, bool, u32)> = p
+            .server_rx
+            .iter()
+            .map(|m| {
+                let id = u32::from_be_bytes([m.data[0], m.data[1], m.data[2], m.data[3]]);
+                (m.stream, m.unordered, id)
+            })
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for (_, _, id) in &ids {
+            assert!(seen.insert(*id), "seed {seed}: message {id} twice");
+        }
+        for s in 0..3u16 {
+            let ordered: Vec<u32> = ids
+                .iter()
+                .filter(|(st, u, _)| *st == s && !*u)
+                .map(|(_, _, id)| *id)
+                .collect();
+            assert!(
+                ordered.windows(2).all(|w| w[0] < w[1]),
+                "seed {seed}: stream {s} {ordered:?}"
+            );
+        }
+        let st = p.client().stats();
+        assert_eq!(
+            st.messages_abandoned + p.server_rx.len() as u64,
+            n as u64,
+            "seed {seed}: every message delivered or abandoned"
+        );
+        let chunks = p
+            .client_log
+            .iter()
+            .flat_map(|(_, s)| s.packet.chunks.iter());
+        let (mut ifwd, mut fwd) = (0, 0);
+        for c in chunks {
+            match c {
+                ChunkRepr::IForwardTsn(_) => ifwd += 1,
+                ChunkRepr::ForwardTsn(_) => fwd += 1,
+                _ => {}
+            }
+        }
+        assert_eq!(fwd, 0);
+        // Messages abandoned after they got TSNs need a skip; those that expired in the queue
+        // do not.
+        let abandoned_sent = p
+            .client_events
+            .iter()
+            .filter(|(_, e)| matches!(e, SctpEvent::SendFailed { unsent: false, .. }))
+            .count();
+        if abandoned_sent > 0 {
+            assert!(
+                ifwd > 0,
+                "seed {seed}: {abandoned_sent} abandoned after sending"
+            );
+        }
+    }
 }
 
 #[test]
