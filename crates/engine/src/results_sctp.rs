@@ -69,8 +69,9 @@ pub struct SctpResult {
     /// Associations of the flow lost (RFC 9260 §8.1 too many retransmissions, or an ABORT
     /// received) at either end: 0 for a flow that kept its association.
     pub associations_lost: u64,
-    /// `asctp` for an A-SCTP flow (`flows.sctp.multipath`); absent otherwise, with the two
-    /// A-SCTP counters below (so that runs without A-SCTP keep their columns).
+    /// `asctp` for an A-SCTP flow, `cmt` for a CMT-SCTP one (`flows.sctp.multipath`); absent
+    /// otherwise, with the A-SCTP and CMT counters below (so that runs without them keep their
+    /// columns).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub multipath: Option<String>,
     /// A-SCTP: chunks in flight on a failed data path sent again on the new one at the switch
@@ -84,6 +85,10 @@ pub struct SctpResult {
     /// or its route lost); their RTT samples span the route's outage.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub late_heartbeat_acks: Option<u64>,
+    /// CMT-PF: times a destination of the sender became potentially failed (a T3-rtx expiry
+    /// on an active destination, `cmt_pf`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cmt_pf_entries: Option<u64>,
 }
 
 /// One destination of one side of an association.

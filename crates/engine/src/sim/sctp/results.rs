@@ -5,7 +5,7 @@ use super::app::quantile_s;
 use super::{SctpFlow, CLIENT, SERVER};
 use crate::results::{FlowResult, PathResult, SctpResult, StreamResult};
 use crate::sim::Simulation;
-use sctpsim_proto::transport::sctp::{PathState, SctpStats};
+use sctpsim_proto::transport::sctp::{Multipath, PathState, SctpStats};
 
 impl SctpFlow {
     /// The flow row (`base` carries the common fields).
@@ -52,6 +52,7 @@ impl Simulation {
             let stats = |k: usize| s.sides[k].assoc().map_or(&empty, |a| a.stats());
             let (cs, ss) = (stats(CLIENT), stats(SERVER));
             let client = s.sides[CLIENT].assoc();
+            let cmt = client.is_some_and(|a| a.config().multipath == Multipath::Cmt);
             assocs.push(SctpResult {
                 id,
                 profile: s.profile.name().into(),
@@ -88,10 +89,15 @@ impl Simulation {
                 messages_missing: s.sink.stats().missing,
                 associations_lost: s.associations_lost,
                 malformed_packets: s.sides.iter().map(|sd| sd.malformed).sum(),
-                multipath: s.asctp.as_ref().map(|_| "asctp".into()),
+                multipath: if s.asctp.is_some() {
+                    Some("asctp".into())
+                } else {
+                    cmt.then(|| "cmt".into())
+                },
                 failover_retransmissions: s.asctp.as_ref().map(|_| cs.failover_retransmissions),
                 misses_out_of_range: s.asctp.as_ref().map(|_| cs.misses_out_of_range),
                 late_heartbeat_acks: s.asctp.as_ref().map(|_| cs.late_heartbeat_acks),
+                cmt_pf_entries: cmt.then_some(cs.cmt_pf_entries),
             });
             for (k, side_name) in [(CLIENT, "sender"), (SERVER, "receiver")] {
                 let Some(a) = s.sides[k].assoc() else {
