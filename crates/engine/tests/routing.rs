@@ -314,3 +314,68 @@ fn ns2_profiles_keep_the_accounting() {
     let e = load_err(MANET, &[("routing.aodv.profile", "rfc4728")]);
     assert!(e.starts_with("routing.aodv.profile"), "{e}");
 }
+
+/// DSDV on a static line: the first periodic updates (within 1 ms of t = 0) and the triggered
+/// updates they cause give every node its routes long before the flow starts at 1 s, so every
+/// packet crosses the h hops; both kinds of update are sent, no request ever is.
+#[test]
+fn dsdv_on_a_line_delivers_cbr_over_every_hop() {
+    for h in 1..=5usize {
+        let r = run_with(&line(h, "dsdv"), &[("simulation.duration", "20s")]);
+        let n = &r.summary.network;
+        assert!(n.pdf > 0.99, "h = {h}: pdf {}", n.pdf);
+        assert_eq!(rreq_tx(&r), 0);
+        let kind = |k: &str| -> u64 {
+            r.summary
+                .routing
+                .iter()
+                .filter(|row| row.message == k && row.protocol == "dsdv")
+                .map(|row| row.tx_packets)
+                .sum()
+        };
+        // One periodic update per node at ~0 s and one at ~15 s.
+        assert_eq!(kind("periodic"), 2 * (h as u64 + 1), "h = {h}");
+        assert!(kind("triggered") > 0, "h = {h}");
+        assert_eq!(
+            n.routing_packets,
+            kind("periodic") + kind("triggered"),
+            "h = {h}"
+        );
+    }
+}
+
+/// The DSDV settings are checked and errors name the field.
+#[test]
+fn dsdv_settings_errors_name_the_field() {
+    let dsdv = ("routing.protocol", "dsdv");
+    let e = load_err(MANET, &[dsdv, ("routing.dsdv.weighted_factor", "1.5")]);
+    assert!(e.starts_with("routing.dsdv.weighted_factor"), "{e}");
+    let e = load_err(
+        MANET,
+        &[dsdv, ("routing.dsdv.periodic_update_interval", "0s")],
+    );
+    assert!(
+        e.starts_with("routing.dsdv.periodic_update_interval"),
+        "{e}"
+    );
+    let e = load_err(MANET, &[dsdv, ("routing.dsdv.holdtimes", "0")]);
+    assert!(e.starts_with("routing.dsdv.holdtimes"), "{e}");
+    let e = load_err(
+        MANET,
+        &[dsdv, ("routing.dsdv.send_buffer_packets_per_dst", "0")],
+    );
+    assert!(
+        e.starts_with("routing.dsdv.send_buffer_packets_per_dst"),
+        "{e}"
+    );
+    let e = load_err(
+        MANET,
+        &[
+            ("routing.protocol", "static"),
+            ("routing.dsdv.buffering", "true"),
+        ],
+    );
+    assert!(e.starts_with("routing.dsdv"), "{e}");
+    let e = load_err(MANET, &[dsdv, ("routing.dsdv.unknown_field", "1")]);
+    assert!(e.contains("unknown_field"), "{e}");
+}
