@@ -155,6 +155,11 @@ struct Diag
     uint64_t olsrMsgs[3] = {};
     uint64_t olsrMsgBytes[3] = {};
     uint64_t olsrTcForwarded = 0;
+    /// DSDV updates by number of 12-byte entries: [0] 1, [1] 2, [2] 3, [3] 4-9, [4] 10 or more
+    /// (a triggered update carries its own entry and the changes; a full dump every route),
+    /// and the entries of all of them.
+    uint64_t dsdvByEntries[5] = {};
+    uint64_t dsdvEntries = 0;
     /// Ipv4L3Protocol Drop trace: [reason - 1][class].
     uint64_t ipDrop[kIpDropN][CLS_N] = {};
 };
@@ -273,7 +278,11 @@ CountRoutingMessage(const Ipv4Header& ip, Ptr<Packet> c, Ptr<Ipv4> ipv4, uint32_
     }
     if (g.routingPort == 269)
     {
-        return; // DSDV: one message type (a list of 12-byte entries); nothing more to count
+        // DSDV: the payload is a list of 12-byte entries (dsdv-packet.cc), no message type.
+        uint32_t n = c->GetSize() / 12;
+        d.dsdvEntries += n;
+        d.dsdvByEntries[n <= 1 ? 0 : n == 2 ? 1 : n == 3 ? 2 : n < 10 ? 3 : 4]++;
+        return;
     }
     // AODV message: 1-byte type (1 RREQ, 2 RREP, 3 RERR, 4 RREP-ACK), then the body.
     uint8_t buf[20] = {};
@@ -385,6 +394,13 @@ WriteDiagRow(const std::string& path,
             ",olsr_tc_msg_bytes,olsr_tc_forwarded";
     row << "," << d.olsrMsgs[1] << "," << d.olsrMsgs[2] << "," << d.olsrMsgs[0] << ","
         << d.olsrMsgBytes[1] << "," << d.olsrMsgBytes[2] << "," << d.olsrTcForwarded;
+    head << ",dsdv_updates_1,dsdv_updates_2,dsdv_updates_3,dsdv_updates_4_9,dsdv_updates_10plus"
+            ",dsdv_entries";
+    for (int k = 0; k < 5; ++k)
+    {
+        row << "," << d.dsdvByEntries[k];
+    }
+    row << "," << d.dsdvEntries;
 
     bool header = NeedsHeader(path);
     std::ofstream out(path, std::ios::app);
