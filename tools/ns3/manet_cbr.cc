@@ -160,6 +160,8 @@ struct Diag
     /// and the entries of all of them.
     uint64_t dsdvByEntries[5] = {};
     uint64_t dsdvEntries = 0;
+    /// Routing packets received (Ipv4L3Protocol Rx, UDP to the routing port), all nodes.
+    uint64_t routingRx = 0;
     /// Ipv4L3Protocol Drop trace: [reason - 1][class].
     uint64_t ipDrop[kIpDropN][CLS_N] = {};
 };
@@ -218,6 +220,29 @@ OnMacDrop(WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu)
     if (!mpdu->GetHeader().GetAddr1().IsGroup())
     {
         d.macDropUnicast[r]++;
+    }
+}
+
+// Ipv4L3Protocol "Rx": every IPv4 packet a node's interface received, header on.
+void
+OnIpRx(Ptr<const Packet> p, Ptr<Ipv4>, uint32_t iface)
+{
+    if (iface == 0)
+    {
+        return;
+    }
+    Ptr<Packet> c = p->Copy();
+    Ipv4Header ip;
+    c->RemoveHeader(ip);
+    if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER)
+    {
+        return;
+    }
+    UdpHeader udp;
+    c->PeekHeader(udp);
+    if (udp.GetDestinationPort() == g.routingPort)
+    {
+        d.routingRx++;
     }
 }
 
@@ -401,6 +426,8 @@ WriteDiagRow(const std::string& path,
         row << "," << d.dsdvByEntries[k];
     }
     row << "," << d.dsdvEntries;
+    head << ",routing_rx";
+    row << "," << d.routingRx;
 
     bool header = NeedsHeader(path);
     std::ofstream out(path, std::ios::app);
@@ -658,6 +685,8 @@ main(int argc, char* argv[])
                                       MakeCallback(&OnMacDrop));
         Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/Drop",
                                       MakeCallback(&OnIpDrop));
+        Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/Rx",
+                                      MakeCallback(&OnIpRx));
     }
 
     if (verbose)
