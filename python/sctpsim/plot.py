@@ -164,7 +164,7 @@ def parameter_name(path: str) -> str:
 
 #: Words kept in capitals when a field path is put in words.
 _ACRONYMS = {"rts", "cts", "mss", "rto", "mtu", "ttl", "tsn", "ssid", "cbr", "ip", "ap", "sta", "rx", "tx",
-             "cw", "sifs", "difs", "aodv", "dsr", "olsr", "sctp", "tcp", "udp", "mac", "phy", "sack"}
+             "cw", "sifs", "difs", "aodv", "dsr", "olsr", "dsdv", "sctp", "tcp", "udp", "mac", "phy", "sack"}
 
 #: Unit suffixes of field names, dropped from the words (the axis label gives the unit).
 _UNIT_SUFFIX = re.compile(r"_(?:bytes|packets|bps|mps|m|s|db|dbm|w|segments|mtu)$")

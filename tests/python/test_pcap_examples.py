@@ -14,8 +14,8 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "python" / "sctpsim" / "scenar
 EXAMPLES = sorted(SCENARIOS.glob("examples/*.toml")) + [SCENARIOS / "ye2003" / "chain.toml"]
 
 # Long enough for every example to put frames on the air (manet-cbr's first flow starts after
-# a few seconds).
-DURATION = {"manet-cbr": "30s"}
+# a few seconds, dsdv-chain's at 16 s).
+DURATION = {"manet-cbr": "30s", "dsdv-chain": "20s"}
 
 
 def _tshark(tshark: str, path: Path, *args: str) -> str:

@@ -143,6 +143,19 @@ def test_run_json_holds_the_same_parameters(tmp_path: Path) -> None:
     assert stored == shown
 
 
+def test_dsdv_rows_show_ns3_defaults() -> None:
+    sc = sctpsim.Scenario.load(MANET).with_(**{"routing.protocol": "dsdv",
+                                               "routing.dsdv.settling_time": "2s"})
+    df = sc.parameters().set_index("path")
+    row = df.loc["routing.dsdv.periodic_update_interval"]
+    assert (row["value"], row["unit"], row["default"], row["source"]) == (15.0, "s", 15.0, "default")
+    row = df.loc["routing.dsdv.settling_time"]
+    assert (row["value"], row["default"], row["source"]) == (2.0, 5.0, "--set")
+    assert df.loc["routing.dsdv.weighted_factor", "value"] == 0.875
+    assert df.loc["routing.dsdv.send_buffer_packets_per_dst", "value"] == 5
+    assert bool(df.loc["routing.dsdv.link_layer_feedback", "value"]) is False
+
+
 def test_python_api_parameters_effective_and_run(tmp_path: Path) -> None:
     sc = sctpsim.Scenario.load(MANET).with_(**{"routing.protocol": "olsr"})
     df = sc.parameters()

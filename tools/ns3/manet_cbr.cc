@@ -4,7 +4,7 @@
 // 50 nodes, random waypoint (no initial pause, constant pause, speed U[0, max]) in a
 // 1500 m x 300 m field, ns-2 WaveLAN-like 802.11b radio (two-ray ground at 914 MHz, 250 m
 // reception, 550 m carrier sense, RTS/CTS before every unicast, 50-packet interface queue),
-// AODV or OLSR, `sources` CBR/UDP flows of 4 x 64-byte packets per second.
+// AODV, OLSR or DSDV, `sources` CBR/UDP flows of 4 x 64-byte packets per second.
 //
 // One run per invocation; appends one CSV row (header written when the file is new/empty).
 // With --diagCsv=PATH it also appends one row of loss and control-traffic diagnostics there
@@ -12,6 +12,7 @@
 // Build and grid driver: run_manet.py next to this file.
 
 #include "ns3/aodv-module.h"
+#include "ns3/dsdv-module.h"
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -111,7 +112,7 @@ OnAppRx(Ptr<const Packet> p)
 enum PktClass
 {
     CLS_DATA = 0, ///< CBR application packet (UDP to one of the flow ports)
-    CLS_ROUTING,  ///< UDP to the routing protocol's port (654 AODV, 698 OLSR)
+    CLS_ROUTING,  ///< UDP to the routing protocol's port (654 AODV, 698 OLSR, 269 DSDV)
     CLS_OTHER,    ///< anything else (e.g. ICMP time-exceeded)
     CLS_N
 };
@@ -154,6 +155,13 @@ struct Diag
     uint64_t olsrMsgs[3] = {};
     uint64_t olsrMsgBytes[3] = {};
     uint64_t olsrTcForwarded = 0;
+    /// DSDV updates by number of 12-byte entries: [0] 1, [1] 2, [2] 3, [3] 4-9, [4] 10 or more
+    /// (a triggered update carries its own entry and the changes; a full dump every route),
+    /// and the entries of all of them.
+    uint64_t dsdvByEntries[5] = {};
+    uint64_t dsdvEntries = 0;
+    /// Routing packets received (Ipv4L3Protocol Rx, UDP to the routing port), all nodes.
+    uint64_t routingRx = 0;
     /// Ipv4L3Protocol Drop trace: [reason - 1][class].
     uint64_t ipDrop[kIpDropN][CLS_N] = {};
 };
@@ -215,6 +223,29 @@ OnMacDrop(WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu)
     }
 }
 
+// Ipv4L3Protocol "Rx": every IPv4 packet a node's interface received, header on.
+void
+OnIpRx(Ptr<const Packet> p, Ptr<Ipv4>, uint32_t iface)
+{
+    if (iface == 0)
+    {
+        return;
+    }
+    Ptr<Packet> c = p->Copy();
+    Ipv4Header ip;
+    c->RemoveHeader(ip);
+    if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER)
+    {
+        return;
+    }
+    UdpHeader udp;
+    c->PeekHeader(udp);
+    if (udp.GetDestinationPort() == g.routingPort)
+    {
+        d.routingRx++;
+    }
+}
+
 void
 OnIpDrop(const Ipv4Header& ip,
          Ptr<const Packet> p,
@@ -268,6 +299,14 @@ CountRoutingMessage(const Ipv4Header& ip, Ptr<Packet> c, Ptr<Ipv4> ipv4, uint32_
     if (g.routingPort == 698)
     {
         CountOlsrMessages(c, ipv4->GetAddress(iface, 0).GetLocal());
+        return;
+    }
+    if (g.routingPort == 269)
+    {
+        // DSDV: the payload is a list of 12-byte entries (dsdv-packet.cc), no message type.
+        uint32_t n = c->GetSize() / 12;
+        d.dsdvEntries += n;
+        d.dsdvByEntries[n <= 1 ? 0 : n == 2 ? 1 : n == 3 ? 2 : n < 10 ? 3 : 4]++;
         return;
     }
     // AODV message: 1-byte type (1 RREQ, 2 RREP, 3 RERR, 4 RREP-ACK), then the body.
@@ -380,6 +419,15 @@ WriteDiagRow(const std::string& path,
             ",olsr_tc_msg_bytes,olsr_tc_forwarded";
     row << "," << d.olsrMsgs[1] << "," << d.olsrMsgs[2] << "," << d.olsrMsgs[0] << ","
         << d.olsrMsgBytes[1] << "," << d.olsrMsgBytes[2] << "," << d.olsrTcForwarded;
+    head << ",dsdv_updates_1,dsdv_updates_2,dsdv_updates_3,dsdv_updates_4_9,dsdv_updates_10plus"
+            ",dsdv_entries";
+    for (int k = 0; k < 5; ++k)
+    {
+        row << "," << d.dsdvByEntries[k];
+    }
+    row << "," << d.dsdvEntries;
+    head << ",routing_rx";
+    row << "," << d.routingRx;
 
     bool header = NeedsHeader(path);
     std::ofstream out(path, std::ios::app);
@@ -470,7 +518,7 @@ main(int argc, char* argv[])
     std::string diagCsv;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("protocol", "aodv or olsr", protocol);
+    cmd.AddValue("protocol", "aodv, olsr or dsdv", protocol);
     cmd.AddValue("sources", "number of CBR sources (distinct source nodes)", sources);
     cmd.AddValue("pause", "random-waypoint pause time (s)", pause);
     cmd.AddValue("run", "RngSeedManager run number", run);
@@ -486,9 +534,9 @@ main(int argc, char* argv[])
     cmd.AddValue("diagCsv", "also append a row of drop/control-message counts to this CSV", diagCsv);
     cmd.Parse(argc, argv);
 
-    if (protocol != "aodv" && protocol != "olsr")
+    if (protocol != "aodv" && protocol != "olsr" && protocol != "dsdv")
     {
-        std::cerr << "protocol must be aodv or olsr\n";
+        std::cerr << "protocol must be aodv, olsr or dsdv\n";
         return 2;
     }
     auto wall0 = std::chrono::steady_clock::now();
@@ -530,12 +578,20 @@ main(int argc, char* argv[])
     // --- routing and IP ---------------------------------------------------------------------
     AodvHelper aodv;
     OlsrHelper olsr;
+    // ns-3's DSDV with its default attributes (PeriodicUpdateInterval 15 s, SettlingTime 5 s,
+    // EnableWST, EnableBuffering, ...): dsdv-routing-protocol.cc GetTypeId.
+    DsdvHelper dsdv;
     InternetStackHelper internet;
     if (protocol == "aodv")
     {
         aodv.Set("EnableHello", BooleanValue(hello));
         internet.SetRoutingHelper(aodv);
         g.routingPort = 654;
+    }
+    else if (protocol == "dsdv")
+    {
+        internet.SetRoutingHelper(dsdv);
+        g.routingPort = 269; // dsdv-routing-protocol.cc DSDV_PORT
     }
     else
     {
@@ -555,6 +611,19 @@ main(int argc, char* argv[])
     if (protocol == "aodv")
     {
         aodv.AssignStreams(nodes, 2000);
+    }
+    else if (protocol == "dsdv")
+    {
+        // DsdvHelper has no AssignStreams: one stream per node's protocol (its only random
+        // variable, the update jitter), numbered from 2000 as the other protocols'.
+        for (uint32_t i = 0; i < nodes.GetN(); ++i)
+        {
+            Ptr<Ipv4> ip = nodes.Get(i)->GetObject<Ipv4>();
+            Ptr<dsdv::RoutingProtocol> rp =
+                DynamicCast<dsdv::RoutingProtocol>(ip->GetRoutingProtocol());
+            NS_ABORT_MSG_UNLESS(rp, "DSDV is not the node's routing protocol");
+            rp->AssignStreams(2000 + i);
+        }
     }
     else
     {
@@ -616,6 +685,8 @@ main(int argc, char* argv[])
                                       MakeCallback(&OnMacDrop));
         Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/Drop",
                                       MakeCallback(&OnIpDrop));
+        Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/Rx",
+                                      MakeCallback(&OnIpRx));
     }
 
     if (verbose)

@@ -15,7 +15,7 @@ HERE = Path(__file__).resolve().parent
 
 # ns-3 modules each program links against.
 LIBS = {
-    "manet_cbr": ["aodv", "olsr", "wifi", "mobility", "internet", "applications",
+    "manet_cbr": ["aodv", "olsr", "dsdv", "wifi", "mobility", "internet", "applications",
                   "traffic-control", "network", "propagation", "core"],
     "rate_control": ["wifi", "mobility", "internet", "applications", "traffic-control",
                      "network", "propagation", "core"],

@@ -8,6 +8,8 @@ partial grid is still usable.
 
   python3 tools/ns3/run_manet.py --quick                       # tiny smoke grid (60 s)
   python3 tools/ns3/run_manet.py --jobs 1 --csv docs/models/data/ns3-manet-cbr.csv
+  python3 tools/ns3/run_manet.py --jobs 1 --csv docs/models/data/ns3-manet-cbr-dsdv.csv \\
+      --protocols dsdv --sources 10 --pauses 0 900 --runs 1 2 3 --no-hello
   python3 tools/ns3/run_manet.py --summary docs/models/data/ns3-manet-cbr.csv \\
       --summary-out docs/models/data/ns3-manet-cbr-summary.csv   # only summarise
 """
@@ -136,7 +138,9 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--csv", type=Path, default=Path("ns3-manet-cbr.csv"))
     ap.add_argument("--build-dir", type=Path, default=HERE / "build")
-    ap.add_argument("--protocols", nargs="+", default=["aodv", "olsr"])
+    ap.add_argument("--protocols", nargs="+", default=["aodv", "olsr"],
+                    choices=["aodv", "olsr", "dsdv"],
+                    help="routing protocols (dsdv: ns-3's DsdvHelper with its defaults)")
     ap.add_argument("--sources", nargs="+", type=int, default=[10, 20])
     ap.add_argument("--pauses", nargs="+", type=float,
                     default=[0, 30, 60, 120, 300, 600, 900])

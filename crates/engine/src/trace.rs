@@ -155,8 +155,11 @@ impl TraceEvent {
 
 /// The `protocol` column's categories, in code order: the flow's transport for a flow's
 /// packets, else what the headers say (DSR's own packets carry no upper-layer payload; AODV
-/// and OLSR are UDP to their ports); `ip` for anything else.
-pub const PROTOCOL_NAMES: [&str; 8] = ["ip", "udp", "tcp", "sctp", "icmp", "dsr", "aodv", "olsr"];
+/// OLSR and DSDV are UDP to their ports); `ip` for anything else. New names go at the end, so
+/// that the codes of existing traces keep their meaning.
+pub const PROTOCOL_NAMES: [&str; 9] = [
+    "ip", "udp", "tcp", "sctp", "icmp", "dsr", "aodv", "olsr", "dsdv",
+];
 
 /// Options of a packet trace (`sctpsim run --trace`, `sctpsim.run(trace=...)`). Empty
 /// filters keep everything; filters of different kinds must all match (a row at node `a`,
@@ -527,6 +530,8 @@ fn protocol_code(ip: &Ipv4Packet<&[u8]>, of_flow: bool) -> u8 {
                 6
             } else if ports.contains(&Some(sctpsim_wire::olsr::UDP_PORT)) {
                 7
+            } else if ports.contains(&Some(sctpsim_wire::dsdv::UDP_PORT)) {
+                8
             } else {
                 1
             }

@@ -43,6 +43,7 @@
 pub mod aodv;
 pub mod checksum;
 pub mod crc32;
+pub mod dsdv;
 pub mod dsr;
 mod error;
 pub mod icmp;

@@ -160,7 +160,7 @@ def figure(table: pd.DataFrame, ns3: pd.DataFrame | None, path: Path) -> None:
     sources = sorted(table["sources"].unique())
     fig, axes = plt.subplots(len(sources), len(panels), figsize=(4.2 * len(panels), 3.2 * len(sources)),
                              squeeze=False)
-    colours = {"dsr": "tab:green", "aodv": "tab:blue", "olsr": "tab:red"}
+    colours = {"dsr": "tab:green", "aodv": "tab:blue", "olsr": "tab:red", "dsdv": "tab:purple"}
     for i, s in enumerate(sources):
         for j, (col, label) in enumerate(panels):
             ax = axes[i][j]

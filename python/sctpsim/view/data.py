@@ -52,7 +52,7 @@ _RX_REASON = {"collision": RX_COLLISION, "frame_error": RX_FRAME_ERROR, "half_du
 EV_SENT, EV_RECEIVED, EV_FORWARDED, EV_DROPPED = 0, 1, 2, 3
 
 #: Protocol codes of frames, by `trace.parquet` `protocol`.
-PROTOCOLS = ["udp", "tcp", "sctp", "icmp", "dsr", "aodv", "olsr", "ip"]
+PROTOCOLS = ["udp", "tcp", "sctp", "icmp", "dsr", "aodv", "olsr", "dsdv", "ip"]
 
 
 class ViewInputError(ValueError):

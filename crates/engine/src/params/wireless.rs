@@ -7,7 +7,7 @@ use crate::scenario::{
     AodvProfileKind, DsrProfileKind, MobilityKind, MobilitySpec, PlacementKind, PropagationSpec,
     RadioProfileKind, RadioSpec, RoutingKind, Scenario,
 };
-use crate::sim::routing::{aodv_config, dsr_config, olsr_config};
+use crate::sim::routing::{aodv_config, dsdv_config, dsr_config, olsr_config};
 use crate::wireless::infra::mac_role;
 use crate::wireless::mobility::{
     DEFAULT_CHANGE_INTERVAL, DEFAULT_UPDATE_INTERVAL, MASS_CHANGE_INTERVAL,
@@ -1173,6 +1173,80 @@ fn routing(rows: &mut Rows<'_>, s: &Scenario) {
                 c.willingness,
                 b.willingness,
                 "",
+                d,
+            );
+        }
+        RoutingKind::Dsdv => {
+            let (c, b) = (dsdv_config(spec.dsdv.as_ref()), dsdv_config(None));
+            let p = "routing.dsdv";
+            let dur = [
+                (
+                    "periodic_update_interval",
+                    c.periodic_update_interval,
+                    b.periodic_update_interval,
+                ),
+                ("settling_time", c.settling_time, b.settling_time),
+                (
+                    "send_buffer_timeout",
+                    c.send_buffer_timeout,
+                    b.send_buffer_timeout,
+                ),
+                (
+                    "route_aggregation_time",
+                    c.route_aggregation_time,
+                    b.route_aggregation_time,
+                ),
+            ];
+            for (name, v, def) in dur {
+                rows.add(format!("{p}.{name}"), secs(v), secs(def), "s", d);
+            }
+            rows.add(
+                format!("{p}.holdtimes"),
+                c.holdtimes,
+                b.holdtimes,
+                "intervals",
+                d,
+            );
+            rows.add(
+                format!("{p}.weighted_factor"),
+                c.weighted_factor,
+                b.weighted_factor,
+                "",
+                d,
+            );
+            let flags = [
+                (
+                    "weighted_settling",
+                    c.weighted_settling,
+                    b.weighted_settling,
+                ),
+                ("buffering", c.buffering, b.buffering),
+                (
+                    "route_aggregation",
+                    c.route_aggregation,
+                    b.route_aggregation,
+                ),
+                (
+                    "link_layer_feedback",
+                    c.link_layer_feedback,
+                    b.link_layer_feedback,
+                ),
+            ];
+            for (name, v, def) in flags {
+                rows.add(format!("{p}.{name}"), v, def, "", d);
+            }
+            rows.add(
+                format!("{p}.send_buffer_packets"),
+                c.send_buffer_packets,
+                b.send_buffer_packets,
+                "packets",
+                d,
+            );
+            rows.add(
+                format!("{p}.send_buffer_packets_per_dst"),
+                c.send_buffer_packets_per_dst,
+                b.send_buffer_packets_per_dst,
+                "packets",
                 d,
             );
         }

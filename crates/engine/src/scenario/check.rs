@@ -358,6 +358,7 @@ fn check_routing(s: &Scenario) -> Result<(), ScenarioError> {
             ("aodv", r.aodv.is_some()),
             ("dsr", r.dsr.is_some()),
             ("olsr", r.olsr.is_some()),
+            ("dsdv", r.dsdv.is_some()),
         ] {
             if given {
                 return Err(ScenarioError::at(
@@ -407,6 +408,31 @@ fn check_routing(s: &Scenario) -> Result<(), ScenarioError> {
                 "routing.olsr.willingness",
                 "must be 0-7 (RFC 3626 §18.8)",
             ));
+        }
+    }
+    if let Some(v) = &r.dsdv {
+        positive(
+            "routing.dsdv.periodic_update_interval",
+            v.periodic_update_interval,
+        )?;
+        positive("routing.dsdv.send_buffer_timeout", v.send_buffer_timeout)?;
+        positive(
+            "routing.dsdv.route_aggregation_time",
+            v.route_aggregation_time,
+        )?;
+        at_least_one("routing.dsdv.holdtimes", v.holdtimes)?;
+        at_least_one("routing.dsdv.send_buffer_packets", v.send_buffer_packets)?;
+        at_least_one(
+            "routing.dsdv.send_buffer_packets_per_dst",
+            v.send_buffer_packets_per_dst,
+        )?;
+        if let Some(w) = v.weighted_factor {
+            if !(0.0..=1.0).contains(&w) {
+                return Err(ScenarioError::at(
+                    "routing.dsdv.weighted_factor",
+                    "must be between 0 and 1 (ns-3 WeightedFactor)",
+                ));
+            }
         }
     }
     if r.protocol == RoutingKind::Static {

@@ -1,7 +1,7 @@
 //! `[routing]`: how wireless nodes find routes. Static shortest paths (computed once at t = 0)
 //! or one of the ad hoc routing protocols of `sctpsim_proto::routing`, with their RFC defaults.
 //! `docs/scenario.md` documents each field; the models are described in
-//! `docs/models/{dsr,aodv,olsr}.md`.
+//! `docs/models/{dsr,aodv,olsr,dsdv}.md`.
 
 use super::quantity::Duration;
 use serde::{Deserialize, Serialize};
@@ -19,6 +19,9 @@ pub enum RoutingKind {
     Aodv,
     /// Optimized Link State Routing, RFC 3626.
     Olsr,
+    /// Destination-Sequenced Distance-Vector routing (Perkins & Bhagwat 1994), as ns-3's
+    /// `dsdv` module.
+    Dsdv,
 }
 
 impl RoutingKind {
@@ -29,6 +32,7 @@ impl RoutingKind {
             RoutingKind::Dsr => "dsr",
             RoutingKind::Aodv => "aodv",
             RoutingKind::Olsr => "olsr",
+            RoutingKind::Dsdv => "dsdv",
         }
     }
 }
@@ -49,6 +53,9 @@ pub struct RoutingSpec {
     /// `[routing.olsr]`: OLSR settings (RFC 3626 defaults otherwise).
     #[serde(default)]
     pub olsr: Option<OlsrSpec>,
+    /// `[routing.dsdv]`: DSDV settings (ns-3 3.44 defaults otherwise).
+    #[serde(default)]
+    pub dsdv: Option<DsdvSpec>,
 }
 
 /// `routing.dsr.profile`: which DSR the defaults follow.
@@ -227,4 +234,52 @@ pub struct OlsrSpec {
     /// WILLINGNESS (§18.8), 0–7. Default 3 (WILL_DEFAULT).
     #[serde(default)]
     pub willingness: Option<u8>,
+}
+
+/// `[routing.dsdv]`: every field optional; absent fields keep `DsdvConfig::default()` (ns-3
+/// 3.44's `ns3::dsdv::RoutingProtocol` attributes).
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DsdvSpec {
+    /// Between full dumps (ns-3 `PeriodicUpdateInterval`). Default 15 s.
+    #[serde(default)]
+    pub periodic_update_interval: Option<Duration>,
+    /// Settling time of a new route (ns-3 `SettlingTime`). Default 5 s.
+    #[serde(default)]
+    pub settling_time: Option<Duration>,
+    /// Routes silent for this many periodic intervals are purged (ns-3 `Holdtimes`).
+    /// Default 3.
+    #[serde(default)]
+    pub holdtimes: Option<u32>,
+    /// Weight of the last settling time in the weighted settling time, 0–1 (ns-3
+    /// `WeightedFactor`). Default 0.875.
+    #[serde(default)]
+    pub weighted_factor: Option<f64>,
+    /// Weighted settling time (ns-3 `EnableWST`). Default true.
+    #[serde(default)]
+    pub weighted_settling: Option<bool>,
+    /// Buffer originated packets while there is no route (ns-3 `EnableBuffering`).
+    /// Default true.
+    #[serde(default)]
+    pub buffering: Option<bool>,
+    /// Send buffer size, packets (ns-3 `MaxQueueLen`). Default 500.
+    #[serde(default)]
+    pub send_buffer_packets: Option<u32>,
+    /// Send buffer share of one destination, packets (ns-3 `MaxQueuedPacketsPerDst`).
+    /// Default 5.
+    #[serde(default)]
+    pub send_buffer_packets_per_dst: Option<u32>,
+    /// Longest wait in the send buffer (ns-3 `MaxQueueTime`). Default 30 s.
+    #[serde(default)]
+    pub send_buffer_timeout: Option<Duration>,
+    /// Route aggregation (ns-3 `EnableRouteAggregation`). Default false.
+    #[serde(default)]
+    pub route_aggregation: Option<bool>,
+    /// Delay of aggregated triggered updates (ns-3 `RouteAggregationTime`). Default 1 s.
+    #[serde(default)]
+    pub route_aggregation_time: Option<Duration>,
+    /// React to MAC link failures as the paper does (routes through the neighbour broken
+    /// at once). Default false, as ns-3.
+    #[serde(default)]
+    pub link_layer_feedback: Option<bool>,
 }

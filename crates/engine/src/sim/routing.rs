@@ -1,5 +1,5 @@
 //! Driving the ad hoc routing protocols (`sctpsim_proto::routing`): one [`Router`] per wireless
-//! node when `routing.protocol` is `dsr`, `aodv` or `olsr`.
+//! node when `routing.protocol` is `dsr`, `aodv`, `olsr` or `dsdv`.
 //!
 //! The glue is the contract of `sctpsim_proto::routing` (its module doc):
 //! * a packet a node originates ([`Simulation::ip_output`]) goes to its router
@@ -25,7 +25,7 @@ use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
 use crate::scenario::{
-    AodvProfileKind, AodvSpec, DsrProfileKind, DsrSpec, Duration, OlsrSpec, RoutingKind,
+    AodvProfileKind, AodvSpec, DsdvSpec, DsrProfileKind, DsrSpec, Duration, OlsrSpec, RoutingKind,
     RoutingSpec, Scenario,
 };
 use crate::topology::Topology;
@@ -63,7 +63,7 @@ fn make_router(
     addr: Ipv4Addr,
     rng: sctpsim_kernel::Rng,
 ) -> Option<Box<dyn Router>> {
-    use sctpsim_proto::routing::{aodv, dsr, olsr};
+    use sctpsim_proto::routing::{aodv, dsdv, dsr, olsr};
     match spec.protocol {
         RoutingKind::Static => None,
         RoutingKind::Dsr => Some(Box::new(dsr::Dsr::new(
@@ -79,6 +79,11 @@ fn make_router(
         RoutingKind::Olsr => Some(Box::new(olsr::Olsr::new(
             addr,
             olsr_config(spec.olsr.as_ref()),
+            rng,
+        ))),
+        RoutingKind::Dsdv => Some(Box::new(dsdv::Dsdv::new(
+            addr,
+            dsdv_config(spec.dsdv.as_ref()),
             rng,
         ))),
     }
@@ -183,6 +188,34 @@ pub(crate) fn olsr_config(spec: Option<&OlsrSpec>) -> sctpsim_proto::routing::ol
             .link_layer_notification
             .unwrap_or(c.link_layer_notification);
         c.willingness = s.willingness.unwrap_or(c.willingness);
+    }
+    c
+}
+
+/// The DSDV configuration of `[routing.dsdv]`: `DsdvConfig::default()` (ns-3 3.44's
+/// attributes) with the fields given.
+pub(crate) fn dsdv_config(spec: Option<&DsdvSpec>) -> sctpsim_proto::routing::dsdv::DsdvConfig {
+    let mut c = sctpsim_proto::routing::dsdv::DsdvConfig::default();
+    let d = |x: Duration| x.0;
+    if let Some(s) = spec {
+        c.periodic_update_interval = s
+            .periodic_update_interval
+            .map_or(c.periodic_update_interval, d);
+        c.settling_time = s.settling_time.map_or(c.settling_time, d);
+        c.holdtimes = s.holdtimes.unwrap_or(c.holdtimes);
+        c.weighted_factor = s.weighted_factor.unwrap_or(c.weighted_factor);
+        c.weighted_settling = s.weighted_settling.unwrap_or(c.weighted_settling);
+        c.buffering = s.buffering.unwrap_or(c.buffering);
+        c.send_buffer_packets = s
+            .send_buffer_packets
+            .map_or(c.send_buffer_packets, |v| v as usize);
+        c.send_buffer_packets_per_dst = s
+            .send_buffer_packets_per_dst
+            .map_or(c.send_buffer_packets_per_dst, |v| v as usize);
+        c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
+        c.route_aggregation = s.route_aggregation.unwrap_or(c.route_aggregation);
+        c.route_aggregation_time = s.route_aggregation_time.map_or(c.route_aggregation_time, d);
+        c.link_layer_feedback = s.link_layer_feedback.unwrap_or(c.link_layer_feedback);
     }
     c
 }

@@ -62,6 +62,7 @@ use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
 pub mod aodv;
+pub mod dsdv;
 pub mod dsr;
 pub mod olsr;
 pub mod testnet;
