@@ -25,6 +25,7 @@ const FLAG_PR_SCTP: u8 = 1;
 const FLAG_ASCONF: u8 = 2;
 const FLAG_AUTH: u8 = 4;
 const FLAG_I_DATA: u8 = 8;
+const FLAG_RECONFIG: u8 = 16;
 /// Addresses kept per side in a cookie.
 const MAX_ADDRS: usize = 64;
 
@@ -88,6 +89,8 @@ pub struct StateCookie {
     pub peer_asconf: bool,
     /// The peer listed I-DATA in its Supported Extensions (RFC 8260 §2.2).
     pub peer_i_data: bool,
+    /// The peer listed RE-CONFIG in its Supported Extensions (RFC 6525 §3.1).
+    pub peer_reconfig: bool,
     /// The peer's addresses; the first is the source of its INIT.
     pub peer_addrs: Vec<Ipv4Addr>,
     /// Our addresses; the first is the one the INIT was sent to.
@@ -135,6 +138,9 @@ impl StateCookie {
         }
         if self.peer_i_data {
             flags |= FLAG_I_DATA;
+        }
+        if self.peer_reconfig {
+            flags |= FLAG_RECONFIG;
         }
         b.push(flags);
         for list in [&self.peer_addrs, &self.local_addrs] {
@@ -219,6 +225,7 @@ impl StateCookie {
             peer_pr_sctp: flags & FLAG_PR_SCTP != 0,
             peer_asconf: flags & FLAG_ASCONF != 0,
             peer_i_data: flags & FLAG_I_DATA != 0,
+            peer_reconfig: flags & FLAG_RECONFIG != 0,
             peer_addrs,
             local_addrs,
             auth,
@@ -342,6 +349,7 @@ mod test {
             peer_pr_sctp: true,
             peer_asconf: false,
             peer_i_data: true,
+            peer_reconfig: false,
             peer_addrs: vec![Ipv4Addr::new(1, 2, 3, 4), Ipv4Addr::new(5, 6, 7, 8)],
             local_addrs: vec![Ipv4Addr::new(9, 9, 9, 9)],
             auth: None,

@@ -44,6 +44,8 @@ pub(crate) struct InitInfo {
     pub asconf: bool,
     /// I-DATA listed in Supported Extensions (RFC 8260 §2.2).
     pub i_data: bool,
+    /// RE-CONFIG listed in Supported Extensions (RFC 6525 §3.1).
+    pub reconfig: bool,
     /// Cookie Preservative increment in ms (RFC 9260 §3.3.2.1.3).
     pub cookie_preservative_ms: Option<u32>,
     /// A Host Name Address parameter (RFC 9260 §5.1.2: answered with ABORT, Unresolvable
@@ -65,6 +67,8 @@ pub(crate) struct PeerExtensions {
     pub asconf: bool,
     /// I-DATA (RFC 8260 §2.2).
     pub i_data: bool,
+    /// RE-CONFIG (RFC 6525 §3.1).
+    pub reconfig: bool,
 }
 
 /// RFC 9260 §3.2.1: walks the parameters of an INIT or INIT ACK received from `src`. An
@@ -102,6 +106,7 @@ pub(crate) fn parse_init_params(init: &InitChunk, src: Ipv4Addr) -> InitInfo {
                     info.pr_sctp = true;
                 }
                 info.i_data = types.contains(&chunk_type::I_DATA);
+                info.reconfig = types.contains(&chunk_type::RE_CONFIG);
             }
             Parameter::Unknown { kind, .. } => {
                 let action = UnrecognizedAction::for_parameter_type(*kind);
@@ -171,6 +176,10 @@ fn our_params(
     // RFC 8260 §2.2: I-DATA is offered in the Supported Extensions parameter.
     if cfg.i_data {
         ext.push(chunk_type::I_DATA);
+    }
+    // RFC 6525 §3.1: RE-CONFIG is offered in the Supported Extensions parameter.
+    if cfg.reconfig {
+        ext.push(chunk_type::RE_CONFIG);
     }
     if !ext.is_empty() {
         params.push(Parameter::SupportedExtensions(ext));
@@ -246,6 +255,7 @@ pub(crate) fn build_init_ack(
         peer_pr_sctp: info.pr_sctp,
         peer_asconf: info.asconf,
         peer_i_data: info.i_data,
+        peer_reconfig: info.reconfig,
         peer_addrs: info.peer_addrs.clone(),
         local_addrs: local_addrs.to_vec(),
         auth: auth.zip(info.auth.clone()).map(|(l, p)| (l.clone(), p)),
@@ -529,6 +539,7 @@ impl SctpAssociation {
                 pr_sctp: info.pr_sctp,
                 asconf: info.asconf,
                 i_data: info.i_data,
+                reconfig: info.reconfig,
             },
         );
         let auth = match (&self.auth_local, &info.auth) {
@@ -585,6 +596,7 @@ impl SctpAssociation {
             pr_sctp,
             asconf,
             i_data,
+            reconfig,
         } = ext;
         self.outbound_streams = outbound.max(1);
         self.inbound_streams = inbound.max(1);
@@ -601,6 +613,8 @@ impl SctpAssociation {
         if self.i_data {
             self.pr_sctp = false;
         }
+        self.reconfig = (self.cfg.reconfig && reconfig)
+            .then(|| super::super::reconfig::ReconfigState::new(self.tx.initial_tsn.0, peer_tsn.0));
         for p in &mut self.paths {
             if self.cfg.initial_ssthresh.is_none() {
                 p.ssthresh = a_rwnd.max(1);
@@ -614,6 +628,8 @@ impl SctpAssociation {
         self.auth = auth;
         if self.cfg.auth && self.auth.is_none() {
             self.asconf_ok = false;
+            // RFC 6525 §3.1: RE-CONFIG only authenticated.
+            self.reconfig = None;
         }
     }
 
@@ -658,6 +674,7 @@ impl SctpAssociation {
                 pr_sctp: c.peer_pr_sctp,
                 asconf: c.peer_asconf,
                 i_data: c.peer_i_data,
+                reconfig: c.peer_reconfig,
             },
         );
         if let Some((local, _)) = &c.auth {

@@ -26,6 +26,7 @@ mod invalid;
 mod multihoming;
 mod pair;
 mod prsctp;
+mod reconfig;
 mod sack;
 mod shutdown;
 mod t3;
