@@ -11,8 +11,14 @@
 //! path and association error counters as T3-rtx does). The operations wait in a queue until
 //! they may go:
 //! * an Outgoing SSN Reset holds its streams' queued messages until the answer (no new SSN
-//!   may be assigned on them, §5.1.2) and is sent once no message of them is half-sent in
-//!   I-DATA fragments (its MID must not change under the receiver, RFC 8260 §3);
+//!   may be assigned on them, §5.1.2). It is sent once everything in flight is acknowledged
+//!   (meanwhile no stream gets new TSNs, about one round trip), so that its Sender's Last
+//!   Assigned TSN is already at the peer's cumulative TSN and the peer performs it at once
+//!   instead of deferring it (§5.2.2). Deferred resets are where stacks differ: usrsctp 0.9.5
+//!   answers "In progress" and, when the last TSN arrives as the fill of a gap, never sends
+//!   "Performed" and keeps answering retransmissions "In progress" (seen in the interop
+//!   harness, `crates/interop`). Waiting also keeps a message half-sent in I-DATA fragments
+//!   out of the reset (its MID must not change under the receiver, RFC 8260 §3);
 //! * an SSN/TSN Reset holds every stream at once and is sent when nothing is outstanding
 //!   (§5.1.4), so that the TSN space can restart cleanly.
 //!
@@ -283,15 +289,21 @@ impl SctpAssociation {
                 streams,
                 response_seq,
             } => {
+                let all = self.all_outbound();
                 let list = if streams.is_empty() {
-                    self.all_outbound()
+                    all.clone()
                 } else {
                     streams.clone()
                 };
-                if self.sendq.fragmenting(&list) {
+                if !self.tx.is_empty() || self.sendq.fragmenting(&list) {
+                    // Drain first: no new TSN until everything sent is acknowledged, so that
+                    // the peer can perform the reset at once (see the module documentation).
+                    self.sendq.hold(&all);
                     return;
                 }
                 self.sendq.hold(&list);
+                let others: Vec<u16> = all.into_iter().filter(|s| !list.contains(s)).collect();
+                self.sendq.release(&others);
                 let last_tsn = self.tx.tsn(self.tx.next_idx) - 1;
                 let param = ReconfigParam::OutgoingSsnReset {
                     request_seq: seq,

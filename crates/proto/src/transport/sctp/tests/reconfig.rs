@@ -100,19 +100,26 @@ fn outgoing_reset_holds_the_stream_until_performed() {
     assert_eq!(data_of(&mut h), vec![(0, 0), (0, 1)]);
     h.a.reset_streams(now, &[0]).unwrap();
     let my_seq = h.a.initial_tsn().0;
-    assert_eq!(
-        reconfigs(&mut h),
-        vec![ReconfigParam::OutgoingSsnReset {
+    // Sent once what is in flight is acknowledged; meanwhile no new TSN on any stream.
+    h.a.send(now, vec![1; 10], 1, false, None, 0).unwrap();
+    assert!(reconfigs(&mut h).is_empty());
+    h.inject(vec![h.sack(2, &[], 65_536)]);
+    let sent = h.all_chunks();
+    let request = ChunkRepr::Reconfig(ReconfigChunk {
+        params: vec![ReconfigParam::OutgoingSsnReset {
             request_seq: my_seq,
             response_seq: rseq(0).wrapping_sub(1),
             last_tsn: h.ltsn(1),
             streams: vec![0],
-        }]
-    );
+        }],
+    });
+    assert!(sent.iter().any(|(_, c)| *c == request));
     // §5.1.2: nothing new on the stream before the answer; other streams go on.
+    assert!(sent
+        .iter()
+        .any(|(_, c)| matches!(c, ChunkRepr::Data(d) if d.stream_id == 1)));
     h.send_msg(100);
-    h.a.send(now, vec![1; 10], 1, false, None, 0).unwrap();
-    assert_eq!(data_of(&mut h), vec![(1, 0)]);
+    assert_eq!(data_of(&mut h), vec![]);
     h.inject(vec![
         h.sack(3, &[], 65_536),
         rc(vec![resp(my_seq, ReconfigResult::Performed)]),
@@ -125,6 +132,7 @@ fn outgoing_reset_holds_the_stream_until_performed() {
     }));
     assert_eq!(h.a.stats().reconfig_performed, 1);
     // The next request takes the next sequence number.
+    h.inject(vec![h.sack(4, &[], 65_536)]);
     h.a.reset_streams(h.now, &[]).unwrap();
     let p = reconfigs(&mut h);
     assert!(
