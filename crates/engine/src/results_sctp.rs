@@ -84,6 +84,16 @@ pub struct SctpResult {
     /// or its route lost); their RTT samples span the route's outage.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub late_heartbeat_acks: Option<u64>,
+    /// Stream reconfiguration (RFC 6525, `sctp.reconfig = true` only): RE-CONFIG requests
+    /// both ends sent (retransmissions included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconfig_requests_sent: Option<u64>,
+    /// ... requests of either end the peer answered "Performed" (or "Nothing to do").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconfig_performed: Option<u64>,
+    /// ... requests of either end the peer answered "Denied" or with an error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconfig_denied: Option<u64>,
 }
 
 /// One destination of one side of an association.

@@ -52,6 +52,7 @@ impl Simulation {
             let stats = |k: usize| s.sides[k].assoc().map_or(&empty, |a| a.stats());
             let (cs, ss) = (stats(CLIENT), stats(SERVER));
             let client = s.sides[CLIENT].assoc();
+            let reconfig = s.sides[CLIENT].endpoint.config().reconfig;
             assocs.push(SctpResult {
                 id,
                 profile: s.profile.name().into(),
@@ -92,6 +93,11 @@ impl Simulation {
                 failover_retransmissions: s.asctp.as_ref().map(|_| cs.failover_retransmissions),
                 misses_out_of_range: s.asctp.as_ref().map(|_| cs.misses_out_of_range),
                 late_heartbeat_acks: s.asctp.as_ref().map(|_| cs.late_heartbeat_acks),
+                reconfig_requests_sent: reconfig
+                    .then_some(cs.reconfig_requests_sent + ss.reconfig_requests_sent),
+                reconfig_performed: reconfig
+                    .then_some(cs.reconfig_performed + ss.reconfig_performed),
+                reconfig_denied: reconfig.then_some(cs.reconfig_denied + ss.reconfig_denied),
             });
             for (k, side_name) in [(CLIENT, "sender"), (SERVER, "receiver")] {
                 let Some(a) = s.sides[k].assoc() else {
