@@ -27,7 +27,8 @@
 //! gets "Error - Bad Sequence Number", §5.2.1); then
 //! * Outgoing SSN Reset (§5.2.2): performed at once when the Sender's Last Assigned TSN is
 //!   acknowledged, otherwise answered "In progress" and performed when the cumulative TSN
-//!   reaches it (deferred reset; a retransmission of the request then gets "Performed"). Data
+//!   reaches it (deferred reset; a retransmission of the request then gets "Performed"); several
+//!   can wait at once, each performed when its own last TSN arrives. Data
 //!   beyond that TSN on the reset streams is not held back: a peer that respects §5.1.2
 //!   (ours, usrsctp, Linux) sends none before the answer;
 //! * Incoming SSN Reset (§5.2.3): answered by an Outgoing SSN Reset Request of our own whose
@@ -126,7 +127,8 @@ pub struct ReconfigState {
     /// The answers to the peer's last two requests, newest first (§5.2.1: a retransmitted
     /// request is answered again). `None` in the answer: answered implicitly.
     answers: [Option<(u32, Option<ReconfigResult>)>; 2],
-    deferred: Option<Deferred>,
+    /// The peer's deferred resets, in arrival order (usrsctp keeps a list too).
+    deferred: Vec<Deferred>,
 }
 
 impl ReconfigState {
@@ -139,7 +141,7 @@ impl ReconfigState {
             queue: VecDeque::new(),
             peer_next: peer_initial_tsn,
             answers: [None, None],
-            deferred: None,
+            deferred: Vec::new(),
         }
     }
 
@@ -398,12 +400,16 @@ impl SctpAssociation {
         let Some(rc) = self.reconfig.as_mut() else {
             return;
         };
-        if let Some(d) = rc.deferred.clone() {
-            if !d.last_tsn.is_after(self.rx.cum_tsn()) {
-                rc.deferred = None;
-                rc.update(d.seq, ReconfigResult::Performed);
-                self.perform_inbound_reset(&d.streams);
-            }
+        let cum = self.rx.cum_tsn();
+        let (due, waiting): (Vec<Deferred>, Vec<Deferred>) = std::mem::take(&mut rc.deferred)
+            .into_iter()
+            .partition(|d| !d.last_tsn.is_after(cum));
+        rc.deferred = waiting;
+        for d in &due {
+            rc.update(d.seq, ReconfigResult::Performed);
+        }
+        for d in due {
+            self.perform_inbound_reset(&d.streams);
         }
         self.send_next_reconfig(now);
     }
@@ -516,21 +522,24 @@ impl SctpAssociation {
             .reconfig
             .as_ref()
             .is_some_and(|r| r.outstanding.is_some() || !r.queue.is_empty());
-        let deferred = self.reconfig.as_ref().is_some_and(|r| r.deferred.is_some());
+        let deferred = self
+            .reconfig
+            .as_ref()
+            .is_some_and(|r| !r.deferred.is_empty());
         let result = match req {
             ReconfigParam::OutgoingSsnReset {
                 last_tsn, streams, ..
             } => {
                 if streams.iter().any(|s| *s >= self.inbound_streams) {
                     ReconfigResult::WrongSsn
-                } else if deferred {
-                    ReconfigResult::AlreadyInProgress
                 } else if !last_tsn.is_after(self.rx.cum_tsn()) {
                     self.perform_inbound_reset(streams);
                     ReconfigResult::Performed
                 } else {
                     if let Some(rc) = self.reconfig.as_mut() {
-                        rc.deferred = Some(Deferred {
+                        // Several may wait: usrsctp treats "In progress" as final and goes on
+                        // with its next request (seen in the interop harness).
+                        rc.deferred.push(Deferred {
                             seq,
                             last_tsn: *last_tsn,
                             streams: streams.clone(),

@@ -473,3 +473,50 @@ fn two_associations_reset_and_add_streams_while_messages_flow() {
         assert_eq!(p.client_rx[0].stream, 10);
     }
 }
+
+#[test]
+fn several_deferred_resets_wait_for_their_own_last_tsn() {
+    // usrsctp takes "In progress" as final and sends its next request at once: both wait.
+    let mut h = established_rc(rc_cfg(), true);
+    let req = |k: u32, last: u32, sid: u16| {
+        rc(vec![ReconfigParam::OutgoingSsnReset {
+            request_seq: rseq(k),
+            response_seq: h.a.initial_tsn().0.wrapping_sub(1),
+            last_tsn: REMOTE_TSN + last,
+            streams: vec![sid],
+        }])
+    };
+    let (r0, r1) = (req(0, 1, 1), req(1, 2, 2));
+    h.inject(vec![r0]);
+    h.inject(vec![r1]);
+    assert_eq!(
+        reconfigs(&mut h),
+        vec![
+            resp(rseq(0), ReconfigResult::InProgress),
+            resp(rseq(1), ReconfigResult::InProgress)
+        ]
+    );
+    h.inject(vec![rdata(0, 1, 0, b"a"), rdata(1, 1, 1, b"b")]);
+    h.all();
+    let changed = |h: &mut Harness| {
+        h.take_events()
+            .into_iter()
+            .filter_map(|e| match e {
+                SctpEvent::StreamsChanged { streams, .. } => Some(streams),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(changed(&mut h), vec![vec![1]]);
+    h.inject(vec![rdata(2, 2, 0, b"c")]);
+    h.all();
+    assert_eq!(changed(&mut h), vec![vec![2]]);
+    // Stream 1 now expects SSN 0 again.
+    h.inject(vec![rdata(3, 1, 0, b"d")]);
+    h.all();
+    let got: Vec<Vec<u8>> = std::iter::from_fn(|| h.a.recv()).map(|m| m.data).collect();
+    assert_eq!(
+        got,
+        vec![b"a".to_vec(), b"b".to_vec(), b"c".to_vec(), b"d".to_vec()]
+    );
+}
