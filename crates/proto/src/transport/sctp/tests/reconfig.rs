@@ -520,3 +520,84 @@ fn several_deferred_resets_wait_for_their_own_last_tsn() {
         vec![b"a".to_vec(), b"b".to_vec(), b"c".to_vec(), b"d".to_vec()]
     );
 }
+
+#[test]
+fn arbitrary_reconfig_chunks_never_panic() {
+    // Random requests and responses (sequence numbers near the expected ones, any streams,
+    // counts and results) against an established association with data both ways.
+    let mut rng = sctpsim_kernel::Rng::from_seed(11);
+    for round in 0..40 {
+        let mut h = established_rc(rc_cfg(), true);
+        let my = h.a.initial_tsn().0;
+        let mut k = 0u32;
+        for step in 0..60u32 {
+            let r = rng.next_u64();
+            let near = |base: u32, r: u64| base.wrapping_add((r % 5) as u32).wrapping_sub(2);
+            let sids: Vec<u16> = (0..(r % 4)).map(|i| ((r >> (8 * i)) % 14) as u16).collect();
+            let p = match (r >> 40) % 7 {
+                0 => ReconfigParam::OutgoingSsnReset {
+                    request_seq: near(rseq(k), r >> 3),
+                    response_seq: near(my, r >> 5),
+                    last_tsn: REMOTE_TSN + ((r >> 7) % 6) as u32,
+                    streams: sids,
+                },
+                1 => ReconfigParam::IncomingSsnReset {
+                    request_seq: near(rseq(k), r >> 3),
+                    streams: sids,
+                },
+                2 => ReconfigParam::SsnTsnReset {
+                    request_seq: near(rseq(k), r >> 3),
+                },
+                3 => ReconfigParam::Response {
+                    response_seq: near(my, r >> 3),
+                    result: ReconfigResult::from_code(((r >> 9) % 8) as u32),
+                    next_tsns: (r & 1 == 0).then_some((Tsn(r as u32), Tsn((r >> 32) as u32))),
+                },
+                4 => ReconfigParam::AddOutgoingStreams {
+                    request_seq: near(rseq(k), r >> 3),
+                    new_streams: (r >> 11) as u16,
+                },
+                5 => ReconfigParam::AddIncomingStreams {
+                    request_seq: near(rseq(k), r >> 3),
+                    new_streams: (r >> 11) as u16,
+                },
+                _ => ReconfigParam::Unknown {
+                    kind: (r >> 13) as u16,
+                    value: vec![1, 2, 3],
+                },
+            };
+            k += u32::from(r.is_multiple_of(3));
+            let now = h.now;
+            if h.a.state() == State::Closed {
+                break;
+            }
+            match step % 5 {
+                0 => {
+                    let _ = h.a.send(now, vec![7; 300], (r % 10) as u16, false, None, 0);
+                }
+                1 => {
+                    let _ = h.a.reset_streams(now, &[(r % 3) as u16]);
+                }
+                2 => {
+                    let _ = h.a.add_streams(now, (r % 2) as u16, (r % 3) as u16);
+                }
+                _ => {}
+            }
+            h.inject(vec![rdata(step, (r % 12) as u16, 0, b"x"), rc(vec![p])]);
+            if step.is_multiple_of(7) {
+                // Acknowledge what was sent so far (the requests wait for it).
+                let sent = h.all_data_tsns();
+                if let Some(last) = sent.iter().max_by(|a, b| a.0.cmp(&b.0)) {
+                    h.inject(vec![sack_chunk(*last, &[], 65_536)]);
+                }
+            }
+            h.wait(SimDuration::from_millis(if round % 2 == 0 {
+                10
+            } else {
+                700
+            }));
+            h.a.check_invariants();
+            while h.a.recv().is_some() {}
+        }
+    }
+}
