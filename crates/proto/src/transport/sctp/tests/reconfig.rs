@@ -601,3 +601,68 @@ fn arbitrary_reconfig_chunks_never_panic() {
         }
     }
 }
+
+/// RFC 6525 §3.1 with AUTH (RFC 4895): RE-CONFIG joins our CHUNKS list; an unauthenticated
+/// RE-CONFIG is discarded, an authenticated one answered; a peer that lists RE-CONFIG gets
+/// ours signed; without AUTH negotiated the extension is not used.
+#[test]
+fn reconfig_is_authenticated_when_auth_is_on() {
+    use crate::transport::sctp::auth::{AuthHmac, AuthParams, AuthState};
+    let cfg = SctpConfig {
+        auth: true,
+        ..rc_cfg()
+    };
+    let setup = |peer_auth: bool| {
+        let (mut h, init) = cookie_wait(cfg.clone(), &[L1], &[R1]);
+        let ours = AuthParams::from_params(&init.params).expect("our INIT offers AUTH");
+        assert!(ours
+            .chunks
+            .as_ref()
+            .is_some_and(|c| c.contains(&chunk_type::RE_CONFIG)));
+        let offer = AuthParams::ours(
+            &mut sctpsim_kernel::Rng::from_seed(5),
+            vec![chunk_type::RE_CONFIG],
+            AuthHmac::Sha1,
+        );
+        let mut ack = remote_init_ack(&[R1], b"remote-cookie", false, false);
+        let mut ext = vec![chunk_type::RE_CONFIG];
+        if peer_auth {
+            ext.push(chunk_type::AUTH);
+            ack.params.extend(offer.to_params());
+        }
+        ack.params.push(Parameter::SupportedExtensions(ext));
+        let tag = h.a.my_vtag();
+        h.inject_raw(R1, tag, vec![ChunkRepr::InitAck(ack)]);
+        h.next().expect("COOKIE ECHO");
+        h.inject(vec![ChunkRepr::CookieAck]);
+        h.all();
+        h.take_events();
+        let remote = AuthState::new(offer, ours);
+        (h, remote)
+    };
+    let (mut h, remote) = setup(false);
+    assert!(!h.a.reconfig_negotiated(), "RE-CONFIG only with AUTH");
+    assert!(remote.is_some());
+    let (mut h2, remote) = setup(true);
+    assert!(h2.a.reconfig_negotiated());
+    let remote = remote.expect("remote view");
+    let req = rc(vec![ReconfigParam::SsnTsnReset {
+        request_seq: rseq(0),
+    }]);
+    h2.inject(vec![req.clone()]);
+    assert!(reconfigs(&mut h2).is_empty(), "unauthenticated: discarded");
+    assert_eq!(h2.a.stats().auth_unauthenticated_dropped, 1);
+    let mut chunks = vec![req];
+    assert!(remote.sign(&mut chunks));
+    h2.inject(chunks);
+    let t = h2.next().expect("the answer");
+    assert!(
+        matches!(
+            t.packet.chunks.as_slice(),
+            [ChunkRepr::Auth(_), ChunkRepr::Reconfig(_)]
+        ),
+        "{:?}",
+        t.packet.chunks
+    );
+    let _ = h.all();
+}
