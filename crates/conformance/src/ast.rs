@@ -247,8 +247,16 @@ pub enum ChunkSpec {
         /// Chunk length.
         len: Option<u16>,
     },
-    /// A chunk packetdrill knows but this runner does not (RECONFIG,
-    /// FORWARD_TSN, ...): kept so that executing it reports "unsupported".
+    /// `RECONFIG[flgs=0, OUTGOING_SSN_RESET[...], ...]` (RFC 6525 §3.1): one or two
+    /// re-configuration parameters.
+    Reconfig {
+        /// Chunk flags.
+        flags: Option<u8>,
+        /// The parameters; `None`: any (a bare `...`).
+        params: Option<Vec<ReconfigSpec>>,
+    },
+    /// A chunk packetdrill knows but this runner does not (FORWARD_TSN, ...): kept so that
+    /// executing it reports "unsupported".
     Unsupported {
         /// The chunk name as written.
         name: String,
@@ -424,4 +432,61 @@ pub enum Expr {
     Struct(Vec<(String, Expr)>),
     /// `f(args)`: a function-like macro (`htons(8080)`, `inet_addr("...")`).
     Call(String, Vec<Expr>),
+}
+
+/// A re-configuration parameter of a RECONFIG chunk (RFC 6525 §4), packetdrill's names; `None`
+/// fields are wildcards. Request and response sequence numbers of the system under test, and
+/// its TSNs, are written relative to the Initial TSN the script named for it (RFC 6525 §4.1:
+/// request sequence numbers start at the Initial TSN), like its DATA TSNs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReconfigSpec {
+    /// `OUTGOING_SSN_RESET[req_sn=, resp_sn=, last_tsn=, sids=[...]]` (§4.1).
+    OutgoingSsnReset {
+        /// Re-configuration Request Sequence Number.
+        req_sn: Option<u32>,
+        /// Re-configuration Response Sequence Number.
+        resp_sn: Option<u32>,
+        /// Sender's Last Assigned TSN.
+        last_tsn: Option<u32>,
+        /// Stream numbers (empty: all).
+        sids: Option<Vec<u16>>,
+    },
+    /// `INCOMING_SSN_RESET[req_sn=, sids=[...]]` (§4.2).
+    IncomingSsnReset {
+        /// Re-configuration Request Sequence Number.
+        req_sn: Option<u32>,
+        /// Stream numbers (empty: all).
+        sids: Option<Vec<u16>>,
+    },
+    /// `SSN_TSN_RESET[req_sn=]` (§4.3).
+    SsnTsnReset {
+        /// Re-configuration Request Sequence Number.
+        req_sn: Option<u32>,
+    },
+    /// `RECONFIG_RESPONSE[resp_sn=, result=, sender_next_tsn=, receiver_next_tsn=]` (§4.4);
+    /// without the two TSNs the parameter is 12 bytes long.
+    Response {
+        /// Re-configuration Response Sequence Number.
+        resp_sn: Option<u32>,
+        /// Result (0–6).
+        result: Option<u32>,
+        /// Sender's Next TSN.
+        sender_next_tsn: Option<u32>,
+        /// Receiver's Next TSN.
+        receiver_next_tsn: Option<u32>,
+    },
+    /// `ADD_OUTGOING_STREAMS[req_sn=, number_of_new_streams=]` (§4.5).
+    AddOutgoingStreams {
+        /// Re-configuration Request Sequence Number.
+        req_sn: Option<u32>,
+        /// Number of new streams.
+        number_of_new_streams: Option<u16>,
+    },
+    /// `ADD_INCOMING_STREAMS[req_sn=, number_of_new_streams=]` (§4.6).
+    AddIncomingStreams {
+        /// Re-configuration Request Sequence Number.
+        req_sn: Option<u32>,
+        /// Number of new streams.
+        number_of_new_streams: Option<u16>,
+    },
 }

@@ -434,6 +434,9 @@ pub fn chunk_bytes(c: &ChunkSpec, ctx: &InboundCtx) -> Result<Vec<u8>, Unsupport
             &value_of(val.as_deref(), *len, 4, 0),
             "CHUNK",
         ),
+        ChunkSpec::Reconfig { flags, params } => {
+            crate::reconfig::inbound_bytes(*flags, params.as_deref(), m)
+        }
         ChunkSpec::Pad { flags, len } => chunk(
             0x84,
             f(flags),

@@ -275,6 +275,13 @@ pub fn chunk_to_repr(c: &ChunkSpec, ctx: &InboundCtx) -> Result<ChunkRepr, Unsup
         ChunkSpec::Pad { .. } => {
             return Err("unsupported: PAD chunks in the codec (sent byte by byte)".into());
         }
+        ChunkSpec::Reconfig { flags, params } => {
+            no_flags("RECONFIG", *flags)?;
+            let Some(params) = params else {
+                return Err("unsupported: RECONFIG[...] without parameters".into());
+            };
+            ChunkRepr::Reconfig(crate::reconfig::inbound(params, m))
+        }
         ChunkSpec::Unsupported { name } => {
             return Err(format!("unsupported: {name} chunks"));
         }

@@ -744,14 +744,17 @@ impl Executor {
                 cfg.i_data = on;
                 true
             }
+            // RFC 6525 RE-CONFIG: off by default in the model.
+            "net.inet.sctp.reconfig_enable" | "net.sctp.reconf_enable" if off || on => {
+                cfg.reconfig = on;
+                true
+            }
             // Extensions sctpsim does not implement: turning them off changes nothing.
             "net.inet.sctp.ecn_enable"
             | "net.inet.sctp.pktdrop_enable"
-            | "net.inet.sctp.reconfig_enable"
             | "net.inet.sctp.nrsack_enable"
             | "net.inet.sctp.nrsack_on_off"
             | "net.sctp.ecn_enable"
-            | "net.sctp.reconf_enable"
                 if off =>
             {
                 true

@@ -34,6 +34,7 @@ mod encode;
 pub mod executor;
 pub mod lexer;
 pub mod parser;
+mod reconfig;
 mod sockopts;
 mod specs;
 mod syscalls;

@@ -152,6 +152,7 @@ impl Executor {
             ),
             (132, SCTP_EVENT) => Self::set_event(value),
             (132, SCTP_EVENTS) => Self::set_events(value),
+            (132, o) => return self.set_reconfig(o, value, idx),
             _ => return None,
         })
     }

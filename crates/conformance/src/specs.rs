@@ -499,10 +499,28 @@ pub(crate) fn chunk_from_node(n: &Node) -> Result<ChunkSpec, ParseError> {
                 len,
             }
         }
-        "NR_SACK" | "RECONFIG" | "FORWARD_TSN" | "I_FORWARD_TSN" | "AUTH" | "ASCONF"
-        | "ASCONF_ACK" => ChunkSpec::Unsupported {
-            name: name.to_string(),
-        },
+        "RECONFIG" => {
+            let f = Fields::new(n, &["flgs"], true)?;
+            let params = if f.ellipsis && f.positional.is_empty() {
+                None
+            } else {
+                Some(
+                    f.positional
+                        .iter()
+                        .map(|p| reconfig_param_from_node(p))
+                        .collect::<Result<Vec<_>, _>>()?,
+                )
+            };
+            ChunkSpec::Reconfig {
+                flags: f.flags(&[])?,
+                params,
+            }
+        }
+        "NR_SACK" | "FORWARD_TSN" | "I_FORWARD_TSN" | "AUTH" | "ASCONF" | "ASCONF_ACK" => {
+            ChunkSpec::Unsupported {
+                name: name.to_string(),
+            }
+        }
         other => {
             return Err(ParseError::new(
                 n.line,
@@ -831,6 +849,85 @@ fn cause_from_node(n: &Node) -> Result<CauseSpec, ParseError> {
             return Err(ParseError::new(
                 n.line,
                 format!("unknown error cause `{other}`"),
+            ))
+        }
+    })
+}
+
+/// A re-configuration parameter inside `RECONFIG[...]` (RFC 6525 §4; packetdrill's names).
+fn reconfig_param_from_node(n: &Node) -> Result<ReconfigSpec, ParseError> {
+    let sids = |f: &Fields<'_>| -> Result<Option<Vec<u16>>, ParseError> {
+        match f.list("sids")? {
+            None => Ok(None),
+            Some((items, line)) => items
+                .iter()
+                .map(|v| match v {
+                    Value::Int(s) if *s <= 0xffff => Ok(*s as u16),
+                    other => Err(ParseError::new(
+                        line,
+                        format!("sids expects stream numbers, found {}", other.describe()),
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+        }
+    };
+    Ok(match n.name.as_str() {
+        "OUTGOING_SSN_RESET" => {
+            let f = Fields::new(n, &["req_sn", "resp_sn", "last_tsn", "sids"], false)?;
+            ReconfigSpec::OutgoingSsnReset {
+                req_sn: f.u32("req_sn")?,
+                resp_sn: f.u32("resp_sn")?,
+                last_tsn: f.u32("last_tsn")?,
+                sids: sids(&f)?,
+            }
+        }
+        "INCOMING_SSN_RESET" => {
+            let f = Fields::new(n, &["req_sn", "sids"], false)?;
+            ReconfigSpec::IncomingSsnReset {
+                req_sn: f.u32("req_sn")?,
+                sids: sids(&f)?,
+            }
+        }
+        "SSN_TSN_RESET" => {
+            let f = Fields::new(n, &["req_sn"], false)?;
+            ReconfigSpec::SsnTsnReset {
+                req_sn: f.u32("req_sn")?,
+            }
+        }
+        "RECONFIG_RESPONSE" => {
+            let f = Fields::new(
+                n,
+                &["resp_sn", "result", "sender_next_tsn", "receiver_next_tsn"],
+                false,
+            )?;
+            ReconfigSpec::Response {
+                resp_sn: f.u32("resp_sn")?,
+                result: f.u32("result")?,
+                sender_next_tsn: f.u32("sender_next_tsn")?,
+                receiver_next_tsn: f.u32("receiver_next_tsn")?,
+            }
+        }
+        "ADD_OUTGOING_STREAMS" | "ADD_INCOMING_STREAMS" => {
+            let f = Fields::new(n, &["req_sn", "number_of_new_streams"], false)?;
+            let (req_sn, number_of_new_streams) =
+                (f.u32("req_sn")?, f.u16("number_of_new_streams")?);
+            if n.name == "ADD_OUTGOING_STREAMS" {
+                ReconfigSpec::AddOutgoingStreams {
+                    req_sn,
+                    number_of_new_streams,
+                }
+            } else {
+                ReconfigSpec::AddIncomingStreams {
+                    req_sn,
+                    number_of_new_streams,
+                }
+            }
+        }
+        other => {
+            return Err(ParseError::new(
+                n.line,
+                format!("unknown re-configuration parameter `{other}`"),
             ))
         }
     })

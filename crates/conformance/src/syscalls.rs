@@ -215,7 +215,7 @@ fn symbol(name: &str) -> Option<i64> {
         "SCTP_SHUTDOWN_SENT" => 6,
         "SCTP_SHUTDOWN_RECEIVED" => 7,
         "SCTP_SHUTDOWN_ACK_SENT" => 8,
-        _ => return errno::by_name(name).map(i64::from),
+        _ => return crate::reconfig::symbol(name).or_else(|| errno::by_name(name).map(i64::from)),
     })
 }
 

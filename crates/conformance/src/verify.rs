@@ -472,6 +472,7 @@ fn spec_name(s: &ChunkSpec) -> String {
         ChunkSpec::ShutdownComplete { .. } => "SHUTDOWN_COMPLETE".into(),
         ChunkSpec::Generic { .. } => "CHUNK".into(),
         ChunkSpec::Pad { .. } => "PAD".into(),
+        ChunkSpec::Reconfig { .. } => "RECONFIG".into(),
         ChunkSpec::Unsupported { name } => name.clone(),
     }
 }
@@ -496,6 +497,7 @@ fn expected_kind(s: &ChunkSpec) -> Option<u8> {
         ChunkSpec::ShutdownComplete { .. } => 14,
         ChunkSpec::Generic { kind, .. } => return *kind,
         ChunkSpec::Pad { .. } => 0x84,
+        ChunkSpec::Reconfig { .. } => 0x82,
         ChunkSpec::Unsupported { .. } => return None,
     })
 }
@@ -677,6 +679,10 @@ fn verify_chunk(s: &ChunkSpec, raw: &RawChunk<'_>, m: &Mapping) -> Result<(), St
                 }
             }
         }
+        ChunkSpec::Reconfig { flags, params } => {
+            flags_field(*flags, raw.flags())?;
+            crate::reconfig::verify(params.as_deref(), raw, m)?;
+        }
         ChunkSpec::Pad { flags, len: elen } => {
             // RFC 4820 §3: the padding's content is not checked.
             flags_field(*flags, raw.flags())?;
@@ -837,6 +843,7 @@ fn render_chunk(c: &RawChunk<'_>, view: View<'_>, outbound: bool) -> String {
     let own = |t: u32| if outbound { view.tsn(t) } else { t };
     let peer = |t: u32| if outbound { t } else { view.tsn(t) };
     match c.kind() {
+        0x82 => crate::reconfig::render(c, &own, &peer).unwrap_or_else(fallback),
         0 => match (be32(v, 0), be16(v, 4), be16(v, 6), be32(v, 8)) {
             (Some(t), Some(sid), Some(ssn), Some(ppid)) => format!(
                 "DATA[flgs={}, len={}, tsn={}, sid={sid}, ssn={ssn}, ppid={ppid}]",

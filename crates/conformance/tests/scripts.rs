@@ -100,6 +100,14 @@ fn i_data_scripts() {
     check_dir("idata", 2);
 }
 
+/// sctpsim's own RE-CONFIG scripts (RFC 6525): outgoing reset performed, the peer's outgoing
+/// reset performed and deferred, the peer's incoming reset answered by our outgoing reset,
+/// SSN/TSN reset, adding streams both ways, bad sequence numbers, a retransmitted request.
+#[test]
+fn reconfig_scripts() {
+    check_dir("reconfig", 8);
+}
+
 fn run(text: &str) -> sctpsim_conformance::Outcome {
     run_script(text, "t.pkt", &RunOptions::default())
 }

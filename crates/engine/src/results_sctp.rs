@@ -89,6 +89,16 @@ pub struct SctpResult {
     /// on an active destination, `cmt_pf`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cmt_pf_entries: Option<u64>,
+    /// Stream reconfiguration (RFC 6525, `sctp.reconfig = true` only): RE-CONFIG requests
+    /// both ends sent (retransmissions included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconfig_requests_sent: Option<u64>,
+    /// ... requests of either end the peer answered "Performed" (or "Nothing to do").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconfig_performed: Option<u64>,
+    /// ... requests of either end the peer answered "Denied" or with an error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconfig_denied: Option<u64>,
 }
 
 /// One destination of one side of an association.

@@ -172,6 +172,41 @@ pub struct Event {
     pub se_on: u8,
 }
 
+/// Socket option: `struct sctp_assoc_value`, which stream reconfiguration requests of the
+/// peer to accept (RFC 6525 §6.3.1).
+pub const SCTP_ENABLE_STREAM_RESET: c_int = 0x900;
+/// Socket option: `struct sctp_reset_streams` (RFC 6525 §6.3.2).
+pub const SCTP_RESET_STREAMS: c_int = 0x901;
+/// `SCTP_ENABLE_STREAM_RESET` bits: SSN reset, SSN/TSN reset, add streams requests.
+pub const SCTP_ENABLE_VALUE_MASK: u32 = 0x07;
+/// `srs_flags`: reset our outgoing streams.
+pub const SCTP_STREAM_RESET_OUTGOING: u16 = 0x0002;
+
+/// `struct sctp_assoc_value` (8 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AssocValue {
+    /// Association (0: SCTP_FUTURE_ASSOC).
+    pub assoc_id: u32,
+    /// The value.
+    pub assoc_value: u32,
+}
+
+/// `struct sctp_reset_streams` with room for up to 2 stream numbers (the header is 8 bytes;
+/// `srs_number_streams` 0 means all streams).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ResetStreams {
+    /// Association (ignored on a one-to-one socket).
+    pub srs_assoc_id: u32,
+    /// `SCTP_STREAM_RESET_OUTGOING` and/or `_INCOMING`.
+    pub srs_flags: u16,
+    /// Streams listed (0: all).
+    pub srs_number_streams: u16,
+    /// The streams.
+    pub srs_stream_list: [u16; 2],
+}
+
 /// Words in `struct sctpstat` (all `uint32_t`, the first two a `struct sctp_timeval`).
 pub const SCTPSTAT_WORDS: usize = 166;
 /// Word index of `sctps_currestab` (gauge of associations in ESTABLISHED/SHUTDOWN-RECEIVED).
@@ -313,6 +348,8 @@ mod tests {
         assert_eq!(core::mem::size_of::<RcvInfo>(), 28);
         assert_eq!(core::mem::size_of::<InitMsg>(), 8);
         assert_eq!(core::mem::size_of::<Event>(), 8);
+        assert_eq!(core::mem::size_of::<AssocValue>(), 8);
+        assert_eq!(core::mem::offset_of!(ResetStreams, srs_stream_list), 8);
         assert_eq!(core::mem::size_of::<SctpStat>(), SCTPSTAT_WORDS * 4);
     }
 }

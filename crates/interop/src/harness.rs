@@ -24,7 +24,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use sctpsim_kernel::{Rng, SimDuration, SimTime};
 use sctpsim_proto::transport::sctp::{
-    AssocHandle, AuthHmac, MessageId, SctpConfig, SctpEndpoint, SctpEvent, SendError, State,
+    AssocHandle, AuthHmac, MessageId, ReconfigRequestKind, SctpConfig, SctpEndpoint, SctpEvent,
+    SendError, State,
 };
 use sctpsim_wire::pcap::{PcapWriter, LINKTYPE_RAW};
 use sctpsim_wire::sctp::{ChunkRepr, SctpPacket, SctpRepr};
@@ -117,6 +118,11 @@ pub struct Case {
     /// SHA-1 (it has no SHA-256 code and lists HMAC-ALGO `[1]`), so with `sha256` sctpsim's
     /// `[3, 1]` still has both sides sign with SHA-1.
     pub auth_hmac: AuthHmac,
+    /// Stream reconfiguration (RFC 6525) on both sides; once half of its messages are handed
+    /// over, each side resets all its outgoing streams (sctpsim with
+    /// [`sctpsim_proto::transport::sctp::SctpAssociation::reset_streams`], usrsctp with
+    /// `SCTP_RESET_STREAMS`), and the run checks that both resets were performed.
+    pub reconfig: bool,
 }
 
 impl Case {
@@ -135,6 +141,17 @@ impl Case {
             pcap: None,
             auth: true,
             auth_hmac: AuthHmac::Sha1,
+            reconfig: false,
+        }
+    }
+
+    /// The stream reconfiguration run: [`Case::new`] with RE-CONFIG on both sides and no
+    /// PR-SCTP (every message must arrive, in order across the resets).
+    pub fn reconfig(role: Role, seed: u64, max_loss: f64) -> Case {
+        Case {
+            reconfig: true,
+            pr: false,
+            ..Case::new(role, Ending::ShutdownBySctpsim, seed, max_loss)
         }
     }
 }
@@ -180,6 +197,12 @@ pub struct Outcome {
     pub asconf_answered: Option<bool>,
     /// The HMAC identifiers of usrsctp's AUTH chunks.
     pub usrsctp_hmac_ids: std::collections::BTreeSet<u16>,
+    /// With [`Case::reconfig`]: usrsctp's answer to sctpsim's outgoing stream reset.
+    pub reconfig_answer: Option<sctpsim_wire::sctp::ReconfigResult>,
+    /// With [`Case::reconfig`]: sctpsim performed usrsctp's outgoing stream reset.
+    pub reconfig_performed_for_usrsctp: bool,
+    /// RE-CONFIG chunks seen on the path (sctpsim's, usrsctp's).
+    pub reconfig_chunks: (u64, u64),
 }
 
 impl Outcome {
@@ -232,7 +255,8 @@ fn summarize(pkt: &SctpRepr) -> String {
             | ChunkRepr::Shutdown { .. }
             | ChunkRepr::ForwardTsn(_)
             | ChunkRepr::Asconf(_)
-            | ChunkRepr::AsconfAck(_) => format!(" {c:?}"),
+            | ChunkRepr::AsconfAck(_)
+            | ChunkRepr::Reconfig(_) => format!(" {c:?}"),
             ChunkRepr::Init(i) | ChunkRepr::InitAck(i) => format!(" INIT/ACK({i:?})"),
             other => {
                 let d = format!("{other:?}");
@@ -342,7 +366,9 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
     // RFC 5061 §4.1.1: ASCONF only with AUTH (usrsctp aborts an INIT or INIT ACK that lists
     // ASCONF without AUTH), so the two are on or off together on both sides.
     stack.set_auth(case.auth);
+    stack.set_reconfig(case.reconfig);
     let cfg = SctpConfig {
+        reconfig: case.reconfig,
         pr_sctp: true,
         asconf: case.auth,
         auth: case.auth,
@@ -425,6 +451,12 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
     };
     let half = (case.messages as usize).div_ceil(2);
     let mut asconf_sent = false;
+    let (mut reset_by_us, mut reset_by_usr) = (false, false);
+    // The streams of usrsctp whose reset sctpsim performed: usrsctp resets each stream once
+    // its queue is empty, in several requests, and may send the last one after its SHUTDOWN
+    // ACK (then sctpsim, closed, answers it as out of the blue with an ABORT); sctpsim shuts
+    // down only after every stream was reset.
+    let mut usr_streams_reset = std::collections::BTreeSet::new();
 
     let mut iterations: u64 = 0;
     loop {
@@ -480,6 +512,19 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
                     }
                     SctpEvent::Restart => out.failures.push("sctpsim saw a restart".into()),
                     SctpEvent::AsconfResult { success, .. } => out.asconf_answered = Some(success),
+                    SctpEvent::ReconfigResult { result, .. } => out.reconfig_answer = Some(result),
+                    SctpEvent::StreamsChanged {
+                        kind: ReconfigRequestKind::ResetOutgoing,
+                        streams,
+                        inbound_streams,
+                        ..
+                    } => {
+                        out.reconfig_performed_for_usrsctp = true;
+                        if streams.is_empty() {
+                            usr_streams_reset.extend(0..inbound_streams);
+                        }
+                        usr_streams_reset.extend(streams);
+                    }
                     _ => {}
                 }
             }
@@ -503,6 +548,15 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
                 asconf_sent = true;
                 if let Err(e) = a.request_peer_primary(now, SCTPSIM_ADDR) {
                     out.failures.push(format!("sctpsim ASCONF request: {e:?}"));
+                }
+            }
+            // RFC 6525: half-way through, reset every outgoing stream.
+            if case.reconfig && !reset_by_us && ours.next >= half && a.state() == State::Established
+            {
+                reset_by_us = true;
+                if let Err(e) = a.reset_streams(now, &[]) {
+                    out.failures
+                        .push(format!("sctpsim stream reset request: {e:?}"));
                 }
             }
         }
@@ -570,6 +624,19 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
             }
         }
         if let Some(s) = theirs.sock.as_mut() {
+            if case.reconfig
+                && !reset_by_usr
+                && theirs.next >= half
+                && theirs.up
+                && !theirs.closing
+                && s.is_connected()
+            {
+                reset_by_usr = true;
+                if let Err(e) = s.reset_outgoing(stack, &[]) {
+                    out.failures
+                        .push(format!("usrsctp SCTP_RESET_STREAMS: errno {e}"));
+                }
+            }
             if theirs.up && !theirs.closing && !theirs.lost && s.is_connected() {
                 while let Some(m) = theirs.plan.get(theirs.next) {
                     let lifetime = m.lifetime.map(|l| (l.as_nanos() / 1_000_000) as u32);
@@ -596,7 +663,9 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         let their_all_sent = theirs.next >= theirs.plan.len();
         match case.ending {
             Ending::ShutdownBySctpsim => {
+                let resets_done = !case.reconfig || usr_streams_reset.len() >= 8;
                 if !ours.closing
+                    && resets_done
                     && our_all_sent
                     && their_all_sent
                     && ours.rx.all_reliable_delivered()
@@ -663,6 +732,16 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         }
         for p in ours_out {
             match SctpPacket::new_checked(&p[..]).and_then(|k| SctpRepr::parse(&k)) {
+                Ok(r) if case.trace || case.reconfig => {
+                    out.reconfig_chunks.0 += count_reconfig(&r);
+                    if case.trace {
+                        out.trace.push(format!(
+                            "{:>10.3} sctpsim> {}",
+                            now.as_secs_f64(),
+                            summarize(&r)
+                        ));
+                    }
+                }
                 Ok(r) if case.trace => out.trace.push(format!(
                     "{:>10.3} sctpsim> {}",
                     now.as_secs_f64(),
@@ -681,6 +760,7 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         for p in stack.take_output() {
             let parsed = SctpPacket::new_checked(&p[..]).and_then(|k| SctpRepr::parse(&k));
             if let Ok(r) = &parsed {
+                out.reconfig_chunks.1 += count_reconfig(r);
                 for c in &r.chunks {
                     if let ChunkRepr::Auth(a) = c {
                         out.usrsctp_hmac_ids.insert(a.hmac_id);
@@ -807,6 +887,18 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         out.failures
             .push("AUTH asked for on both sides but not negotiated".into());
     }
+    if case.reconfig && case.ending.graceful() {
+        if out.reconfig_answer != Some(sctpsim_wire::sctp::ReconfigResult::Performed) {
+            out.failures.push(format!(
+                "usrsctp's answer to sctpsim's outgoing stream reset: {:?}, not Performed",
+                out.reconfig_answer
+            ));
+        }
+        if reset_by_usr && !out.reconfig_performed_for_usrsctp {
+            out.failures
+                .push("sctpsim did not perform usrsctp's outgoing stream reset".into());
+        }
+    }
     if out.auth_failures > 0 {
         out.failures.push(format!(
             "{} AUTH chunks from usrsctp failed sctpsim's checks",
@@ -851,6 +943,13 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
         let _ = std::io::stdout().flush();
     }
     out
+}
+
+fn count_reconfig(r: &SctpRepr) -> u64 {
+    r.chunks
+        .iter()
+        .filter(|c| matches!(c, ChunkRepr::Reconfig(_)))
+        .count() as u64
 }
 
 /// The PPID both sides put on a stream's messages (checked on arrival: byte order across the

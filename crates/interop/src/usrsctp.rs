@@ -29,6 +29,8 @@ static LOCK: Mutex<()> = Mutex::new(());
 static OUTBOX: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
 /// The one AF_CONN address (its value is only compared by usrsctp, never dereferenced).
 static CONN_TOKEN: u8 = 0;
+/// Sockets created now accept stream reconfiguration requests ([`Stack::set_reconfig`]).
+static RECONFIG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 fn token() -> *mut c_void {
     &CONN_TOKEN as *const u8 as *mut c_void
@@ -137,6 +139,18 @@ impl Stack {
         unsafe {
             ffi::usrsctp_sysctl_set_sctp_auth_enable(v);
             ffi::usrsctp_sysctl_set_sctp_asconf_enable(v);
+        }
+    }
+
+    /// Turns stream reconfiguration (RFC 6525) on or off for sockets created from now on: the
+    /// `sctp_reconfig_enable` sysctl (RE-CONFIG in Supported Extensions) and, per socket,
+    /// `SCTP_ENABLE_STREAM_RESET` for every request type (without it usrsctp lists RE-CONFIG
+    /// but answers every request "Denied").
+    pub fn set_reconfig(&mut self, on: bool) {
+        RECONFIG.store(on, std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: initialised; the lock is held; plain setter of a global sysctl value.
+        unsafe {
+            ffi::usrsctp_sysctl_set_sctp_reconfig_enable(u32::from(on));
         }
     }
 
@@ -344,6 +358,13 @@ impl UsrSocket {
             sinit_max_init_timeo: 0,
         };
         setopt(self.so, ffi::SCTP_INITMSG, &init)?;
+        if RECONFIG.load(std::sync::atomic::Ordering::Relaxed) {
+            let v = ffi::AssocValue {
+                assoc_id: 0,
+                assoc_value: ffi::SCTP_ENABLE_VALUE_MASK,
+            };
+            setopt(self.so, ffi::SCTP_ENABLE_STREAM_RESET, &v)?;
+        }
         for ty in [
             ffi::SCTP_ASSOC_CHANGE,
             ffi::SCTP_SHUTDOWN_EVENT,
@@ -452,6 +473,20 @@ impl UsrSocket {
             ..Default::default()
         };
         self.sendv(&[], &spa)
+    }
+
+    /// RFC 6525 §6.3.2 `SCTP_RESET_STREAMS`: resets our outgoing streams (empty: all; at most
+    /// two listed). usrsctp sends the request once the streams' queued data has left.
+    pub fn reset_outgoing(&mut self, _stack: &mut Stack, streams: &[u16]) -> Result<(), i32> {
+        let mut r = ffi::ResetStreams {
+            srs_flags: ffi::SCTP_STREAM_RESET_OUTGOING,
+            srs_number_streams: streams.len().min(2) as u16,
+            ..Default::default()
+        };
+        for (slot, s) in r.srs_stream_list.iter_mut().zip(streams) {
+            *slot = *s;
+        }
+        setopt(self.so, ffi::SCTP_RESET_STREAMS, &r).map_err(|_| errno())
     }
 
     /// `shutdown(SHUT_WR)`: the graceful shutdown (RFC 9260 §9.2) once queued data is acked.

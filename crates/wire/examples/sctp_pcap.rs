@@ -19,7 +19,8 @@ use sctpsim_wire::pcap::LINKTYPE_RAW;
 use sctpsim_wire::sctp::{
     chunk_type, param_type, sctp_packet, AsconfAckChunk, AsconfChunk, ChunkRepr, DataChunk,
     ErrorCause, ForwardTsnChunk, ForwardTsnStream, GapAckBlock, IDataChunk, IForwardTsnChunk,
-    IForwardTsnStream, InitChunk, Mid, Parameter, SackChunk, Ssn, Tsn, UnknownChunk,
+    IForwardTsnStream, InitChunk, Mid, Parameter, ReconfigChunk, ReconfigParam, ReconfigResult,
+    SackChunk, Ssn, Tsn, UnknownChunk,
 };
 use sctpsim_wire::{Ipv4Addr, PcapWriter};
 
@@ -316,6 +317,77 @@ pub fn sample_packets() -> Vec<(&'static str, Vec<u8>)> {
                         unordered: true,
                         mid: Mid(7),
                     }],
+                })],
+            ),
+        ),
+        (
+            "RE-CONFIG requests",
+            to_b(
+                16,
+                TAG_B,
+                &[ChunkRepr::Reconfig(ReconfigChunk {
+                    params: vec![
+                        ReconfigParam::OutgoingSsnReset {
+                            request_seq: 1000,
+                            response_seq: 4999,
+                            last_tsn: Tsn(1012),
+                            streams: vec![1, 2, 5],
+                        },
+                        ReconfigParam::IncomingSsnReset {
+                            request_seq: 1001,
+                            streams: vec![3],
+                        },
+                    ],
+                })],
+            ),
+        ),
+        (
+            "RE-CONFIG add streams",
+            to_b(
+                17,
+                TAG_B,
+                &[ChunkRepr::Reconfig(ReconfigChunk {
+                    params: vec![
+                        ReconfigParam::AddOutgoingStreams {
+                            request_seq: 1002,
+                            new_streams: 4,
+                        },
+                        ReconfigParam::AddIncomingStreams {
+                            request_seq: 1003,
+                            new_streams: 2,
+                        },
+                    ],
+                })],
+            ),
+        ),
+        (
+            "RE-CONFIG SSN/TSN reset",
+            to_b(
+                18,
+                TAG_B,
+                &[ChunkRepr::Reconfig(ReconfigChunk {
+                    params: vec![ReconfigParam::SsnTsnReset { request_seq: 1004 }],
+                })],
+            ),
+        ),
+        (
+            "RE-CONFIG responses",
+            to_b(
+                19,
+                TAG_B,
+                &[ChunkRepr::Reconfig(ReconfigChunk {
+                    params: vec![
+                        ReconfigParam::Response {
+                            response_seq: 5000,
+                            result: ReconfigResult::Performed,
+                            next_tsns: Some((Tsn(0x8000_1000), Tsn(0x8000_2000))),
+                        },
+                        ReconfigParam::Response {
+                            response_seq: 5001,
+                            result: ReconfigResult::InProgress,
+                            next_tsns: None,
+                        },
+                    ],
                 })],
             ),
         ),

@@ -8,8 +8,8 @@ use proptest::prelude::*;
 use sctpsim_wire::sctp::{
     sctp_packet, AsconfAckChunk, AsconfChunk, AuthChunk, ChunkRepr, Chunks, DataChunk, ErrorCause,
     ForwardTsnChunk, ForwardTsnStream, GapAckBlock, IDataChunk, IForwardTsnChunk,
-    IForwardTsnStream, InitChunk, Mid, Parameter, RawChunk, SackChunk, SctpPacket, SctpRepr, Ssn,
-    Tsn, UnknownChunk,
+    IForwardTsnStream, InitChunk, Mid, Parameter, RawChunk, ReconfigChunk, ReconfigParam,
+    ReconfigResult, SackChunk, SctpPacket, SctpRepr, Ssn, Tsn, UnknownChunk,
 };
 use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, WireError};
 
@@ -117,7 +117,54 @@ fn parameter() -> impl Strategy<Value = Parameter> {
 
 /// Chunk types with a variant of their own.
 fn is_known_chunk(kind: u8) -> bool {
-    kind <= 15 || matches!(kind, 64 | 0x80 | 0xc0 | 0xc1 | 0xc2)
+    kind <= 15 || matches!(kind, 64 | 0x80 | 0x82 | 0xc0 | 0xc1 | 0xc2)
+}
+
+fn reconfig_param() -> impl Strategy<Value = ReconfigParam> {
+    prop_oneof![
+        (any::<u32>(), any::<u32>(), tsn(), vec(any::<u16>(), 0..9)).prop_map(
+            |(request_seq, response_seq, last_tsn, streams)| ReconfigParam::OutgoingSsnReset {
+                request_seq,
+                response_seq,
+                last_tsn,
+                streams,
+            }
+        ),
+        (any::<u32>(), vec(any::<u16>(), 0..9)).prop_map(|(request_seq, streams)| {
+            ReconfigParam::IncomingSsnReset {
+                request_seq,
+                streams,
+            }
+        }),
+        any::<u32>().prop_map(|request_seq| ReconfigParam::SsnTsnReset { request_seq }),
+        (
+            any::<u32>(),
+            any::<u32>(),
+            proptest::option::of((tsn(), tsn()))
+        )
+            .prop_map(|(response_seq, code, next_tsns)| ReconfigParam::Response {
+                response_seq,
+                result: ReconfigResult::from_code(code),
+                next_tsns,
+            }),
+        (any::<u32>(), any::<u16>()).prop_map(|(request_seq, new_streams)| {
+            ReconfigParam::AddOutgoingStreams {
+                request_seq,
+                new_streams,
+            }
+        }),
+        (any::<u32>(), any::<u16>()).prop_map(|(request_seq, new_streams)| {
+            ReconfigParam::AddIncomingStreams {
+                request_seq,
+                new_streams,
+            }
+        }),
+        (
+            any::<u16>().prop_filter("known type", |k| !(13..=18).contains(k)),
+            bytes(24)
+        )
+            .prop_map(|(kind, value)| ReconfigParam::Unknown { kind, value }),
+    ]
 }
 
 fn data_chunk() -> impl Strategy<Value = DataChunk> {
@@ -263,6 +310,8 @@ fn chunk() -> impl Strategy<Value = ChunkRepr> {
             })
         }),
         i_data_chunk().prop_map(ChunkRepr::IData),
+        vec(reconfig_param(), 1..3)
+            .prop_map(|params| ChunkRepr::Reconfig(ReconfigChunk { params })),
         (tsn(), vec(any::<(u16, bool, u32)>(), 0..20)).prop_map(|(new_cum_tsn, streams)| {
             ChunkRepr::IForwardTsn(IForwardTsnChunk {
                 new_cum_tsn,

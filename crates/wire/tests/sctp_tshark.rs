@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 use std::net::IpAddr;
 
 use sctpsim_wire::sctp::{
-    sctp_packet, ChunkRepr, ErrorCause, InitChunk, Parameter, SctpPacket, SctpRepr, Tsn,
+    sctp_packet, ChunkRepr, ErrorCause, InitChunk, Parameter, ReconfigParam, SctpPacket, SctpRepr,
+    Tsn,
 };
 use sctpsim_wire::{Ipv4Addr, Ipv4Packet};
 
@@ -307,6 +308,55 @@ impl Fields {
                     self.push("sctp.forward_tsn_ssn", s.ssn);
                 }
             }
+            ChunkRepr::Reconfig(r) => r.params.iter().for_each(|p| self.reconfig_param(p)),
+            _ => {}
+        }
+    }
+
+    fn reconfig_param(&mut self, p: &ReconfigParam) {
+        if let Some(seq) = p.request_seq() {
+            self.push("sctp.parameter_reconfig_request_sequence_number", seq);
+        }
+        match p {
+            ReconfigParam::OutgoingSsnReset {
+                response_seq,
+                last_tsn,
+                streams,
+                ..
+            } => {
+                self.push(
+                    "sctp.parameter_reconfig_response_sequence_number",
+                    response_seq,
+                );
+                self.push("sctp.parameter_senders_last_assigned_tsn", last_tsn);
+                streams
+                    .iter()
+                    .for_each(|s| self.push("sctp.parameter_reconfig_sid", s));
+            }
+            ReconfigParam::IncomingSsnReset { streams, .. } => streams
+                .iter()
+                .for_each(|s| self.push("sctp.parameter_reconfig_sid", s)),
+            ReconfigParam::Response {
+                response_seq,
+                result,
+                next_tsns,
+            } => {
+                self.push(
+                    "sctp.parameter_reconfig_response_sequence_number",
+                    response_seq,
+                );
+                self.push("sctp.parameter_reconfig_response_result", result.code());
+                if let Some((s, r)) = next_tsns {
+                    self.push("sctp.parameter_senders_next_tsn", s);
+                    self.push("sctp.parameter_receivers_next_tsn", r);
+                }
+            }
+            ReconfigParam::AddOutgoingStreams { new_streams, .. } => {
+                self.push("sctp.parameter_add_outgoing_streams_number", new_streams)
+            }
+            ReconfigParam::AddIncomingStreams { new_streams, .. } => {
+                self.push("sctp.parameter_add_incoming_streams_number", new_streams)
+            }
             _ => {}
         }
     }
@@ -378,6 +428,15 @@ const FIELDS: &[&str] = &[
     "sctp.i_forward_tsn_sid",
     "sctp.i_forward_tsn_u_bit",
     "sctp.forward_tsn_mid",
+    "sctp.parameter_reconfig_request_sequence_number",
+    "sctp.parameter_reconfig_response_sequence_number",
+    "sctp.parameter_senders_last_assigned_tsn",
+    "sctp.parameter_reconfig_sid",
+    "sctp.parameter_reconfig_response_result",
+    "sctp.parameter_senders_next_tsn",
+    "sctp.parameter_receivers_next_tsn",
+    "sctp.parameter_add_outgoing_streams_number",
+    "sctp.parameter_add_incoming_streams_number",
 ];
 
 #[test]

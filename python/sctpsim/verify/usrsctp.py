@@ -74,7 +74,7 @@ def _tshark_bad(pcap_dir: Path) -> tuple[int, int]:
     return total, bad
 
 
-@register("usrsctp", "sctpsim SCTP vs usrsctp: impaired path, both roles, shutdown and abort")
+@register("usrsctp", "sctpsim SCTP vs usrsctp: impaired path, both roles, shutdown and abort, stream reset")
 def check(quick: bool) -> list[Row]:
     # CI (scripts/test.sh) sets SCTPSIM_REQUIRE_TOOLS=1: there a missing library or binary is a
     # failure, not a skip.
@@ -110,6 +110,17 @@ def check(quick: bool) -> list[Row]:
             "%",
         ),
     ]
+    # RFC 6525: the StreamReset rows (one per role, `seeds` runs each): both resets performed.
+    if "reconfig_performed" in r:
+        rows.append(
+            Row(
+                f"usrsctp: stream reset runs not passing ({2 * seeds} runs, RFC 6525)",
+                2.0 * seeds - r["reconfig_performed"],
+                0.0,
+                0.0,
+                "runs",
+            )
+        )
     if total >= 0:
         rows.append(
             Row(f"usrsctp: tshark malformed/bad CRC ({total} pkts, {capture_seeds} seeds)", float(bad), 0.0, 0.0, "packets")

@@ -394,6 +394,27 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
         })
         .collect();
     rows.add(format!("{p}.asconf"), asconf, Vec::<Value>::new(), "", d);
+    rows.add(format!("{p}.reconfig"), c.reconfig, b.reconfig, "", d);
+    let reconfig: Vec<Value> = spec
+        .reconfig_actions
+        .iter()
+        .map(|a| {
+            serde_json::json!({
+                "at": a.at.0.as_secs_f64(),
+                "action": name(&a.action),
+                "streams": a.streams,
+                "count": a.count,
+                "side": name(&a.side),
+            })
+        })
+        .collect();
+    rows.add(
+        format!("{p}.reconfig_actions"),
+        reconfig,
+        Vec::<Value>::new(),
+        "",
+        d,
+    );
 }
 
 /// `[flows.messages]` with the schema's defaults.

@@ -333,7 +333,76 @@ pub(super) fn check_sctp_flow(
             ));
         }
     }
-    check_asconf(&sp, f, &sc, s)
+    check_asconf(&sp, f, &sc, s)?;
+    check_reconfig(&sp, f, &sc)
+}
+
+/// `[flows.sctp] reconfig_actions` (RFC 6525): only with `reconfig = true`, times after the
+/// flow's start and in order, `streams` only for resets (each below 65535), `count` (1 or
+/// more) for adds and only for them.
+fn check_reconfig(sp: &str, f: &FlowSpec, sc: &SctpSpec) -> Result<(), ScenarioError> {
+    if sc.reconfig_actions.is_empty() {
+        return Ok(());
+    }
+    if sc.reconfig != Some(true) {
+        return Err(ScenarioError::at(
+            format!("{sp}.reconfig_actions"),
+            "needs reconfig = true (stream reconfiguration, RFC 6525, is off by default)",
+        ));
+    }
+    let mut last = f.start.0;
+    for (k, a) in sc.reconfig_actions.iter().enumerate() {
+        let ap = format!("{sp}.reconfig_actions[{k}]");
+        if a.at.0 <= f.start.0 {
+            return Err(ScenarioError::at(
+                format!("{ap}.at"),
+                "must be after the flow's start (the association must exist)",
+            ));
+        }
+        if a.at.0 < last {
+            return Err(ScenarioError::at(
+                format!("{ap}.at"),
+                "actions must be listed in time order",
+            ));
+        }
+        last = a.at.0;
+        let adds = matches!(
+            a.action,
+            ReconfigActionKind::AddOutgoing | ReconfigActionKind::AddIncoming
+        );
+        let resets_streams = matches!(
+            a.action,
+            ReconfigActionKind::ResetOutgoing | ReconfigActionKind::ResetIncoming
+        );
+        if !resets_streams && !a.streams.is_empty() {
+            return Err(ScenarioError::at(
+                format!("{ap}.streams"),
+                "only reset-outgoing and reset-incoming name streams",
+            ));
+        }
+        match (adds, a.count) {
+            (true, None) | (true, Some(0)) => {
+                return Err(ScenarioError::at(
+                    format!("{ap}.count"),
+                    "add-outgoing and add-incoming need count = 1 or more",
+                ))
+            }
+            (false, Some(_)) => {
+                return Err(ScenarioError::at(
+                    format!("{ap}.count"),
+                    "only add-outgoing and add-incoming take a count",
+                ))
+            }
+            _ => {}
+        }
+        if let Some(s) = a.streams.iter().find(|s| **s == u16::MAX) {
+            return Err(ScenarioError::at(
+                format!("{ap}.streams"),
+                format!("stream {s} does not exist (stream identifiers go up to 65534)"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `scheduler`, `stream_priorities` and `stream_weights` (RFC 8260 §3): a known scheduler; the

@@ -233,6 +233,51 @@ pub struct SctpSpec {
     /// Default: none.
     #[serde(default)]
     pub asconf: Vec<AsconfActionSpec>,
+    /// Offer and accept stream reconfiguration (RFC 6525): RE-CONFIG in the Supported
+    /// Extensions of INIT and INIT ACK, used when both ends offer it (both ends of a flow get
+    /// the same setting). Default: off in every profile.
+    #[serde(default)]
+    pub reconfig: Option<bool>,
+    /// Stream reconfiguration requests during the run (RFC 6525 §5.1): each entry asks one
+    /// side's association to reset streams or add streams at a time. Needs `reconfig = true`.
+    /// Default: none.
+    #[serde(default)]
+    pub reconfig_actions: Vec<ReconfigActionSpec>,
+}
+
+/// What a stream reconfiguration action asks for (RFC 6525 §5.1.2–5.1.6).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReconfigActionKind {
+    /// Outgoing SSN Reset Request (§5.1.2): the side's outgoing `streams` restart at SSN 0.
+    ResetOutgoing,
+    /// Incoming SSN Reset Request (§5.1.3): ask the peer to reset its outgoing `streams`.
+    ResetIncoming,
+    /// SSN/TSN Reset Request (§5.1.4): every SSN and both TSN spaces restart.
+    ResetSsnTsn,
+    /// Add Outgoing Streams Request (§5.1.5): `count` more outgoing streams.
+    AddOutgoing,
+    /// Add Incoming Streams Request (§5.1.6): ask the peer for `count` more streams to us.
+    AddIncoming,
+}
+
+/// One entry of `[flows.sctp] reconfig_actions = [...]`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReconfigActionSpec {
+    /// When the application asks for it (time since the start of the run).
+    pub at: Duration,
+    /// `reset-outgoing`, `reset-incoming`, `reset-ssn-tsn`, `add-outgoing` or `add-incoming`.
+    pub action: ReconfigActionKind,
+    /// The streams to reset (`reset-outgoing`, `reset-incoming`); empty or absent: all.
+    #[serde(default)]
+    pub streams: Vec<u16>,
+    /// How many streams to add (`add-outgoing`, `add-incoming`; at least 1).
+    #[serde(default)]
+    pub count: Option<u16>,
+    /// `src` or `dst`. Default `src`.
+    #[serde(default)]
+    pub side: FlowSide,
 }
 
 /// `flows.sctp.auth_hmac`: the HMAC algorithm of RFC 4895 §3.3.

@@ -50,6 +50,7 @@ pub use chunk::forward_tsn::{ForwardTsnChunk, ForwardTsnStream};
 pub use chunk::i_data::{IDataChunk, IForwardTsnChunk, IForwardTsnStream};
 pub use chunk::init::InitChunk;
 pub use chunk::params::{param_type, Parameter};
+pub use chunk::reconfig::{reconfig_param_type, ReconfigChunk, ReconfigParam, ReconfigResult};
 pub use chunk::sack::{GapAckBlock, SackChunk};
 pub use chunk::{chunk_type, ChunkRepr, UnknownChunk};
 pub use packet::{

@@ -165,6 +165,9 @@ pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
     if let Some(v) = spec.i_data {
         c.i_data = v;
     }
+    if let Some(v) = spec.reconfig {
+        c.reconfig = v;
+    }
     if let Some(kind) = spec
         .scheduler
         .as_deref()
@@ -309,6 +312,8 @@ pub(in crate::sim) fn build_sctp_flow(
         data_packets_received: 0,
         asconf: spec.asconf.clone(),
         asconf_next: 0,
+        reconfig: spec.reconfig_actions.clone(),
+        reconfig_next: 0,
         scratch: Vec::new(),
         asctp,
         csctp: super::csctp::Csctp::new(spec.csctp.as_deref(), &cell),

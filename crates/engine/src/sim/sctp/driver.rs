@@ -46,11 +46,61 @@ fn side_of(slot: u8) -> usize {
 }
 
 impl SctpFlow {
-    /// The next ASCONF action still to apply, if any.
+    /// The next ASCONF or stream reconfiguration action still to apply, if any.
     fn next_asconf(&self) -> Option<SimTime> {
-        self.asconf
+        let a = self
+            .asconf
             .get(self.asconf_next)
-            .map(|a| SimTime::ZERO + a.at.0)
+            .map(|a| SimTime::ZERO + a.at.0);
+        let r = self
+            .reconfig
+            .get(self.reconfig_next)
+            .map(|a| SimTime::ZERO + a.at.0);
+        match (a, r) {
+            (Some(a), Some(r)) => Some(a.min(r)),
+            (a, r) => a.or(r),
+        }
+    }
+
+    /// Apply the stream reconfiguration actions that are due (RFC 6525 §5.1): the side's
+    /// association is asked to reset or add streams. A request the association refuses at
+    /// once (not negotiated, not established, a stream that does not exist) gives a 0 row of
+    /// the action's metric, like a request the peer refuses. Returns which sides acted.
+    fn reconfig_due(&mut self, now: SimTime, series: &mut TimeSeries) -> [bool; 2] {
+        use crate::scenario::ReconfigActionKind as K;
+        let mut touched = [false; 2];
+        if !self.started {
+            return touched;
+        }
+        let id = self.ep.spec_index as u32;
+        while let Some(act) = self.reconfig.get(self.reconfig_next).cloned() {
+            if SimTime::ZERO + act.at.0 > now {
+                break;
+            }
+            self.reconfig_next += 1;
+            let side = match act.side {
+                FlowSide::Src => CLIENT,
+                FlowSide::Dst => SERVER,
+            };
+            let n = act.count.unwrap_or(0);
+            let ok = self.sides[side].assoc_mut().is_some_and(|a| {
+                match act.action {
+                    K::ResetOutgoing => a.reset_streams(now, &act.streams),
+                    K::ResetIncoming => a.request_incoming_reset(now, &act.streams),
+                    K::ResetSsnTsn => a.reset_ssn_tsn(now),
+                    K::AddOutgoing => a.add_streams(now, n, 0),
+                    K::AddIncoming => a.add_streams(now, 0, n),
+                }
+                .is_ok()
+            });
+            if !ok {
+                let t = now.as_secs_f64();
+                let metric = super::rows::reconfig_metric(reconfig_kind(act.action));
+                series.push_owned(t, "flow", id, side_name(side).into(), metric, 0.0);
+            }
+            touched[side] = true;
+        }
+        touched
     }
 
     /// At `start` the client connects (and pins its sources).
@@ -354,6 +404,7 @@ impl FlowDriver for SctpFlow {
         // request leaves before the client's data), then the client.
         let (first, then) = if slot == APP {
             let server = self.asconf_due(now, series)[SERVER];
+            let server = self.reconfig_due(now, series)[SERVER] || server;
             (server.then_some(SERVER), CLIENT)
         } else {
             (None, side_of(slot))
@@ -470,5 +521,29 @@ impl FlowDriver for SctpFlow {
 
     fn as_sctp(&self) -> Option<&SctpFlow> {
         Some(self)
+    }
+}
+
+/// The association's request kind of a scenario action.
+fn reconfig_kind(
+    k: crate::scenario::ReconfigActionKind,
+) -> sctpsim_proto::transport::sctp::ReconfigRequestKind {
+    use crate::scenario::ReconfigActionKind as K;
+    use sctpsim_proto::transport::sctp::ReconfigRequestKind as R;
+    match k {
+        K::ResetOutgoing => R::ResetOutgoing,
+        K::ResetIncoming => R::ResetIncoming,
+        K::ResetSsnTsn => R::ResetSsnTsn,
+        K::AddOutgoing => R::AddOutgoing,
+        K::AddIncoming => R::AddIncoming,
+    }
+}
+
+/// The `dir` of a side's rows.
+pub(super) fn side_name(side: usize) -> &'static str {
+    if side == SERVER {
+        "dst"
+    } else {
+        "src"
     }
 }

@@ -118,6 +118,10 @@ pub(super) struct SctpFlow {
     pub asconf: Vec<AsconfActionSpec>,
     /// The first action not yet applied.
     pub asconf_next: usize,
+    /// `sctp.reconfig_actions`: the stream reconfiguration requests (RFC 6525), in time order.
+    pub reconfig: Vec<crate::scenario::ReconfigActionSpec>,
+    /// The first of them not yet applied.
+    pub reconfig_next: usize,
     /// What a side's association and endpoint emit during one poll, before it becomes IPv4
     /// packets, with the route an A-SCTP path pins it to (kept to reuse its allocation: polls
     /// are per packet).

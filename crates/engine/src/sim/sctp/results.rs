@@ -53,6 +53,7 @@ impl Simulation {
             let (cs, ss) = (stats(CLIENT), stats(SERVER));
             let client = s.sides[CLIENT].assoc();
             let cmt = client.is_some_and(|a| a.config().multipath == Multipath::Cmt);
+            let reconfig = s.sides[CLIENT].endpoint.config().reconfig;
             assocs.push(SctpResult {
                 id,
                 profile: s.profile.name().into(),
@@ -98,6 +99,11 @@ impl Simulation {
                 misses_out_of_range: s.asctp.as_ref().map(|_| cs.misses_out_of_range),
                 late_heartbeat_acks: s.asctp.as_ref().map(|_| cs.late_heartbeat_acks),
                 cmt_pf_entries: cmt.then_some(cs.cmt_pf_entries),
+                reconfig_requests_sent: reconfig
+                    .then_some(cs.reconfig_requests_sent + ss.reconfig_requests_sent),
+                reconfig_performed: reconfig
+                    .then_some(cs.reconfig_performed + ss.reconfig_performed),
+                reconfig_denied: reconfig.then_some(cs.reconfig_denied + ss.reconfig_denied),
             });
             for (k, side_name) in [(CLIENT, "sender"), (SERVER, "receiver")] {
                 let Some(a) = s.sides[k].assoc() else {

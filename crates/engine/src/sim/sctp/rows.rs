@@ -30,6 +30,20 @@ pub(super) fn asconf_metric(kind: AsconfRequestKind) -> &'static str {
     }
 }
 
+/// The metric of a stream reconfiguration request's outcome (RFC 6525): 1 performed, 0 not.
+pub(super) fn reconfig_metric(
+    kind: sctpsim_proto::transport::sctp::ReconfigRequestKind,
+) -> &'static str {
+    use sctpsim_proto::transport::sctp::ReconfigRequestKind as R;
+    match kind {
+        R::ResetOutgoing => "reconfig_reset_outgoing",
+        R::ResetIncoming => "reconfig_reset_incoming",
+        R::ResetSsnTsn => "reconfig_reset_ssn_tsn",
+        R::AddOutgoing => "reconfig_add_outgoing",
+        R::AddIncoming => "reconfig_add_incoming",
+    }
+}
+
 /// What the rows of one pump need to know.
 pub(super) struct PumpCtx<'a> {
     /// The flow's index in the scenario (the rows' id).
@@ -119,6 +133,16 @@ impl PumpCtx<'_> {
                 series.push_owned(t, "flow", id, addr.to_string(), asconf_metric(kind), v);
                 // A confirmed new address of ours can now be a source: pin again.
                 return success && kind == AsconfRequestKind::AddIp;
+            }
+            SctpEvent::ReconfigResult { kind, result, .. } => {
+                use sctpsim_wire::sctp::ReconfigResult as R;
+                let v = if matches!(result, R::Performed | R::NothingToDo) {
+                    1.0
+                } else {
+                    0.0
+                };
+                let dir = super::driver::side_name(self.side);
+                series.push_owned(t, "flow", id, dir.into(), reconfig_metric(kind), v);
             }
             _ => {}
         }

@@ -145,6 +145,35 @@ pub enum AsconfRequestKind {
     SetPrimary,
 }
 
+/// A stream reconfiguration request (RFC 6525 §4.1–4.6), as reported by
+/// [`SctpEvent::ReconfigResult`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReconfigRequestKind {
+    /// RFC 6525 §4.1 / §5.1.2: reset our outgoing streams.
+    ResetOutgoing,
+    /// RFC 6525 §4.2 / §5.1.3: ask the peer to reset its outgoing streams (our incoming).
+    ResetIncoming,
+    /// RFC 6525 §4.3 / §5.1.4: reset every SSN and the TSNs in both directions.
+    ResetSsnTsn,
+    /// RFC 6525 §4.5 / §5.1.5: add outgoing streams.
+    AddOutgoing,
+    /// RFC 6525 §4.6 / §5.1.6: ask the peer to add its outgoing streams (our incoming).
+    AddIncoming,
+}
+
+impl ReconfigRequestKind {
+    /// A short name for results and logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReconfigRequestKind::ResetOutgoing => "reset-outgoing",
+            ReconfigRequestKind::ResetIncoming => "reset-incoming",
+            ReconfigRequestKind::ResetSsnTsn => "reset-ssn-tsn",
+            ReconfigRequestKind::AddOutgoing => "add-outgoing",
+            ReconfigRequestKind::AddIncoming => "add-incoming",
+        }
+    }
+}
+
 /// A notification (RFC 6458 §6.1, RFC 9260 §11.2). Metric samples are not events: see
 /// [`super::MetricEvent`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,6 +253,28 @@ pub enum SctpEvent {
         addr: Ipv4Addr,
         /// Whether the peer accepted it.
         success: bool,
+    },
+    /// A stream reconfiguration request of ours was answered (RFC 6525 §5.1; the
+    /// SCTP_STREAM_RESET_EVENT / SCTP_STREAM_CHANGE_EVENT of RFC 6525 §6.1.1–6.1.3).
+    ReconfigResult {
+        /// What was requested.
+        kind: ReconfigRequestKind,
+        /// The streams it named (empty: all; add requests: none).
+        streams: Vec<u16>,
+        /// The peer's answer. "In progress" is not final and is not reported.
+        result: sctpsim_wire::sctp::ReconfigResult,
+    },
+    /// The peer's request changed our streams (RFC 6525 §5.2): `inbound` streams were reset
+    /// (their SSNs start at 0 again), or streams were added.
+    StreamsChanged {
+        /// Which request of the peer did it.
+        kind: ReconfigRequestKind,
+        /// The streams reset (empty: all, or an add).
+        streams: Vec<u16>,
+        /// Inbound and outbound stream counts after the change.
+        inbound_streams: u16,
+        /// Outbound stream count after the change.
+        outbound_streams: u16,
     },
     /// cSCTP (Aydin & Shen §II, Fig. 3): this end's handoff state machine changed state.
     Handoff {

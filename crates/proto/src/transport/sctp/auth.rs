@@ -35,13 +35,17 @@ const MAX_CHUNK_LIST: usize = 256;
 pub const DEFAULT_KEY_ID: u16 = 0;
 
 /// Our CHUNKS list (RFC 4895 §3.2): [`SctpConfig::auth_chunks`], plus ASCONF and ASCONF-ACK
-/// whenever ASCONF is on (RFC 5061 §4.1.1: they "MUST be sent in an authenticated way"),
-/// without duplicates, in that order.
+/// whenever ASCONF is on (RFC 5061 §4.1.1: they "MUST be sent in an authenticated way"), and
+/// RE-CONFIG whenever stream reconfiguration is on (RFC 6525 §3.1), without duplicates, in
+/// that order.
 pub fn required_chunks(cfg: &SctpConfig) -> Vec<u8> {
     let mut out: Vec<u8> = Vec::new();
     let asconf = [chunk_type::ASCONF, chunk_type::ASCONF_ACK];
     let extra = if cfg.asconf { &asconf[..] } else { &[] };
-    for &k in cfg.auth_chunks.iter().chain(extra) {
+    // RFC 6525 §3.1: RE-CONFIG "MUST be sent in an authenticated way".
+    let reconfig = [chunk_type::RE_CONFIG];
+    let reconfig = if cfg.reconfig { &reconfig[..] } else { &[] };
+    for &k in cfg.auth_chunks.iter().chain(extra).chain(reconfig) {
         if !out.contains(&k) {
             out.push(k);
         }

@@ -328,6 +328,13 @@ pub struct SctpConfig {
     /// (§2.2). Off in every profile; off, an I-DATA chunk is an unrecognized chunk type, as
     /// for an RFC 9260 endpoint.
     pub i_data: bool,
+    /// Offer and accept stream reconfiguration (RFC 6525): list RE-CONFIG in the Supported
+    /// Extensions of INIT and INIT ACK; when both sides list it, streams can be reset and
+    /// added ([`super::SctpAssociation::reset_streams`] and friends). With
+    /// [`SctpConfig::auth`], RE-CONFIG joins our CHUNKS list and is used only if AUTH is
+    /// negotiated (RFC 6525 §3.1: "MUST be sent in an authenticated way"). Off in every
+    /// profile, so a run without it is unchanged.
+    pub reconfig: bool,
     /// Which outbound stream is served next (RFC 8260 §3; [`super::scheduler`]). Round robin
     /// in every profile, as before RFC 8260 was modelled.
     pub scheduler: super::scheduler::StreamScheduler,
@@ -412,6 +419,7 @@ impl SctpConfig {
             auth_hmac: super::auth::AuthHmac::Sha1,
             auth_chunks: Vec::new(),
             i_data: false,
+            reconfig: false,
             scheduler: super::scheduler::StreamScheduler::default(),
             max_paths: 16,
             metrics: false,

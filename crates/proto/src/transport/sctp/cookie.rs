@@ -26,6 +26,7 @@ const FLAG_ASCONF: u8 = 2;
 const FLAG_AUTH: u8 = 4;
 const FLAG_I_DATA: u8 = 8;
 const FLAG_I_FORWARD_TSN: u8 = 16;
+const FLAG_RECONFIG: u8 = 32;
 /// Addresses kept per side in a cookie.
 const MAX_ADDRS: usize = 64;
 
@@ -91,6 +92,8 @@ pub struct StateCookie {
     pub peer_i_data: bool,
     /// The peer listed I-FORWARD-TSN in its Supported Extensions (RFC 8260 §2.3.1).
     pub peer_i_forward_tsn: bool,
+    /// The peer listed RE-CONFIG in its Supported Extensions (RFC 6525 §3.1).
+    pub peer_reconfig: bool,
     /// The peer's addresses; the first is the source of its INIT.
     pub peer_addrs: Vec<Ipv4Addr>,
     /// Our addresses; the first is the one the INIT was sent to.
@@ -141,6 +144,9 @@ impl StateCookie {
         }
         if self.peer_i_forward_tsn {
             flags |= FLAG_I_FORWARD_TSN;
+        }
+        if self.peer_reconfig {
+            flags |= FLAG_RECONFIG;
         }
         b.push(flags);
         for list in [&self.peer_addrs, &self.local_addrs] {
@@ -226,6 +232,7 @@ impl StateCookie {
             peer_asconf: flags & FLAG_ASCONF != 0,
             peer_i_data: flags & FLAG_I_DATA != 0,
             peer_i_forward_tsn: flags & FLAG_I_FORWARD_TSN != 0,
+            peer_reconfig: flags & FLAG_RECONFIG != 0,
             peer_addrs,
             local_addrs,
             auth,
@@ -350,6 +357,7 @@ mod test {
             peer_asconf: false,
             peer_i_data: true,
             peer_i_forward_tsn: true,
+            peer_reconfig: false,
             peer_addrs: vec![Ipv4Addr::new(1, 2, 3, 4), Ipv4Addr::new(5, 6, 7, 8)],
             local_addrs: vec![Ipv4Addr::new(9, 9, 9, 9)],
             auth: None,

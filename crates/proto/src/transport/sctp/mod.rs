@@ -91,6 +91,7 @@ mod csctp_rx;
 mod endpoint;
 mod forward_tsn;
 pub mod path;
+pub mod reconfig;
 pub mod recv;
 pub mod retransmit;
 pub mod scheduler;
@@ -105,7 +106,7 @@ mod tests;
 pub use crate::transport::Transmit;
 pub use api::{
     ApiError, AsconfRequestKind, AssociationStatus, LossReason, Message, MessageId, PathState,
-    PathStatus, SctpEvent, SendError,
+    PathStatus, ReconfigRequestKind, SctpEvent, SendError,
 };
 pub use asconf::{AsconfRequest, AsconfState};
 pub use asctp::{AsctpRules, Multipath, PathRoute};
@@ -116,6 +117,7 @@ pub use cmt::{CmtConfig, RtxPolicy};
 pub use config::{EarlyRetransmit, Fraction, Profile, SctpConfig};
 pub use csctp::{CsctpConfig, HandoffRole, HandoffState};
 pub use endpoint::{AssocHandle, DatagramEvent, EndpointStats, SctpEndpoint};
+pub use reconfig::ReconfigState;
 pub use scheduler::{SchedulerKind, StreamScheduler};
 pub use stats::{MetricEvent, MetricKind, PathStats, RtxCause, SctpStats, SwitchCause};
 pub use timers::Timer;

@@ -527,6 +527,49 @@ impl RecvState {
         }
     }
 
+    /// RFC 6525 §5.2.2 (and RFC 8260 §3 for MIDs): inbound `streams` expect SSN 0 and MID 0
+    /// again. Ordered messages still waiting for an earlier SSN on them can never be
+    /// delivered in order any more and are dropped.
+    pub fn reset_streams(&mut self, streams: &[u16]) {
+        for s in streams {
+            let Some(stream) = self.streams.get_mut(usize::from(*s)) else {
+                continue;
+            };
+            let stale: usize = stream
+                .pending
+                .values()
+                .chain(stream.pending_mid.values())
+                .map(|m| m.data.len())
+                .sum();
+            self.held = self.held.saturating_sub(stale);
+            *stream = InStream::default();
+        }
+    }
+
+    /// RFC 6525 §5.2.5: `n` more inbound streams (up to 65535 in all).
+    pub fn add_streams(&mut self, n: u16) {
+        let total = usize::from(self.streams()).saturating_add(usize::from(n));
+        self.streams
+            .resize(total.min(usize::from(u16::MAX)), InStream::default());
+    }
+
+    /// RFC 6525 §5.2.4 (G1, G4, G5) and §5.1.4 (on a Performed answer): the peer's next TSN is
+    /// now `next_tsn`, every inbound stream expects SSN 0 again, and whatever was received but
+    /// not yet delivered in order is dropped (as a FORWARD TSN over everything would); the
+    /// messages already waiting for the application stay.
+    pub fn restart_tsn(&mut self, next_tsn: Tsn) {
+        let ready: usize = self.ready.iter().map(|m| m.data.len()).sum();
+        self.peer_initial_tsn = next_tsn;
+        self.cum_idx = 0;
+        self.above.clear();
+        self.highest_idx = 0;
+        self.fragments.clear();
+        self.i_reasm.clear();
+        let n = self.streams.len();
+        self.streams = vec![InStream::default(); n];
+        self.held = ready;
+    }
+
     /// RFC 3758 §3.6: a FORWARD TSN moves the cumulative point to `new_cum` (if ahead), drops
     /// what lies below it, and skips the listed SSNs on ordered streams. Returns false if the
     /// chunk was out of date (at or behind the cumulative point: a SACK is due).

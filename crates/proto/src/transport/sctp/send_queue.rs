@@ -116,6 +116,9 @@ pub struct SendQueue {
     vtag: Vec<u64>,
     /// Fair queueing: the virtual clock (the tag of the stream served last, before service).
     vclock: u64,
+    /// RFC 6525 §5.1.2: streams whose outgoing reset is in flight, with the messages queued on
+    /// them meanwhile (kept out of the scheduler's sight until the reset is answered).
+    held: BTreeMap<u16, VecDeque<(u64, PendingMessage)>>,
 }
 
 impl SendQueue {
@@ -202,7 +205,55 @@ impl SendQueue {
         self.with_lifetime += usize::from(msg.expires.is_some());
         let seq = self.arrivals;
         self.arrivals += 1;
+        if let Some(q) = self.held.get_mut(&s) {
+            q.push_back((seq, msg));
+            return;
+        }
         self.queues.entry(s).or_default().push_back((seq, msg));
+    }
+
+    /// RFC 6525 §5.1.2: no new message leaves on `streams` until [`SendQueue::release`]: their
+    /// queued messages, and those queued later, are held aside. A message being fragmented
+    /// (I-DATA) is not held; the caller waits for it ([`SendQueue::fragmenting`]).
+    pub fn hold(&mut self, streams: &[u16]) {
+        for &s in streams {
+            let q = self.queues.remove(&s).unwrap_or_default();
+            self.held.entry(s).or_default().extend(q);
+        }
+    }
+
+    /// Ends [`SendQueue::hold`] for `streams`: their messages rejoin the scheduler.
+    pub fn release(&mut self, streams: &[u16]) {
+        for s in streams {
+            if let Some(q) = self.held.remove(s) {
+                if !q.is_empty() {
+                    self.queues.entry(*s).or_default().extend(q);
+                }
+            }
+        }
+    }
+
+    /// Whether one of `streams` has a message partly sent in I-DATA fragments.
+    pub fn fragmenting(&self, streams: &[u16]) -> bool {
+        streams.iter().any(|s| self.partial.contains_key(s))
+    }
+
+    /// Whether messages are queued and none of them may leave now (every one is held).
+    pub fn only_held(&self) -> bool {
+        self.queues.is_empty() && self.partial.is_empty() && self.messages > 0
+    }
+
+    /// RFC 6525 §5.1.2 (and RFC 8260 §3 for MIDs): the next SSN and both MIDs of `streams`
+    /// back to 0 after their outgoing reset was performed.
+    pub fn reset_ssns(&mut self, streams: &[u16]) {
+        for s in streams {
+            if let Some(n) = self.next_ssn.get_mut(usize::from(*s)) {
+                *n = Ssn(0);
+            }
+            if let Some(m) = self.next_mid.get_mut(usize::from(*s)) {
+                *m = [Mid(0); 2];
+            }
+        }
     }
 
     /// The first backlogged stream after `after` (round robin), wrapping around.
@@ -448,6 +499,7 @@ impl SendQueue {
     pub fn clear(&mut self) -> usize {
         let n = self.messages;
         self.queues.clear();
+        self.held.clear();
         self.partial.clear();
         self.packet_stream = None;
         self.bytes = 0;

@@ -179,6 +179,16 @@ pub struct SctpStats {
     pub rtt_sum_ns: u128,
     /// ASCONF chunks sent (retransmissions included).
     pub asconfs_sent: u64,
+    /// RFC 6525: RE-CONFIG requests sent (retransmissions included).
+    pub reconfig_requests_sent: u64,
+    /// RFC 6525: RE-CONFIG requests of ours retransmitted on the Re-configuration timer.
+    pub reconfig_retransmissions: u64,
+    /// RFC 6525: our requests answered Performed (or Nothing to do).
+    pub reconfig_performed: u64,
+    /// RFC 6525: our requests answered Denied or with an error result.
+    pub reconfig_denied: u64,
+    /// RFC 6525: requests of the peer processed (retransmissions excluded).
+    pub reconfig_requests_received: u64,
     /// ERROR chunks sent.
     pub errors_sent: u64,
     /// ERROR chunks received.

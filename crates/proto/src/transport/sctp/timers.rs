@@ -32,6 +32,9 @@ pub enum Timer {
     /// RFC 3758 §3.5 / RFC 9260 §11.1 E (lifetime): the earliest expiry of a queued or
     /// to-be-retransmitted message with a lifetime.
     PrSctpExpiry,
+    /// RFC 6525 §5.1.1: the Re-configuration timer, retransmits the outstanding RE-CONFIG
+    /// request.
+    Reconfig,
 }
 
 /// Deadlines of every armed [`Timer`].

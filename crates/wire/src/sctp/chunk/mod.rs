@@ -1,4 +1,4 @@
-//! SCTP chunks (RFC 9260 §3.2–3.3; RFC 5061 §5; RFC 3758 §3.2; RFC 8260 §2): [`ChunkRepr`], an
+//! SCTP chunks (RFC 9260 §3.2–3.3; RFC 5061 §5; RFC 3758 §3.2; RFC 8260 §2; RFC 6525 §3): [`ChunkRepr`], an
 //! owned representation of every chunk type sctpsim speaks, with `parse` and `emit`.
 //!
 //! ```text
@@ -12,7 +12,7 @@
 //! ```
 //!
 //! The chunk length counts the header and the value but not the padding to a multiple of 4
-//! bytes (RFC 9260 §3.2). Chunk types sctpsim does not model (RE-CONFIG, PAD, anything
+//! bytes (RFC 9260 §3.2). Chunk types sctpsim does not model (PAD, anything
 //! unassigned) parse as [`ChunkRepr::Unknown`] with their type, flags and
 //! value, so they can be reported or skipped as the upper two bits of the type demand
 //! ([`UnrecognizedAction`]).
@@ -30,6 +30,7 @@ pub mod forward_tsn;
 pub mod i_data;
 pub mod init;
 pub mod params;
+pub mod reconfig;
 pub mod sack;
 
 use crate::sctp::bytes::{pad4, Reader, Writer};
@@ -45,6 +46,7 @@ use forward_tsn::ForwardTsnChunk;
 use i_data::{IDataChunk, IForwardTsnChunk};
 use init::InitChunk;
 use params::param_type;
+use reconfig::ReconfigChunk;
 use sack::SackChunk;
 
 /// Chunk types (RFC 9260 §3.2 and the IANA "Chunk Types" registry).
@@ -85,7 +87,7 @@ pub mod chunk_type {
     pub const I_DATA: u8 = 64;
     /// RFC 5061 §5.2: Address Configuration Acknowledgement (0x80).
     pub const ASCONF_ACK: u8 = 0x80;
-    /// RFC 6525 §3.1: RE-CONFIG (not modelled; parsed as [`super::ChunkRepr::Unknown`]).
+    /// RFC 6525 §3.1: RE-CONFIG (stream reconfiguration, 0x82).
     pub const RE_CONFIG: u8 = 0x82;
     /// RFC 4820 §3: PAD (not modelled; parsed as [`super::ChunkRepr::Unknown`]).
     pub const PAD: u8 = 0x84;
@@ -201,6 +203,8 @@ pub enum ChunkRepr {
     IData(IDataChunk),
     /// RFC 8260 §2.3: I-FORWARD-TSN.
     IForwardTsn(IForwardTsnChunk),
+    /// RFC 6525 §3.1: RE-CONFIG.
+    Reconfig(ReconfigChunk),
     /// Any other chunk type, preserved.
     Unknown(UnknownChunk),
 }
@@ -231,6 +235,7 @@ impl ChunkRepr {
             ChunkRepr::Auth(_) => t::AUTH,
             ChunkRepr::IData(_) => t::I_DATA,
             ChunkRepr::IForwardTsn(_) => t::I_FORWARD_TSN,
+            ChunkRepr::Reconfig(_) => t::RE_CONFIG,
             ChunkRepr::Unknown(u) => u.kind,
         }
     }
@@ -303,6 +308,7 @@ impl ChunkRepr {
             t::AUTH => ChunkRepr::Auth(AuthChunk::parse_value(value)?),
             t::I_DATA => ChunkRepr::IData(IDataChunk::parse_value(flags, value)?),
             t::I_FORWARD_TSN => ChunkRepr::IForwardTsn(IForwardTsnChunk::parse_value(value)?),
+            t::RE_CONFIG => ChunkRepr::Reconfig(ReconfigChunk::parse_value(value)?),
             kind => ChunkRepr::Unknown(UnknownChunk {
                 kind,
                 flags,
@@ -332,6 +338,7 @@ impl ChunkRepr {
             ChunkRepr::Auth(a) => a.value_len(),
             ChunkRepr::IData(d) => d.value_len(),
             ChunkRepr::IForwardTsn(f) => f.value_len(),
+            ChunkRepr::Reconfig(r) => r.value_len(),
             ChunkRepr::Unknown(u) => u.value.len(),
         }
     }
@@ -387,6 +394,7 @@ impl ChunkRepr {
             ChunkRepr::Auth(a) => a.emit_value(w)?,
             ChunkRepr::IData(d) => d.emit_value(w)?,
             ChunkRepr::IForwardTsn(f) => f.emit_value(w)?,
+            ChunkRepr::Reconfig(r) => r.emit_value(w)?,
             ChunkRepr::Unknown(u) => w.put(&u.value)?,
         }
         // A trailing TLV already wrote its padding; this adds whatever is still missing.

@@ -46,6 +46,8 @@ pub(crate) struct InitInfo {
     pub i_data: bool,
     /// I-FORWARD-TSN listed in Supported Extensions (RFC 8260 §2.3.1).
     pub i_forward_tsn: bool,
+    /// RE-CONFIG listed in Supported Extensions (RFC 6525 §3.1).
+    pub reconfig: bool,
     /// Cookie Preservative increment in ms (RFC 9260 §3.3.2.1.3).
     pub cookie_preservative_ms: Option<u32>,
     /// A Host Name Address parameter (RFC 9260 §5.1.2: answered with ABORT, Unresolvable
@@ -69,6 +71,8 @@ pub(crate) struct PeerExtensions {
     pub i_data: bool,
     /// I-FORWARD-TSN (RFC 8260 §2.3.1).
     pub i_forward_tsn: bool,
+    /// RE-CONFIG (RFC 6525 §3.1).
+    pub reconfig: bool,
 }
 
 /// RFC 9260 §3.2.1: walks the parameters of an INIT or INIT ACK received from `src`. An
@@ -107,6 +111,7 @@ pub(crate) fn parse_init_params(init: &InitChunk, src: Ipv4Addr) -> InitInfo {
                 }
                 info.i_data = types.contains(&chunk_type::I_DATA);
                 info.i_forward_tsn = types.contains(&chunk_type::I_FORWARD_TSN);
+                info.reconfig = types.contains(&chunk_type::RE_CONFIG);
             }
             Parameter::Unknown { kind, .. } => {
                 let action = UnrecognizedAction::for_parameter_type(*kind);
@@ -181,6 +186,10 @@ fn our_params(
         if cfg.pr_sctp {
             ext.push(chunk_type::I_FORWARD_TSN);
         }
+    }
+    // RFC 6525 §3.1: RE-CONFIG is offered in the Supported Extensions parameter.
+    if cfg.reconfig {
+        ext.push(chunk_type::RE_CONFIG);
     }
     if !ext.is_empty() {
         params.push(Parameter::SupportedExtensions(ext));
@@ -257,6 +266,7 @@ pub(crate) fn build_init_ack(
         peer_asconf: info.asconf,
         peer_i_data: info.i_data,
         peer_i_forward_tsn: info.i_forward_tsn,
+        peer_reconfig: info.reconfig,
         peer_addrs: info.peer_addrs.clone(),
         local_addrs: local_addrs.to_vec(),
         auth: auth.zip(info.auth.clone()).map(|(l, p)| (l.clone(), p)),
@@ -541,6 +551,7 @@ impl SctpAssociation {
                 asconf: info.asconf,
                 i_data: info.i_data,
                 i_forward_tsn: info.i_forward_tsn,
+                reconfig: info.reconfig,
             },
         );
         let auth = match (&self.auth_local, &info.auth) {
@@ -598,6 +609,7 @@ impl SctpAssociation {
             asconf,
             i_data,
             i_forward_tsn,
+            reconfig,
         } = ext;
         self.outbound_streams = outbound.max(1);
         self.inbound_streams = inbound.max(1);
@@ -616,6 +628,8 @@ impl SctpAssociation {
         if self.i_data && !(self.cfg.pr_sctp && i_forward_tsn) {
             self.pr_sctp = false;
         }
+        self.reconfig = (self.cfg.reconfig && reconfig)
+            .then(|| super::super::reconfig::ReconfigState::new(self.tx.initial_tsn.0, peer_tsn.0));
         for p in &mut self.paths {
             if self.cfg.initial_ssthresh.is_none() {
                 p.ssthresh = a_rwnd.max(1);
@@ -629,6 +643,8 @@ impl SctpAssociation {
         self.auth = auth;
         if self.cfg.auth && self.auth.is_none() {
             self.asconf_ok = false;
+            // RFC 6525 §3.1: RE-CONFIG only authenticated.
+            self.reconfig = None;
         }
     }
 
@@ -674,6 +690,7 @@ impl SctpAssociation {
                 asconf: c.peer_asconf,
                 i_data: c.peer_i_data,
                 i_forward_tsn: c.peer_i_forward_tsn,
+                reconfig: c.peer_reconfig,
             },
         );
         if let Some((local, _)) = &c.auth {

@@ -149,6 +149,8 @@ pub struct SctpAssociation {
     pub(crate) asconf_ok: bool,
     /// I-DATA negotiated (both sides, RFC 8260 §2.2): user data travels in I-DATA chunks only.
     pub(crate) i_data: bool,
+    /// Stream reconfiguration (RFC 6525), when both sides offered it (`reconfig.rs`).
+    pub(crate) reconfig: Option<super::reconfig::ReconfigState>,
     pub(crate) outbound_streams: u16,
     pub(crate) inbound_streams: u16,
     pub(crate) next_msg_id: u64,
@@ -224,6 +226,7 @@ impl SctpAssociation {
             error_count: 0,
             pr_sctp: false,
             asconf_ok: false,
+            reconfig: None,
             i_data: false,
             outbound_streams: outbound,
             inbound_streams: inbound,
@@ -602,6 +605,7 @@ impl SctpAssociation {
             }
             ChunkRepr::Asconf(a) if self.asconf_ok => self.on_asconf(now, ctx, a),
             ChunkRepr::AsconfAck(a) if self.asconf_ok => self.on_asconf_ack(now, ctx, a),
+            ChunkRepr::Reconfig(r) if self.reconfig.is_some() => self.on_reconfig(now, ctx, r),
             // ECN is not negotiated (we never send ECN Capable), so ECNE and CWR are
             // unexpected; RFC 9260 §3.2 reserves the types: skip them.
             ChunkRepr::Ecne { .. } | ChunkRepr::Cwr { .. } => {
@@ -636,6 +640,7 @@ impl SctpAssociation {
                 }
                 Timer::Heartbeat(addr) => self.on_heartbeat_timer(now, addr),
                 Timer::PrSctpExpiry => self.on_lifetime_timer(now),
+                Timer::Reconfig => self.on_reconfig_timer(now),
             }
             if self.state == State::Closed {
                 break;
@@ -983,6 +988,7 @@ impl SctpAssociation {
             return;
         }
         self.expire_unsent(now);
+        self.reconfig_progress(now);
         self.check_shutdown_progress(now);
         self.arm_lifetime_timer();
         self.report_cwnd_changes(now);

@@ -27,6 +27,7 @@ mod invalid;
 mod multihoming;
 mod pair;
 mod prsctp;
+mod reconfig;
 mod sack;
 mod shutdown;
 mod t3;
