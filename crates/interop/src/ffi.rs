@@ -175,6 +175,12 @@ pub struct Event {
 /// Socket option: `struct sctp_assoc_value`, which stream reconfiguration requests of the
 /// peer to accept (RFC 6525 §6.3.1).
 pub const SCTP_ENABLE_STREAM_RESET: c_int = 0x900;
+/// Socket option: `int` fragment interleave level; I-DATA needs level 2
+/// (`SCTP_FRAG_LEVEL_2`, usrsctp `usrsctp.h`).
+pub const SCTP_FRAGMENT_INTERLEAVE: c_int = 0x10;
+/// Socket option: `struct sctp_assoc_value`, I-DATA (RFC 8260) offered and accepted (FreeBSD's
+/// `sctp.h` value; Debian's 0.9.5 `usrsctp.h` does not define it).
+pub const SCTP_INTERLEAVING_SUPPORTED: c_int = 0x1206;
 /// Socket option: `struct sctp_reset_streams` (RFC 6525 §6.3.2).
 pub const SCTP_RESET_STREAMS: c_int = 0x901;
 /// `SCTP_ENABLE_STREAM_RESET` bits: SSN reset, SSN/TSN reset, add streams requests.

@@ -29,6 +29,8 @@ static LOCK: Mutex<()> = Mutex::new(());
 static OUTBOX: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
 /// The one AF_CONN address (its value is only compared by usrsctp, never dereferenced).
 static CONN_TOKEN: u8 = 0;
+/// Sockets created now offer and accept I-DATA ([`Stack::set_i_data`]).
+static I_DATA: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// Sockets created now accept stream reconfiguration requests ([`Stack::set_reconfig`]).
 static RECONFIG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -152,6 +154,13 @@ impl Stack {
         unsafe {
             ffi::usrsctp_sysctl_set_sctp_reconfig_enable(u32::from(on));
         }
+    }
+
+    /// Turns I-DATA (RFC 8260) on or off for sockets created from now on: per socket, fragment
+    /// interleave level 2 and `SCTP_INTERLEAVING_SUPPORTED` (usrsctp lists I-DATA, and with
+    /// PR-SCTP I-FORWARD-TSN, in its Supported Extensions only then).
+    pub fn set_i_data(&mut self, on: bool) {
+        I_DATA.store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Moves usrsctp's clock forward and runs the timers that became due.
@@ -358,6 +367,15 @@ impl UsrSocket {
             sinit_max_init_timeo: 0,
         };
         setopt(self.so, ffi::SCTP_INITMSG, &init)?;
+        if I_DATA.load(std::sync::atomic::Ordering::Relaxed) {
+            let level: c_int = 2;
+            setopt(self.so, ffi::SCTP_FRAGMENT_INTERLEAVE, &level)?;
+            let v = ffi::AssocValue {
+                assoc_id: 0,
+                assoc_value: 1,
+            };
+            setopt(self.so, ffi::SCTP_INTERLEAVING_SUPPORTED, &v)?;
+        }
         if RECONFIG.load(std::sync::atomic::Ordering::Relaxed) {
             let v = ffi::AssocValue {
                 assoc_id: 0,

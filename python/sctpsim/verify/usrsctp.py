@@ -121,6 +121,18 @@ def check(quick: bool) -> list[Row]:
                 "runs",
             )
         )
+    # RFC 8260: the IData rows (one per role, `seeds` runs each): I-DATA negotiated, every
+    # reliable message delivered in order, abandoned ones skipped by I-FORWARD-TSN.
+    if "i_data_ok" in r:
+        rows.append(
+            Row(
+                f"usrsctp: I-DATA runs not passing ({2 * seeds} runs, RFC 8260)",
+                2.0 * seeds - r["i_data_ok"],
+                0.0,
+                0.0,
+                "runs",
+            )
+        )
     if total >= 0:
         rows.append(
             Row(f"usrsctp: tshark malformed/bad CRC ({total} pkts, {capture_seeds} seeds)", float(bad), 0.0, 0.0, "packets")

@@ -2,12 +2,14 @@
 //! role × ending) and a final `RESULT` line for `sctpsim verify usrsctp`.
 //!
 //! `sctpsim-usrsctp-interop [--seeds N] [--first-seed S] [--max-loss P] [--messages M]
-//! [--max-len BYTES] [--no-pr] [--no-auth] [--pcap-dir DIR] [--trace SEED]`; exit 0 when every
+//! [--max-len BYTES] [--no-pr] [--no-auth] [--pcap-dir DIR] [--trace SEED [--trace-case
+//! standard|idata|reconfig]]`; exit 0 when every
 //! run passed, 1 when one failed, 2 for a bad argument. AUTH (RFC 4895) and ASCONF are on
 //! unless `--no-auth`; the RESULT line then counts the runs that negotiated AUTH and those
 //! whose authenticated ASCONF usrsctp answered. After the role × ending rows, a `StreamReset`
 //! row per role runs the stream reconfiguration case (RFC 6525, [`Case::reconfig`]); the
-//! RESULT line counts its passing runs as `reconfig_performed`.
+//! RESULT line counts its passing runs as `reconfig_performed`; an `IData` row per role runs
+//! the I-DATA case (RFC 8260 with PR-SCTP, [`Case::i_data`]), counted as `i_data_ok`.
 
 use std::process::ExitCode;
 
@@ -21,6 +23,8 @@ struct Args {
     max_len: usize,
     pcap_dir: Option<std::path::PathBuf>,
     trace: Option<u64>,
+    /// The case `--trace` runs: `standard` (default), `idata` or `reconfig`.
+    trace_case: String,
     pr: bool,
     auth: bool,
 }
@@ -34,6 +38,7 @@ fn parse() -> Result<Args, String> {
         max_len: 3000,
         pcap_dir: None,
         trace: None,
+        trace_case: "standard".into(),
         pr: true,
         auth: true,
     };
@@ -71,6 +76,15 @@ fn parse() -> Result<Args, String> {
             "--no-pr" => a.pr = false,
             "--no-auth" => a.auth = false,
             "--pcap-dir" => a.pcap_dir = Some(v("--pcap-dir")?.into()),
+            "--trace-case" => {
+                let c = v("--trace-case")?;
+                if !["standard", "idata", "reconfig"].contains(&c.as_str()) {
+                    return Err(format!(
+                        "--trace-case: {c:?}, expected standard, idata or reconfig"
+                    ));
+                }
+                a.trace_case = c;
+            }
             "--trace" => {
                 a.trace = Some(v("--trace")?.parse().map_err(|e| format!("--trace: {e}"))?)
             }
@@ -92,12 +106,17 @@ fn main() -> ExitCode {
         let d = sctpsim_interop::usrsctp::Stack::acquire().defaults();
         println!("# usrsctp defaults: {d:?}");
         for role in Role::ALL {
+            let base = match a.trace_case.as_str() {
+                "idata" => Case::i_data(role, seed, a.max_loss),
+                "reconfig" => Case::reconfig(role, seed, a.max_loss),
+                _ => Case::new(role, Ending::ShutdownBySctpsim, seed, a.max_loss),
+            };
             let case = Case {
                 messages: a.messages,
                 max_len: a.max_len,
                 trace: true,
                 auth: a.auth,
-                ..Case::new(role, Ending::ShutdownBySctpsim, seed, a.max_loss)
+                ..base
             };
             let o = run(&case);
             println!(
@@ -253,8 +272,69 @@ fn main() -> ExitCode {
             virt
         );
     }
+    // RFC 8260: the I-DATA case, one row per role (ending: sctpsim shuts down), AUTH as asked,
+    // PR-SCTP on (abandoned messages are skipped by I-FORWARD-TSN).
+    let mut i_data_ok = 0u64;
+    for role in Role::ALL {
+        let (mut failed, mut to_usr, mut to_us, mut rej_us, mut rej_usr, mut lost) =
+            (0u64, 0usize, 0usize, 0u64, 0u64, 0u64);
+        let mut virt = 0.0f64;
+        for seed in a.first_seed..a.first_seed + a.seeds {
+            let pcap = a
+                .pcap_dir
+                .as_ref()
+                .map(|d| d.join(format!("usrsctp-{role:?}-idata-{seed}.pcap").to_lowercase()));
+            let case = Case {
+                messages: a.messages,
+                max_len: a.max_len,
+                pcap,
+                auth: a.auth,
+                pr: a.pr,
+                ..Case::i_data(role, seed, a.max_loss)
+            };
+            let o = run(&case);
+            total_runs += 1;
+            auth_runs += u64::from(o.auth_negotiated);
+            asconf_answered += u64::from(o.asconf_answered.is_some());
+            if o.stalled_only() {
+                total_stalled += 1;
+            }
+            if o.passed() {
+                i_data_ok += 1;
+            } else {
+                failed += 1;
+                if failed <= 3 {
+                    eprintln!(
+                        "FAIL {role:?} IData seed {seed}: usrsctp T3 {} rtx {}, sctpsim rtx {}: {:?}",
+                        o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.sctpsim_retransmissions, o.failures
+                    );
+                }
+            }
+            to_usr += o.to_usrsctp.0;
+            to_us += o.to_sctpsim.0;
+            rej_us += o.rejected_by_sctpsim;
+            rej_usr += o.rejected_by_usrsctp;
+            lost += o.path_to_usrsctp.lost + o.path_to_sctpsim.lost;
+            virt += o.virtual_time.as_secs_f64();
+        }
+        total_failed += failed;
+        println!(
+            "{:<15} {:<18} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9.0}",
+            format!("{role:?}"),
+            "IData",
+            a.seeds,
+            failed,
+            to_usr,
+            to_us,
+            0,
+            rej_us,
+            rej_usr,
+            lost,
+            virt
+        );
+    }
     println!(
-        "RESULT runs={total_runs} failed={total_failed} stalled={total_stalled} errors={} auth={auth_runs} asconf_answered={asconf_answered} reconfig_performed={reconfig_ok} max_loss={} wall_s={:.1}",
+        "RESULT runs={total_runs} failed={total_failed} stalled={total_stalled} errors={} auth={auth_runs} asconf_answered={asconf_answered} reconfig_performed={reconfig_ok} i_data_ok={i_data_ok} max_loss={} wall_s={:.1}",
         total_failed - total_stalled,
         a.max_loss,
         start.elapsed().as_secs_f64()
