@@ -212,127 +212,35 @@ fn main() -> ExitCode {
             );
         }
     }
+    let mut totals = Totals {
+        runs: total_runs,
+        failed: total_failed,
+        stalled: total_stalled,
+        auth: auth_runs,
+        asconf: asconf_answered,
+    };
     // RFC 6525: the stream reconfiguration case, one row per role (ending: sctpsim shuts
     // down), AUTH as asked, PR-SCTP off.
-    let mut reconfig_ok = 0u64;
-    for role in Role::ALL {
-        let (mut failed, mut to_usr, mut to_us, mut rej_us, mut rej_usr, mut lost) =
-            (0u64, 0usize, 0usize, 0u64, 0u64, 0u64);
-        let mut virt = 0.0f64;
-        for seed in a.first_seed..a.first_seed + a.seeds {
-            let pcap = a
-                .pcap_dir
-                .as_ref()
-                .map(|d| d.join(format!("usrsctp-{role:?}-reconfig-{seed}.pcap").to_lowercase()));
-            let case = Case {
-                messages: a.messages,
-                max_len: a.max_len,
-                pcap,
-                auth: a.auth,
-                ..Case::reconfig(role, seed, a.max_loss)
-            };
-            let o = run(&case);
-            total_runs += 1;
-            auth_runs += u64::from(o.auth_negotiated);
-            asconf_answered += u64::from(o.asconf_answered.is_some());
-            if o.stalled_only() {
-                total_stalled += 1;
-            }
-            if o.passed() {
-                reconfig_ok += 1;
-            } else {
-                failed += 1;
-                if failed <= 3 {
-                    eprintln!(
-                        "FAIL {role:?} Reconfig seed {seed}: usrsctp T3 {} rtx {}, sctpsim rtx {}: {:?}",
-                        o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.sctpsim_retransmissions, o.failures
-                    );
-                }
-            }
-            to_usr += o.to_usrsctp.0;
-            to_us += o.to_sctpsim.0;
-            rej_us += o.rejected_by_sctpsim;
-            rej_usr += o.rejected_by_usrsctp;
-            lost += o.path_to_usrsctp.lost + o.path_to_sctpsim.lost;
-            virt += o.virtual_time.as_secs_f64();
+    let reconfig_ok = case_rows(&a, &mut totals, "StreamReset", "reconfig", |role, seed| {
+        Case {
+            auth: a.auth,
+            ..Case::reconfig(role, seed, a.max_loss)
         }
-        total_failed += failed;
-        println!(
-            "{:<15} {:<18} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9.0}",
-            format!("{role:?}"),
-            "StreamReset",
-            a.seeds,
-            failed,
-            to_usr,
-            to_us,
-            0,
-            rej_us,
-            rej_usr,
-            lost,
-            virt
-        );
-    }
+    });
     // RFC 8260: the I-DATA case, one row per role (ending: sctpsim shuts down), AUTH as asked,
-    // PR-SCTP on (abandoned messages are skipped by I-FORWARD-TSN).
-    let mut i_data_ok = 0u64;
-    for role in Role::ALL {
-        let (mut failed, mut to_usr, mut to_us, mut rej_us, mut rej_usr, mut lost) =
-            (0u64, 0usize, 0usize, 0u64, 0u64, 0u64);
-        let mut virt = 0.0f64;
-        for seed in a.first_seed..a.first_seed + a.seeds {
-            let pcap = a
-                .pcap_dir
-                .as_ref()
-                .map(|d| d.join(format!("usrsctp-{role:?}-idata-{seed}.pcap").to_lowercase()));
-            let case = Case {
-                messages: a.messages,
-                max_len: a.max_len,
-                pcap,
-                auth: a.auth,
-                pr: a.pr,
-                ..Case::i_data(role, seed, a.max_loss)
-            };
-            let o = run(&case);
-            total_runs += 1;
-            auth_runs += u64::from(o.auth_negotiated);
-            asconf_answered += u64::from(o.asconf_answered.is_some());
-            if o.stalled_only() {
-                total_stalled += 1;
-            }
-            if o.passed() {
-                i_data_ok += 1;
-            } else {
-                failed += 1;
-                if failed <= 3 {
-                    eprintln!(
-                        "FAIL {role:?} IData seed {seed}: usrsctp T3 {} rtx {}, sctpsim rtx {}: {:?}",
-                        o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.sctpsim_retransmissions, o.failures
-                    );
-                }
-            }
-            to_usr += o.to_usrsctp.0;
-            to_us += o.to_sctpsim.0;
-            rej_us += o.rejected_by_sctpsim;
-            rej_usr += o.rejected_by_usrsctp;
-            lost += o.path_to_usrsctp.lost + o.path_to_sctpsim.lost;
-            virt += o.virtual_time.as_secs_f64();
-        }
-        total_failed += failed;
-        println!(
-            "{:<15} {:<18} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9.0}",
-            format!("{role:?}"),
-            "IData",
-            a.seeds,
-            failed,
-            to_usr,
-            to_us,
-            0,
-            rej_us,
-            rej_usr,
-            lost,
-            virt
-        );
-    }
+    // PR-SCTP as asked (sctpsim's abandoned messages are skipped by I-FORWARD-TSN).
+    let i_data_ok = case_rows(&a, &mut totals, "IData", "idata", |role, seed| Case {
+        auth: a.auth,
+        pr: a.pr,
+        ..Case::i_data(role, seed, a.max_loss)
+    });
+    let Totals {
+        runs: total_runs,
+        failed: total_failed,
+        stalled: total_stalled,
+        auth: auth_runs,
+        asconf: asconf_answered,
+    } = totals;
     println!(
         "RESULT runs={total_runs} failed={total_failed} stalled={total_stalled} errors={} auth={auth_runs} asconf_answered={asconf_answered} reconfig_performed={reconfig_ok} i_data_ok={i_data_ok} max_loss={} wall_s={:.1}",
         total_failed - total_stalled,
@@ -344,4 +252,82 @@ fn main() -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// Counters of the RESULT line.
+struct Totals {
+    runs: u64,
+    failed: u64,
+    stalled: u64,
+    auth: u64,
+    asconf: u64,
+}
+
+/// One table row per role for a special case (`make(role, seed)`, with the run's message count,
+/// size and capture directory filled in here); returns the runs that passed.
+fn case_rows(
+    a: &Args,
+    totals: &mut Totals,
+    label: &str,
+    file_tag: &str,
+    make: impl Fn(Role, u64) -> Case,
+) -> u64 {
+    let mut passed = 0u64;
+    for role in Role::ALL {
+        let (mut failed, mut to_usr, mut to_us, mut rej_us, mut rej_usr, mut lost) =
+            (0u64, 0usize, 0usize, 0u64, 0u64, 0u64);
+        let mut virt = 0.0f64;
+        for seed in a.first_seed..a.first_seed + a.seeds {
+            let pcap = a
+                .pcap_dir
+                .as_ref()
+                .map(|d| d.join(format!("usrsctp-{role:?}-{file_tag}-{seed}.pcap").to_lowercase()));
+            let case = Case {
+                messages: a.messages,
+                max_len: a.max_len,
+                pcap,
+                ..make(role, seed)
+            };
+            let o = run(&case);
+            totals.runs += 1;
+            totals.auth += u64::from(o.auth_negotiated);
+            totals.asconf += u64::from(o.asconf_answered.is_some());
+            if o.stalled_only() {
+                totals.stalled += 1;
+            }
+            if o.passed() {
+                passed += 1;
+            } else {
+                failed += 1;
+                if failed <= 3 {
+                    eprintln!(
+                        "FAIL {role:?} {label} seed {seed}: usrsctp T3 {} rtx {}, sctpsim rtx {}: {:?}",
+                        o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.sctpsim_retransmissions, o.failures
+                    );
+                }
+            }
+            to_usr += o.to_usrsctp.0;
+            to_us += o.to_sctpsim.0;
+            rej_us += o.rejected_by_sctpsim;
+            rej_usr += o.rejected_by_usrsctp;
+            lost += o.path_to_usrsctp.lost + o.path_to_sctpsim.lost;
+            virt += o.virtual_time.as_secs_f64();
+        }
+        totals.failed += failed;
+        println!(
+            "{:<15} {:<18} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9.0}",
+            format!("{role:?}"),
+            label,
+            a.seeds,
+            failed,
+            to_usr,
+            to_us,
+            0,
+            rej_us,
+            rej_usr,
+            lost,
+            virt
+        );
+    }
+    passed
 }
