@@ -350,22 +350,13 @@ fn check_reconfig(sp: &str, f: &FlowSpec, sc: &SctpSpec) -> Result<(), ScenarioE
             "needs reconfig = true (stream reconfiguration, RFC 6525, is off by default)",
         ));
     }
-    let mut last = f.start.0;
+    check_action_times(
+        &format!("{sp}.reconfig_actions"),
+        f.start.0,
+        sc.reconfig_actions.iter().map(|a| a.at.0),
+    )?;
     for (k, a) in sc.reconfig_actions.iter().enumerate() {
         let ap = format!("{sp}.reconfig_actions[{k}]");
-        if a.at.0 <= f.start.0 {
-            return Err(ScenarioError::at(
-                format!("{ap}.at"),
-                "must be after the flow's start (the association must exist)",
-            ));
-        }
-        if a.at.0 < last {
-            return Err(ScenarioError::at(
-                format!("{ap}.at"),
-                "actions must be listed in time order",
-            ));
-        }
-        last = a.at.0;
         let adds = matches!(
             a.action,
             ReconfigActionKind::AddOutgoing | ReconfigActionKind::AddIncoming
@@ -582,22 +573,13 @@ fn check_asconf(sp: &str, f: &FlowSpec, sc: &SctpSpec, s: &Scenario) -> Result<(
             "ASCONF (RFC 5061) is offered only by the rfc9260 profile",
         ));
     }
-    let mut last = f.start.0;
+    check_action_times(
+        &format!("{sp}.asconf"),
+        f.start.0,
+        sc.asconf.iter().map(|a| a.at.0),
+    )?;
     for (k, a) in sc.asconf.iter().enumerate() {
         let ap = format!("{sp}.asconf[{k}]");
-        if a.at.0 <= f.start.0 {
-            return Err(ScenarioError::at(
-                format!("{ap}.at"),
-                "must be after the flow's start (the association must exist)",
-            ));
-        }
-        if a.at.0 < last {
-            return Err(ScenarioError::at(
-                format!("{ap}.at"),
-                "actions must be listed in time order",
-            ));
-        }
-        last = a.at.0;
         let node = match a.side {
             FlowSide::Src => &f.src,
             FlowSide::Dst => &f.dst,
@@ -653,6 +635,33 @@ fn check_csctp(
             "scripted ASCONF actions and csctp exclude each other (cSCTP's ASCONFs follow the \
              mobile's addresses)",
         ));
+    }
+    Ok(())
+}
+
+/// The times of a flow's scheduled actions (`list` = the field's path, e.g.
+/// `flows[0].sctp.asconf`): each after the flow's start (the association must exist) and in
+/// time order; the error names the action's `at`.
+fn check_action_times(
+    list: &str,
+    start: sctpsim_kernel::SimDuration,
+    times: impl Iterator<Item = sctpsim_kernel::SimDuration>,
+) -> Result<(), ScenarioError> {
+    let mut last = start;
+    for (k, at) in times.enumerate() {
+        if at <= start {
+            return Err(ScenarioError::at(
+                format!("{list}[{k}].at"),
+                "must be after the flow's start (the association must exist)",
+            ));
+        }
+        if at < last {
+            return Err(ScenarioError::at(
+                format!("{list}[{k}].at"),
+                "actions must be listed in time order",
+            ));
+        }
+        last = at;
     }
     Ok(())
 }
