@@ -828,3 +828,20 @@ fn reconfig_actions_are_checked() {
     )
     .is_ok());
 }
+
+/// Scheduled ASCONF actions must come after the flow's start and in time order; the error
+/// names the action's `at` (`check_action_times`, shared with `reconfig_actions`).
+#[test]
+fn asconf_action_times_are_checked_and_named() {
+    let text = example("sctp-asconf.toml");
+    let e = common::load_err(&text, &[("flows[0].sctp.asconf[1].at", "\"4s\"")]);
+    assert!(
+        e.contains("flows[0].sctp.asconf[1].at") && e.contains("time order"),
+        "{e}"
+    );
+    let e = common::load_err(&text, &[("flows[0].sctp.asconf[0].at", "\"0s\"")]);
+    assert!(
+        e.contains("flows[0].sctp.asconf[0].at") && e.contains("after the flow's start"),
+        "{e}"
+    );
+}
