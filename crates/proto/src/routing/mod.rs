@@ -65,6 +65,7 @@ pub mod aodv;
 pub mod dsdv;
 pub mod dsr;
 pub mod olsr;
+pub mod send_buffer;
 pub mod testnet;
 
 /// What a router wants done.

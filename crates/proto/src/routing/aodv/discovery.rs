@@ -10,10 +10,7 @@ use std::net::Ipv4Addr;
 impl Aodv {
     /// Buffers `packet` for `dst` and makes sure a discovery runs.
     pub(super) fn buffer_and_discover(&mut self, now: SimTime, dst: Ipv4Addr, packet: Packet) {
-        if let Some(old) = self
-            .buffer
-            .push(now, dst, packet, self.cfg.send_buffer_capacity)
-        {
+        if let Some(old) = self.buffer.push(now, dst, packet) {
             self.drop_packet(old, RouteDropReason::SendBufferFull);
         }
         if !self.discoveries.contains_key(&dst) {

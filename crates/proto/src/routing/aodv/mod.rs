@@ -18,7 +18,6 @@
 //! `docs/models/aodv.md` lists what is implemented, every default with its source and the
 //! deviations from RFC 3561, ns-2 and ns-3.
 
-mod buffer;
 mod discovery;
 mod handlers;
 mod table;
@@ -27,8 +26,8 @@ mod tests;
 
 pub use table::{seq_max, seq_newer, RouteEntry};
 
-use self::buffer::SendBuffer;
 use self::table::RouteTable;
+use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
 use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
 use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::aodv::{AodvRepr, RerrRepr, RrepRepr, Unreachable, AODV_PORT};
@@ -315,6 +314,14 @@ impl Aodv {
             // A random phase, so that nodes started together do not send HELLOs together.
             SimTime::ZERO + SimDuration(rng.below(cfg.hello_interval.as_nanos().max(1)))
         });
+        // ns-2 `aodv_rqueue::enque`: a full buffer drops its oldest packet; `deque` drops
+        // packets of age ≥ `AODV_RTQ_TIMEOUT`.
+        let buffer = SendBuffer::new(BufferPolicy {
+            capacity: cfg.send_buffer_capacity,
+            timeout: cfg.send_buffer_timeout,
+            overflow: Overflow::DropOldest,
+            expiry: Expiry::AtTimeout,
+        });
         Aodv {
             addr,
             cfg,
@@ -323,7 +330,7 @@ impl Aodv {
             rreq_id: 0,
             ident: 0,
             table: RouteTable::default(),
-            buffer: SendBuffer::default(),
+            buffer,
             discoveries: BTreeMap::new(),
             seen: BTreeMap::new(),
             rreq_times: VecDeque::new(),
@@ -747,7 +754,7 @@ impl Aodv {
         [
             self.delayed.keys().next().map(|(t, _)| *t),
             self.table.next_deadline(),
-            self.buffer.next_deadline(self.cfg.send_buffer_timeout),
+            self.buffer.next_deadline(),
             self.discoveries.values().map(|d| d.deadline).min(),
             self.hello_at,
             self.hello_neighbours.values().copied().min(),
@@ -946,7 +953,7 @@ impl Router for Aodv {
             self.emit_broadcast(d.kind, d.packet);
         }
         self.table.expire(now, now + self.cfg.delete_period());
-        for packet in self.buffer.expire(now, self.cfg.send_buffer_timeout) {
+        for packet in self.buffer.expire(now) {
             self.drop_packet(packet, RouteDropReason::SendBufferTimeout);
         }
         let due: Vec<Ipv4Addr> = self

@@ -42,15 +42,14 @@
 //! Tables are `BTreeMap`s; the jitter comes from the router's own random stream; there is no
 //! clock but the `now` of each call.
 
-mod buffer;
 mod table;
 #[cfg(test)]
 mod tests;
 
 pub use table::Route;
 
+use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
 use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
-use buffer::PacketQueue;
 use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::dsdv::{DsdvEntry, DsdvRepr, ENTRY_LEN, UDP_PORT};
 use sctpsim_wire::{
@@ -186,7 +185,7 @@ pub struct Dsdv {
     /// Queued packets due to leave: (when, destination), one entry per pending
     /// `SendPacketFromQueue`.
     releases: Vec<(SimTime, Ipv4Addr)>,
-    queue: PacketQueue,
+    queue: SendBuffer,
     ip_ident: u16,
     outputs: VecDeque<RoutingOutput>,
     events: VecDeque<RoutingEvent>,
@@ -198,6 +197,16 @@ impl Dsdv {
     /// `Start`).
     pub fn new(addr: Ipv4Addr, cfg: DsdvConfig, mut rng: Rng) -> Dsdv {
         let first = SimTime::ZERO + SimDuration::from_micros(rng.below(JITTER_MAX_US + 1));
+        // ns-3 `PacketQueue`: the new packet is refused when the queue or its destination's
+        // share is full; a packet expires when older than the timeout (`ExpireTime < 0`).
+        let queue = SendBuffer::new(BufferPolicy {
+            capacity: cfg.send_buffer_packets,
+            timeout: cfg.send_buffer_timeout,
+            overflow: Overflow::RefuseNew {
+                per_destination: cfg.send_buffer_packets_per_dst,
+            },
+            expiry: Expiry::AfterTimeout,
+        });
         Dsdv {
             addr,
             cfg,
@@ -207,7 +216,7 @@ impl Dsdv {
             next_periodic: first,
             triggers: Vec::new(),
             releases: Vec::new(),
-            queue: PacketQueue::default(),
+            queue,
             ip_ident: 0,
             outputs: VecDeque::new(),
             events: VecDeque::new(),
@@ -531,7 +540,7 @@ impl Dsdv {
 
     /// Drops the buffered packets that waited too long.
     fn expire_queue(&mut self, now: SimTime) {
-        for packet in self.queue.expire(now, self.cfg.send_buffer_timeout) {
+        for packet in self.queue.expire(now) {
             self.drop_packet(packet, RouteDropReason::SendBufferTimeout);
         }
     }
@@ -612,13 +621,7 @@ impl Dsdv {
             return;
         }
         self.expire_queue(now);
-        if let Err(packet) = self.queue.push(
-            now,
-            dst,
-            packet,
-            self.cfg.send_buffer_packets,
-            self.cfg.send_buffer_packets_per_dst,
-        ) {
+        if let Some(packet) = self.queue.push(now, dst, packet) {
             self.drop_packet(packet, RouteDropReason::SendBufferFull);
         }
     }
@@ -828,13 +831,7 @@ impl Dsdv {
                 control: false,
             });
         } else if src == self.addr && self.cfg.buffering {
-            if let Err(packet) = self.queue.push(
-                now,
-                dst,
-                packet,
-                self.cfg.send_buffer_packets,
-                self.cfg.send_buffer_packets_per_dst,
-            ) {
+            if let Some(packet) = self.queue.push(now, dst, packet) {
                 self.drop_packet(packet, RouteDropReason::SendBufferFull);
             }
         } else {

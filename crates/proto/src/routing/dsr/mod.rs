@@ -32,7 +32,6 @@
 //! receives the packet finds itself at Address\[n − SL + 1], decrements SL and sends to the
 //! next listed address, or to the IP destination when SL reaches 0.
 
-mod buffer;
 mod cache;
 mod discovery;
 mod disjoint;
@@ -50,8 +49,8 @@ use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::dsr::{dsr_packet, DsrOption, DsrRepr, IP_PROTOCOL_DSR, NO_NEXT_HEADER};
 use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, WireError};
 
+use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
 use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
-use buffer::SendBuffer;
 use cache::PathCache;
 
 pub use cache::MAX_PATH_NODES;
@@ -350,7 +349,14 @@ impl Dsr {
             cfg.cache_capacity,
             cfg.max_routes_per_dest,
         );
-        let buffer = SendBuffer::new(cfg.send_buffer_size, cfg.send_buffer_timeout);
+        // ns-2 `dsragent.cc`: a full buffer drops its oldest packet; a packet of age ≥ the
+        // timeout is dropped.
+        let buffer = SendBuffer::new(BufferPolicy {
+            capacity: cfg.send_buffer_size,
+            timeout: cfg.send_buffer_timeout,
+            overflow: Overflow::DropOldest,
+            expiry: Expiry::AtTimeout,
+        });
         let next_request_id = rng.next_u64() as u16;
         Dsr {
             addr,
@@ -806,7 +812,7 @@ impl Router for Dsr {
         [
             discovery,
             pending,
-            self.buffer.next_expiry(),
+            self.buffer.next_deadline(),
             self.cache.next_expiry(),
         ]
         .into_iter()
