@@ -161,6 +161,41 @@ pub const PROTOCOL_NAMES: [&str; 9] = [
     "ip", "udp", "tcp", "sctp", "icmp", "dsr", "aodv", "olsr", "dsdv",
 ];
 
+/// The code of `name` in [`PROTOCOL_NAMES`], found at compile time (a name not in the list
+/// stops the build), so that no code is written as a bare number.
+const fn code_of(name: &str) -> u8 {
+    let mut i = 0;
+    while i < PROTOCOL_NAMES.len() {
+        let a = PROTOCOL_NAMES[i].as_bytes();
+        let b = name.as_bytes();
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return i as u8;
+            }
+        }
+        i += 1;
+    }
+    panic!("not in PROTOCOL_NAMES")
+}
+
+const CODE_IP: u8 = code_of("ip");
+const CODE_UDP: u8 = code_of("udp");
+const CODE_TCP: u8 = code_of("tcp");
+const CODE_SCTP: u8 = code_of("sctp");
+const CODE_ICMP: u8 = code_of("icmp");
+const CODE_DSR: u8 = code_of("dsr");
+
+/// Routing protocols that run over UDP: their port and their `protocol` code.
+const ROUTING_UDP_PORTS: [(u16, u8); 3] = [
+    (sctpsim_wire::aodv::AODV_PORT, code_of("aodv")),
+    (sctpsim_wire::olsr::UDP_PORT, code_of("olsr")),
+    (sctpsim_wire::dsdv::UDP_PORT, code_of("dsdv")),
+];
+
 /// Options of a packet trace (`sctpsim run --trace`, `sctpsim.run(trace=...)`). Empty
 /// filters keep everything; filters of different kinds must all match (a row at node `a`,
 /// layer `mac`, of flow 0 passes `nodes = ["a"], layers = ["mac"], flows = [0]`), entries of
@@ -514,7 +549,7 @@ fn protocol_code(ip: &Ipv4Packet<&[u8]>, of_flow: bool) -> u8 {
     if proto == sctpsim_wire::dsr::IP_PROTOCOL_DSR {
         // RFC 4728 §6.1: Next Header is the first octet; 59 (none) for DSR's own packets.
         match payload.first() {
-            Some(&sctpsim_wire::dsr::NO_NEXT_HEADER) | None => return 5,
+            Some(&sctpsim_wire::dsr::NO_NEXT_HEADER) | None => return CODE_DSR,
             Some(&n) => proto = IpProtocol::from(n),
         }
     }
@@ -526,20 +561,15 @@ fn protocol_code(ip: &Ipv4Packet<&[u8]>, of_flow: bool) -> u8 {
                     .map(|b| u16::from_be_bytes([b[0], b[1]]))
             };
             let ports = [port(0), port(2)];
-            if ports.contains(&Some(sctpsim_wire::aodv::AODV_PORT)) {
-                6
-            } else if ports.contains(&Some(sctpsim_wire::olsr::UDP_PORT)) {
-                7
-            } else if ports.contains(&Some(sctpsim_wire::dsdv::UDP_PORT)) {
-                8
-            } else {
-                1
-            }
+            ROUTING_UDP_PORTS
+                .iter()
+                .find(|(p, _)| ports.contains(&Some(*p)))
+                .map_or(CODE_UDP, |(_, code)| *code)
         }
-        IpProtocol::Udp => 1,
-        IpProtocol::Tcp => 2,
-        IpProtocol::Sctp => 3,
-        IpProtocol::Icmp => 4,
-        _ => 0,
+        IpProtocol::Udp => CODE_UDP,
+        IpProtocol::Tcp => CODE_TCP,
+        IpProtocol::Sctp => CODE_SCTP,
+        IpProtocol::Icmp => CODE_ICMP,
+        _ => CODE_IP,
     }
 }
