@@ -149,11 +149,7 @@ fn main() -> ExitCode {
         "lost_pk",
         "virt_s"
     );
-    let mut total_failed = 0u64;
-    let mut total_stalled = 0u64;
-    let mut total_runs = 0u64;
-    let mut auth_runs = 0u64;
-    let mut asconf_answered = 0u64;
+    let mut totals = Totals::default();
     for role in Role::ALL {
         for ending in Ending::ALL {
             let (mut failed, mut to_usr, mut to_us, mut pr, mut rej_us, mut rej_usr, mut lost) =
@@ -172,11 +168,11 @@ fn main() -> ExitCode {
                     ..Case::new(role, ending, seed, a.max_loss)
                 };
                 let o = run(&case);
-                total_runs += 1;
-                auth_runs += u64::from(o.auth_negotiated);
-                asconf_answered += u64::from(o.asconf_answered.is_some());
+                totals.runs += 1;
+                totals.auth += u64::from(o.auth_negotiated);
+                totals.asconf += u64::from(o.asconf_answered.is_some());
                 if o.stalled_only() {
-                    total_stalled += 1;
+                    totals.stalled += 1;
                 }
                 if !o.passed() {
                     failed += 1;
@@ -195,7 +191,7 @@ fn main() -> ExitCode {
                 lost += o.path_to_usrsctp.lost + o.path_to_sctpsim.lost;
                 virt += o.virtual_time.as_secs_f64();
             }
-            total_failed += failed;
+            totals.failed += failed;
             println!(
                 "{:<15} {:<18} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9.0}",
                 format!("{role:?}"),
@@ -212,13 +208,6 @@ fn main() -> ExitCode {
             );
         }
     }
-    let mut totals = Totals {
-        runs: total_runs,
-        failed: total_failed,
-        stalled: total_stalled,
-        auth: auth_runs,
-        asconf: asconf_answered,
-    };
     // RFC 6525: the stream reconfiguration case, one row per role (ending: sctpsim shuts
     // down), AUTH as asked, PR-SCTP off.
     let reconfig_ok = case_rows(&a, &mut totals, "StreamReset", "reconfig", |role, seed| {
@@ -255,6 +244,7 @@ fn main() -> ExitCode {
 }
 
 /// Counters of the RESULT line.
+#[derive(Default)]
 struct Totals {
     runs: u64,
     failed: u64,

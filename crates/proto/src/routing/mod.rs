@@ -309,3 +309,37 @@ pub trait Router: std::fmt::Debug + Send {
         self.handle_send(now, packet);
     }
 }
+
+/// An IPv4 packet as a router whose control messages travel in UDP sees it on receipt.
+pub(crate) enum UdpIncoming<'a> {
+    /// A checked UDP datagram to the protocol's port, addressed to this node or broadcast:
+    /// its source and its payload.
+    Control(Ipv4Addr, &'a [u8]),
+    /// Any other packet, with its destination.
+    Data(Ipv4Addr),
+}
+
+/// Parses an incoming packet for a UDP-based router (OLSR on 698, DSDV on 269) at `me`;
+/// `Err` means malformed (bad lengths or checksums).
+pub(crate) fn classify_udp(
+    me: Ipv4Addr,
+    packet: &[u8],
+    port: u16,
+) -> Result<UdpIncoming<'_>, sctpsim_wire::WireError> {
+    use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, UdpPacket, UdpRepr};
+    let ip = Ipv4Packet::new_checked(packet)?;
+    let ip_repr = Ipv4Repr::parse(&ip)?;
+    let to_us = ip_repr.dst_addr == me || ip_repr.dst_addr == Ipv4Addr::BROADCAST;
+    if to_us && ip_repr.protocol == IpProtocol::Udp {
+        let udp = UdpPacket::new_checked(ip.payload())?;
+        if udp.dst_port() == port {
+            UdpRepr::parse(&udp, ip_repr.src_addr, ip_repr.dst_addr)?;
+            // The payload as a slice of `packet` itself (the views borrow only locally).
+            let payload = udp.payload();
+            let start = payload.as_ptr() as usize - packet.as_ptr() as usize;
+            let body = packet.get(start..start + payload.len()).unwrap_or_default();
+            return Ok(UdpIncoming::Control(ip_repr.src_addr, body));
+        }
+    }
+    Ok(UdpIncoming::Data(ip_repr.dst_addr))
+}

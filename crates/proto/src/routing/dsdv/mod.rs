@@ -52,9 +52,7 @@ use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
 use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
 use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::dsdv::{DsdvEntry, DsdvRepr, ENTRY_LEN, UDP_PORT};
-use sctpsim_wire::{
-    decrement_ttl_in_place, udp_datagram, IpProtocol, Ipv4Packet, Ipv4Repr, UdpPacket, UdpRepr,
-};
+use sctpsim_wire::{decrement_ttl_in_place, udp_datagram, Ipv4Packet, UdpRepr};
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 use table::{weighted_settling, Tables};
@@ -659,18 +657,12 @@ enum Incoming {
 
 /// Parses an incoming packet; `Err` means malformed (bad lengths or checksums).
 fn classify(me: Ipv4Addr, packet: &[u8]) -> Result<Incoming, sctpsim_wire::WireError> {
-    let ip = Ipv4Packet::new_checked(packet)?;
-    let ip_repr = Ipv4Repr::parse(&ip)?;
-    let to_us = ip_repr.dst_addr == me || ip_repr.dst_addr == Ipv4Addr::BROADCAST;
-    if to_us && ip_repr.protocol == IpProtocol::Udp {
-        let udp = UdpPacket::new_checked(ip.payload())?;
-        if udp.dst_port() == UDP_PORT {
-            UdpRepr::parse(&udp, ip_repr.src_addr, ip_repr.dst_addr)?;
-            let repr = DsdvRepr::parse(udp.payload())?;
-            return Ok(Incoming::Update(ip_repr.src_addr, repr));
+    Ok(match super::classify_udp(me, packet, UDP_PORT)? {
+        super::UdpIncoming::Control(src, payload) => {
+            Incoming::Update(src, DsdvRepr::parse(payload)?)
         }
-    }
-    Ok(Incoming::Data(ip_repr.dst_addr))
+        super::UdpIncoming::Data(dst) => Incoming::Data(dst),
+    })
 }
 
 impl Router for Dsdv {

@@ -82,7 +82,7 @@ fn collect(r: &mut Dsdv, sent: &mut Vec<(SimTime, Vec<DsdvEntry>)>, at: Option<S
         } = o
         {
             let ip = Ipv4Packet::new_checked(&packet.bytes[..]).unwrap();
-            let udp = UdpPacket::new_checked(ip.payload()).unwrap();
+            let udp = sctpsim_wire::UdpPacket::new_checked(ip.payload()).unwrap();
             let repr = DsdvRepr::parse(udp.payload()).unwrap();
             sent.push((at.unwrap_or(SimTime::ZERO), repr.entries));
         }

@@ -40,9 +40,7 @@ use sctpsim_wire::olsr::{
     decode_time_ns, encode_time_ns, HelloRepr, LinkCode, LinkMessage, MessageBody, MessageRepr,
     OlsrRepr, TcRepr, MPR_NEIGH, NOT_NEIGH, SYM_NEIGH, UDP_PORT,
 };
-use sctpsim_wire::{
-    decrement_ttl_in_place, udp_datagram, IpProtocol, Ipv4Packet, Ipv4Repr, UdpPacket, UdpRepr,
-};
+use sctpsim_wire::{decrement_ttl_in_place, udp_datagram, Ipv4Packet, Ipv4Repr, UdpRepr};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 
@@ -741,18 +739,10 @@ enum Incoming {
 
 /// Parses an incoming packet; `Err` means malformed (bad lengths or checksums).
 fn classify(me: Ipv4Addr, packet: &[u8]) -> Result<Incoming, sctpsim_wire::WireError> {
-    let ip = Ipv4Packet::new_checked(packet)?;
-    let ip_repr = Ipv4Repr::parse(&ip)?;
-    let to_us = ip_repr.dst_addr == me || ip_repr.dst_addr == Ipv4Addr::BROADCAST;
-    if to_us && ip_repr.protocol == IpProtocol::Udp {
-        let udp = UdpPacket::new_checked(ip.payload())?;
-        if udp.dst_port() == UDP_PORT {
-            UdpRepr::parse(&udp, ip_repr.src_addr, ip_repr.dst_addr)?;
-            let repr = OlsrRepr::parse(udp.payload())?;
-            return Ok(Incoming::Olsr(ip_repr.src_addr, repr));
-        }
-    }
-    Ok(Incoming::Data(ip_repr.dst_addr))
+    Ok(match super::classify_udp(me, packet, UDP_PORT)? {
+        super::UdpIncoming::Control(src, payload) => Incoming::Olsr(src, OlsrRepr::parse(payload)?),
+        super::UdpIncoming::Data(dst) => Incoming::Data(dst),
+    })
 }
 
 impl Router for Olsr {

@@ -33,7 +33,7 @@ fn network_with(cfgs: Vec<OlsrConfig>) -> TestNet {
 /// Parses an OLSR control transmission.
 fn olsr_of(packet: &[u8]) -> Option<OlsrRepr> {
     let ip = Ipv4Packet::new_checked(packet).ok()?;
-    let udp = UdpPacket::new_checked(ip.payload()).ok()?;
+    let udp = sctpsim_wire::UdpPacket::new_checked(ip.payload()).ok()?;
     OlsrRepr::parse(udp.payload()).ok()
 }
 
