@@ -404,10 +404,12 @@ impl SctpAssociation {
                 }
             }
         }
-        if self.per_destination_recovery() {
+        // CMT with CUC: each destination enters its own Fast Recovery (and reduces there).
+        let per_dest = self.per_destination_recovery();
+        if per_dest {
             self.cmt_enter_fast_recovery(now, &last_dests);
         }
-        let reduce = if self.per_destination_recovery() {
+        let reduce = if per_dest {
             false
         } else if self.cfg.fast_recovery {
             if self.tx.fast_recovery_exit.is_none() {
