@@ -85,3 +85,13 @@ def test_the_main_scenario_file_holds_the_main_path() -> None:
     s = g.PATHS[g.MAIN[0]].sets
     assert wp["times"] == s[g.P_TIMES]
     assert wp["positions_m"] == s[g.P_POSITIONS]
+
+
+def test_a_geometric_mean_of_one_does_not_fit_when_most_cells_miss() -> None:
+    """Cells alternately 30 % low and 43 % high average to a ratio of 1 but none is within
+    ±15 %: the point does not fit (``group_fit``'s count, not only its mean)."""
+    cells = pd.DataFrame({"wireless_kbps": [150, 150, 200, 200], "paper": [1.0, 1.0, 1.0, 1.0],
+                          "mean": [0.7, 1 / 0.7, 0.7, 1 / 0.7]})
+    ratio, within, n = g.group_fit(cells, (150, 200))
+    assert abs(ratio - 1.0) < 1e-9 and (within, n) == (0, 4)
+    assert not g.fits(ratio, within, n)
