@@ -32,6 +32,7 @@ use sctpsim_wire::sctp::{ChunkRepr, SctpPacket, SctpRepr};
 use sctpsim_wire::{ipv4_datagram, IpProtocol, Ipv4Repr};
 
 use crate::ffi;
+use crate::known::{End, Known, Watch};
 use crate::path::{Direction, Impairment, PathCounters};
 use crate::plan::{plan, PlannedMessage, Receiver, Sender};
 use crate::usrsctp::{Stack, UsrEvent, UsrSendError, UsrSocket};
@@ -227,6 +228,11 @@ pub struct Outcome {
     pub reconfig_performed_for_usrsctp: bool,
     /// RE-CONFIG chunks seen on the path (sctpsim's, usrsctp's).
     pub reconfig_chunks: (u64, u64),
+    /// A recognised ending that is not sctpsim's fault (`known.rs`); its failures are then in
+    /// `known_failures` and `failures` is empty.
+    pub known: Option<Known>,
+    /// The failures of a run with a `known` ending.
+    pub known_failures: Vec<String>,
 }
 
 impl Outcome {
@@ -436,6 +442,7 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
     }
     let stat0 = stack.stats();
     let _ = stack.take_output();
+    let mut watch = Watch::default();
 
     let mut capture = case.pcap.as_ref().and_then(|p| {
         let f = std::fs::File::create(p).ok()?;
@@ -772,7 +779,11 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
             }
         }
         for p in ours_out {
-            match SctpPacket::new_checked(&p[..]).and_then(|k| SctpRepr::parse(&k)) {
+            let parsed = SctpPacket::new_checked(&p[..]).and_then(|k| SctpRepr::parse(&k));
+            if let Ok(r) = &parsed {
+                watch.sctpsim_sent(r, ours.shutdown_complete);
+            }
+            match parsed {
                 Ok(r) if case.trace || case.reconfig => {
                     out.reconfig_chunks.0 += count_reconfig(&r);
                     if case.trace {
@@ -808,11 +819,11 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
                     }
                 }
             }
-            match parsed {
+            match &parsed {
                 Ok(r) if case.trace => out.trace.push(format!(
                     "{:>10.3} usrsctp> {}",
                     now.as_secs_f64(),
-                    summarize(&r)
+                    summarize(r)
                 )),
                 Ok(_) => {}
                 Err(e) => {
@@ -824,7 +835,10 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
             if let Some(c) = capture.as_mut() {
                 c.write(now, USRSCTP_ADDR, SCTPSIM_ADDR, &p);
             }
-            to_us.send(now, p);
+            let delivered = to_us.send(now, p);
+            if let Ok(r) = &parsed {
+                watch.usrsctp_sent(r, delivered);
+            }
         }
 
         // Done?
@@ -981,6 +995,20 @@ pub fn run_locked(stack: &mut Stack, case: &Case) -> Outcome {
             "usrsctp still counts {} established associations after the run",
             stat1.words[ffi::STAT_CURRESTAB]
         ));
+    }
+    // The two recognised endings (`known.rs`): counted apart, their failures kept beside.
+    if case.ending.graceful() {
+        let end = End {
+            ours_complete: ours.shutdown_complete,
+            ours_lost: ours.lost,
+            theirs_lost: theirs.lost,
+            all_reliable_delivered: theirs.rx.all_reliable_delivered()
+                && ours.rx.all_reliable_delivered(),
+        };
+        if let Some(k) = watch.classify(&out.failures, &end) {
+            out.known = Some(k);
+            out.known_failures = std::mem::take(&mut out.failures);
+        }
     }
     if let Some(mut c) = capture {
         let _ = c.w.flush();

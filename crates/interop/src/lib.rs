@@ -21,6 +21,7 @@ pub mod plan;
 pub mod ffi;
 #[cfg(feature = "usrsctp")]
 pub mod harness;
+pub mod known;
 #[cfg(feature = "usrsctp")]
 pub mod usrsctp;
 #[cfg(feature = "usrsctp")]

@@ -91,12 +91,12 @@ impl Direction {
         self.imp
     }
 
-    /// Hands a packet to the path at `now`.
-    pub fn send(&mut self, now: SimTime, packet: Vec<u8>) {
+    /// Hands a packet to the path at `now`; whether at least one copy will arrive.
+    pub fn send(&mut self, now: SimTime, packet: Vec<u8>) -> bool {
         self.counters.sent += 1;
         if self.rng.bernoulli(self.imp.loss) {
             self.counters.lost += 1;
-            return;
+            return false;
         }
         let copies = if self.rng.bernoulli(self.imp.duplicate) {
             self.counters.duplicated += 1;
@@ -113,6 +113,7 @@ impl Direction {
             self.in_flight.insert((at, self.seq), packet.clone());
             self.seq += 1;
         }
+        true
     }
 
     /// When the next packet arrives.

@@ -40,7 +40,9 @@
 //! * Add Outgoing Streams (§5.2.5): our inbound streams grow (denied beyond 65535);
 //! * Add Incoming Streams (§5.2.6): "Performed", then an Add Outgoing Streams Request of ours.
 //!
-//! Invalid stream numbers are answered "Error - Wrong SSN" (as Linux does). Results reach the
+//! Invalid stream numbers are answered "Error - Wrong SSN": RFC 6525 §4.4 defines the code but not
+//! when it applies; Linux (`sctp_process_strreset_outreq`/`_inreq`, net/sctp/stream.c) uses it
+//! for any stream number at or above the stream count, and so do we. Results reach the
 //! application as [`SctpEvent::ReconfigResult`] (our requests) and
 //! [`SctpEvent::StreamsChanged`] (the peer's).
 
