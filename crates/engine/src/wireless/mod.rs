@@ -24,11 +24,13 @@ pub mod beacon;
 pub mod channel;
 pub mod iface;
 pub mod infra;
-pub mod mobility;
-pub mod profiles;
 pub mod radio;
 pub mod routing;
-pub mod trace_file;
+// The scenario → model resolution of `[radio]` and `[mobility]` lives with the scenario
+// (`scenario::radio`, `scenario::mobility`, which its checks use); these are their old paths.
+pub use crate::scenario::mobility;
+pub use crate::scenario::radio as profiles;
+pub use crate::scenario::trace_file;
 
 use crate::scenario::{check_wireless::has_wireless, Scenario, ScenarioError};
 use crate::topology::{Iface, Topology};
