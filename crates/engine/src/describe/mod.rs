@@ -12,6 +12,9 @@ pub mod mobility;
 pub mod radio;
 pub mod transport;
 
+#[cfg(test)]
+mod test;
+
 use sctpsim_kernel::SimDuration;
 use serde_json::Value;
 

@@ -479,7 +479,7 @@ fn frame_error(rows: &mut Rows<'_>, fe: &FrameErrorVsDistance, unit: FrameErrorU
 }
 
 /// `[mobility]` for the `driven` wireless nodes without `position_m`: the model and the fields
-/// it uses, with the defaults `wireless::mobility::build_motion` applies.
+/// it uses, with the defaults `scenario::mobility::build_motion` applies.
 fn mobility(rows: &mut Rows<'_>, m: &MobilitySpec, driven: usize) {
     let d = SOURCE_DEFAULT;
     let p = "mobility";
@@ -521,7 +521,7 @@ fn mobility(rows: &mut Rows<'_>, m: &MobilitySpec, driven: usize) {
                     "m",
                     d,
                 );
-                // ⌈√n⌉ columns unless given (`placement` in wireless/mobility.rs).
+                // ⌈√n⌉ columns unless given (`placement` in scenario/mobility.rs).
                 let auto = (driven as f64).sqrt().ceil().max(1.0) as u32;
                 rows.add(
                     format!("{p}.columns"),

@@ -14,6 +14,7 @@ pub(super) const PROTOCOL: RoutingProtocol = RoutingProtocol {
     name: "aodv",
     trace: TraceMatch::UdpPort(sctpsim_wire::aodv::AODV_PORT),
     build: |spec, addr, rng| Box::new(Aodv::new(addr, aodv_config(spec.aodv.as_ref()), rng)),
+    promiscuous: |_| false,
     given: |spec| spec.aodv.is_some(),
     check,
     params,

@@ -12,6 +12,7 @@ pub(super) const PROTOCOL: RoutingProtocol = RoutingProtocol {
     name: "dsdv",
     trace: TraceMatch::UdpPort(sctpsim_wire::dsdv::UDP_PORT),
     build: |spec, addr, rng| Box::new(Dsdv::new(addr, dsdv_config(spec.dsdv.as_ref()), rng)),
+    promiscuous: |_| false,
     given: |spec| spec.dsdv.is_some(),
     check,
     params,

@@ -12,6 +12,7 @@ pub(super) const PROTOCOL: RoutingProtocol = RoutingProtocol {
     name: "dsr",
     trace: TraceMatch::IpProtocol(sctpsim_wire::dsr::IP_PROTOCOL),
     build: |spec, addr, rng| Box::new(Dsr::new(addr, dsr_config(spec.dsr.as_ref()), rng)),
+    promiscuous: |spec| dsr_config(spec.dsr.as_ref()).tap,
     given: |spec| spec.dsr.is_some(),
     check,
     params,

@@ -24,7 +24,7 @@ pub use dsr::dsr_config;
 pub use olsr::olsr_config;
 
 use crate::describe::Resolved;
-use crate::scenario::{Duration, RoutingKind, RoutingSpec, ScenarioError};
+use crate::scenario::{Duration, RoutingKind, RoutingSpec, Scenario, ScenarioError};
 use sctpsim_kernel::Rng;
 use sctpsim_proto::routing::Router;
 use std::net::Ipv4Addr;
@@ -70,6 +70,9 @@ pub struct RoutingProtocol {
     pub trace: TraceMatch,
     /// A router at `addr` with the settings of `[routing]` (`spec`) and its random stream.
     pub build: fn(spec: &RoutingSpec, addr: Ipv4Addr, rng: Rng) -> Box<dyn Router>,
+    /// Whether its routers listen promiscuously with these settings (DSR's tap): the MAC then
+    /// reports overheard unicast frames, which go to `Router::handle_overheard`.
+    pub promiscuous: fn(&RoutingSpec) -> bool,
     /// Whether the scenario has its section.
     pub given: fn(&RoutingSpec) -> bool,
     /// The checks of its section (run whether or not it is the chosen protocol, so that one
@@ -105,6 +108,14 @@ pub fn protocol(kind: RoutingKind) -> Option<&'static RoutingProtocol> {
 /// A router for `spec.protocol` at `addr`, or `None` with static routing.
 pub fn make_router(spec: &RoutingSpec, addr: Ipv4Addr, rng: Rng) -> Option<Box<dyn Router>> {
     protocol(spec.protocol).map(|p| (p.build)(spec, addr, rng))
+}
+
+/// Whether the routers of scenario `s` listen promiscuously (its protocol's
+/// [`RoutingProtocol::promiscuous`]).
+pub fn wants_promiscuous(s: &Scenario) -> bool {
+    s.routing
+        .as_ref()
+        .is_some_and(|r| protocol(r.protocol).is_some_and(|p| (p.promiscuous)(r)))
 }
 
 /// `path` must be positive when given.

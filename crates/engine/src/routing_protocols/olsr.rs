@@ -12,6 +12,7 @@ pub(super) const PROTOCOL: RoutingProtocol = RoutingProtocol {
     name: "olsr",
     trace: TraceMatch::UdpPort(sctpsim_wire::olsr::UDP_PORT),
     build: |spec, addr, rng| Box::new(Olsr::new(addr, olsr_config(spec.olsr.as_ref()), rng)),
+    promiscuous: |_| false,
     given: |spec| spec.olsr.is_some(),
     check,
     params,

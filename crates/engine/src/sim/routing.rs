@@ -24,7 +24,7 @@ use super::{Event, Simulation};
 use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
-use crate::routing_protocols::{dsr_config, make_router};
+use crate::routing_protocols::make_router;
 use crate::scenario::{RoutingKind, Scenario};
 use crate::topology::Topology;
 use crate::trace::TraceAt;
@@ -52,14 +52,6 @@ pub(crate) struct RoutingRt {
     pub routes_broken: u64,
     /// Overheard frames handed to routers (DSR's tap).
     pub overheard: u64,
-}
-
-/// Whether the routers of scenario `s` listen promiscuously: DSR with its tap on (the MAC
-/// then reports overheard unicast frames, which go to [`Router::handle_overheard`]).
-pub(crate) fn wants_promiscuous(s: &Scenario) -> bool {
-    s.routing
-        .as_ref()
-        .is_some_and(|r| r.protocol == RoutingKind::Dsr && dsr_config(r.dsr.as_ref()).tap)
 }
 
 impl RoutingRt {

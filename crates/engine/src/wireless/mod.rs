@@ -93,7 +93,7 @@ impl Wireless {
         // tap needs the overheard frames: promiscuous reception (the setting is the same for
         // every node, `[routing.dsr]` being network-wide).
         let mut mac = params.mac.clone();
-        mac.promiscuous |= crate::sim::routing::wants_promiscuous(s);
+        mac.promiscuous |= crate::routing_protocols::wants_promiscuous(s);
         let mac_cfg = std::sync::Arc::new(mac);
         for (k, m) in motion {
             let w = ifaces.len() as u32;
