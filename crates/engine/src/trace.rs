@@ -158,10 +158,11 @@ impl TraceEvent {
 const BASE_PROTOCOL_NAMES: [&str; 5] = ["ip", "udp", "tcp", "sctp", "icmp"];
 
 /// The `protocol` column's categories, in code order: the flow's transport for a flow's
-/// packets, else what the headers say (DSR's own packets carry no upper-layer payload; AODV
-/// OLSR and DSDV are UDP to their ports); `ip` for anything else; then the ad hoc routing
-/// protocols in the order of their descriptors (`routing_protocols::AD_HOC`). New names go at
-/// the end, so that the codes of existing traces keep their meaning.
+/// packets, else what the headers say (DSR's own packets carry no upper-layer payload; AODV,
+/// OLSR and DSDV are UDP to their ports); `ip` for anything else. The ad hoc routing
+/// protocols follow the base names in the order of their descriptors
+/// (`routing_protocols::AD_HOC`, which says how each is recognised). New names go at the end,
+/// so that the codes of existing traces keep their meaning.
 pub const PROTOCOL_NAMES: [&str; BASE_PROTOCOL_NAMES.len() + AD_HOC.len()] = {
     let mut names = [""; BASE_PROTOCOL_NAMES.len() + AD_HOC.len()];
     let mut i = 0;
@@ -206,6 +207,7 @@ const CODE_UDP: u8 = code_of("udp");
 const CODE_TCP: u8 = code_of("tcp");
 const CODE_SCTP: u8 = code_of("sctp");
 const CODE_ICMP: u8 = code_of("icmp");
+
 /// Options of a packet trace (`sctpsim run --trace`, `sctpsim.run(trace=...)`). Empty
 /// filters keep everything; filters of different kinds must all match (a row at node `a`,
 /// layer `mac`, of flow 0 passes `nodes = ["a"], layers = ["mac"], flows = [0]`), entries of

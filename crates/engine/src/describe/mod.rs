@@ -6,7 +6,9 @@
 //! The value is read from the configuration the simulation is built with (proto's
 //! `AodvConfig`, `DsrConfig`, ...), so what is shown is what runs; the default is the same
 //! reading of the configuration built without the scenario's fields (the profile's values).
-//! A new field of a configuration is one [`Param`] line in its table.
+//! A new field of a configuration is one [`Param`] line in its table. `Param::doc` keeps
+//! each parameter's meaning and citation next to its reader; `sctpsim show` does not print it
+//! (its rows are unchanged), `describe/test.rs` requires it.
 
 pub mod mobility;
 pub mod radio;

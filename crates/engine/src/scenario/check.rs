@@ -270,8 +270,9 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
     }
 
     // A wireless node's radio address is assigned, not written
-    // (`addresses::wireless_default_addr` of its node index); a link address equal to it gives two interfaces one address, and
-    // packets to it are delivered locally (a SYN to itself, 0 goodput) instead of failing.
+    // (`addresses::wireless_default_addr` of its node index); a link address equal to it
+    // gives two interfaces one address, and packets to it are delivered locally (a SYN to
+    // itself, 0 goodput) instead of failing.
     for (i, n) in s.node.iter().enumerate().filter(|(_, n)| n.wireless) {
         let auto = super::addresses::wireless_default_addr(i);
         if let Some(field) = addrs.get(&auto) {
