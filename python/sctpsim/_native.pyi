@@ -16,6 +16,7 @@ __all__ = [
     "run",
     "bench_kernel",
     "run_conformance",
+    "routing_protocols",
     "version",
 ]
 
@@ -58,4 +59,5 @@ def run_conformance(
     tolerance_usecs: int | None = None,
     defines: list[str] | None = None,
 ) -> tuple[bool, str, int | None, list[str]]: ...
+def routing_protocols() -> list[str]: ...
 def version() -> str: ...

@@ -38,7 +38,7 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from sctpsim import stats, store
+from sctpsim import _native, stats, store
 
 FIGURES = "figures"
 
@@ -162,9 +162,10 @@ def parameter_name(path: str) -> str:
     return readable_path(path)
 
 
-#: Words kept in capitals when a field path is put in words.
+#: Words kept in capitals when a field path is put in words (the routing protocols' names from
+#: the core's descriptors).
 _ACRONYMS = {"rts", "cts", "mss", "rto", "mtu", "ttl", "tsn", "ssid", "cbr", "ip", "ap", "sta", "rx", "tx",
-             "cw", "sifs", "difs", "aodv", "dsr", "olsr", "dsdv", "sctp", "tcp", "udp", "mac", "phy", "sack"}
+             "cw", "sifs", "difs", "sctp", "tcp", "udp", "mac", "phy", "sack", *_native.routing_protocols()}
 
 #: Unit suffixes of field names, dropped from the words (the axis label gives the unit).
 _UNIT_SUFFIX = re.compile(r"_(?:bytes|packets|bps|mps|m|s|db|dbm|w|segments|mtu)$")

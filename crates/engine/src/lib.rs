@@ -3,6 +3,7 @@
 //! metrics, captures — and turns a scenario file into a simulation.
 
 pub mod capture;
+pub mod describe;
 pub mod drop;
 pub mod link;
 pub mod loss;
@@ -10,6 +11,7 @@ pub mod packet;
 pub mod params;
 pub mod results;
 pub mod results_sctp;
+pub mod routing_protocols;
 pub mod scenario;
 pub mod sim;
 pub mod topology;

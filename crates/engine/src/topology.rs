@@ -115,10 +115,7 @@ pub(crate) fn sctp_hosts(s: &Scenario) -> BTreeSet<usize> {
         .collect()
 }
 
-/// The default address of end `end` (0 or 1) of link `k`: 10.(k/256).(k%256).(end+1).
-pub(crate) fn default_addr(k: usize, end: usize) -> Ipv4Addr {
-    Ipv4Addr::new(10, ((k >> 8) & 0xFF) as u8, (k & 0xFF) as u8, end as u8 + 1)
-}
+pub(crate) use crate::scenario::addresses::link_default_addr as default_addr;
 
 impl Topology {
     /// Build the network of a checked scenario. Node names and references are known to be valid.

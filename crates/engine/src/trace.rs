@@ -13,6 +13,7 @@
 //! that would overflow the time series (`scenario/check.rs`, `MAX_SERIES_ROWS`).
 
 use crate::drop::DropReason;
+use crate::routing_protocols::{TraceMatch, AD_HOC};
 use crate::scenario::ScenarioError;
 use crate::topology::Topology;
 use sctpsim_kernel::{NodeId, PacketTag, SimTime};
@@ -153,13 +154,32 @@ impl TraceEvent {
     }
 }
 
+/// The `protocol` column's categories that are not routing protocols, in code order.
+const BASE_PROTOCOL_NAMES: [&str; 5] = ["ip", "udp", "tcp", "sctp", "icmp"];
+
 /// The `protocol` column's categories, in code order: the flow's transport for a flow's
-/// packets, else what the headers say (DSR's own packets carry no upper-layer payload; AODV
-/// OLSR and DSDV are UDP to their ports); `ip` for anything else. New names go at the end, so
-/// that the codes of existing traces keep their meaning.
-pub const PROTOCOL_NAMES: [&str; 9] = [
-    "ip", "udp", "tcp", "sctp", "icmp", "dsr", "aodv", "olsr", "dsdv",
-];
+/// packets, else what the headers say (DSR's own packets carry no upper-layer payload; AODV,
+/// OLSR and DSDV are UDP to their ports); `ip` for anything else. The ad hoc routing
+/// protocols follow the base names in the order of their descriptors
+/// (`routing_protocols::AD_HOC`, which says how each is recognised). New names go at the end,
+/// so that the codes of existing traces keep their meaning.
+pub const PROTOCOL_NAMES: [&str; BASE_PROTOCOL_NAMES.len() + AD_HOC.len()] = {
+    let mut names = [""; BASE_PROTOCOL_NAMES.len() + AD_HOC.len()];
+    let mut i = 0;
+    while i < BASE_PROTOCOL_NAMES.len() {
+        names[i] = BASE_PROTOCOL_NAMES[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < AD_HOC.len() {
+        names[i + j] = AD_HOC[j].name;
+        j += 1;
+    }
+    names
+};
+
+/// The code of the first routing protocol (`AD_HOC[0]`).
+const CODE_ROUTING: u8 = BASE_PROTOCOL_NAMES.len() as u8;
 
 /// The code of `name` in [`PROTOCOL_NAMES`], found at compile time (a name not in the list
 /// stops the build), so that no code is written as a bare number.
@@ -187,14 +207,6 @@ const CODE_UDP: u8 = code_of("udp");
 const CODE_TCP: u8 = code_of("tcp");
 const CODE_SCTP: u8 = code_of("sctp");
 const CODE_ICMP: u8 = code_of("icmp");
-const CODE_DSR: u8 = code_of("dsr");
-
-/// Routing protocols that run over UDP: their port and their `protocol` code.
-const ROUTING_UDP_PORTS: [(u16, u8); 3] = [
-    (sctpsim_wire::aodv::AODV_PORT, code_of("aodv")),
-    (sctpsim_wire::olsr::UDP_PORT, code_of("olsr")),
-    (sctpsim_wire::dsdv::UDP_PORT, code_of("dsdv")),
-];
 
 /// Options of a packet trace (`sctpsim run --trace`, `sctpsim.run(trace=...)`). Empty
 /// filters keep everything; filters of different kinds must all match (a row at node `a`,
@@ -546,11 +558,19 @@ impl Tracer {
 fn protocol_code(ip: &Ipv4Packet<&[u8]>, of_flow: bool) -> u8 {
     let payload = ip.payload();
     let mut proto = ip.protocol();
-    if proto == sctpsim_wire::dsr::IP_PROTOCOL_DSR {
-        // RFC 4728 §6.1: Next Header is the first octet; 59 (none) for DSR's own packets.
-        match payload.first() {
-            Some(&sctpsim_wire::dsr::NO_NEXT_HEADER) | None => return CODE_DSR,
-            Some(&n) => proto = IpProtocol::from(n),
+    for (k, p) in AD_HOC.iter().enumerate() {
+        if let TraceMatch::IpProtocol(n) = p.trace {
+            if proto == IpProtocol::from(n) {
+                // RFC 4728 §6.1: Next Header is the first octet; 59 (none) for DSR's own
+                // packets.
+                match payload.first() {
+                    Some(&sctpsim_wire::dsr::NO_NEXT_HEADER) | None => {
+                        return CODE_ROUTING + k as u8
+                    }
+                    Some(&n) => proto = IpProtocol::from(n),
+                }
+                break;
+            }
         }
     }
     match proto {
@@ -561,10 +581,10 @@ fn protocol_code(ip: &Ipv4Packet<&[u8]>, of_flow: bool) -> u8 {
                     .map(|b| u16::from_be_bytes([b[0], b[1]]))
             };
             let ports = [port(0), port(2)];
-            ROUTING_UDP_PORTS
+            AD_HOC
                 .iter()
-                .find(|(p, _)| ports.contains(&Some(*p)))
-                .map_or(CODE_UDP, |(_, code)| *code)
+                .position(|p| matches!(p.trace, TraceMatch::UdpPort(q) if ports.contains(&Some(q))))
+                .map_or(CODE_UDP, |k| CODE_ROUTING + k as u8)
         }
         IpProtocol::Udp => CODE_UDP,
         IpProtocol::Tcp => CODE_TCP,

@@ -523,6 +523,17 @@ fn run_conformance(
     (out.passed, out.reason, out.line, out.trace)
 }
 
+/// The ad hoc routing protocols, in the order of their descriptors
+/// (`sctpsim_engine::routing_protocols::AD_HOC`): the names of `routing.protocol`, of the
+/// trace's `protocol` column and of the results.
+#[pyfunction]
+fn routing_protocols() -> Vec<&'static str> {
+    sctpsim_engine::routing_protocols::AD_HOC
+        .iter()
+        .map(|p| p.name)
+        .collect()
+}
+
 /// The version of the native core.
 #[pyfunction]
 fn version() -> &'static str {
@@ -543,6 +554,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(bench_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(run_conformance, m)?)?;
+    m.add_function(wrap_pyfunction!(routing_protocols, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     Ok(())
 }

@@ -51,8 +51,19 @@ _RX_REASON = {"collision": RX_COLLISION, "frame_error": RX_FRAME_ERROR, "half_du
 #: Node counter kinds: originated (ip tx), delivered (ip rx), forwarded, dropped (any layer).
 EV_SENT, EV_RECEIVED, EV_FORWARDED, EV_DROPPED = 0, 1, 2, 3
 
-#: Protocol codes of frames, by `trace.parquet` `protocol`.
-PROTOCOLS = ["udp", "tcp", "sctp", "icmp", "dsr", "aodv", "olsr", "dsdv", "ip"]
+
+
+def _protocols() -> list[str]:
+    """Protocol codes of frames, by `trace.parquet` `protocol`: the transports and ICMP, the
+    core's ad hoc routing protocols (one descriptor each, `_native.routing_protocols`), then
+    `ip` for anything else."""
+    from sctpsim import _native
+
+    return ["udp", "tcp", "sctp", "icmp", *_native.routing_protocols(), "ip"]
+
+
+#: Protocol codes of frames (`_protocols`).
+PROTOCOLS = _protocols()
 
 
 class ViewInputError(ValueError):

@@ -3,14 +3,14 @@
 //! then the flow's fields).
 
 use super::{name, opt, opt_secs, secs, Rows, SOURCE_DEFAULT};
+use crate::describe::resolve;
+use crate::describe::transport::SCTP_PATH_FIELDS;
 use crate::scenario::{
-    AppKind, FlowSpec, MessagesSpec, PartialAckTimerKind, Scenario, SctpSpec, TcpSpec,
-    TransportKind, DEFAULT_PACKET_SIZE,
+    AppKind, FlowSpec, MessagesSpec, Scenario, SctpSpec, TcpSpec, TransportKind,
+    DEFAULT_PACKET_SIZE,
 };
 use crate::sim::flows::{tcp_config, DEFAULT_TCP_PORT, DEFAULT_UDP_PORT, EPHEMERAL_BASE};
 use crate::sim::sctp::{sctp_config, DEFAULT_SCTP_PORT};
-use sctpsim_proto::transport::sctp::SctpConfig;
-use sctpsim_proto::transport::tcp::{PartialAckTimer, TcpConfig};
 use serde_json::Value;
 
 /// The rows of the `written` flows (`[[flows]]` as in the file) of the loaded scenario `s`.
@@ -121,13 +121,6 @@ fn flow(rows: &mut Rows<'_>, i: usize, f: &FlowSpec, index: usize, copies: usize
     }
 }
 
-fn partial_ack_timer(t: PartialAckTimer) -> Value {
-    name(&match t {
-        PartialAckTimer::Impatient => PartialAckTimerKind::Impatient,
-        PartialAckTimer::SlowButSteady => PartialAckTimerKind::SlowButSteady,
-    })
-}
-
 /// `[flows.tcp]` after its profile; `default` is the profile's value for this transport.
 fn tcp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec) {
     let spec = f.tcp.clone().unwrap_or_default();
@@ -148,33 +141,14 @@ fn tcp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec) {
         "",
         SOURCE_DEFAULT,
     );
-    type Get = dyn Fn(&TcpConfig) -> Value;
-    let fields: [(&str, &str, &Get); 16] = [
-        ("mss_bytes", "bytes", &|x| x.mss.into()),
-        ("initial_window_segments", "segments", &|x| {
-            opt(x.initial_window)
-        }),
-        ("initial_ssthresh_bytes", "bytes", &|x| {
-            x.initial_ssthresh.into()
-        }),
-        ("max_window_bytes", "bytes", &|x| opt(x.max_send_window)),
-        ("recv_buffer_bytes", "bytes", &|x| x.recv_buffer.into()),
-        ("timestamps", "", &|x| x.timestamps.into()),
-        ("max_sack_blocks", "", &|x| opt(x.max_sack_blocks)),
-        ("dupthresh", "", &|x| x.dupthresh.into()),
-        ("limited_transmit", "", &|x| x.limited_transmit.into()),
-        ("delayed_ack", "", &|x| x.delayed_ack.into()),
-        ("delayed_ack_timeout", "s", &|x| secs(x.delayed_ack_timeout)),
-        ("initial_rto", "s", &|x| secs(x.initial_rto)),
-        ("min_rto", "s", &|x| secs(x.min_rto)),
-        ("max_rto", "s", &|x| secs(x.max_rto)),
-        ("partial_ack_timer", "", &|x| {
-            partial_ack_timer(x.partial_ack_timer)
-        }),
-        ("nagle", "", &|x| x.nagle.into()),
-    ];
-    for (field, unit, g) in fields {
-        rows.add(format!("{p}.{field}"), g(&c), g(&b), unit, &prof);
+    for r in resolve(&c, &b) {
+        rows.add(
+            format!("{p}.{}", r.field),
+            r.value,
+            r.default,
+            r.unit,
+            &prof,
+        );
     }
 }
 
@@ -222,85 +196,19 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
         "",
         d,
     );
-    type Get = dyn Fn(&SctpConfig) -> Value;
-    let fields: [(&str, &str, &Get, bool); 23] = [
-        ("initial_rto", "s", &|x| secs(x.rto_initial), true),
-        ("min_rto", "s", &|x| secs(x.rto_min), true),
-        ("max_rto", "s", &|x| secs(x.rto_max), true),
-        ("hb_interval", "s", &|x| secs(x.hb_interval), true),
-        ("heartbeats", "", &|x| x.heartbeats.into(), true),
-        ("path_max_retrans", "", &|x| x.path_max_retrans.into(), true),
-        (
-            "association_max_retrans",
-            "",
-            &|x| x.association_max_retrans.into(),
-            true,
-        ),
-        ("delayed_sack", "", &|x| x.delayed_sack.into(), true),
-        (
-            "delayed_sack_timeout",
-            "s",
-            &|x| secs(x.effective_sack_delay()),
-            true,
-        ),
-        ("sack_frequency", "", &|x| x.sack_freq.into(), true),
-        ("max_burst", "", &|x| x.max_burst.into(), true),
-        ("max_gap_blocks", "", &|x| opt(x.max_gap_blocks), true),
-        (
-            "fast_rtx_threshold",
-            "",
-            &|x| x.fast_rtx_threshold.into(),
-            true,
-        ),
-        (
-            "early_retransmit",
-            "",
-            &|x| x.early_retransmit.name().into(),
-            true,
-        ),
-        ("multipath", "", &|x| x.multipath.name().into(), true),
-        (
-            "initial_cwnd_bytes",
-            "bytes",
-            &|x| x.initial_cwnd(u32::from(x.pmtu)).into(),
-            true,
-        ),
-        (
-            "initial_ssthresh_bytes",
-            "bytes",
-            &|x| opt(x.initial_ssthresh),
-            true,
-        ),
-        ("streams", "", &|x| x.outbound_streams.into(), true),
-        (
-            "return_to_primary",
-            "",
-            &|x| x.return_to_primary.into(),
-            true,
-        ),
-        ("mtu_bytes", "bytes", &|x| x.pmtu.into(), false),
-        (
-            "chunk_bytes",
-            "bytes",
-            &|x| x.max_chunk_user_data_at(usize::from(x.pmtu)).into(),
-            false,
-        ),
-        (
-            "recv_buffer_bytes",
-            "bytes",
-            &|x| x.recv_buffer.into(),
-            true,
-        ),
-        (
-            "send_buffer_bytes",
-            "bytes",
-            &|x| x.send_buffer.into(),
-            true,
-        ),
-    ];
-    for (field, unit, g, profiled) in fields {
-        let fallback = if profiled { prof.as_str() } else { d };
-        rows.add(format!("{p}.{field}"), g(&c), g(&b), unit, fallback);
+    for r in resolve(&c, &b) {
+        let fallback = if SCTP_PATH_FIELDS.contains(&r.field) {
+            d
+        } else {
+            prof.as_str()
+        };
+        rows.add(
+            format!("{p}.{}", r.field),
+            r.value,
+            r.default,
+            r.unit,
+            fallback,
+        );
     }
     if c.multipath == sctpsim_proto::transport::sctp::Multipath::Cmt {
         // CMT's switches and retransmission policy (`CmtConfig::RECOMMENDED` by default).

@@ -33,7 +33,7 @@ use crate::loss::LossProcess;
 use crate::scenario::{
     self, overrides, FlowSpec, LoadedScenario, LossSpec, Scenario, ScenarioError,
 };
-use sctpsim_kernel::{Rng, SimDuration};
+use sctpsim_kernel::Rng;
 use serde::Serialize;
 use serde_json::Value;
 use toml::Table;
@@ -155,10 +155,7 @@ impl Rows<'_> {
     }
 }
 
-/// A duration in seconds.
-pub(crate) fn secs(d: SimDuration) -> Value {
-    Value::from(d.as_secs_f64())
-}
+pub(crate) use crate::describe::{opt, secs};
 
 /// An optional duration in seconds (`null` when absent).
 pub(crate) fn opt_secs(d: Option<scenario::Duration>) -> Value {
@@ -168,11 +165,6 @@ pub(crate) fn opt_secs(d: Option<scenario::Duration>) -> Value {
 /// The scenario name of an enum value (its serde name), or a debug rendering if it has none.
 pub(crate) fn name<T: Serialize + std::fmt::Debug>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or_else(|_| Value::from(format!("{v:?}")))
-}
-
-/// An optional value (`null` when absent).
-pub(crate) fn opt<T: Into<Value>>(v: Option<T>) -> Value {
-    v.map_or(Value::Null, Into::into)
 }
 
 fn simulation(rows: &mut Rows<'_>, s: &Scenario, seed: Option<u64>) {
@@ -274,7 +266,7 @@ fn links(rows: &mut Rows<'_>, s: &Scenario) {
             d,
         );
         let default_addrs: Vec<String> = (0..2)
-            .map(|end| crate::topology::default_addr(k, end).to_string())
+            .map(|end| scenario::addresses::link_default_addr(k, end).to_string())
             .collect();
         let addrs = l.addresses.map_or_else(
             || default_addrs.clone(),

@@ -2,24 +2,19 @@
 //! profile (`RadioParams::from_spec`), `[nodes]`, `[mobility]`, `[routing]` and `[beacons]`.
 
 use super::{name, opt, opt_secs, secs, Rows, SOURCE_DEFAULT};
+use crate::describe::mobility::resolve_mobility;
+use crate::describe::radio::{preamble, rate};
+use crate::describe::resolve_or_null;
 use crate::scenario::check_wireless::has_wireless;
-use crate::scenario::{
-    AodvProfileKind, DsrProfileKind, MobilityKind, MobilitySpec, PlacementKind, PropagationSpec,
-    RadioProfileKind, RadioSpec, RoutingKind, Scenario,
-};
-use crate::sim::routing::{aodv_config, dsdv_config, dsr_config, olsr_config};
-use crate::wireless::infra::mac_role;
-use crate::wireless::mobility::{
-    DEFAULT_CHANGE_INTERVAL, DEFAULT_UPDATE_INTERVAL, MASS_CHANGE_INTERVAL,
-    MASS_CHANGE_INTERVAL_SD, MASS_TURN_SD_DEG,
-};
-use crate::wireless::profiles::{
+use crate::scenario::radio::{
     profile_name, RadioParams, ReceptionParams, DEFAULT_FRAME_ERROR_MAX_P,
 };
-use sctpsim_proto::mac::{
-    ApConfig, MacConfig, MacRole, MacTiming, PhyMode, PhyStandard, Preamble, RetryAccounting,
-    StaConfig,
+use crate::scenario::{
+    MobilityKind, MobilitySpec, PlacementKind, PropagationSpec, RadioProfileKind, RadioSpec,
+    Scenario,
 };
+use crate::wireless::infra::mac_role;
+use sctpsim_proto::mac::{ApConfig, MacRole, PhyStandard, StaConfig};
 use sctpsim_world::power::ratio_to_db;
 use sctpsim_world::propagation::RadioGeometry;
 use sctpsim_world::{FrameErrorUnit, FrameErrorVsDistance, PropagationModel};
@@ -118,48 +113,6 @@ pub(super) fn node_rows(rows: &mut Rows<'_>, s: &Scenario, i: usize, p: &str) {
     }
 }
 
-fn rate(m: PhyMode) -> Value {
-    Value::from(m.rate_bps())
-}
-
-/// The basic rate set: one rate as a number (what `radio.basic_rate` takes), several as a list.
-fn basic_rates(c: &MacConfig) -> Value {
-    match c.basic_modes.as_slice() {
-        [one] => rate(*one),
-        many => Value::from(many.iter().map(|m| m.rate_bps()).collect::<Vec<_>>()),
-    }
-}
-
-/// Group-addressed frames: the configured rate, else the lowest basic rate (§10.6.6.2).
-fn broadcast_rate(c: &MacConfig) -> Value {
-    c.broadcast_mode
-        .map(|m| m.rate_bps())
-        .or_else(|| c.basic_modes.iter().map(|m| m.rate_bps()).min())
-        .map_or(Value::Null, Value::from)
-}
-
-fn retry_accounting(a: RetryAccounting) -> &'static str {
-    match a {
-        RetryAccounting::Standard => "standard",
-        RetryAccounting::PerFrame => "per-frame",
-        RetryAccounting::Ns2_226 => "ns2-2.26",
-    }
-}
-
-fn mac_timing(t: MacTiming) -> &'static str {
-    match t {
-        MacTiming::Standard => "standard",
-        MacTiming::Ns2_21b8 => "ns2-2.1b8",
-    }
-}
-
-fn preamble(p: Preamble) -> &'static str {
-    match p {
-        Preamble::Long => "long",
-        Preamble::Short => "short",
-    }
-}
-
 fn geometry(m: &PropagationModel) -> Option<&RadioGeometry> {
     match m {
         PropagationModel::FreeSpace(f) => Some(&f.radio),
@@ -247,76 +200,16 @@ fn radio(rows: &mut Rows<'_>, spec: RadioSpec) {
         "",
         &rc_source,
     );
-    rows.add(
-        "radio.basic_rate",
-        basic_rates(mac),
-        dflt(&|b| basic_rates(&b.mac)),
-        "bit/s",
-        &prof,
-    );
-    rows.add(
-        "radio.broadcast_rate",
-        broadcast_rate(mac),
-        dflt(&|b| broadcast_rate(&b.mac)),
-        "bit/s",
-        &prof,
-    );
-    rows.add(
-        "radio.rts_threshold_bytes",
-        mac.rts_threshold,
-        dflt(&|b| b.mac.rts_threshold.into()),
-        "bytes",
-        &prof,
-    );
-    rows.add(
-        "radio.short_retry_limit",
-        mac.short_retry_limit,
-        dflt(&|b| b.mac.short_retry_limit.into()),
-        "",
-        &prof,
-    );
-    rows.add(
-        "radio.long_retry_limit",
-        mac.long_retry_limit,
-        dflt(&|b| b.mac.long_retry_limit.into()),
-        "",
-        &prof,
-    );
-    rows.add(
-        "radio.retry_accounting",
-        retry_accounting(mac.retry_accounting),
-        dflt(&|b| retry_accounting(b.mac.retry_accounting).into()),
-        "",
-        &prof,
-    );
-    rows.add(
-        "radio.timing",
-        mac_timing(mac.timing),
-        dflt(&|b| mac_timing(b.mac.timing).into()),
-        "",
-        &prof,
-    );
-    rows.add(
-        "radio.queue_limit_packets",
-        mac.queue_limit,
-        dflt(&|b| b.mac.queue_limit.into()),
-        "packets",
-        &prof,
-    );
-    rows.add(
-        "radio.cw_min",
-        mac.cw_min,
-        dflt(&|b| b.mac.cw_min.into()),
-        "slots",
-        &prof,
-    );
-    rows.add(
-        "radio.cw_max",
-        mac.cw_max,
-        dflt(&|b| b.mac.cw_max.into()),
-        "slots",
-        &prof,
-    );
+    let base_mac = base.as_ref().map(|b| &b.mac);
+    for p in resolve_or_null(mac, base_mac) {
+        rows.add(
+            format!("radio.{}", p.field),
+            p.value,
+            p.default,
+            p.unit,
+            &prof,
+        );
+    }
     // Only DSSS/HR-DSSS frames have a choice of PLCP preamble.
     if mac.standard != PhyStandard::Ofdm {
         rows.add(
@@ -504,68 +397,25 @@ fn propagation(
     );
     let b = base.map(|b| &b.propagation);
     let p = "radio.propagation";
-    match &r.propagation {
-        PropagationModel::LogDistance(m) => {
-            let bm = match b {
-                Some(PropagationModel::LogDistance(m)) => Some(m),
-                _ => None,
-            };
-            let bv = |f: fn(&sctpsim_world::propagation::LogDistance) -> f64| {
-                bm.map_or(Value::Null, |m| f(m).into())
-            };
-            rows.add(
-                format!("{p}.exponent"),
-                m.exponent,
-                bv(|m| m.exponent),
-                "",
-                fallback,
-            );
-            rows.add(
-                format!("{p}.reference_distance_m"),
-                m.reference_distance_m,
-                bv(|m| m.reference_distance_m),
-                "m",
-                fallback,
-            );
-            rows.add(
-                format!("{p}.reference_loss_db"),
-                m.reference_loss_db,
-                bv(|m| m.reference_loss_db),
-                "dB",
-                fallback,
-            );
+    let params = match (&r.propagation, b) {
+        (PropagationModel::LogDistance(m), Some(PropagationModel::LogDistance(d))) => {
+            resolve_or_null(m, Some(d))
         }
-        PropagationModel::Shadowing(m) => {
-            let bm = match b {
-                Some(PropagationModel::Shadowing(m)) => Some(m),
-                _ => None,
-            };
-            let bv = |f: fn(&sctpsim_world::propagation::Shadowing) -> f64| {
-                bm.map_or(Value::Null, |m| f(m).into())
-            };
-            rows.add(
-                format!("{p}.exponent"),
-                m.path_loss_exponent,
-                bv(|m| m.path_loss_exponent),
-                "",
-                fallback,
-            );
-            rows.add(
-                format!("{p}.reference_distance_m"),
-                m.reference_distance_m,
-                bv(|m| m.reference_distance_m),
-                "m",
-                fallback,
-            );
-            rows.add(
-                format!("{p}.std_db"),
-                m.std_db,
-                bv(|m| m.std_db),
-                "dB",
-                fallback,
-            );
+        (PropagationModel::LogDistance(m), _) => resolve_or_null(m, None),
+        (PropagationModel::Shadowing(m), Some(PropagationModel::Shadowing(d))) => {
+            resolve_or_null(m, Some(d))
         }
-        PropagationModel::FreeSpace(_) | PropagationModel::TwoRayGround(_) => {}
+        (PropagationModel::Shadowing(m), _) => resolve_or_null(m, None),
+        (PropagationModel::FreeSpace(_) | PropagationModel::TwoRayGround(_), _) => Vec::new(),
+    };
+    for x in params {
+        rows.add(
+            format!("{p}.{}", x.field),
+            x.value,
+            x.default,
+            x.unit,
+            fallback,
+        );
     }
 }
 
@@ -629,7 +479,7 @@ fn frame_error(rows: &mut Rows<'_>, fe: &FrameErrorVsDistance, unit: FrameErrorU
 }
 
 /// `[mobility]` for the `driven` wireless nodes without `position_m`: the model and the fields
-/// it uses, with the defaults `wireless::mobility::build_motion` applies.
+/// it uses, with the defaults `scenario::mobility::build_motion` applies.
 fn mobility(rows: &mut Rows<'_>, m: &MobilitySpec, driven: usize) {
     let d = SOURCE_DEFAULT;
     let p = "mobility";
@@ -671,7 +521,7 @@ fn mobility(rows: &mut Rows<'_>, m: &MobilitySpec, driven: usize) {
                     "m",
                     d,
                 );
-                // ⌈√n⌉ columns unless given (`placement` in wireless/mobility.rs).
+                // ⌈√n⌉ columns unless given (`placement` in scenario/mobility.rs).
                 let auto = (driven as f64).sqrt().ceil().max(1.0) as u32;
                 rows.add(
                     format!("{p}.columns"),
@@ -702,26 +552,10 @@ fn mobility(rows: &mut Rows<'_>, m: &MobilitySpec, driven: usize) {
             Some(PlacementKind::Uniform) | None => {}
         }
     }
-    let speed = |rows: &mut Rows<'_>| {
-        rows.add(
-            format!("{p}.speed_mps.min"),
-            opt(m.speed_mps.map(|s| s.min)),
-            Value::Null,
-            "m/s",
-            d,
-        );
-        rows.add(
-            format!("{p}.speed_mps.max"),
-            opt(m.speed_mps.map(|s| s.max)),
-            Value::Null,
-            "m/s",
-            d,
-        );
-    };
-    // The zeros below are the absent fields' meaning in `build_motion` (no pause, no random
-    // term, no margin) rather than tunable defaults.
+    for x in resolve_mobility(m) {
+        rows.add(format!("{p}.{}", x.field), x.value, x.default, x.unit, d);
+    }
     match m.model {
-        MobilityKind::Static => {}
         MobilityKind::Waypoints => {
             for (j, w) in m.waypoints.iter().enumerate() {
                 let q = format!("{p}.waypoints[{j}]");
@@ -736,161 +570,6 @@ fn mobility(rows: &mut Rows<'_>, m: &MobilitySpec, driven: usize) {
                     d,
                 );
             }
-        }
-        MobilityKind::ConstantVelocity => {
-            rows.add(
-                format!("{p}.velocity_mps"),
-                opt(m.velocity_mps.map(|v| v.to_vec())),
-                Value::Null,
-                "m/s",
-                d,
-            );
-            rows.add(
-                format!("{p}.start"),
-                m.start.map_or(0.0, |s| s.0.as_secs_f64()),
-                0.0,
-                "s",
-                d,
-            );
-            rows.add(format!("{p}.stop"), opt_secs(m.stop), Value::Null, "s", d);
-        }
-        MobilityKind::RandomWaypoint => {
-            speed(rows);
-            rows.add(
-                format!("{p}.pause"),
-                m.pause.map_or(0.0, |s| s.0.as_secs_f64()),
-                0.0,
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.steady_state"),
-                m.steady_state.unwrap_or(false),
-                false,
-                "",
-                d,
-            );
-        }
-        MobilityKind::RandomWalk => {
-            speed(rows);
-            let interval = match m.change_distance_m {
-                Some(_) => Value::Null,
-                None => secs(m.change_interval.map_or(DEFAULT_CHANGE_INTERVAL, |i| i.0)),
-            };
-            rows.add(
-                format!("{p}.change_interval"),
-                interval,
-                secs(DEFAULT_CHANGE_INTERVAL),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.change_distance_m"),
-                opt(m.change_distance_m),
-                Value::Null,
-                "m",
-                d,
-            );
-            rows.add(
-                format!("{p}.max_turn_deg"),
-                opt(m.max_turn_deg),
-                Value::Null,
-                "deg",
-                d,
-            );
-            rows.add(
-                format!("{p}.turn_sd_deg"),
-                opt(m.turn_sd_deg),
-                Value::Null,
-                "deg",
-                d,
-            );
-            rows.add(
-                format!("{p}.change_interval_sd"),
-                opt_secs(m.change_interval_sd),
-                Value::Null,
-                "s",
-                d,
-            );
-        }
-        MobilityKind::Mass => {
-            speed(rows);
-            rows.add(
-                format!("{p}.change_interval"),
-                secs(m.change_interval.map_or(MASS_CHANGE_INTERVAL, |i| i.0)),
-                secs(MASS_CHANGE_INTERVAL),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.change_interval_sd"),
-                secs(
-                    m.change_interval_sd
-                        .map_or(MASS_CHANGE_INTERVAL_SD, |i| i.0),
-                ),
-                secs(MASS_CHANGE_INTERVAL_SD),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.turn_sd_deg"),
-                m.turn_sd_deg.unwrap_or(MASS_TURN_SD_DEG),
-                MASS_TURN_SD_DEG,
-                "deg",
-                d,
-            );
-        }
-        MobilityKind::GaussMarkov => {
-            rows.add(format!("{p}.alpha"), opt(m.alpha), Value::Null, "", d);
-            rows.add(
-                format!("{p}.mean_speed_mps"),
-                opt(m.mean_speed_mps),
-                Value::Null,
-                "m/s",
-                d,
-            );
-            rows.add(
-                format!("{p}.speed_std_mps"),
-                m.speed_std_mps.unwrap_or(0.0),
-                0.0,
-                "m/s",
-                d,
-            );
-            rows.add(
-                format!("{p}.max_speed_mps"),
-                opt(m.max_speed_mps),
-                Value::Null,
-                "m/s",
-                d,
-            );
-            rows.add(
-                format!("{p}.mean_direction_deg"),
-                opt(m.mean_direction_deg),
-                Value::Null,
-                "deg",
-                d,
-            );
-            rows.add(
-                format!("{p}.direction_std_deg"),
-                m.direction_std_deg.unwrap_or(0.0),
-                0.0,
-                "deg",
-                d,
-            );
-            rows.add(
-                format!("{p}.update_interval"),
-                secs(m.update_interval.map_or(DEFAULT_UPDATE_INTERVAL, |i| i.0)),
-                secs(DEFAULT_UPDATE_INTERVAL),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.edge_margin_m"),
-                m.edge_margin_m.unwrap_or(0.0),
-                0.0,
-                "m",
-                d,
-            );
         }
         MobilityKind::Setdest | MobilityKind::Bonnmotion => {
             if let Some(f) = &m.file {
@@ -911,345 +590,37 @@ fn mobility(rows: &mut Rows<'_>, m: &MobilitySpec, driven: usize) {
                 rows.add(format!("{p}.dims"), m.dims.unwrap_or(2), 2, "", d);
             }
         }
+        _ => {}
     }
 }
 
-/// `[routing]`: the protocol and, for an ad hoc one, the settings its router is built with.
+/// `[routing]`: the protocol and, for an ad hoc one, the settings its router is built with
+/// (its descriptor's rows, `crate::routing_protocols`). The rows a non-default profile sets
+/// name it as their source; `default` is the profile's value.
 fn routing(rows: &mut Rows<'_>, s: &Scenario) {
     let d = SOURCE_DEFAULT;
     let spec = s.routing.clone().unwrap_or_default();
     rows.add("routing.protocol", name(&spec.protocol), "static", "", d);
-    match spec.protocol {
-        RoutingKind::Static => {}
-        RoutingKind::Dsr => {
-            // `default` is the profile's value; rows the profile sets name it as their source.
-            let profile = spec.dsr.as_ref().map(|x| x.profile).unwrap_or_default();
-            let only_profile = crate::scenario::DsrSpec {
-                profile,
-                ..Default::default()
-            };
-            let (c, b) = (
-                dsr_config(spec.dsr.as_ref()),
-                dsr_config(Some(&only_profile)),
-            );
-            let p = "routing.dsr";
-            rows.add(format!("{p}.profile"), profile.name(), "rfc4728", "", d);
-            let prof = format!("profile {}", profile.name());
-            let d = if profile == DsrProfileKind::Rfc4728 {
-                d
-            } else {
-                prof.as_str()
-            };
-            rows.add(
-                format!("{p}.reply_from_cache"),
-                c.reply_from_cache,
-                b.reply_from_cache,
-                "",
-                d,
-            );
-            rows.add(
-                format!("{p}.nonpropagating_first"),
-                c.nonpropagating_first,
-                b.nonpropagating_first,
-                "",
-                d,
-            );
-            rows.add(
-                format!("{p}.route_cache_timeout"),
-                secs(c.route_cache_timeout),
-                secs(b.route_cache_timeout),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.send_buffer_packets"),
-                c.send_buffer_size,
-                b.send_buffer_size,
-                "packets",
-                d,
-            );
-            rows.add(
-                format!("{p}.send_buffer_timeout"),
-                secs(c.send_buffer_timeout),
-                secs(b.send_buffer_timeout),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.max_routes_per_dest"),
-                c.max_routes_per_dest,
-                b.max_routes_per_dest,
-                "routes",
-                d,
-            );
-            rows.add(format!("{p}.tap"), c.tap, b.tap, "", d);
-            rows.add(
-                format!("{p}.gratuitous_replies"),
-                c.gratuitous_replies,
-                b.gratuitous_replies,
-                "",
-                d,
-            );
-            rows.add(
-                format!("{p}.grat_hold_down"),
-                secs(c.grat_hold_down),
-                secs(b.grat_hold_down),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.propagate_last_error"),
-                c.propagate_last_error,
-                b.propagate_last_error,
-                "",
-                d,
-            );
-            rows.add(
-                format!("{p}.max_err_hold"),
-                secs(c.max_err_hold),
-                secs(b.max_err_hold),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.ns2_request_backoff"),
-                c.ns2_request_backoff,
-                b.ns2_request_backoff,
-                "",
-                d,
-            );
-            rows.add(format!("{p}.salvage"), c.salvage, b.salvage, "", d);
+    let Some(proto) = crate::routing_protocols::protocol(spec.protocol) else {
+        return;
+    };
+    let section = (proto.params)(&spec);
+    let p = format!("routing.{}", proto.name);
+    let mut source = d.to_string();
+    if let Some(prof) = section.profile {
+        rows.add(format!("{p}.profile"), prof.name, prof.default, "", d);
+        if prof.name != prof.default {
+            source = format!("profile {}", prof.name);
         }
-        RoutingKind::Aodv => {
-            let profile = spec.aodv.as_ref().map(|x| x.profile).unwrap_or_default();
-            let only_profile = crate::scenario::AodvSpec {
-                profile,
-                ..Default::default()
-            };
-            let (c, b) = (
-                aodv_config(spec.aodv.as_ref()),
-                aodv_config(Some(&only_profile)),
-            );
-            let p = "routing.aodv";
-            rows.add(format!("{p}.profile"), profile.name(), "rfc3561", "", d);
-            let prof = format!("profile {}", profile.name());
-            let d = if profile == AodvProfileKind::Rfc3561 {
-                d
-            } else {
-                prof.as_str()
-            };
-            rows.add(
-                format!("{p}.hello"),
-                c.hello_enabled,
-                b.hello_enabled,
-                "",
-                d,
-            );
-            rows.add(
-                format!("{p}.hello_interval"),
-                secs(c.hello_interval),
-                secs(b.hello_interval),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.local_repair"),
-                c.local_repair,
-                b.local_repair,
-                "",
-                d,
-            );
-            rows.add(
-                format!("{p}.expanding_ring"),
-                c.expanding_ring,
-                b.expanding_ring,
-                "",
-                d,
-            );
-            rows.add(
-                format!("{p}.active_route_timeout"),
-                secs(c.active_route_timeout),
-                secs(b.active_route_timeout),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.send_buffer_packets"),
-                c.send_buffer_capacity,
-                b.send_buffer_capacity,
-                "packets",
-                d,
-            );
-            rows.add(
-                format!("{p}.send_buffer_timeout"),
-                secs(c.send_buffer_timeout),
-                secs(b.send_buffer_timeout),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.my_route_timeout"),
-                secs(c.my_route_timeout()),
-                secs(b.my_route_timeout()),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.rreq_id_hold"),
-                secs(c.path_discovery_time()),
-                secs(b.path_discovery_time()),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.rreq_retries"),
-                c.rreq_retries,
-                b.rreq_retries,
-                "",
-                d,
-            );
-            rows.add(
-                format!("{p}.ttl_start"),
-                c.ttl_start,
-                b.ttl_start,
-                "hops",
-                d,
-            );
-            rows.add(
-                format!("{p}.net_diameter"),
-                c.net_diameter,
-                b.net_diameter,
-                "hops",
-                d,
-            );
-            rows.add(
-                format!("{p}.node_traversal_time"),
-                secs(c.node_traversal_time),
-                secs(b.node_traversal_time),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.ns2_local_repair"),
-                c.ns2_local_repair,
-                b.ns2_local_repair,
-                "",
-                d,
-            );
-            rows.add(
-                format!("{p}.rebuffer_on_link_failure"),
-                c.rebuffer_on_link_failure,
-                b.rebuffer_on_link_failure,
-                "",
-                d,
-            );
-        }
-        RoutingKind::Olsr => {
-            let (c, b) = (olsr_config(spec.olsr.as_ref()), olsr_config(None));
-            let p = "routing.olsr";
-            rows.add(
-                format!("{p}.hello_interval"),
-                secs(c.hello_interval),
-                secs(b.hello_interval),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.tc_interval"),
-                secs(c.tc_interval),
-                secs(b.tc_interval),
-                "s",
-                d,
-            );
-            rows.add(
-                format!("{p}.link_layer_notification"),
-                c.link_layer_notification,
-                b.link_layer_notification,
-                "",
-                d,
-            );
-            rows.add(
-                format!("{p}.willingness"),
-                c.willingness,
-                b.willingness,
-                "",
-                d,
-            );
-        }
-        RoutingKind::Dsdv => {
-            let (c, b) = (dsdv_config(spec.dsdv.as_ref()), dsdv_config(None));
-            let p = "routing.dsdv";
-            let dur = [
-                (
-                    "periodic_update_interval",
-                    c.periodic_update_interval,
-                    b.periodic_update_interval,
-                ),
-                ("settling_time", c.settling_time, b.settling_time),
-                (
-                    "send_buffer_timeout",
-                    c.send_buffer_timeout,
-                    b.send_buffer_timeout,
-                ),
-                (
-                    "route_aggregation_time",
-                    c.route_aggregation_time,
-                    b.route_aggregation_time,
-                ),
-            ];
-            for (name, v, def) in dur {
-                rows.add(format!("{p}.{name}"), secs(v), secs(def), "s", d);
-            }
-            rows.add(
-                format!("{p}.holdtimes"),
-                c.holdtimes,
-                b.holdtimes,
-                "intervals",
-                d,
-            );
-            rows.add(
-                format!("{p}.weighted_factor"),
-                c.weighted_factor,
-                b.weighted_factor,
-                "",
-                d,
-            );
-            let flags = [
-                (
-                    "weighted_settling",
-                    c.weighted_settling,
-                    b.weighted_settling,
-                ),
-                ("buffering", c.buffering, b.buffering),
-                (
-                    "route_aggregation",
-                    c.route_aggregation,
-                    b.route_aggregation,
-                ),
-                (
-                    "link_layer_feedback",
-                    c.link_layer_feedback,
-                    b.link_layer_feedback,
-                ),
-            ];
-            for (name, v, def) in flags {
-                rows.add(format!("{p}.{name}"), v, def, "", d);
-            }
-            rows.add(
-                format!("{p}.send_buffer_packets"),
-                c.send_buffer_packets,
-                b.send_buffer_packets,
-                "packets",
-                d,
-            );
-            rows.add(
-                format!("{p}.send_buffer_packets_per_dst"),
-                c.send_buffer_packets_per_dst,
-                b.send_buffer_packets_per_dst,
-                "packets",
-                d,
-            );
-        }
+    }
+    for r in section.params {
+        rows.add(
+            format!("{p}.{}", r.field),
+            r.value,
+            r.default,
+            r.unit,
+            &source,
+        );
     }
 }
 

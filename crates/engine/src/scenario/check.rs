@@ -269,11 +269,12 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
 
-    // A wireless node's radio address is assigned, not written (`wireless::iface::default_addr`
-    // of its node index); a link address equal to it gives two interfaces one address, and
-    // packets to it are delivered locally (a SYN to itself, 0 goodput) instead of failing.
+    // A wireless node's radio address is assigned, not written
+    // (`addresses::wireless_default_addr` of its node index); a link address equal to it
+    // gives two interfaces one address, and packets to it are delivered locally (a SYN to
+    // itself, 0 goodput) instead of failing.
     for (i, n) in s.node.iter().enumerate().filter(|(_, n)| n.wireless) {
-        let auto = crate::wireless::iface::default_addr(i);
+        let auto = super::addresses::wireless_default_addr(i);
         if let Some(field) = addrs.get(&auto) {
             return Err(ScenarioError::at(
                 field.clone(),
@@ -353,87 +354,17 @@ fn check_routing(s: &Scenario) -> Result<(), ScenarioError> {
     let Some(r) = &s.routing else {
         return Ok(());
     };
-    if r.protocol.name() == "static" {
-        for (name, given) in [
-            ("aodv", r.aodv.is_some()),
-            ("dsr", r.dsr.is_some()),
-            ("olsr", r.olsr.is_some()),
-            ("dsdv", r.dsdv.is_some()),
-        ] {
-            if given {
-                return Err(ScenarioError::at(
-                    format!("routing.{name}"),
-                    "not used with protocol = \"static\"; set routing.protocol",
-                ));
-            }
-        }
-    }
-    let positive = |path: &str, d: Option<super::Duration>| match d {
-        Some(d) if d.0 .0 == 0 => Err(ScenarioError::at(path, "must be positive")),
-        _ => Ok(()),
-    };
-    let at_least_one = |path: &str, n: Option<u32>| match n {
-        Some(0) => Err(ScenarioError::at(path, "must be at least 1")),
-        _ => Ok(()),
-    };
-    if let Some(a) = &r.aodv {
-        positive("routing.aodv.hello_interval", a.hello_interval)?;
-        positive("routing.aodv.active_route_timeout", a.active_route_timeout)?;
-        positive("routing.aodv.send_buffer_timeout", a.send_buffer_timeout)?;
-        at_least_one("routing.aodv.send_buffer_packets", a.send_buffer_packets)?;
-        positive("routing.aodv.my_route_timeout", a.my_route_timeout)?;
-        positive("routing.aodv.rreq_id_hold", a.rreq_id_hold)?;
-        positive("routing.aodv.node_traversal_time", a.node_traversal_time)?;
-        at_least_one("routing.aodv.ttl_start", a.ttl_start.map(u32::from))?;
-        at_least_one("routing.aodv.net_diameter", a.net_diameter.map(u32::from))?;
-    }
-    if let Some(d) = &r.dsr {
-        positive("routing.dsr.route_cache_timeout", d.route_cache_timeout)?;
-        positive("routing.dsr.send_buffer_timeout", d.send_buffer_timeout)?;
-        at_least_one("routing.dsr.send_buffer_packets", d.send_buffer_packets)?;
-        at_least_one("routing.dsr.max_routes_per_dest", d.max_routes_per_dest)?;
-        let c = crate::sim::routing::dsr_config(Some(d));
-        if d.gratuitous_replies == Some(true) && !c.tap {
+    use crate::routing_protocols::AD_HOC;
+    if r.protocol == RoutingKind::Static {
+        if let Some(p) = AD_HOC.iter().find(|p| (p.given)(r)) {
             return Err(ScenarioError::at(
-                "routing.dsr.gratuitous_replies",
-                "needs routing.dsr.tap = true (replies come from overheard packets)",
+                format!("routing.{}", p.name),
+                "not used with protocol = \"static\"; set routing.protocol",
             ));
         }
     }
-    if let Some(o) = &r.olsr {
-        positive("routing.olsr.hello_interval", o.hello_interval)?;
-        positive("routing.olsr.tc_interval", o.tc_interval)?;
-        if o.willingness.is_some_and(|w| w > 7) {
-            return Err(ScenarioError::at(
-                "routing.olsr.willingness",
-                "must be 0-7 (RFC 3626 §18.8)",
-            ));
-        }
-    }
-    if let Some(v) = &r.dsdv {
-        positive(
-            "routing.dsdv.periodic_update_interval",
-            v.periodic_update_interval,
-        )?;
-        positive("routing.dsdv.send_buffer_timeout", v.send_buffer_timeout)?;
-        positive(
-            "routing.dsdv.route_aggregation_time",
-            v.route_aggregation_time,
-        )?;
-        at_least_one("routing.dsdv.holdtimes", v.holdtimes)?;
-        at_least_one("routing.dsdv.send_buffer_packets", v.send_buffer_packets)?;
-        at_least_one(
-            "routing.dsdv.send_buffer_packets_per_dst",
-            v.send_buffer_packets_per_dst,
-        )?;
-        if let Some(w) = v.weighted_factor {
-            if !(0.0..=1.0).contains(&w) {
-                return Err(ScenarioError::at(
-                    "routing.dsdv.weighted_factor",
-                    "must be between 0 and 1 (ns-3 WeightedFactor)",
-                ));
-            }
-        }
+    for p in &AD_HOC {
+        (p.check)(r)?;
     }
     if r.protocol == RoutingKind::Static {
         return Ok(());

@@ -2,10 +2,10 @@
 //! message source, multi-homing address lists, and link outages. Every error names the field
 //! path.
 
+use super::addresses::link_default_addr as default_addr;
 use super::error::ScenarioError;
 use super::schema::*;
 use super::Duration;
-use crate::topology::default_addr;
 use sctpsim_proto::transport::sctp::{EarlyRetransmit, Multipath, RtxPolicy};
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;

@@ -3,9 +3,9 @@
 //! semantic checks of `[radio]`, `[mobility]` and the wireless node fields ([`check`]).
 
 use super::error::ScenarioError;
+use super::mobility::build_motion;
+use super::radio::RadioParams;
 use super::schema::*;
-use crate::wireless::mobility::build_motion;
-use crate::wireless::profiles::RadioParams;
 use sctpsim_kernel::SeedTree;
 use std::collections::BTreeMap;
 

@@ -1,13 +1,16 @@
 //! Scenario files: TOML text → overrides → schema (serde, unknown fields denied) → semantic
 //! checks. Every error is a [`ScenarioError`] that names the field path.
 
+pub mod addresses;
 pub(crate) mod check;
 mod check_sctp;
 pub mod check_wireless;
 mod error;
+pub mod mobility;
 pub mod overrides;
 pub mod pairs;
 mod quantity;
+pub mod radio;
 pub mod schema;
 pub mod schema_cellular;
 pub mod schema_infra;
@@ -15,6 +18,7 @@ pub mod schema_mobileip;
 pub mod schema_routing;
 pub mod schema_sctp;
 pub mod schema_wireless;
+pub mod trace_file;
 
 pub use error::ScenarioError;
 pub use quantity::{Duration, Rate};

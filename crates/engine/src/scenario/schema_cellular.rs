@@ -1,7 +1,7 @@
 //! Access-router mobility in a scenario (the cellular SCTP study, Aydin & Shen 2005;
 //! `docs/models/cellular.md`): a node's role (`[[node]] cellular = { role = ... }`) and the
 //! movement-detection and address-acquisition parameters (`[cellular]`). The engine side is
-//! `crate::sim::cellular`; what an SCTP association does with the addresses is
+//! `sim::cellular`; what an SCTP association does with the addresses is
 //! `flows.sctp.csctp` (`schema_sctp.rs`).
 
 use super::error::ScenarioError;

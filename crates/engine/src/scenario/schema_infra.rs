@@ -1,7 +1,7 @@
 //! `[[node]] wifi = { ... }`: the 802.11 role of a wireless node — a station of the ad hoc
 //! network (the default), an access point or an infrastructure station
 //! (`sctpsim_proto::mac::MacRole`). `docs/scenario.md` ("Infrastructure mode") documents each
-//! field; `check_infra` below holds the semantic checks, `crate::wireless::infra` the engine
+//! field; `check_infra` below holds the semantic checks, `wireless::infra` the engine
 //! side.
 
 use super::error::ScenarioError;

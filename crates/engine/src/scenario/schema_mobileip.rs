@@ -1,6 +1,6 @@
 //! Mobile IPv4 in a scenario (RFC 5944; `docs/models/mobileip.md`): a node's role
 //! (`[[node]] mobile_ip = { role = ... }`) and the protocol's timers (`[mobile_ip]`). The engine
-//! side is `crate::sim::mobileip`, the state machines `sctpsim_proto::mobileip`.
+//! side is `sim::mobileip`, the state machines `sctpsim_proto::mobileip`.
 
 use super::error::ScenarioError;
 use super::quantity::Duration;

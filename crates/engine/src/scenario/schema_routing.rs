@@ -25,15 +25,10 @@ pub enum RoutingKind {
 }
 
 impl RoutingKind {
-    /// The name used in scenarios and results.
+    /// The name used in scenarios and results (an ad hoc protocol's is its descriptor's,
+    /// `crate::routing_protocols`).
     pub fn name(self) -> &'static str {
-        match self {
-            RoutingKind::Static => "static",
-            RoutingKind::Dsr => "dsr",
-            RoutingKind::Aodv => "aodv",
-            RoutingKind::Olsr => "olsr",
-            RoutingKind::Dsdv => "dsdv",
-        }
+        crate::routing_protocols::protocol(self).map_or("static", |p| p.name)
     }
 }
 

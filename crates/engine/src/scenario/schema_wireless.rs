@@ -2,7 +2,7 @@
 //! wireless fields of `[[node]]`, which live in `schema.rs` next to the node's name).
 //!
 //! Every field is optional: an absent field keeps the value of the radio `profile` (see
-//! `crate::wireless::profiles` for the presets and their sources) or the default written next
+//! `scenario::radio` for the presets and their sources) or the default written next
 //! to it. `docs/scenario.md` documents each field; keep the two in step. The semantic checks
 //! (fields a model does not use, ranges, files) are in `check_wireless.rs`.
 

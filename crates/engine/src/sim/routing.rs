@@ -24,13 +24,11 @@ use super::{Event, Simulation};
 use crate::drop::DropReason;
 use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
-use crate::scenario::{
-    AodvProfileKind, AodvSpec, DsdvSpec, DsrProfileKind, DsrSpec, Duration, OlsrSpec, RoutingKind,
-    RoutingSpec, Scenario,
-};
+use crate::routing_protocols::make_router;
+use crate::scenario::{RoutingKind, Scenario};
 use crate::topology::Topology;
 use crate::trace::TraceAt;
-use sctpsim_kernel::{NodeId, SeedTree, SimDuration, SimTime, StreamKey, WakeSlot};
+use sctpsim_kernel::{NodeId, SeedTree, SimTime, StreamKey, WakeSlot};
 use sctpsim_proto::mac::{MacAddr, MacSdu};
 use sctpsim_proto::routing::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
 use sctpsim_wire::ipv4::Ipv4Packet;
@@ -54,170 +52,6 @@ pub(crate) struct RoutingRt {
     pub routes_broken: u64,
     /// Overheard frames handed to routers (DSR's tap).
     pub overheard: u64,
-}
-
-/// A router of the protocol `spec` names at address `addr`, or `None` for static routing.
-/// Settings `spec` does not give keep the protocol's defaults (RFC values, ns-2 buffers).
-fn make_router(
-    spec: &RoutingSpec,
-    addr: Ipv4Addr,
-    rng: sctpsim_kernel::Rng,
-) -> Option<Box<dyn Router>> {
-    use sctpsim_proto::routing::{aodv, dsdv, dsr, olsr};
-    match spec.protocol {
-        RoutingKind::Static => None,
-        RoutingKind::Dsr => Some(Box::new(dsr::Dsr::new(
-            addr,
-            dsr_config(spec.dsr.as_ref()),
-            rng,
-        ))),
-        RoutingKind::Aodv => Some(Box::new(aodv::Aodv::new(
-            addr,
-            aodv_config(spec.aodv.as_ref()),
-            rng,
-        ))),
-        RoutingKind::Olsr => Some(Box::new(olsr::Olsr::new(
-            addr,
-            olsr_config(spec.olsr.as_ref()),
-            rng,
-        ))),
-        RoutingKind::Dsdv => Some(Box::new(dsdv::Dsdv::new(
-            addr,
-            dsdv_config(spec.dsdv.as_ref()),
-            rng,
-        ))),
-    }
-}
-
-/// The DSR configuration of `[routing.dsr]`: `DsrConfig::default()` with the fields given.
-/// Also what `sctpsim show` reports (`crate::params`).
-pub(crate) fn dsr_config(spec: Option<&DsrSpec>) -> sctpsim_proto::routing::dsr::DsrConfig {
-    use sctpsim_proto::routing::dsr::DsrConfig;
-    let d = |x: Duration| x.0;
-    let mut c = match spec.map(|s| s.profile).unwrap_or_default() {
-        DsrProfileKind::Rfc4728 => DsrConfig::default(),
-        DsrProfileKind::Ns2 => DsrConfig::ns2(),
-    };
-    if let Some(s) = spec {
-        c.reply_from_cache = s.reply_from_cache.unwrap_or(c.reply_from_cache);
-        c.nonpropagating_first = s.nonpropagating_first.unwrap_or(c.nonpropagating_first);
-        c.route_cache_timeout = s.route_cache_timeout.map_or(c.route_cache_timeout, d);
-        c.send_buffer_size = s
-            .send_buffer_packets
-            .map_or(c.send_buffer_size, |v| v as usize);
-        c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
-        c.max_routes_per_dest = s
-            .max_routes_per_dest
-            .map_or(c.max_routes_per_dest, |v| v as usize);
-        c.tap = s.tap.unwrap_or(c.tap);
-        c.gratuitous_replies = s.gratuitous_replies.unwrap_or(c.gratuitous_replies);
-        c.grat_hold_down = s.grat_hold_down.map_or(c.grat_hold_down, d);
-        c.propagate_last_error = s.propagate_last_error.unwrap_or(c.propagate_last_error);
-        c.max_err_hold = s.max_err_hold.map_or(c.max_err_hold, d);
-        c.ns2_request_backoff = s.ns2_request_backoff.unwrap_or(c.ns2_request_backoff);
-        c.salvage = s.salvage.unwrap_or(c.salvage);
-        if !c.tap && s.gratuitous_replies.is_none() {
-            // Gratuitous replies come from overheard packets: a profile's replies go with
-            // its tap (`profile = "ns2"` with `tap = false` sends none).
-            c.gratuitous_replies = false;
-        }
-    }
-    c
-}
-
-/// The AODV configuration of `[routing.aodv]`: `AodvConfig::default()` with the fields given.
-pub(crate) fn aodv_config(spec: Option<&AodvSpec>) -> sctpsim_proto::routing::aodv::AodvConfig {
-    use sctpsim_proto::routing::aodv::AodvConfig;
-    let d = |x: Duration| x.0;
-    let mut c = match spec.map(|s| s.profile).unwrap_or_default() {
-        AodvProfileKind::Rfc3561 => AodvConfig::default(),
-        AodvProfileKind::Ns2 => AodvConfig::ns2(),
-    };
-    if let Some(s) = spec {
-        c.hello_enabled = s.hello.unwrap_or(c.hello_enabled);
-        c.hello_interval = s.hello_interval.map_or(c.hello_interval, d);
-        c.local_repair = s.local_repair.unwrap_or(c.local_repair);
-        c.expanding_ring = s.expanding_ring.unwrap_or(c.expanding_ring);
-        c.active_route_timeout = s.active_route_timeout.map_or(c.active_route_timeout, d);
-        c.send_buffer_capacity = s
-            .send_buffer_packets
-            .map_or(c.send_buffer_capacity, |v| v as usize);
-        c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
-        if let Some(t) = s.my_route_timeout {
-            c.fixed_my_route_timeout = Some(t.0);
-        }
-        if let Some(t) = s.rreq_id_hold {
-            c.fixed_path_discovery_time = Some(t.0);
-        }
-        c.rreq_retries = s.rreq_retries.unwrap_or(c.rreq_retries);
-        c.ttl_start = s.ttl_start.unwrap_or(c.ttl_start);
-        c.net_diameter = s.net_diameter.unwrap_or(c.net_diameter);
-        c.node_traversal_time = s.node_traversal_time.map_or(c.node_traversal_time, d);
-        c.ns2_local_repair = s.ns2_local_repair.unwrap_or(c.ns2_local_repair);
-        c.rebuffer_on_link_failure = s
-            .rebuffer_on_link_failure
-            .unwrap_or(c.rebuffer_on_link_failure);
-    }
-    c
-}
-
-/// Whether the routers of scenario `s` listen promiscuously: DSR with its tap on (the MAC
-/// then reports overheard unicast frames, which go to [`Router::handle_overheard`]).
-pub(crate) fn wants_promiscuous(s: &Scenario) -> bool {
-    s.routing
-        .as_ref()
-        .is_some_and(|r| r.protocol == RoutingKind::Dsr && dsr_config(r.dsr.as_ref()).tap)
-}
-
-/// The OLSR configuration of `[routing.olsr]`: `OlsrConfig::default()` with the fields given
-/// (the hold times and the jitter follow their intervals, RFC 3626 §18.3, §18.2).
-pub(crate) fn olsr_config(spec: Option<&OlsrSpec>) -> sctpsim_proto::routing::olsr::OlsrConfig {
-    let mut c = sctpsim_proto::routing::olsr::OlsrConfig::default();
-    if let Some(s) = spec {
-        if let Some(h) = s.hello_interval {
-            c.hello_interval = h.0;
-            c.refresh_interval = h.0;
-            c.neighb_hold_time = h.0.saturating_mul(3);
-            c.max_jitter = SimDuration(h.0 .0 / 4);
-        }
-        if let Some(t) = s.tc_interval {
-            c.tc_interval = t.0;
-            c.top_hold_time = t.0.saturating_mul(3);
-        }
-        c.link_layer_notification = s
-            .link_layer_notification
-            .unwrap_or(c.link_layer_notification);
-        c.willingness = s.willingness.unwrap_or(c.willingness);
-    }
-    c
-}
-
-/// The DSDV configuration of `[routing.dsdv]`: `DsdvConfig::default()` (ns-3 3.44's
-/// attributes) with the fields given.
-pub(crate) fn dsdv_config(spec: Option<&DsdvSpec>) -> sctpsim_proto::routing::dsdv::DsdvConfig {
-    let mut c = sctpsim_proto::routing::dsdv::DsdvConfig::default();
-    let d = |x: Duration| x.0;
-    if let Some(s) = spec {
-        c.periodic_update_interval = s
-            .periodic_update_interval
-            .map_or(c.periodic_update_interval, d);
-        c.settling_time = s.settling_time.map_or(c.settling_time, d);
-        c.holdtimes = s.holdtimes.unwrap_or(c.holdtimes);
-        c.weighted_factor = s.weighted_factor.unwrap_or(c.weighted_factor);
-        c.weighted_settling = s.weighted_settling.unwrap_or(c.weighted_settling);
-        c.buffering = s.buffering.unwrap_or(c.buffering);
-        c.send_buffer_packets = s
-            .send_buffer_packets
-            .map_or(c.send_buffer_packets, |v| v as usize);
-        c.send_buffer_packets_per_dst = s
-            .send_buffer_packets_per_dst
-            .map_or(c.send_buffer_packets_per_dst, |v| v as usize);
-        c.send_buffer_timeout = s.send_buffer_timeout.map_or(c.send_buffer_timeout, d);
-        c.route_aggregation = s.route_aggregation.unwrap_or(c.route_aggregation);
-        c.route_aggregation_time = s.route_aggregation_time.map_or(c.route_aggregation_time, d);
-        c.link_layer_feedback = s.link_layer_feedback.unwrap_or(c.link_layer_feedback);
-    }
-    c
 }
 
 impl RoutingRt {

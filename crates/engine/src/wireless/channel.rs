@@ -30,7 +30,7 @@ use sctpsim_kernel::{Rng, SeedTree, SimDuration, SimTime, StreamKey};
 use sctpsim_proto::mac::{PhyMode, Preamble};
 use sctpsim_world::mobility::Mobility;
 use sctpsim_world::propagation::propagation_delay;
-use sctpsim_world::{Leg, MobilityModel, Position, PropagationModel};
+use sctpsim_world::{Leg, Position, PropagationModel};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
@@ -40,24 +40,7 @@ const DRIFT_ALLOWANCE: f64 = 0.2;
 /// otherwise ask for an enormous grid; larger cells are always correct, only slower).
 const MAX_CELLS_PER_RADIO: f64 = 4.0;
 
-/// Where a radio is.
-#[derive(Clone, Debug)]
-pub enum Motion {
-    /// It never moves.
-    Static(Position),
-    /// It follows a mobility model.
-    Moving(Box<MobilityModel>),
-}
-
-impl Motion {
-    /// The position at `t`.
-    pub fn position(&mut self, t: SimTime) -> Position {
-        match self {
-            Motion::Static(p) => *p,
-            Motion::Moving(m) => m.position(t),
-        }
-    }
-}
+pub use crate::scenario::mobility::Motion;
 
 /// A frame on the air, shared by every receiver it reaches.
 #[derive(Clone, Debug)]
@@ -612,7 +595,7 @@ mod test {
     #[test]
     fn brute_force_agrees_with_the_grid_for_moving_radios() {
         use sctpsim_world::mobility::{RandomWaypoint, RandomWaypointParams};
-        use sctpsim_world::Area;
+        use sctpsim_world::{Area, MobilityModel};
         let area = Area::new(3000.0, 3000.0).unwrap();
         let seeds = SeedTree::new(5);
         let motion: Vec<Motion> = (0..200u64)

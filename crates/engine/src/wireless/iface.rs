@@ -75,13 +75,7 @@ impl AddrMap {
     }
 }
 
-/// The default address of the wireless interface of node `k`: `10.128.0.0 + (k + 1)`, i.e.
-/// `10.(128 + (k+1) / 65536).((k+1) / 256 % 256).((k+1) % 256)` — a block the wired links'
-/// default addresses (`10.(j/256).(j%256).x`) reach only beyond 32,768 links.
-pub fn default_addr(k: usize) -> Ipv4Addr {
-    let v = 0x0A80_0000u32.wrapping_add(k as u32 + 1);
-    Ipv4Addr::from(v)
-}
+pub use crate::scenario::addresses::wireless_default_addr as default_addr;
 
 #[cfg(test)]
 mod test {

@@ -24,11 +24,13 @@ pub mod beacon;
 pub mod channel;
 pub mod iface;
 pub mod infra;
-pub mod mobility;
-pub mod profiles;
 pub mod radio;
 pub mod routing;
-pub mod trace_file;
+// The scenario → model resolution of `[radio]` and `[mobility]` lives with the scenario
+// (`scenario::radio`, `scenario::mobility`, which its checks use); these are their old paths.
+pub use crate::scenario::mobility;
+pub use crate::scenario::radio as profiles;
+pub use crate::scenario::trace_file;
 
 use crate::scenario::{check_wireless::has_wireless, Scenario, ScenarioError};
 use crate::topology::{Iface, Topology};
@@ -91,7 +93,7 @@ impl Wireless {
         // tap needs the overheard frames: promiscuous reception (the setting is the same for
         // every node, `[routing.dsr]` being network-wide).
         let mut mac = params.mac.clone();
-        mac.promiscuous |= crate::sim::routing::wants_promiscuous(s);
+        mac.promiscuous |= crate::routing_protocols::wants_promiscuous(s);
         let mac_cfg = std::sync::Arc::new(mac);
         for (k, m) in motion {
             let w = ifaces.len() as u32;

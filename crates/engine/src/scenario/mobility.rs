@@ -10,14 +10,32 @@
 //! list.
 
 use crate::scenario::{MobilityKind, MobilitySpec, PlacementKind, Scenario, ScenarioError};
-use crate::wireless::channel::Motion;
 use sctpsim_kernel::{SeedTree, SimDuration, SimTime, StreamKey};
 use sctpsim_world::mobility::{
     parse_bonnmotion, parse_setdest_for, ChangeTrigger, Dims, DurationDist, GaussMarkov,
-    GaussMarkovParams, RandomWalk, RandomWalkParams, RandomWaypoint, RandomWaypointParams, Turn,
-    Waypoint,
+    GaussMarkovParams, Mobility, RandomWalk, RandomWalkParams, RandomWaypoint,
+    RandomWaypointParams, Turn, Waypoint,
 };
 use sctpsim_world::{Area, MobilityModel, ParamError, Position, Trajectory, Velocity};
+
+/// Where a radio is.
+#[derive(Clone, Debug)]
+pub enum Motion {
+    /// It never moves.
+    Static(Position),
+    /// It follows a mobility model.
+    Moving(Box<MobilityModel>),
+}
+
+impl Motion {
+    /// The position at `t`.
+    pub fn position(&mut self, t: SimTime) -> Position {
+        match self {
+            Motion::Static(p) => *p,
+            Motion::Moving(m) => m.position(t),
+        }
+    }
+}
 
 /// Random walk: time between changes of speed and heading when neither `change_interval` nor
 /// `change_distance_m` is given (ns-3 `RandomWalk2dMobilityModel::Time` default: 1 s).
