@@ -479,7 +479,7 @@ impl Simulation {
         let Some(w) = self
             .wifi
             .as_ref()
-            .and_then(|x| x.by_node.get(node.index()).copied().flatten())
+            .and(self.nodes.get(node.index()).and_then(|n| n.wlan))
         else {
             return;
         };
@@ -672,13 +672,13 @@ impl Simulation {
                     CellHop::NoRoute
                 });
             }
-            return Some(match self.topo.route(node, r.addr) {
+            return Some(match self.static_route(node, r.addr) {
                 Some(i) => CellHop::Link(i),
                 None => CellHop::NoRoute,
             });
         }
         // Everything else over the links.
-        Some(match self.topo.route(node, dst) {
+        Some(match self.static_route(node, dst) {
             Some(i) => CellHop::Link(i),
             None => CellHop::NoRoute,
         })

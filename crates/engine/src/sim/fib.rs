@@ -63,13 +63,25 @@ pub(super) enum NoHop {
 
 /// Out of wireless interface `w` to the neighbour node `next`, whose own interface holds its
 /// MAC address.
-fn neighbour(wifi: &crate::wireless::Wireless, w: u32, next: u32) -> Result<Hop, NoHop> {
-    wifi.by_node[next as usize]
+fn neighbour(
+    wifi: &crate::wireless::Wireless,
+    nodes: &[super::node::Node],
+    w: u32,
+    next: u32,
+) -> Result<Hop, NoHop> {
+    nodes
+        .get(next as usize)
+        .and_then(|n| n.wlan)
         .map(|nw| Hop::Wifi(w, wifi.ifaces[nw as usize].mac))
         .ok_or(NoHop::NoRoute)
 }
 
 impl Simulation {
+    /// The static route of `node` towards `dst` over links ([`super::node::route`]).
+    pub(super) fn static_route(&self, node: NodeId, dst: Ipv4Addr) -> Option<u32> {
+        super::node::route(&self.nodes, &self.addr_owner, node, dst)
+    }
+
     /// The next hop of a packet from `node` to `dst`.
     pub(super) fn fib(&mut self, node: NodeId, dst: Ipv4Addr) -> Result<Hop, NoHop> {
         if let Some(h) = self.mip_hop(node, dst) {
@@ -81,7 +93,7 @@ impl Simulation {
                 MipHop::NoRoute => Err(NoHop::NoRoute),
             };
         }
-        let n = &self.topo.nodes[node.index()];
+        let n = &self.nodes[node.index()];
         if let Some(&k) = n.addr_routes.get(&dst) {
             return match n.ifaces.get(k as usize).and_then(|i| i.wireless) {
                 None => Ok(Hop::Link(k)),
@@ -97,19 +109,18 @@ impl Simulation {
         }
         let Some(wifi) = self.wifi.as_mut() else {
             return self
-                .topo
-                .route(node, dst)
+                .static_route(node, dst)
                 .map(Hop::Link)
                 .ok_or(NoHop::NoRoute);
         };
-        let owner = self.topo.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
+        let owner = self.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
         let (iface, next) = wifi
             .routes
-            .lookup(&self.topo, node.0, owner.0)
+            .lookup(&self.nodes, &self.links, node.0, owner.0)
             .ok_or(NoHop::NoRoute)?;
-        match self.topo.nodes[node.index()].ifaces[iface as usize].wireless {
+        match self.nodes[node.index()].ifaces[iface as usize].wireless {
             None => Ok(Hop::Link(iface)),
-            Some(w) => neighbour(wifi, w, next),
+            Some(w) => neighbour(wifi, &self.nodes, w, next),
         }
     }
 
@@ -140,13 +151,13 @@ impl Simulation {
 
     /// The static next hop over wireless hops only, out of interface `w`.
     fn air_hop(&mut self, node: NodeId, w: u32, dst: Ipv4Addr) -> Result<Hop, NoHop> {
-        let owner = *self.topo.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
+        let owner = *self.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
         let wifi = self.wifi.as_mut().ok_or(NoHop::NoRoute)?;
         let (_, next) = wifi
             .routes
-            .lookup_air(&self.topo, node.0, owner.0)
+            .lookup_air(&self.nodes, &self.links, node.0, owner.0)
             .ok_or(NoHop::NoRoute)?;
-        neighbour(wifi, w, next)
+        neighbour(wifi, &self.nodes, w, next)
     }
 
     /// The next hop in an infrastructure network, or `None` when it is not an infrastructure
@@ -154,20 +165,21 @@ impl Simulation {
     fn infra_hop(&mut self, node: NodeId, dst: Ipv4Addr) -> Option<Result<Hop, NoHop>> {
         let wifi = self.wifi.as_mut()?;
         let infra = wifi.infra.as_ref()?;
-        let owner = self.topo.addr_owner.get(&dst).copied()?;
+        let owner = self.addr_owner.get(&dst).copied()?;
         if owner == node {
             return None;
         }
+        let nodes = &self.nodes;
         let role_of = |n: u32| {
-            wifi.by_node
-                .get(n as usize)
-                .copied()
-                .flatten()
-                .map(|w| (w, infra.role(w)))
+            let w = nodes.get(n as usize)?.wlan?;
+            Some((w, infra.role(w)))
         };
         // A station: over a link if one leads there, else to its AP.
         if let Some((w, WifiRoleKind::Sta)) = role_of(node.0) {
-            if let Some((iface, _)) = wifi.routes.lookup(&self.topo, node.0, owner.0) {
+            if let Some((iface, _)) = wifi
+                .routes
+                .lookup(&self.nodes, &self.links, node.0, owner.0)
+            {
                 return Some(Ok(Hop::Link(iface)));
             }
             let Some(bssid) = wifi.ifaces[w as usize].dcf.bssid() else {
@@ -190,10 +202,12 @@ impl Simulation {
             };
             return Some(hop);
         }
-        Some(match wifi.routes.lookup(&self.topo, node.0, ap) {
-            Some((iface, _)) => Ok(Hop::Link(iface)),
-            None => Err(NoHop::NoRoute),
-        })
+        Some(
+            match wifi.routes.lookup(&self.nodes, &self.links, node.0, ap) {
+                Some((iface, _)) => Ok(Hop::Link(iface)),
+                None => Err(NoHop::NoRoute),
+            },
+        )
     }
 
     /// Sends `pkt` from `node` by `hop`.
@@ -210,7 +224,7 @@ impl Simulation {
     pub(super) fn no_hop(&mut self, node: NodeId, why: NoHop, pkt: &Packet) {
         match why {
             NoHop::NoRoute => {
-                self.topo.nodes[node.index()].ip.no_route_drops += 1;
+                self.nodes[node.index()].ip.no_route_drops += 1;
                 self.drop_packet(TraceAt::ip(node), pkt, DropReason::NoRoute);
             }
             NoHop::Unassociated(w) => {

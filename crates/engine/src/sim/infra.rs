@@ -63,7 +63,7 @@ impl Simulation {
                 let Some(&k) = infra.node_of_mac.get(&ap) else {
                     return;
                 };
-                let name = self.topo.nodes[k as usize].name.clone();
+                let name = self.nodes[k as usize].name.clone();
                 self.series
                     .push_owned(t, "node", node, name, "beacon_rssi_dbm", rssi_dbm);
                 let ev = NetEvent::BeaconRssi {
@@ -110,7 +110,7 @@ impl Simulation {
         let Some(wifi) = self.wifi.as_mut() else {
             return;
         };
-        let Some(w) = wifi.by_node.get(old as usize).copied().flatten() else {
+        let Some(w) = self.nodes.get(old as usize).and_then(|n| n.wlan) else {
             return;
         };
         let sdus = wifi.ifaces[w as usize].dcf.remove_queued_for(sta);

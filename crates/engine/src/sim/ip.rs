@@ -22,10 +22,10 @@ impl Simulation {
 
     /// Hand `pkt` to the point-to-point link of interface `iface` of `node`.
     pub(super) fn link_output(&mut self, node: NodeId, iface: u32, pkt: Packet) {
-        let i = &self.topo.nodes[node.index()].ifaces[iface as usize];
+        let i = &self.nodes[node.index()].ifaces[iface as usize];
         let (link, d) = (i.link, i.tx_dir as u8);
         let at = TraceAt::iface(node, Layer::Link, iface);
-        match self.topo.links[link.index()].dirs[d as usize].offer(self.now, pkt) {
+        match self.links[link.index()].dirs[d as usize].offer(self.now, pkt) {
             Offer::StartNow(p) => {
                 self.trace(at, TraceEvent::Enqueue, &p);
                 self.start_tx(link, d, p);
@@ -43,7 +43,7 @@ impl Simulation {
             TraceAt::ip(NodeId(0))
         };
         self.trace(at, TraceEvent::Dequeue, &pkt);
-        let dir = &mut self.topo.links[link.index()].dirs[d as usize];
+        let dir = &mut self.links[link.index()].dirs[d as usize];
         let sent_before = dir.counters.tx_packets;
         let (tx, lost) = dir.start_tx(self.now, &pkt);
         let sent = dir.counters.tx_packets != sent_before;
@@ -52,7 +52,7 @@ impl Simulation {
         self.link_busy_ns[link.index()][d as usize] += tx.0;
         if let Some(c) = &mut self.capture {
             // The sending interface is the one whose link and direction match.
-            let node = &self.topo.nodes[from.index()];
+            let node = &self.nodes[from.index()];
             if let Some(ix) = node
                 .ifaces
                 .iter()
@@ -119,14 +119,14 @@ impl Simulation {
     }
 
     pub(super) fn send_icmp_error(&mut self, node: NodeId, kind: IcmpError, offending: &[u8]) {
-        let Some(src) = self.topo.nodes[node.index()].primary_addr() else {
+        let Some(src) = self.nodes[node.index()].primary_addr() else {
             return;
         };
-        let ident = self.topo.nodes[node.index()].next_ip_id;
+        let ident = self.nodes[node.index()].next_ip_id;
         let Some(bytes) = icmp_error_datagram(kind, src, DEFAULT_TTL, ident, offending) else {
             return;
         };
-        let n = &mut self.topo.nodes[node.index()];
+        let n = &mut self.nodes[node.index()];
         n.next_ip_id = n.next_ip_id.wrapping_add(1);
         n.ip.icmp_sent += 1;
         let dst = Ipv4Packet::new_unchecked(&bytes[..]).dst_addr();
@@ -139,7 +139,7 @@ impl Simulation {
         let (dst, proto) = match Ipv4Packet::new_checked(&pkt.bytes[..]) {
             Ok(ip) if ip.verify_checksum() => (ip.dst_addr(), ip.protocol()),
             _ => {
-                self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                self.nodes[node.index()].ip.malformed_drops += 1;
                 return;
             }
         };
@@ -149,7 +149,7 @@ impl Simulation {
             self.broadcast_receive(node, pkt);
             return;
         }
-        if self.topo.nodes[node.index()].owns(dst)
+        if self.nodes[node.index()].owns(dst)
             || (self.cell.is_some() && self.cell_local(node, dst, &pkt))
         {
             self.deliver(node, proto, pkt);
@@ -159,13 +159,13 @@ impl Simulation {
         // Exceeded.
         match decrement_ttl_in_place(&mut pkt.bytes) {
             Ok(0) => {
-                self.topo.nodes[node.index()].ip.ttl_drops += 1;
+                self.nodes[node.index()].ip.ttl_drops += 1;
                 self.drop_packet(TraceAt::ip(node), &pkt, DropReason::TtlExpired);
                 self.send_icmp_error(node, IcmpError::TtlExceeded, &pkt.bytes);
             }
             Ok(_) => match self.fib_for(node, dst, &pkt) {
                 Ok(hop) => {
-                    self.topo.nodes[node.index()].ip.forwarded += 1;
+                    self.nodes[node.index()].ip.forwarded += 1;
                     self.trace(TraceAt::ip(node), TraceEvent::Forward, &pkt);
                     self.send_via(node, hop, pkt);
                 }
@@ -176,7 +176,7 @@ impl Simulation {
                     self.send_icmp_error(node, IcmpError::NetUnreachable, &pkt.bytes);
                 }
             },
-            Err(_) => self.topo.nodes[node.index()].ip.malformed_drops += 1,
+            Err(_) => self.nodes[node.index()].ip.malformed_drops += 1,
         }
     }
 
@@ -193,13 +193,13 @@ impl Simulation {
             }
             IpProtocol::IpInIp if self.mip.is_some() => self.mip_decapsulate(node, pkt),
             IpProtocol::Icmp if self.mip.is_some() && self.mip_icmp(node, &pkt.bytes) => {
-                self.topo.nodes[node.index()].ip.icmp_received += 1;
+                self.nodes[node.index()].ip.icmp_received += 1;
             }
             IpProtocol::Icmp => {
                 let ok = Icmpv4Packet::new_checked(ip.payload())
                     .map(|p| p.verify_checksum())
                     .unwrap_or(false);
-                let n = &mut self.topo.nodes[node.index()].ip;
+                let n = &mut self.nodes[node.index()].ip;
                 if ok {
                     n.icmp_received += 1;
                 } else {
@@ -207,7 +207,7 @@ impl Simulation {
                 }
             }
             _ => {
-                self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                self.nodes[node.index()].ip.malformed_drops += 1;
             }
         }
     }
@@ -216,7 +216,7 @@ impl Simulation {
     /// (TCP would answer with a RST, RFC 9293 §3.10.7.1; flows here always have a listener, so
     /// this only happens to stray segments.)
     pub(super) fn port_unreachable(&mut self, node: NodeId, bytes: &[u8]) {
-        self.topo.nodes[node.index()].ip.port_unreachable += 1;
+        self.nodes[node.index()].ip.port_unreachable += 1;
         let bytes = bytes.to_vec();
         self.send_icmp_error(node, IcmpError::PortUnreachable, &bytes);
     }

@@ -21,6 +21,7 @@ mod infra;
 mod ip;
 mod mobileip;
 mod net_events;
+pub mod node;
 pub(crate) mod routing;
 pub(crate) mod sctp;
 #[cfg(test)]
@@ -136,7 +137,12 @@ impl std::error::Error for SimError {}
 pub struct Simulation {
     scenario: LoadedScenario,
     seed: u64,
-    topo: Topology,
+    /// The nodes, in scenario order (`node.rs`): each one's IP stack, interfaces and router.
+    nodes: Vec<node::Node>,
+    /// The point-to-point links, in scenario order.
+    links: Vec<crate::topology::Link>,
+    /// Which node owns each address.
+    addr_owner: std::collections::BTreeMap<Ipv4Addr, NodeId>,
     flows: Vec<Box<dyn FlowDriver>>,
     queue: EventQueue<Event>,
     now: SimTime,
@@ -157,8 +163,6 @@ pub struct Simulation {
     routing: Option<routing::RoutingRt>,
     /// Dropped packets by reason: index 0 packets of no flow, `k + 1` those of flow `k`.
     drops: Vec<FlowDrops>,
-    /// The flow ends at each node (`net_events.rs`).
-    flows_at: Vec<Vec<(FlowId, u8)>>,
     /// The wake-up queued for each flow's timer slots (`transport.rs`).
     flow_wake: Vec<[WakeSlot; transport::SLOTS]>,
     /// What a flow's poll gives to send (`transport.rs`), kept to reuse its allocation.
@@ -195,17 +199,17 @@ impl Simulation {
         let mut wifi = crate::wireless::Wireless::build(spec, &mut topo, &seeds)
             .map_err(SimError::Build)?
             .map(Box::new);
-        let routing = routing::RoutingRt::build(spec, &topo, &seeds);
+        let routing = routing::RoutingRt::build(spec, &mut topo, &seeds);
         let mip = wifi.as_ref().and_then(|w| {
             let cell = |i: usize| {
-                let k = w.by_node.get(i).copied().flatten()?;
+                let k = topo.nodes.get(i)?.wlan?;
                 Some(w.ifaces[k as usize].addr)
             };
             mobileip::MipRt::build(spec, &seeds, cell).map(Box::new)
         });
         let mut cell = match wifi.as_deref() {
             Some(w) => cellular::CellRt::build(spec, &seeds, |i| {
-                let k = w.by_node.get(i).copied().flatten()?;
+                let k = topo.nodes.get(i)?.wlan?;
                 Some((k, w.ifaces[k as usize].addr))
             }),
             None => None,
@@ -277,6 +281,18 @@ impl Simulation {
             None => None,
         };
         let nlinks = topo.links.len();
+        let ends = flows.iter().map(|f| (f.ep().src, f.ep().dst));
+        for (k, at) in net_events::flows_at(topo.nodes.len(), ends)
+            .into_iter()
+            .enumerate()
+        {
+            topo.nodes[k].flows = at;
+        }
+        let Topology {
+            nodes,
+            links,
+            addr_owner,
+        } = topo;
         let nflows = flows.len();
         let route_hops = flows
             .iter()
@@ -292,7 +308,9 @@ impl Simulation {
         let mut sim = Simulation {
             scenario,
             seed,
-            topo,
+            nodes,
+            links,
+            addr_owner,
             flows,
             queue: EventQueue::with_capacity(1024),
             now: SimTime::ZERO,
@@ -308,17 +326,12 @@ impl Simulation {
             wifi,
             routing,
             drops: vec![FlowDrops::default(); nflows + 1],
-            flows_at: Vec::new(),
             flow_wake: vec![[WakeSlot::default(); transport::SLOTS]; nflows],
             flow_out: Vec::new(),
             trace,
             mip,
             cell: cell.map(Box::new),
         };
-        sim.flows_at = net_events::flows_at(
-            sim.topo.nodes.len(),
-            sim.flows.iter().map(|f| (f.ep().src, f.ep().dst)),
-        );
         sim.routing_start();
         for i in 0..sim.flows.len() {
             sim.flow_arm(FlowId(i as u32));
@@ -385,13 +398,13 @@ impl Simulation {
         match ev {
             Event::Flow(f, slot) => self.flow_timer(f, slot),
             Event::TxDone(l, d) => {
-                if let Some(next) = self.topo.links[l.index()].dirs[d as usize].tx_done() {
+                if let Some(next) = self.links[l.index()].dirs[d as usize].tx_done() {
                     self.start_tx(l, d, next);
                 }
             }
             Event::Arrive(l, d, pkt) => {
                 let pkt = *pkt;
-                let dir = &self.topo.links[l.index()].dirs[d as usize];
+                let dir = &self.links[l.index()].dirs[d as usize];
                 let (node, iface) = (dir.to, dir.to_iface);
                 if let Some(c) = &mut self.capture {
                     c.record(node, iface, self.now, &pkt.bytes);
@@ -438,7 +451,7 @@ impl Simulation {
 
     /// The IPv4 Identification for the next packet `node` originates.
     fn next_ip_id(&mut self, node: NodeId) -> u16 {
-        self.topo.nodes[node.index()].next_ident()
+        self.nodes[node.index()].next_ident()
     }
 
     fn sample(&mut self) {
@@ -461,7 +474,7 @@ impl Simulation {
                     .push(t, "flow", id, "", "delivered_hops_max", f64::from(max));
             }
         }
-        for (k, link) in self.topo.links.iter().enumerate() {
+        for (k, link) in self.links.iter().enumerate() {
             for d in 0..2 {
                 let dir = &link.dirs[d];
                 let name = if d == 0 { "fwd" } else { "rev" };

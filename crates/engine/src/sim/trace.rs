@@ -44,8 +44,8 @@ impl Simulation {
     /// The sending interface of direction `d` of `link`. Only looked up for the trace, so
     /// a search of the sender's interfaces, as the capture does.
     pub(super) fn link_tx_at(&self, link: LinkId, d: u8) -> TraceAt {
-        let from = self.topo.links[link.index()].dirs[d as usize].from;
-        let iface = self.topo.nodes[from.index()]
+        let from = self.links[link.index()].dirs[d as usize].from;
+        let iface = self.nodes[from.index()]
             .ifaces
             .iter()
             .position(|i| i.wireless.is_none() && i.link == link && i.tx_dir == d as usize);
@@ -69,7 +69,7 @@ impl Simulation {
         let Some(t) = self.trace.as_deref_mut() else {
             return;
         };
-        if let Some(p) = self.topo.links[link.index()].dirs[d as usize].queue.back() {
+        if let Some(p) = self.links[link.index()].dirs[d as usize].queue.back() {
             t.record(self.now, at, TraceEvent::Enqueue, None, &p.bytes, p.tag);
         }
     }
@@ -120,7 +120,7 @@ impl Simulation {
             return;
         }
         let own = sctpsim_wire::ipv4::Ipv4Packet::new_checked(&pkt.bytes[..])
-            .map(|ip| self.topo.nodes[node.index()].owns(ip.src_addr()))
+            .map(|ip| self.nodes[node.index()].owns(ip.src_addr()))
             .unwrap_or(true);
         let event = match (built_here, own) {
             (true, true) => TraceEvent::Tx,

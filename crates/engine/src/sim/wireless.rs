@@ -331,7 +331,7 @@ impl Simulation {
                 let r = f.radio.counters();
                 net.mac_drops += c.retry_drops();
                 net.queue_drops += c.queue_drops;
-                let node = &self.topo.nodes[f.node.index()];
+                let node = &self.nodes[f.node.index()];
                 MacResult {
                     node: node.name.clone(),
                     iface: node.ifaces[f.iface as usize].name.clone(),

@@ -54,8 +54,6 @@ pub struct Wireless {
     pub frames: FrameSlab,
     /// The interfaces; index = radio index in the channel.
     pub ifaces: Vec<WifiIface>,
-    /// Node index → its wireless interface.
-    pub by_node: Vec<Option<u32>>,
     /// IP → MAC of every wireless interface.
     pub addrs: AddrMap,
     /// Static routes.
@@ -81,7 +79,6 @@ impl Wireless {
         let params = RadioParams::from_spec(&s.radio.clone().unwrap_or_default())?;
         let motion = mobility::build_motion(s, seeds)?;
         let mut ifaces = Vec::with_capacity(motion.len());
-        let mut by_node = vec![None; topo.nodes.len()];
         let mut addrs = AddrMap::default();
         let mut motions: Vec<Motion> = Vec::with_capacity(motion.len());
         let mut node_of = Vec::with_capacity(motion.len());
@@ -99,6 +96,7 @@ impl Wireless {
             let index = node.ifaces.len() as u32;
             let addr = default_addr(k);
             let mac = MacAddr::local(k as u32, index.min(255) as u8);
+            node.wlan = Some(w);
             node.ifaces.push(Iface {
                 name: IFACE_NAME.to_string(),
                 addr,
@@ -108,7 +106,6 @@ impl Wireless {
             });
             topo.addr_owner.insert(addr, NodeId(k as u32));
             addrs.insert(addr, mac);
-            by_node[k] = Some(w);
             let key = |purpose: &str| {
                 StreamKey::new(purpose)
                     .with(k as u64)
@@ -179,7 +176,6 @@ impl Wireless {
             channel,
             frames: FrameSlab::default(),
             ifaces,
-            by_node,
             addrs,
             routes: Routes::new(neighbours),
             beacons,
