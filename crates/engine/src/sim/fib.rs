@@ -1,9 +1,9 @@
 //! The IP layer's one next-hop decision (the FIB): every output path — a transport's packet, a
 //! forwarded packet, an ICMP error, an infrastructure station's uplink, later a tunnel — asks
 //! [`Simulation::fib`], and source-address selection reads the same table (the host routes,
-//! `Topology::route`). Forwarding itself (TTL, ICMP Time Exceeded, drop reasons) is
-//! `ip.rs::ip_receive`; the link, the wireless interface and the router are only told where the
-//! packet goes.
+//! `node::route`). Forwarding itself (TTL, ICMP Time Exceeded, drop reasons) is
+//! `ip.rs::ip_forward`, for routed nodes too; the link, the wireless interface and the router
+//! are only told where the packet goes.
 //!
 //! The order of the decision:
 //! 1. **Host routes** (`Node::addr_routes`): each address of a multi-homed SCTP end is reached
@@ -20,7 +20,8 @@
 //!    discovers, or drops. Routers forward the transit packets they receive themselves: DSR
 //!    rewrites a source route in the packet and salvages, AODV repairs locally — decisions that
 //!    need the packet, not only its destination (ns-3's RouteInput, which forwards by callback,
-//!    is the same split). Their TTL rule is the IP one (`decrement_ttl_in_place`, drop at zero).
+//!    is the same split). They never touch the TTL: IP forwarding decremented it before they got
+//!    the packet.
 //! 4. **Static routes**: shortest paths over links (wired scenarios) or over links and
 //!    wireless neighbours at t = 0 (`wireless/routing.rs`).
 

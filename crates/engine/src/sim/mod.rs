@@ -3,7 +3,9 @@
 //! machines polled from here (DESIGN.md §1.1).
 //!
 //! * `flows.rs` — building each flow's endpoints (UDP source/sink, TCP client/server).
-//! * `ip.rs` — IP output, link transmission, IP input, forwarding, ICMP, demultiplexing.
+//! * `node.rs` — the `Node`: a node's IP stack, interfaces, router and flow ends.
+//! * `ip.rs` — IP output, link transmission, IP input (one per node), forwarding, ICMP,
+//!   demultiplexing.
 //! * `tcp.rs` — driving TCP connections: polling, timers, metric events.
 //! * `sctp/` — SCTP flows: building, driving (multi-homed associations), rows and results.
 //! * `finish.rs` — turning counters into results.
@@ -22,6 +24,8 @@ mod ip;
 mod mobileip;
 mod net_events;
 pub mod node;
+#[cfg(test)]
+mod node_test;
 pub(crate) mod routing;
 pub(crate) mod sctp;
 #[cfg(test)]
@@ -411,7 +415,7 @@ impl Simulation {
                 }
                 let at = TraceAt::iface(node, crate::trace::Layer::Link, iface);
                 self.trace(at, TraceEvent::Rx, &pkt);
-                self.ip_receive(node, pkt);
+                self.ip_input(node, None, pkt);
             }
             Event::Sample => self.sample(),
             Event::WifiRxStart(w, f, p) => self.wifi_rx_start(w, f, p),

@@ -4,9 +4,11 @@
 //! The glue is the contract of `sctpsim_proto::routing` (its module doc):
 //! * a packet a node originates ([`Simulation::ip_output`]) goes to its router
 //!   (`handle_send`), which routes, buffers or drops it;
-//! * every packet the node's MAC delivers goes to the router (`handle_receive`) with the
-//!   transmitter's address; the router consumes control traffic, forwards (decrementing the
-//!   TTL) or hands back packets for this node, which go straight to the transport;
+//! * every packet the node's MAC delivers enters IP input (`ip.rs::ip_input`) like any other;
+//!   packets for the node and broadcasts go to the router (`handle_receive`) with the
+//!   transmitter's address, which consumes control traffic or hands them back for delivery;
+//!   packets for other nodes go through IP forwarding first (TTL decrement, drop at zero with
+//!   ICMP Time Exceeded), then to the router, which only chooses the next hop;
 //! * the MAC's link-failure event (`TxFailed` at a retry limit) goes to the router with the
 //!   failed packet and every packet still queued for that next hop (taken out of the interface
 //!   queue, as ns-2's `Mac802_11` → `PriQueue::filter` hands them to DSR and AODV);
@@ -33,7 +35,6 @@ use crate::trace::TraceAt;
 use sctpsim_kernel::{NodeId, SeedTree, SimDuration, SimTime, StreamKey};
 use sctpsim_proto::mac::{MacAddr, MacSdu};
 use sctpsim_proto::routing::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
-use sctpsim_wire::ipv4::Ipv4Packet;
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
@@ -298,18 +299,28 @@ impl Simulation {
         self.routing_drain(node);
     }
 
-    /// A packet the MAC of `node` delivered, sent by MAC `src`.
-    pub(super) fn routing_receive(&mut self, node: NodeId, src: MacAddr, pkt: Packet) {
+    /// A packet for `node` (or a broadcast) that IP input hands to its router, sent by MAC
+    /// `src`: the router consumes its control traffic and hands the rest back to deliver.
+    pub(super) fn routing_receive(&mut self, node: NodeId, src: Option<MacAddr>, pkt: Packet) {
         let now = self.now;
-        let prev = self
-            .wifi
-            .as_ref()
-            .and_then(|w| w.addrs.ip_of(src))
-            .unwrap_or(Ipv4Addr::UNSPECIFIED);
+        let prev = self.prev_hop_ip(src);
         if let Some(r) = self.router(node) {
             r.handle_receive(now, prev, pkt);
         }
         self.routing_drain(node);
+    }
+
+    /// A packet for another node that IP forwarding has passed (its TTL decremented, not
+    /// zero): the router of `node` chooses its next hop (or buffers, repairs, drops).
+    pub(super) fn routing_forward(&mut self, node: NodeId, src: Option<MacAddr>, pkt: Packet) {
+        // The router's one receive entry tells transit from local packets by the address.
+        self.routing_receive(node, src, pkt);
+    }
+
+    /// The IP address of the 802.11 transmitter `src` (unspecified if unknown or over a link).
+    fn prev_hop_ip(&self, src: Option<MacAddr>) -> Ipv4Addr {
+        src.and_then(|m| self.wifi.as_ref()?.addrs.ip_of(m))
+            .unwrap_or(Ipv4Addr::UNSPECIFIED)
     }
 
     /// The MAC of interface `w` overheard `pkt` (a unicast frame for another station, sent
@@ -482,14 +493,13 @@ impl Simulation {
 
     /// A packet a router handed up: to the transport of `node`.
     fn routing_deliver(&mut self, node: NodeId, pkt: Packet) {
-        let proto = match Ipv4Packet::new_checked(&pkt.bytes[..]) {
-            Ok(ip) if ip.verify_checksum() => ip.protocol(),
-            _ => {
-                self.nodes[node.index()].ip.malformed_drops += 1;
-                return;
-            }
+        // Parsed again: a router may hand back other bytes than it got (DSR removes its
+        // header).
+        let Some(hdr) = super::ip::IpHeader::parse(&pkt.bytes) else {
+            self.nodes[node.index()].ip.malformed_drops += 1;
+            return;
         };
-        self.deliver(node, proto, pkt);
+        self.deliver(node, &hdr, pkt);
     }
 
     /// One row per node and routing message type; adds the totals to `net`.

@@ -6,7 +6,7 @@
 //!
 //! * `ip`: `tx` from `originate` (a flow's packet in `flow_pump`, an ICMP error, a beacon) and
 //!   [`Simulation::routing_out`] (a router's own message); `rx` in `deliver` and for limited
-//!   broadcasts in `ip_receive`; `forward` in `ip_receive` and `routing_out`.
+//!   broadcasts in `ip_input`; `forward` in `ip_forward` and `routing_out`.
 //! * `link`: `enqueue` in `link_output` (at once, or [`Simulation::trace_link_queued`] for a
 //!   queued packet); `dequeue` and `tx` in `start_tx`; `rx` at the `Arrive` event.
 //! * `mac`: `enqueue` in `wifi_output` ([`Simulation::trace_mac_enqueue`]); `dequeue` at the

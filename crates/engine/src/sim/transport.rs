@@ -14,6 +14,7 @@
 //! [`WakeSlot`]: sctpsim_kernel::WakeSlot
 
 use super::flows::Endpoints;
+use super::ip::IpHeader;
 use super::net_events::NetEvent;
 use super::{Event, Simulation};
 use crate::drop::DropReason;
@@ -338,15 +339,14 @@ impl Simulation {
         self.flow_arm(f);
     }
 
-    /// A transport packet for `node` (`bytes`: the IPv4 packet): to the socket that owns it,
+    /// A transport packet for `node` (`bytes`: the IPv4 packet, `hdr` its header as IP input
+    /// parsed it): to the socket that owns it,
     /// or ICMP Port Unreachable.
-    pub(super) fn transport_input(&mut self, node: NodeId, proto: IpProtocol, bytes: &[u8]) {
+    pub(super) fn transport_input(&mut self, node: NodeId, hdr: &IpHeader, bytes: &[u8]) {
         let now = self.now;
-        let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
-            return;
-        };
-        let (src, dst) = (ip.src_addr(), ip.dst_addr());
-        let Some((sport, dport)) = ports(ip.payload()) else {
+        let (src, dst, proto) = (hdr.src, hdr.dst, hdr.proto);
+        let payload = hdr.payload(bytes);
+        let Some((sport, dport)) = ports(payload) else {
             self.nodes[node.index()].ip.malformed_drops += 1;
             return;
         };
@@ -355,11 +355,11 @@ impl Simulation {
             self.port_unreachable(node, bytes);
             return;
         };
-        let ttl = ip.ttl();
+        let ttl = hdr.ttl;
         let Some(d) = self.flows.get_mut(f.index()) else {
             return;
         };
-        match d.handle_datagram(now, side, src, dst, ip.payload()) {
+        match d.handle_datagram(now, side, src, dst, payload) {
             Err(()) => {
                 self.nodes[node.index()].ip.malformed_drops += 1;
                 return;

@@ -254,7 +254,7 @@ impl Simulation {
         }
     }
 
-    /// A packet the MAC of `w` delivered goes to IP input.
+    /// A packet the MAC of `w` delivered goes to IP input, routed node or not.
     fn wifi_deliver(&mut self, w: u32, src: MacAddr, pkt: Packet) {
         let Some(wifi) = self.wifi.as_ref() else {
             return;
@@ -269,11 +269,7 @@ impl Simulation {
         if self.mip.is_some() {
             self.mip_heard(node, src, &pkt);
         }
-        if self.routed(node) {
-            self.routing_receive(node, src, pkt);
-            return;
-        }
-        self.ip_receive(node, pkt);
+        self.ip_input(node, Some(src), pkt);
     }
 
     /// Network-wide MAC figures in the time series (cumulative counts and queue length).
