@@ -108,12 +108,13 @@ impl Simulation {
         if self.routed(node) {
             return Ok(Hop::Router);
         }
-        let Some(wifi) = self.wifi.as_mut() else {
+        if self.wifi.is_empty() {
             return self
                 .static_route(node, dst)
                 .map(Hop::Link)
                 .ok_or(NoHop::NoRoute);
-        };
+        }
+        let wifi = &mut *self.wifi;
         let owner = self.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
         let (iface, next) = wifi
             .routes
@@ -153,7 +154,7 @@ impl Simulation {
     /// The static next hop over wireless hops only, out of interface `w`.
     fn air_hop(&mut self, node: NodeId, w: u32, dst: Ipv4Addr) -> Result<Hop, NoHop> {
         let owner = *self.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
-        let wifi = self.wifi.as_mut().ok_or(NoHop::NoRoute)?;
+        let wifi = &mut *self.wifi;
         let (_, next) = wifi
             .routes
             .lookup_air(&self.nodes, &self.links, node.0, owner.0)
@@ -164,7 +165,7 @@ impl Simulation {
     /// The next hop in an infrastructure network, or `None` when it is not an infrastructure
     /// case (neither end is a station).
     fn infra_hop(&mut self, node: NodeId, dst: Ipv4Addr) -> Option<Result<Hop, NoHop>> {
-        let wifi = self.wifi.as_mut()?;
+        let wifi = &mut *self.wifi;
         let infra = wifi.infra.as_ref()?;
         let owner = self.addr_owner.get(&dst).copied()?;
         if owner == node {
@@ -229,7 +230,7 @@ impl Simulation {
                 self.drop_packet(TraceAt::ip(node), pkt, DropReason::NoRoute);
             }
             NoHop::Unassociated(w) => {
-                if let Some(i) = self.wifi.as_mut().and_then(|x| x.infra.as_mut()) {
+                if let Some(i) = self.wifi.infra.as_mut() {
                     if let Some(c) = i.counts.get_mut(w as usize) {
                         c.unassociated_drops += 1;
                     }
@@ -247,9 +248,7 @@ impl Simulation {
         if self.tracing() {
             self.trace_mac_enqueue(w, &pkt, control);
         }
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         wifi.ifaces[w as usize].dcf.enqueue(
             now,
             MacSdu {

@@ -150,7 +150,7 @@ impl Simulation {
                 net.loss_drops += c.loss_drops;
                 net.scripted_drops += c.scripted_drops;
                 net.outage_drops += c.outage_drops;
-                let busy = self.link_busy_ns[k][d] as f64 / 1e9;
+                let busy = c.busy_ns as f64 / 1e9;
                 links.push(LinkResult {
                     id: k as u32,
                     dir: if d == 0 { "fwd".into() } else { "rev".into() },

@@ -94,10 +94,10 @@ impl Simulation {
         let dir = &mut self.links[link.index()].dirs[d as usize];
         let sent_before = dir.counters.tx_packets;
         let (tx, lost) = dir.start_tx(self.now, &pkt);
+        dir.counters.busy_ns += tx.0;
         let sent = dir.counters.tx_packets != sent_before;
         let from = dir.from;
         let delay = dir.delay;
-        self.link_busy_ns[link.index()][d as usize] += tx.0;
         if let Some(c) = &mut self.capture {
             // The sending interface is the one whose link and direction match.
             let node = &self.nodes[from.index()];

@@ -327,7 +327,8 @@ impl Simulation {
     /// the one under way learns where it goes).
     fn mip_attach(&mut self, node: NodeId, agent: Option<Ipv4Addr>) {
         let now = self.now;
-        let (Some(mip), Some(wifi)) = (self.mip.as_mut(), self.wifi.as_ref()) else {
+        let wifi = &*self.wifi;
+        let Some(mip) = self.mip.as_mut() else {
             return;
         };
         let Some(m) = mip.mobile(node) else { return };
@@ -445,9 +446,7 @@ impl Simulation {
                 Err(why) => self.no_hop(node, why, &pkt),
             },
             MipLink::Cell => {
-                let Some(wifi) = self.wifi.as_ref() else {
-                    return;
-                };
+                let wifi = &*self.wifi;
                 let Some(w) = self.nodes.get(node.index()).and_then(|n| n.wlan) else {
                     return;
                 };
@@ -471,7 +470,7 @@ impl Simulation {
     pub(super) fn mip_hop(&mut self, node: NodeId, dst: Ipv4Addr) -> Option<MipHop> {
         let now = self.now;
         let mip = self.mip.as_mut()?;
-        let wifi = self.wifi.as_ref()?;
+        let wifi = &*self.wifi;
         let nodes = &self.nodes;
         let cell = |n: NodeId| nodes.get(n.index()).and_then(|x| x.wlan);
         if let Some(attachment) = mip.mobile(node).map(|m| m.mn.attachment()) {
@@ -521,12 +520,11 @@ impl Simulation {
 
     /// The home agent `node` tunnels `pkt` to care-of address `coa` (RFC 2003 §3).
     pub(super) fn mip_tunnel(&mut self, node: NodeId, coa: Ipv4Addr, pkt: Packet) {
-        let src = self.wifi.as_ref().and_then(|w| {
-            self.nodes
-                .get(node.index())
-                .and_then(|n| n.wlan)
-                .map(|k| w.ifaces[k as usize].addr)
-        });
+        let src = self
+            .nodes
+            .get(node.index())
+            .and_then(|n| n.wlan)
+            .map(|k| self.wifi.ifaces[k as usize].addr);
         let ident = self.next_ip_id(node);
         let outer = src.and_then(|s| ipip_encapsulate(&pkt.bytes, s, coa, TUNNEL_TTL, ident).ok());
         let Some(outer) = outer else {
@@ -567,10 +565,11 @@ impl Simulation {
             .as_ref()
             .and_then(|m| m.agent(node))
             .is_some_and(|a| a.is_visitor(now, dst));
-        let hop = self.wifi.as_ref().and_then(|wifi| {
-            let w = self.nodes.get(node.index()).and_then(|n| n.wlan)?;
-            Some((w, wifi.addrs.resolve(dst)?))
-        });
+        let hop = self
+            .nodes
+            .get(node.index())
+            .and_then(|n| n.wlan)
+            .and_then(|w| Some((w, self.wifi.addrs.resolve(dst)?)));
         match (visitor, hop) {
             (true, Some((w, mac))) => {
                 if let Some(m) = self.mip.as_mut() {
@@ -655,7 +654,7 @@ impl Simulation {
         m.last_heard.insert(src, now);
         let done = match (&m.pending, pkt.tag.flow) {
             (Some(p), Some(_)) => {
-                p.to.and_then(|a| self.wifi.as_ref().and_then(|w| w.addrs.resolve(a)))
+                p.to.and_then(|a| self.wifi.addrs.resolve(a))
                     .is_some_and(|mac| mac == src)
             }
             _ => false,
@@ -681,7 +680,7 @@ impl Simulation {
         };
         let current = m.agent;
         let ours = current
-            .and_then(|a| self.wifi.as_ref().and_then(|w| w.addrs.resolve(a)))
+            .and_then(|a| self.wifi.addrs.resolve(a))
             .is_some_and(|mac| mac == next_hop);
         if ours {
             let Some(m) = self.mip.as_mut().and_then(|x| x.mobile(node)) else {

@@ -158,11 +158,8 @@ pub struct Simulation {
     flow_sampled_bytes: Vec<u64>,
     /// Route lengths of each flow's delivered data packets (`transport.rs`).
     route_hops: Vec<transport::RouteHops>,
-    link_sampled_bytes: Vec<[u64; 2]>,
-    /// Time each link direction has been busy so far (for utilisation), ns.
-    link_busy_ns: Vec<[u64; 2]>,
-    /// The wireless channel and interfaces, if the scenario has wireless nodes.
-    wifi: Option<Box<crate::wireless::Wireless>>,
+    /// The wireless channel and interfaces (empty if the scenario has no wireless node).
+    wifi: Box<crate::wireless::Wireless>,
     /// The ad hoc routers, if `routing.protocol` is not `static`.
     routing: Option<routing::RoutingRt>,
     /// Dropped packets by reason: index 0 packets of no flow, `k + 1` those of flow `k`.
@@ -200,26 +197,29 @@ impl Simulation {
         let spec = &scenario.spec;
         let seeds = SeedTree::new(seed);
         let mut topo = Topology::build(spec, &seeds);
-        let mut wifi = crate::wireless::Wireless::build(spec, &mut topo, &seeds)
-            .map_err(SimError::Build)?
-            .map(Box::new);
-        let routing = routing::RoutingRt::build(spec, &mut topo, &seeds);
-        let mip = wifi.as_ref().and_then(|w| {
-            let cell = |i: usize| {
-                let k = topo.nodes.get(i)?.wlan?;
-                Some(w.ifaces[k as usize].addr)
-            };
-            mobileip::MipRt::build(spec, &seeds, cell).map(Box::new)
+        let wifi =
+            crate::wireless::Wireless::build(spec, &mut topo, &seeds).map_err(SimError::Build)?;
+        let has_wifi = wifi.is_some();
+        // A wired scenario gets an empty wireless part: no interface, so none of its
+        // functions is ever reached, and the packet path needs no `Option` test.
+        let mut wifi = Box::new(match wifi {
+            Some(w) => w,
+            None => crate::wireless::Wireless::empty(&seeds).map_err(SimError::Build)?,
         });
-        let mut cell = match wifi.as_deref() {
-            Some(w) => cellular::CellRt::build(spec, &seeds, |i| {
-                let k = topo.nodes.get(i)?.wlan?;
-                Some((k, w.ifaces[k as usize].addr))
-            }),
-            None => None,
+        let routing = routing::RoutingRt::build(spec, &mut topo, &seeds);
+        let wlan_addr = |i: usize| {
+            let k = topo.nodes.get(i)?.wlan?;
+            Some((k, wifi.ifaces[k as usize].addr))
         };
-        if let (Some(c), Some(w)) = (cell.as_mut(), wifi.as_deref_mut()) {
-            c.init(&mut w.channel);
+        let mip = has_wifi
+            .then(|| mobileip::MipRt::build(spec, &seeds, |i| wlan_addr(i).map(|x| x.1)))
+            .flatten()
+            .map(Box::new);
+        let mut cell = has_wifi
+            .then(|| cellular::CellRt::build(spec, &seeds, wlan_addr))
+            .flatten();
+        if let Some(c) = cell.as_mut() {
+            c.init(&mut wifi.channel);
         }
         let end = SimTime::ZERO + spec.simulation.duration.0;
         let mtu = spec.smallest_link_mtu();
@@ -284,7 +284,6 @@ impl Simulation {
             Some(dir) => Some(Capture::open(dir, &topo).map_err(SimError::Io)?),
             None => None,
         };
-        let nlinks = topo.links.len();
         let ends = flows.iter().map(|f| (f.ep().src, f.ep().dst));
         for (k, at) in net_events::flows_at(topo.nodes.len(), ends)
             .into_iter()
@@ -325,8 +324,6 @@ impl Simulation {
             series: TimeSeries::default(),
             flow_sampled_bytes: vec![0; nflows],
             route_hops,
-            link_sampled_bytes: vec![[0; 2]; nlinks],
-            link_busy_ns: vec![[0; 2]; nlinks],
             wifi,
             routing,
             drops: vec![FlowDrops::default(); nflows + 1],
@@ -478,12 +475,12 @@ impl Simulation {
                     .push(t, "flow", id, "", "delivered_hops_max", f64::from(max));
             }
         }
-        for (k, link) in self.links.iter().enumerate() {
+        for (k, link) in self.links.iter_mut().enumerate() {
             for d in 0..2 {
-                let dir = &link.dirs[d];
+                let dir = &mut link.dirs[d];
                 let name = if d == 0 { "fwd" } else { "rev" };
-                let delta = dir.counters.tx_bytes - self.link_sampled_bytes[k][d];
-                self.link_sampled_bytes[k][d] = dir.counters.tx_bytes;
+                let delta = dir.counters.tx_bytes - dir.counters.sampled_tx_bytes;
+                dir.counters.sampled_tx_bytes = dir.counters.tx_bytes;
                 self.series.push(
                     t,
                     "link",

@@ -43,7 +43,7 @@ fn ttl_runs_out_in_ip_forwarding_with_time_exceeded() {
         let addr = |sim: &Simulation, k: usize| sim.nodes[k].primary_addr().expect("address");
         let (a0, a2) = (addr(&sim, 0), addr(&sim, 2));
         let w0 = sim.nodes[0].wlan.expect("n0 is wireless");
-        let mac0 = sim.wifi.as_ref().expect("wireless").ifaces[w0 as usize].mac;
+        let mac0 = sim.wifi.ifaces[w0 as usize].mac;
         let udp = UdpRepr {
             src_port: 7,
             dst_port: 7,

@@ -319,7 +319,7 @@ impl Simulation {
 
     /// The IP address of the 802.11 transmitter `src` (unspecified if unknown or over a link).
     fn prev_hop_ip(&self, src: Option<MacAddr>) -> Ipv4Addr {
-        src.and_then(|m| self.wifi.as_ref()?.addrs.ip_of(m))
+        src.and_then(|m| self.wifi.addrs.ip_of(m))
             .unwrap_or(Ipv4Addr::UNSPECIFIED)
     }
 
@@ -329,9 +329,7 @@ impl Simulation {
     /// its own copy). The router's outputs (a gratuitous reply) are its own packets.
     pub(super) fn routing_overheard(&mut self, w: u32, _src: MacAddr, pkt: Packet) {
         let now = self.now;
-        let Some(node) = self.wifi.as_ref().map(|wifi| wifi.ifaces[w as usize].node) else {
-            return;
-        };
+        let node = self.wifi.ifaces[w as usize].node;
         let Some(rt) = self.routing.as_mut() else {
             return;
         };
@@ -346,9 +344,7 @@ impl Simulation {
     /// The MAC of interface `w` gave up on `next_hop` with `sdu`.
     pub(super) fn routing_link_failure(&mut self, w: u32, next_hop: MacAddr, sdu: MacSdu) {
         let now = self.now;
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         let failed = sdu.into_packet();
         // Resolve first: packets taken out of the queue must reach the router.
         let Some(ip) = wifi.addrs.ip_of(next_hop) else {
@@ -374,9 +370,7 @@ impl Simulation {
     /// The MAC of interface `w` delivered a unicast frame to `next_hop`.
     pub(super) fn routing_tx_success(&mut self, w: u32, next_hop: MacAddr) {
         let now = self.now;
-        let Some(wifi) = self.wifi.as_ref() else {
-            return;
-        };
+        let wifi = &*self.wifi;
         let node = wifi.ifaces[w as usize].node;
         let Some(ip) = wifi.addrs.ip_of(next_hop) else {
             return;
@@ -480,9 +474,7 @@ impl Simulation {
         let Some(w) = self.nodes[node.index()].wlan else {
             return;
         };
-        let Some(wifi) = self.wifi.as_ref() else {
-            return;
-        };
+        let wifi = &*self.wifi;
         let Some(mac) = wifi.addrs.resolve(next_hop) else {
             self.nodes[node.index()].ip.no_route_drops += 1;
             self.drop_packet(TraceAt::ip(node), &pkt, DropReason::NoRoute);

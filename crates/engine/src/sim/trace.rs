@@ -58,7 +58,7 @@ impl Simulation {
 
     /// Wireless interface `w` (index in the channel) as a place in a node.
     pub(super) fn mac_at(&self, w: u32) -> TraceAt {
-        match self.wifi.as_ref().and_then(|x| x.ifaces.get(w as usize)) {
+        match self.wifi.ifaces.get(w as usize) {
             Some(f) => TraceAt::iface(f.node, Layer::Mac, f.iface),
             None => TraceAt::ip(NodeId(0)),
         }
@@ -78,7 +78,7 @@ impl Simulation {
     /// interface queue will refuse it (a data packet; a control packet is always taken and
     /// evicts the tail instead, which then has a `drop` row).
     pub(super) fn trace_mac_enqueue(&mut self, w: u32, pkt: &Packet, control: bool) {
-        let Some(f) = self.wifi.as_ref().and_then(|x| x.ifaces.get(w as usize)) else {
+        let Some(f) = self.wifi.ifaces.get(w as usize) else {
             return;
         };
         if !control && f.dcf.queue_len() >= f.dcf.config().queue_limit {
@@ -91,7 +91,8 @@ impl Simulation {
     /// The `dequeue` row of the packet the MAC of `w` took into service since it was last
     /// asked (called at the start of every pump, which follows every input to a MAC).
     pub(super) fn trace_mac_dequeue(&mut self, w: u32) {
-        let (Some(t), Some(wifi)) = (self.trace.as_deref_mut(), self.wifi.as_ref()) else {
+        let wifi = &*self.wifi;
+        let Some(t) = self.trace.as_deref_mut() else {
             return;
         };
         let Some(f) = wifi.ifaces.get(w as usize) else {

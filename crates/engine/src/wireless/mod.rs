@@ -65,6 +65,28 @@ pub struct Wireless {
 }
 
 impl Wireless {
+    /// The wireless part of a scenario without wireless nodes: no interface, an empty
+    /// channel (nothing is ever transmitted on it).
+    pub fn empty(seeds: &SeedTree) -> Result<Wireless, ScenarioError> {
+        let params = RadioParams::from_spec(&crate::scenario::RadioSpec::default())?;
+        let channel = Channel::new(&params, Vec::new(), Vec::new(), None, seeds);
+        Ok(Wireless {
+            params,
+            channel,
+            frames: FrameSlab::default(),
+            ifaces: Vec::new(),
+            addrs: AddrMap::default(),
+            routes: Routes::new(Vec::new()),
+            beacons: None,
+            infra: None,
+        })
+    }
+
+    /// Whether there is no wireless interface (a wired scenario).
+    pub fn is_empty(&self) -> bool {
+        self.ifaces.is_empty()
+    }
+
     /// Builds the wireless part of scenario `s`: a `wlan0` interface (after its link
     /// interfaces) with address `10.128.0.0 + (k + 1)` on every wireless node `k`, its MAC and
     /// radio, the channel and the static routes. `None` if the scenario has no wireless node.
