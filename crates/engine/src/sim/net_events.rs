@@ -7,8 +7,8 @@
 //! (`dir` = the event's name, value = the side: 0 the flow's source, 1 its destination), except
 //! beacon strengths, which `infra.rs` already records per station and beacon.
 //!
-//! `flows_at` (built once) lists the flow ends at each node, so a notification costs the
-//! number of flow ends at the node, not the number of flows.
+//! `Node::flows` (built once by `flows_at`) lists the flow ends at each node, so a
+//! notification costs the number of flow ends at the node, not the number of flows.
 
 use super::transport::NetView;
 use super::Simulation;
