@@ -31,6 +31,10 @@ pub struct LinkCounters {
     pub scripted_drops: u64,
     /// Packets lost to an outage (offered while down, or cut by the start of one).
     pub outage_drops: u64,
+    /// Time spent serialising so far (for utilisation), ns.
+    pub busy_ns: u64,
+    /// `tx_bytes` at the last time-series sample (for the interval's throughput).
+    pub sampled_tx_bytes: u64,
 }
 
 /// Scripted drops for one flow in one direction.

@@ -7,6 +7,8 @@ use sctpsim_kernel::{FlowId, LinkId, NodeId, SeedTree, SimTime, StreamKey};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 
+pub use crate::sim::node::{IpCounters, Node};
+
 /// A socket-table key: (IP protocol number, local port, remote address, remote port).
 pub type SocketKey = (u8, u16, Ipv4Addr, u16);
 
@@ -26,67 +28,6 @@ pub struct Iface {
     pub wireless: Option<u32>,
 }
 
-/// Counters of a node's IP layer.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct IpCounters {
-    /// Packets forwarded.
-    pub forwarded: u64,
-    /// Packets dropped because the TTL ran out.
-    pub ttl_drops: u64,
-    /// Packets dropped for lack of a route.
-    pub no_route_drops: u64,
-    /// Packets dropped because a header or checksum was bad.
-    pub malformed_drops: u64,
-    /// Datagrams for a port nobody listens on.
-    pub port_unreachable: u64,
-    /// ICMP messages sent.
-    pub icmp_sent: u64,
-    /// ICMP messages received.
-    pub icmp_received: u64,
-}
-
-/// A node: interfaces, a static routing table and UDP demultiplexing.
-#[derive(Clone, Debug)]
-pub struct Node {
-    /// Scenario name.
-    pub name: String,
-    /// Interfaces in link order.
-    pub ifaces: Vec<Iface>,
-    /// Outgoing interface towards each node (`routes[dst]`), `None` if unreachable or self.
-    pub routes: Vec<Option<u32>>,
-    /// Host routes: the outgoing interface towards each address of another node, over the
-    /// link that address belongs to (see [`Topology::route`]); consulted before `routes`.
-    pub addr_routes: BTreeMap<Ipv4Addr, u32>,
-    /// IPv4 Identification of the next packet this node originates (RFC 6864: per source).
-    pub next_ip_id: u16,
-    /// The socket table: (IP protocol number, local port, remote address, remote port) →
-    /// (flow, end: 0 the flow's source, 1 its destination). A multi-homed SCTP end has one
-    /// entry per address of its peer.
-    pub sockets: BTreeMap<SocketKey, (FlowId, u8)>,
-    /// IP-layer counters.
-    pub ip: IpCounters,
-}
-
-impl Node {
-    /// The node's primary address (its first interface), the address flows use.
-    pub fn primary_addr(&self) -> Option<Ipv4Addr> {
-        self.ifaces.first().map(|i| i.addr)
-    }
-
-    /// The IPv4 Identification of the next packet this node originates (RFC 6864: unique per
-    /// source; wraps).
-    pub fn next_ident(&mut self) -> u16 {
-        let id = self.next_ip_id;
-        self.next_ip_id = self.next_ip_id.wrapping_add(1);
-        id
-    }
-
-    /// Whether `addr` is one of this node's addresses.
-    pub fn owns(&self, addr: Ipv4Addr) -> bool {
-        self.ifaces.iter().any(|i| i.addr == addr)
-    }
-}
-
 /// A full-duplex link: direction 0 is `between[0]` → `between[1]`.
 #[derive(Clone, Debug)]
 pub struct Link {
@@ -95,7 +36,7 @@ pub struct Link {
 }
 
 /// The built network.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Topology {
     /// Nodes in scenario order.
     pub nodes: Vec<Node>,
@@ -126,19 +67,7 @@ impl Topology {
             .enumerate()
             .map(|(i, n)| (n.name.as_str(), i))
             .collect();
-        let mut nodes: Vec<Node> = s
-            .node
-            .iter()
-            .map(|n| Node {
-                name: n.name.clone(),
-                ifaces: Vec::new(),
-                routes: Vec::new(),
-                addr_routes: BTreeMap::new(),
-                next_ip_id: 0,
-                sockets: BTreeMap::new(),
-                ip: IpCounters::default(),
-            })
-            .collect();
+        let mut nodes: Vec<Node> = s.node.iter().map(|n| Node::new(n.name.clone())).collect();
         let mut links = Vec::with_capacity(s.link.len());
         let mut addr_owner = BTreeMap::new();
         for (k, l) in s.link.iter().enumerate() {
@@ -346,21 +275,8 @@ impl Topology {
         }
     }
 
-    /// The outgoing interface of `node` towards `dst`: its host route if it has one (over the
-    /// link `dst` belongs to), else its route towards the owner of `dst`.
+    /// The outgoing interface of `node` towards `dst` ([`crate::sim::node::route`]).
     pub fn route(&self, node: NodeId, dst: Ipv4Addr) -> Option<u32> {
-        if let Some(&k) = self
-            .nodes
-            .get(node.index())
-            .and_then(|n| n.addr_routes.get(&dst))
-        {
-            return Some(k);
-        }
-        let owner = self.addr_owner.get(&dst)?;
-        self.nodes[node.index()]
-            .routes
-            .get(owner.index())
-            .copied()
-            .flatten()
+        crate::sim::node::route(&self.nodes, &self.addr_owner, node, dst)
     }
 }

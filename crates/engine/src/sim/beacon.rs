@@ -21,7 +21,7 @@ const BEACON_TTL: u8 = 1;
 impl Simulation {
     /// Schedules every interface's first beacon.
     pub(super) fn beacons_start(&mut self) {
-        let Some(b) = self.wifi.as_mut().and_then(|w| w.beacons.as_mut()) else {
+        let Some(b) = self.wifi.beacons.as_mut() else {
             return;
         };
         for w in 0..b.len() as u32 {
@@ -34,9 +34,7 @@ impl Simulation {
     /// Interface `w` broadcasts a beacon now and schedules the next.
     pub(super) fn beacon_send(&mut self, w: u32) {
         let now = self.now;
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         let Some(b) = wifi.beacons.as_mut() else {
             return;
         };
@@ -90,7 +88,7 @@ impl Simulation {
             return;
         };
         let ok = udp.verify_checksum(ip.src_addr(), ip.dst_addr());
-        if let Some(b) = self.wifi.as_mut().and_then(|w| w.beacons.as_mut()) {
+        if let Some(b) = self.wifi.beacons.as_mut() {
             if ok && udp.dst_port() == b.port {
                 b.received += 1;
             }
@@ -99,7 +97,7 @@ impl Simulation {
 
     /// Cumulative beacon counts in the time series (scope `network`).
     pub(super) fn beacon_sample(&mut self, t: f64) {
-        if let Some(b) = self.wifi.as_ref().and_then(|w| w.beacons.as_ref()) {
+        if let Some(b) = self.wifi.beacons.as_ref() {
             let (sent, received) = (b.sent as f64, b.received as f64);
             self.series.push(t, "network", 0, "", "beacons_sent", sent);
             self.series
@@ -109,7 +107,7 @@ impl Simulation {
 
     /// Beacon totals into the network results.
     pub(super) fn beacon_results(&self, net: &mut NetworkResult) {
-        if let Some(b) = self.wifi.as_ref().and_then(|w| w.beacons.as_ref()) {
+        if let Some(b) = self.wifi.beacons.as_ref() {
             net.beacons_sent = b.sent;
             net.beacons_received = b.received;
         }

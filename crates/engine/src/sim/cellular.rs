@@ -476,11 +476,7 @@ impl Simulation {
         let Ok(bytes) = ipv4_datagram(&repr, &payload) else {
             return;
         };
-        let Some(w) = self
-            .wifi
-            .as_ref()
-            .and_then(|x| x.by_node.get(node.index()).copied().flatten())
-        else {
+        let Some(w) = self.nodes.get(node.index()).and_then(|n| n.wlan) else {
             return;
         };
         let pkt = self.originate(node, bytes, None);
@@ -491,7 +487,8 @@ impl Simulation {
     /// whether it was one.
     pub(super) fn cell_heard(&mut self, node: NodeId, bytes: &[u8]) -> bool {
         let now = self.now;
-        let (Some(cell), Some(wifi)) = (self.cell.as_mut(), self.wifi.as_mut()) else {
+        let wifi = &mut *self.wifi;
+        let Some(cell) = self.cell.as_mut() else {
             return false;
         };
         let Some(m) = cell.mobile_of(node) else {
@@ -641,7 +638,7 @@ impl Simulation {
         dst: Ipv4Addr,
     ) -> Option<CellHop> {
         let cell = self.cell.as_ref()?;
-        let wifi = self.wifi.as_ref()?;
+        let wifi = &*self.wifi;
         let mac_of = |w: u32| wifi.ifaces[w as usize].mac;
         if let Some(m) = cell.mobile_of(node) {
             let mob = &cell.mobiles[m as usize];
@@ -672,13 +669,13 @@ impl Simulation {
                     CellHop::NoRoute
                 });
             }
-            return Some(match self.topo.route(node, r.addr) {
+            return Some(match self.static_route(node, r.addr) {
                 Some(i) => CellHop::Link(i),
                 None => CellHop::NoRoute,
             });
         }
         // Everything else over the links.
-        Some(match self.topo.route(node, dst) {
+        Some(match self.static_route(node, dst) {
             Some(i) => CellHop::Link(i),
             None => CellHop::NoRoute,
         })

@@ -1,9 +1,9 @@
 //! The IP layer's one next-hop decision (the FIB): every output path — a transport's packet, a
 //! forwarded packet, an ICMP error, an infrastructure station's uplink, later a tunnel — asks
 //! [`Simulation::fib`], and source-address selection reads the same table (the host routes,
-//! `Topology::route`). Forwarding itself (TTL, ICMP Time Exceeded, drop reasons) is
-//! `ip.rs::ip_receive`; the link, the wireless interface and the router are only told where the
-//! packet goes.
+//! `node::route`). Forwarding itself (TTL, ICMP Time Exceeded, drop reasons) is
+//! `ip.rs::ip_forward`, for routed nodes too; the link, the wireless interface and the router
+//! are only told where the packet goes.
 //!
 //! The order of the decision:
 //! 1. **Host routes** (`Node::addr_routes`): each address of a multi-homed SCTP end is reached
@@ -20,7 +20,8 @@
 //!    discovers, or drops. Routers forward the transit packets they receive themselves: DSR
 //!    rewrites a source route in the packet and salvages, AODV repairs locally — decisions that
 //!    need the packet, not only its destination (ns-3's RouteInput, which forwards by callback,
-//!    is the same split). Their TTL rule is the IP one (`decrement_ttl_in_place`, drop at zero).
+//!    is the same split). They never touch the TTL: IP forwarding decremented it before they got
+//!    the packet.
 //! 4. **Static routes**: shortest paths over links (wired scenarios) or over links and
 //!    wireless neighbours at t = 0 (`wireless/routing.rs`).
 
@@ -63,13 +64,25 @@ pub(super) enum NoHop {
 
 /// Out of wireless interface `w` to the neighbour node `next`, whose own interface holds its
 /// MAC address.
-fn neighbour(wifi: &crate::wireless::Wireless, w: u32, next: u32) -> Result<Hop, NoHop> {
-    wifi.by_node[next as usize]
+fn neighbour(
+    wifi: &crate::wireless::Wireless,
+    nodes: &[super::node::Node],
+    w: u32,
+    next: u32,
+) -> Result<Hop, NoHop> {
+    nodes
+        .get(next as usize)
+        .and_then(|n| n.wlan)
         .map(|nw| Hop::Wifi(w, wifi.ifaces[nw as usize].mac))
         .ok_or(NoHop::NoRoute)
 }
 
 impl Simulation {
+    /// The static route of `node` towards `dst` over links ([`super::node::route`]).
+    pub(super) fn static_route(&self, node: NodeId, dst: Ipv4Addr) -> Option<u32> {
+        super::node::route(&self.nodes, &self.addr_owner, node, dst)
+    }
+
     /// The next hop of a packet from `node` to `dst`.
     pub(super) fn fib(&mut self, node: NodeId, dst: Ipv4Addr) -> Result<Hop, NoHop> {
         if let Some(h) = self.mip_hop(node, dst) {
@@ -81,7 +94,7 @@ impl Simulation {
                 MipHop::NoRoute => Err(NoHop::NoRoute),
             };
         }
-        let n = &self.topo.nodes[node.index()];
+        let n = &self.nodes[node.index()];
         if let Some(&k) = n.addr_routes.get(&dst) {
             return match n.ifaces.get(k as usize).and_then(|i| i.wireless) {
                 None => Ok(Hop::Link(k)),
@@ -95,21 +108,21 @@ impl Simulation {
         if self.routed(node) {
             return Ok(Hop::Router);
         }
-        let Some(wifi) = self.wifi.as_mut() else {
+        if self.wifi.is_empty() {
             return self
-                .topo
-                .route(node, dst)
+                .static_route(node, dst)
                 .map(Hop::Link)
                 .ok_or(NoHop::NoRoute);
-        };
-        let owner = self.topo.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
+        }
+        let wifi = &mut *self.wifi;
+        let owner = self.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
         let (iface, next) = wifi
             .routes
-            .lookup(&self.topo, node.0, owner.0)
+            .lookup(&self.nodes, &self.links, node.0, owner.0)
             .ok_or(NoHop::NoRoute)?;
-        match self.topo.nodes[node.index()].ifaces[iface as usize].wireless {
+        match self.nodes[node.index()].ifaces[iface as usize].wireless {
             None => Ok(Hop::Link(iface)),
-            Some(w) => neighbour(wifi, w, next),
+            Some(w) => neighbour(wifi, &self.nodes, w, next),
         }
     }
 
@@ -140,34 +153,35 @@ impl Simulation {
 
     /// The static next hop over wireless hops only, out of interface `w`.
     fn air_hop(&mut self, node: NodeId, w: u32, dst: Ipv4Addr) -> Result<Hop, NoHop> {
-        let owner = *self.topo.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
-        let wifi = self.wifi.as_mut().ok_or(NoHop::NoRoute)?;
+        let owner = *self.addr_owner.get(&dst).ok_or(NoHop::NoRoute)?;
+        let wifi = &mut *self.wifi;
         let (_, next) = wifi
             .routes
-            .lookup_air(&self.topo, node.0, owner.0)
+            .lookup_air(&self.nodes, &self.links, node.0, owner.0)
             .ok_or(NoHop::NoRoute)?;
-        neighbour(wifi, w, next)
+        neighbour(wifi, &self.nodes, w, next)
     }
 
     /// The next hop in an infrastructure network, or `None` when it is not an infrastructure
     /// case (neither end is a station).
     fn infra_hop(&mut self, node: NodeId, dst: Ipv4Addr) -> Option<Result<Hop, NoHop>> {
-        let wifi = self.wifi.as_mut()?;
+        let wifi = &mut *self.wifi;
         let infra = wifi.infra.as_ref()?;
-        let owner = self.topo.addr_owner.get(&dst).copied()?;
+        let owner = self.addr_owner.get(&dst).copied()?;
         if owner == node {
             return None;
         }
+        let nodes = &self.nodes;
         let role_of = |n: u32| {
-            wifi.by_node
-                .get(n as usize)
-                .copied()
-                .flatten()
-                .map(|w| (w, infra.role(w)))
+            let w = nodes.get(n as usize)?.wlan?;
+            Some((w, infra.role(w)))
         };
         // A station: over a link if one leads there, else to its AP.
         if let Some((w, WifiRoleKind::Sta)) = role_of(node.0) {
-            if let Some((iface, _)) = wifi.routes.lookup(&self.topo, node.0, owner.0) {
+            if let Some((iface, _)) = wifi
+                .routes
+                .lookup(&self.nodes, &self.links, node.0, owner.0)
+            {
                 return Some(Ok(Hop::Link(iface)));
             }
             let Some(bssid) = wifi.ifaces[w as usize].dcf.bssid() else {
@@ -190,10 +204,12 @@ impl Simulation {
             };
             return Some(hop);
         }
-        Some(match wifi.routes.lookup(&self.topo, node.0, ap) {
-            Some((iface, _)) => Ok(Hop::Link(iface)),
-            None => Err(NoHop::NoRoute),
-        })
+        Some(
+            match wifi.routes.lookup(&self.nodes, &self.links, node.0, ap) {
+                Some((iface, _)) => Ok(Hop::Link(iface)),
+                None => Err(NoHop::NoRoute),
+            },
+        )
     }
 
     /// Sends `pkt` from `node` by `hop`.
@@ -210,11 +226,11 @@ impl Simulation {
     pub(super) fn no_hop(&mut self, node: NodeId, why: NoHop, pkt: &Packet) {
         match why {
             NoHop::NoRoute => {
-                self.topo.nodes[node.index()].ip.no_route_drops += 1;
+                self.nodes[node.index()].ip.no_route_drops += 1;
                 self.drop_packet(TraceAt::ip(node), pkt, DropReason::NoRoute);
             }
             NoHop::Unassociated(w) => {
-                if let Some(i) = self.wifi.as_mut().and_then(|x| x.infra.as_mut()) {
+                if let Some(i) = self.wifi.infra.as_mut() {
                     if let Some(c) = i.counts.get_mut(w as usize) {
                         c.unassociated_drops += 1;
                     }
@@ -232,9 +248,7 @@ impl Simulation {
         if self.tracing() {
             self.trace_mac_enqueue(w, &pkt, control);
         }
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         wifi.ifaces[w as usize].dcf.enqueue(
             now,
             MacSdu {

@@ -46,8 +46,8 @@ impl Simulation {
                     id: ep.spec_index as u32,
                     transport: fs.transport.name().into(),
                     app: fs.app.name().into(),
-                    src: self.topo.nodes[ep.src.index()].name.clone(),
-                    dst: self.topo.nodes[ep.dst.index()].name.clone(),
+                    src: self.nodes[ep.src.index()].name.clone(),
+                    dst: self.nodes[ep.dst.index()].name.clone(),
                     bytes_sent: 0,
                     bytes_delivered: 0,
                     goodput_bps: 0.0,
@@ -143,19 +143,19 @@ impl Simulation {
             ar_addresses_acquired: self.cell.as_ref().map_or(0, |c| c.acquired),
             ar_addresses_released: self.cell.as_ref().map_or(0, |c| c.released),
         };
-        for (k, link) in self.topo.links.iter().enumerate() {
+        for (k, link) in self.links.iter().enumerate() {
             for (d, dir) in link.dirs.iter().enumerate() {
                 let c = &dir.counters;
                 net.queue_drops += c.queue_drops;
                 net.loss_drops += c.loss_drops;
                 net.scripted_drops += c.scripted_drops;
                 net.outage_drops += c.outage_drops;
-                let busy = self.link_busy_ns[k][d] as f64 / 1e9;
+                let busy = c.busy_ns as f64 / 1e9;
                 links.push(LinkResult {
                     id: k as u32,
                     dir: if d == 0 { "fwd".into() } else { "rev".into() },
-                    from: self.topo.nodes[dir.from.index()].name.clone(),
-                    to: self.topo.nodes[dir.to.index()].name.clone(),
+                    from: self.nodes[dir.from.index()].name.clone(),
+                    to: self.nodes[dir.to.index()].name.clone(),
                     tx_packets: c.tx_packets,
                     tx_bytes: c.tx_bytes,
                     queue_drops: c.queue_drops,
@@ -187,7 +187,7 @@ impl Simulation {
         }
         self.beacon_results(&mut net);
         let (sctp, paths, streams) = self.sctp_results(&mut net.malformed_drops);
-        for n in &self.topo.nodes {
+        for n in &self.nodes {
             net.ttl_drops += n.ip.ttl_drops;
             net.no_route_drops += n.ip.no_route_drops;
             net.malformed_drops += n.ip.malformed_drops;

@@ -18,10 +18,10 @@ use sctpsim_proto::mac::MacEvent;
 impl Simulation {
     /// Arms the MAC timers of every AP and station (first beacon, scan deadlines).
     pub(super) fn infra_start(&mut self) {
-        let n = match self.wifi.as_ref() {
-            Some(w) if w.infra.is_some() => w.ifaces.len() as u32,
-            _ => return,
-        };
+        if self.wifi.infra.is_none() {
+            return;
+        }
+        let n = self.wifi.ifaces.len() as u32;
         for w in 0..n {
             self.wifi_pump(w);
         }
@@ -30,9 +30,7 @@ impl Simulation {
     /// An association event of MAC `w` (other events are ignored).
     pub(super) fn infra_event(&mut self, w: u32, ev: MacEvent) {
         let t = self.now.as_secs_f64();
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         let node = wifi.ifaces[w as usize].node.0;
         let Some(infra) = wifi.infra.as_mut() else {
             return;
@@ -63,7 +61,7 @@ impl Simulation {
                 let Some(&k) = infra.node_of_mac.get(&ap) else {
                     return;
                 };
-                let name = self.topo.nodes[k as usize].name.clone();
+                let name = self.nodes[k as usize].name.clone();
                 self.series
                     .push_owned(t, "node", node, name, "beacon_rssi_dbm", rssi_dbm);
                 let ev = NetEvent::BeaconRssi {
@@ -107,10 +105,8 @@ impl Simulation {
     /// acknowledge and discard them, as frames of another BSS. The frame in service is left to
     /// its fate. No buffered-frame forwarding between APs is modelled (no IAPP, 802.11r).
     fn infra_flush_old_ap(&mut self, old: u32, sta: sctpsim_proto::mac::MacAddr) {
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
-        let Some(w) = wifi.by_node.get(old as usize).copied().flatten() else {
+        let wifi = &mut *self.wifi;
+        let Some(w) = self.nodes.get(old as usize).and_then(|n| n.wlan) else {
             return;
         };
         let sdus = wifi.ifaces[w as usize].dcf.remove_queued_for(sta);
@@ -130,8 +126,8 @@ impl Simulation {
     /// The association counters of wireless interface `w` (zero in ad hoc networks).
     pub(super) fn infra_counts(&self, w: usize) -> InfraCounts {
         self.wifi
+            .infra
             .as_ref()
-            .and_then(|x| x.infra.as_ref())
             .and_then(|i| i.counts.get(w).copied())
             .unwrap_or_default()
     }

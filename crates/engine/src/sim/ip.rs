@@ -7,9 +7,57 @@ use crate::link::Offer;
 use crate::packet::Packet;
 use crate::trace::{Layer, TraceAt, TraceEvent};
 use sctpsim_kernel::{FlowId, LinkId, NodeId};
+use sctpsim_proto::mac::MacAddr;
 use sctpsim_wire::icmp::{icmp_error_datagram, IcmpError, Icmpv4Packet};
 use sctpsim_wire::ipv4::{decrement_ttl_in_place, IpProtocol, Ipv4Packet};
 use std::net::Ipv4Addr;
+
+/// The fields of a received packet's IPv4 header that IP input and the layers above it use,
+/// parsed and verified once per packet ([`Simulation::ip_input`]).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct IpHeader {
+    /// Source address.
+    pub src: Ipv4Addr,
+    /// Destination address.
+    pub dst: Ipv4Addr,
+    /// Payload protocol.
+    pub proto: IpProtocol,
+    /// TTL as received (before any forwarding decrement).
+    pub ttl: u8,
+    /// Where the payload starts (the header length with options), octets.
+    header_len: usize,
+    /// The total length field: where the payload ends, octets.
+    total_len: usize,
+}
+
+impl IpHeader {
+    /// The header of `bytes` if it is a valid IPv4 packet with a correct header checksum.
+    pub(super) fn parse(bytes: &[u8]) -> Option<IpHeader> {
+        let ip = Ipv4Packet::new_checked(bytes).ok()?;
+        if !ip.verify_checksum() {
+            return None;
+        }
+        Some(IpHeader {
+            src: ip.src_addr(),
+            dst: ip.dst_addr(),
+            proto: ip.protocol(),
+            ttl: ip.ttl(),
+            header_len: usize::from(ip.header_len()),
+            total_len: usize::from(ip.total_len()),
+        })
+    }
+
+    /// The payload of `bytes`, the packet this header was parsed from.
+    pub(super) fn payload<'a>(&self, bytes: &'a [u8]) -> &'a [u8] {
+        bytes.get(self.header_len..self.total_len).unwrap_or(&[])
+    }
+}
+
+/// Whether IP forwards packets for `dst`: not the limited broadcast (RFC 1812 §5.3.5.1), not
+/// multicast (no multicast routing here), not 0.0.0.0 (RFC 1812 §5.3.7).
+fn is_forwardable(dst: Ipv4Addr) -> bool {
+    !(dst.is_broadcast() || dst.is_multicast() || dst.is_unspecified())
+}
 
 impl Simulation {
     /// Route a packet out of `node` (originated or forwarded): the FIB's decision (`fib.rs`).
@@ -22,10 +70,10 @@ impl Simulation {
 
     /// Hand `pkt` to the point-to-point link of interface `iface` of `node`.
     pub(super) fn link_output(&mut self, node: NodeId, iface: u32, pkt: Packet) {
-        let i = &self.topo.nodes[node.index()].ifaces[iface as usize];
+        let i = &self.nodes[node.index()].ifaces[iface as usize];
         let (link, d) = (i.link, i.tx_dir as u8);
         let at = TraceAt::iface(node, Layer::Link, iface);
-        match self.topo.links[link.index()].dirs[d as usize].offer(self.now, pkt) {
+        match self.links[link.index()].dirs[d as usize].offer(self.now, pkt) {
             Offer::StartNow(p) => {
                 self.trace(at, TraceEvent::Enqueue, &p);
                 self.start_tx(link, d, p);
@@ -43,16 +91,16 @@ impl Simulation {
             TraceAt::ip(NodeId(0))
         };
         self.trace(at, TraceEvent::Dequeue, &pkt);
-        let dir = &mut self.topo.links[link.index()].dirs[d as usize];
+        let dir = &mut self.links[link.index()].dirs[d as usize];
         let sent_before = dir.counters.tx_packets;
         let (tx, lost) = dir.start_tx(self.now, &pkt);
+        dir.counters.busy_ns += tx.0;
         let sent = dir.counters.tx_packets != sent_before;
         let from = dir.from;
         let delay = dir.delay;
-        self.link_busy_ns[link.index()][d as usize] += tx.0;
         if let Some(c) = &mut self.capture {
             // The sending interface is the one whose link and direction match.
-            let node = &self.topo.nodes[from.index()];
+            let node = &self.nodes[from.index()];
             if let Some(ix) = node
                 .ifaces
                 .iter()
@@ -118,54 +166,89 @@ impl Simulation {
         }
     }
 
-    pub(super) fn send_icmp_error(&mut self, node: NodeId, kind: IcmpError, offending: &[u8]) {
-        let Some(src) = self.topo.nodes[node.index()].primary_addr() else {
-            return;
+    /// Sends ICMP error `kind` about `offending` from `node` (RFC 792, RFC 1812 §4.3.2); whether
+    /// one was sent (RFC 1122 §3.2.2 forbids some: `icmp_error_datagram`).
+    pub(super) fn send_icmp_error(
+        &mut self,
+        node: NodeId,
+        kind: IcmpError,
+        offending: &[u8],
+    ) -> bool {
+        let Some(src) = self.nodes[node.index()].primary_addr() else {
+            return false;
         };
-        let ident = self.topo.nodes[node.index()].next_ip_id;
+        let ident = self.nodes[node.index()].next_ip_id;
         let Some(bytes) = icmp_error_datagram(kind, src, DEFAULT_TTL, ident, offending) else {
-            return;
+            return false;
         };
-        let n = &mut self.topo.nodes[node.index()];
+        let n = &mut self.nodes[node.index()];
         n.next_ip_id = n.next_ip_id.wrapping_add(1);
         n.ip.icmp_sent += 1;
         let dst = Ipv4Packet::new_unchecked(&bytes[..]).dst_addr();
         let pkt = self.originate(node, bytes, None);
         self.ip_output(node, dst, pkt);
+        true
     }
 
-    /// IP input: verify, then deliver locally or forward.
-    pub(super) fn ip_receive(&mut self, node: NodeId, mut pkt: Packet) {
-        let (dst, proto) = match Ipv4Packet::new_checked(&pkt.bytes[..]) {
-            Ok(ip) if ip.verify_checksum() => (ip.dst_addr(), ip.protocol()),
-            _ => {
-                self.topo.nodes[node.index()].ip.malformed_drops += 1;
-                return;
-            }
+    /// IP input: every packet any interface of `node` received — over a link, or from its
+    /// 802.11 MAC (`prev`: the transmitter's MAC address; `None` over links) — enters
+    /// here. The IPv4 header is parsed and verified once; the parsed header goes down to
+    /// delivery or forwarding. At a node that runs an ad hoc router, packets for the node
+    /// (and broadcasts) go to the router first, which consumes its control traffic and hands
+    /// the rest back for delivery; packets for others are forwarded by [`Self::ip_forward`],
+    /// where the router only chooses the next hop.
+    pub(super) fn ip_input(&mut self, node: NodeId, prev: Option<MacAddr>, pkt: Packet) {
+        let Some(hdr) = IpHeader::parse(&pkt.bytes) else {
+            self.nodes[node.index()].ip.malformed_drops += 1;
+            return;
         };
-        if dst.is_broadcast() || (dst.is_multicast() && self.mip.is_some()) {
+        let n = &self.nodes[node.index()];
+        if n.router.is_some() {
+            if n.owns(hdr.dst) || !is_forwardable(hdr.dst) {
+                self.routing_receive(node, prev, pkt);
+            } else {
+                self.ip_forward(node, hdr, prev, pkt);
+            }
+            return;
+        }
+        if hdr.dst.is_broadcast() || (hdr.dst.is_multicast() && self.mip.is_some()) {
             // RFC 1812 §5.3.5.1: a limited broadcast is never forwarded.
             self.trace(TraceAt::ip(node), TraceEvent::Rx, &pkt);
             self.broadcast_receive(node, pkt);
             return;
         }
-        if self.topo.nodes[node.index()].owns(dst)
-            || (self.cell.is_some() && self.cell_local(node, dst, &pkt))
+        if self.nodes[node.index()].owns(hdr.dst)
+            || (self.cell.is_some() && self.cell_local(node, hdr.dst, &pkt))
         {
-            self.deliver(node, proto, pkt);
+            self.deliver(node, &hdr, pkt);
             return;
         }
-        // RFC 1812 §5.3.1: decrement the TTL; if it reaches zero, discard and send Time
-        // Exceeded.
+        self.ip_forward(node, hdr, prev, pkt);
+    }
+
+    /// IP forwarding of a packet for another node — the one place a TTL is decremented
+    /// (RFC 1812 §5.3.1, RFC 791 "Time to Live"): at zero the packet is dropped
+    /// (`ttl_expired`) and its source gets ICMP Time Exceeded, code 0 "time to live exceeded
+    /// in transit" (RFC 792); else the node's router chooses the next hop (it may also buffer
+    /// while it discovers a route, repair, or drop), or without one the FIB.
+    fn ip_forward(&mut self, node: NodeId, hdr: IpHeader, prev: Option<MacAddr>, mut pkt: Packet) {
         match decrement_ttl_in_place(&mut pkt.bytes) {
             Ok(0) => {
-                self.topo.nodes[node.index()].ip.ttl_drops += 1;
+                let ip = &mut self.nodes[node.index()].ip;
+                ip.ttl_drops += 1;
                 self.drop_packet(TraceAt::ip(node), &pkt, DropReason::TtlExpired);
-                self.send_icmp_error(node, IcmpError::TtlExceeded, &pkt.bytes);
+                // RFC 1812 §4.3.2.8 lets a router limit the rate of its ICMP errors; none is
+                // applied (every node sends each error; `icmp_time_exceeded_sent` counts them).
+                if self.send_icmp_error(node, IcmpError::TtlExceeded, &pkt.bytes) {
+                    self.nodes[node.index()].ip.icmp_time_exceeded_sent += 1;
+                }
             }
-            Ok(_) => match self.fib_for(node, dst, &pkt) {
+            Ok(_) if self.nodes[node.index()].router.is_some() => {
+                self.routing_forward(node, prev, pkt);
+            }
+            Ok(_) => match self.fib_for(node, hdr.dst, &pkt) {
                 Ok(hop) => {
-                    self.topo.nodes[node.index()].ip.forwarded += 1;
+                    self.nodes[node.index()].ip.forwarded += 1;
                     self.trace(TraceAt::ip(node), TraceEvent::Forward, &pkt);
                     self.send_via(node, hop, pkt);
                 }
@@ -176,30 +259,28 @@ impl Simulation {
                     self.send_icmp_error(node, IcmpError::NetUnreachable, &pkt.bytes);
                 }
             },
-            Err(_) => self.topo.nodes[node.index()].ip.malformed_drops += 1,
+            Err(_) => self.nodes[node.index()].ip.malformed_drops += 1,
         }
     }
 
-    /// Local delivery of a verified packet: transports through the socket table, ICMP counted.
-    pub(super) fn deliver(&mut self, node: NodeId, proto: IpProtocol, pkt: Packet) {
+    /// Local delivery of a verified packet (`hdr` is its parsed header): transports through
+    /// the socket table, ICMP counted.
+    pub(super) fn deliver(&mut self, node: NodeId, hdr: &IpHeader, pkt: Packet) {
         self.trace(TraceAt::ip(node), TraceEvent::Rx, &pkt);
-        let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
-            return;
-        };
-        match proto {
+        match hdr.proto {
             IpProtocol::Udp if self.mip.is_some() && self.mip_udp(node, &pkt.bytes) => {}
             IpProtocol::Udp | IpProtocol::Tcp | IpProtocol::Sctp => {
-                self.transport_input(node, proto, &pkt.bytes);
+                self.transport_input(node, hdr, &pkt.bytes);
             }
             IpProtocol::IpInIp if self.mip.is_some() => self.mip_decapsulate(node, pkt),
             IpProtocol::Icmp if self.mip.is_some() && self.mip_icmp(node, &pkt.bytes) => {
-                self.topo.nodes[node.index()].ip.icmp_received += 1;
+                self.nodes[node.index()].ip.icmp_received += 1;
             }
             IpProtocol::Icmp => {
-                let ok = Icmpv4Packet::new_checked(ip.payload())
+                let ok = Icmpv4Packet::new_checked(hdr.payload(&pkt.bytes))
                     .map(|p| p.verify_checksum())
                     .unwrap_or(false);
-                let n = &mut self.topo.nodes[node.index()].ip;
+                let n = &mut self.nodes[node.index()].ip;
                 if ok {
                     n.icmp_received += 1;
                 } else {
@@ -207,7 +288,7 @@ impl Simulation {
                 }
             }
             _ => {
-                self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                self.nodes[node.index()].ip.malformed_drops += 1;
             }
         }
     }
@@ -216,7 +297,7 @@ impl Simulation {
     /// (TCP would answer with a RST, RFC 9293 §3.10.7.1; flows here always have a listener, so
     /// this only happens to stray segments.)
     pub(super) fn port_unreachable(&mut self, node: NodeId, bytes: &[u8]) {
-        self.topo.nodes[node.index()].ip.port_unreachable += 1;
+        self.nodes[node.index()].ip.port_unreachable += 1;
         let bytes = bytes.to_vec();
         self.send_icmp_error(node, IcmpError::PortUnreachable, &bytes);
     }

@@ -327,7 +327,8 @@ impl Simulation {
     /// the one under way learns where it goes).
     fn mip_attach(&mut self, node: NodeId, agent: Option<Ipv4Addr>) {
         let now = self.now;
-        let (Some(mip), Some(wifi)) = (self.mip.as_mut(), self.wifi.as_ref()) else {
+        let wifi = &*self.wifi;
+        let Some(mip) = self.mip.as_mut() else {
             return;
         };
         let Some(m) = mip.mobile(node) else { return };
@@ -371,11 +372,11 @@ impl Simulation {
     fn mip_close(&mut self, node: NodeId, p: Pending, first_packet: Option<SimTime>) {
         let name = |sim: &Simulation, a: Option<Ipv4Addr>| {
             a.and_then(|a| sim.mip.as_ref()?.agents.get(&a).copied())
-                .map(|n| sim.topo.nodes[n.index()].name.clone())
+                .map(|n| sim.nodes[n.index()].name.clone())
                 .unwrap_or_default()
         };
         let (from, to) = (name(self, p.from), name(self, p.to));
-        let row = HandoffResult::empty("mobile-ip", self.topo.nodes[node.index()].name.clone());
+        let row = HandoffResult::empty("mobile-ip", self.nodes[node.index()].name.clone());
         let Some(mip) = self.mip.as_mut() else { return };
         let start = p.link_lost.unwrap_or(p.started);
         let end = first_packet.unwrap_or(self.now);
@@ -445,10 +446,8 @@ impl Simulation {
                 Err(why) => self.no_hop(node, why, &pkt),
             },
             MipLink::Cell => {
-                let Some(wifi) = self.wifi.as_ref() else {
-                    return;
-                };
-                let Some(w) = wifi.by_node.get(node.index()).copied().flatten() else {
+                let wifi = &*self.wifi;
+                let Some(w) = self.nodes.get(node.index()).and_then(|n| n.wlan) else {
                     return;
                 };
                 let da = if tx.dst.is_broadcast() || tx.dst.is_multicast() {
@@ -459,7 +458,7 @@ impl Simulation {
                 match da {
                     Some(da) => self.wifi_output(w, da, pkt, true),
                     None => {
-                        self.topo.nodes[node.index()].ip.no_route_drops += 1;
+                        self.nodes[node.index()].ip.no_route_drops += 1;
                         self.drop_packet(TraceAt::ip(node), &pkt, DropReason::NoRoute);
                     }
                 }
@@ -471,8 +470,9 @@ impl Simulation {
     pub(super) fn mip_hop(&mut self, node: NodeId, dst: Ipv4Addr) -> Option<MipHop> {
         let now = self.now;
         let mip = self.mip.as_mut()?;
-        let wifi = self.wifi.as_ref()?;
-        let cell = |n: NodeId| wifi.by_node.get(n.index()).copied().flatten();
+        let wifi = &*self.wifi;
+        let nodes = &self.nodes;
+        let cell = |n: NodeId| nodes.get(n.index()).and_then(|x| x.wlan);
         if let Some(attachment) = mip.mobile(node).map(|m| m.mn.attachment()) {
             let Some(w) = cell(node) else {
                 return Some(MipHop::NoRoute);
@@ -506,13 +506,13 @@ impl Simulation {
                 return Some(MipHop::Cell(w, wifi.ifaces[mw as usize].mac));
             }
             let ha_addr = wifi.ifaces[cell(ha)? as usize].addr;
-            return Some(match self.topo.route(node, ha_addr) {
+            return Some(match self.static_route(node, ha_addr) {
                 Some(k) => MipHop::Link(k),
                 None => MipHop::NoRoute,
             });
         }
         // Everything else over the links.
-        Some(match self.topo.route(node, dst) {
+        Some(match self.static_route(node, dst) {
             Some(k) => MipHop::Link(k),
             None => MipHop::NoRoute,
         })
@@ -520,17 +520,15 @@ impl Simulation {
 
     /// The home agent `node` tunnels `pkt` to care-of address `coa` (RFC 2003 §3).
     pub(super) fn mip_tunnel(&mut self, node: NodeId, coa: Ipv4Addr, pkt: Packet) {
-        let src = self.wifi.as_ref().and_then(|w| {
-            w.by_node
-                .get(node.index())
-                .copied()
-                .flatten()
-                .map(|k| w.ifaces[k as usize].addr)
-        });
+        let src = self
+            .nodes
+            .get(node.index())
+            .and_then(|n| n.wlan)
+            .map(|k| self.wifi.ifaces[k as usize].addr);
         let ident = self.next_ip_id(node);
         let outer = src.and_then(|s| ipip_encapsulate(&pkt.bytes, s, coa, TUNNEL_TTL, ident).ok());
         let Some(outer) = outer else {
-            self.topo.nodes[node.index()].ip.malformed_drops += 1;
+            self.nodes[node.index()].ip.malformed_drops += 1;
             return;
         };
         let now = self.now;
@@ -553,7 +551,7 @@ impl Simulation {
         let inner = match ipip_decapsulate(&pkt.bytes) {
             Ok((_, inner)) => inner.to_vec(),
             Err(_) => {
-                self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                self.nodes[node.index()].ip.malformed_drops += 1;
                 return;
             }
         };
@@ -567,10 +565,11 @@ impl Simulation {
             .as_ref()
             .and_then(|m| m.agent(node))
             .is_some_and(|a| a.is_visitor(now, dst));
-        let hop = self.wifi.as_ref().and_then(|wifi| {
-            let w = wifi.by_node.get(node.index()).copied().flatten()?;
-            Some((w, wifi.addrs.resolve(dst)?))
-        });
+        let hop = self
+            .nodes
+            .get(node.index())
+            .and_then(|n| n.wlan)
+            .and_then(|w| Some((w, self.wifi.addrs.resolve(dst)?)));
         match (visitor, hop) {
             (true, Some((w, mac))) => {
                 if let Some(m) = self.mip.as_mut() {
@@ -655,7 +654,7 @@ impl Simulation {
         m.last_heard.insert(src, now);
         let done = match (&m.pending, pkt.tag.flow) {
             (Some(p), Some(_)) => {
-                p.to.and_then(|a| self.wifi.as_ref().and_then(|w| w.addrs.resolve(a)))
+                p.to.and_then(|a| self.wifi.addrs.resolve(a))
                     .is_some_and(|mac| mac == src)
             }
             _ => false,
@@ -681,7 +680,7 @@ impl Simulation {
         };
         let current = m.agent;
         let ours = current
-            .and_then(|a| self.wifi.as_ref().and_then(|w| w.addrs.resolve(a)))
+            .and_then(|a| self.wifi.addrs.resolve(a))
             .is_some_and(|mac| mac == next_hop);
         if ours {
             let Some(m) = self.mip.as_mut().and_then(|x| x.mobile(node)) else {

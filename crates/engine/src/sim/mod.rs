@@ -3,7 +3,9 @@
 //! machines polled from here (DESIGN.md §1.1).
 //!
 //! * `flows.rs` — building each flow's endpoints (UDP source/sink, TCP client/server).
-//! * `ip.rs` — IP output, link transmission, IP input, forwarding, ICMP, demultiplexing.
+//! * `node.rs` — the `Node`: a node's IP stack, interfaces, router and flow ends.
+//! * `ip.rs` — IP output, link transmission, IP input (one per node), forwarding, ICMP,
+//!   demultiplexing.
 //! * `tcp.rs` — driving TCP connections: polling, timers, metric events.
 //! * `sctp/` — SCTP flows: building, driving (multi-homed associations), rows and results.
 //! * `finish.rs` — turning counters into results.
@@ -21,6 +23,9 @@ mod infra;
 mod ip;
 mod mobileip;
 mod net_events;
+pub mod node;
+#[cfg(test)]
+mod node_test;
 pub(crate) mod routing;
 pub(crate) mod sctp;
 #[cfg(test)]
@@ -136,7 +141,12 @@ impl std::error::Error for SimError {}
 pub struct Simulation {
     scenario: LoadedScenario,
     seed: u64,
-    topo: Topology,
+    /// The nodes, in scenario order (`node.rs`): each one's IP stack, interfaces and router.
+    nodes: Vec<node::Node>,
+    /// The point-to-point links, in scenario order.
+    links: Vec<crate::topology::Link>,
+    /// Which node owns each address.
+    addr_owner: std::collections::BTreeMap<Ipv4Addr, NodeId>,
     flows: Vec<Box<dyn FlowDriver>>,
     queue: EventQueue<Event>,
     now: SimTime,
@@ -148,17 +158,12 @@ pub struct Simulation {
     flow_sampled_bytes: Vec<u64>,
     /// Route lengths of each flow's delivered data packets (`transport.rs`).
     route_hops: Vec<transport::RouteHops>,
-    link_sampled_bytes: Vec<[u64; 2]>,
-    /// Time each link direction has been busy so far (for utilisation), ns.
-    link_busy_ns: Vec<[u64; 2]>,
-    /// The wireless channel and interfaces, if the scenario has wireless nodes.
-    wifi: Option<Box<crate::wireless::Wireless>>,
+    /// The wireless channel and interfaces (empty if the scenario has no wireless node).
+    wifi: Box<crate::wireless::Wireless>,
     /// The ad hoc routers, if `routing.protocol` is not `static`.
     routing: Option<routing::RoutingRt>,
     /// Dropped packets by reason: index 0 packets of no flow, `k + 1` those of flow `k`.
     drops: Vec<FlowDrops>,
-    /// The flow ends at each node (`net_events.rs`).
-    flows_at: Vec<Vec<(FlowId, u8)>>,
     /// The wake-up queued for each flow's timer slots (`transport.rs`).
     flow_wake: Vec<[WakeSlot; transport::SLOTS]>,
     /// What a flow's poll gives to send (`transport.rs`), kept to reuse its allocation.
@@ -192,26 +197,29 @@ impl Simulation {
         let spec = &scenario.spec;
         let seeds = SeedTree::new(seed);
         let mut topo = Topology::build(spec, &seeds);
-        let mut wifi = crate::wireless::Wireless::build(spec, &mut topo, &seeds)
-            .map_err(SimError::Build)?
-            .map(Box::new);
-        let routing = routing::RoutingRt::build(spec, &topo, &seeds);
-        let mip = wifi.as_ref().and_then(|w| {
-            let cell = |i: usize| {
-                let k = w.by_node.get(i).copied().flatten()?;
-                Some(w.ifaces[k as usize].addr)
-            };
-            mobileip::MipRt::build(spec, &seeds, cell).map(Box::new)
+        let wifi =
+            crate::wireless::Wireless::build(spec, &mut topo, &seeds).map_err(SimError::Build)?;
+        let has_wifi = wifi.is_some();
+        // A wired scenario gets an empty wireless part: no interface, so none of its
+        // functions is ever reached, and the packet path needs no `Option` test.
+        let mut wifi = Box::new(match wifi {
+            Some(w) => w,
+            None => crate::wireless::Wireless::empty(&seeds).map_err(SimError::Build)?,
         });
-        let mut cell = match wifi.as_deref() {
-            Some(w) => cellular::CellRt::build(spec, &seeds, |i| {
-                let k = w.by_node.get(i).copied().flatten()?;
-                Some((k, w.ifaces[k as usize].addr))
-            }),
-            None => None,
+        let routing = routing::RoutingRt::build(spec, &mut topo, &seeds);
+        let wlan_addr = |i: usize| {
+            let k = topo.nodes.get(i)?.wlan?;
+            Some((k, wifi.ifaces[k as usize].addr))
         };
-        if let (Some(c), Some(w)) = (cell.as_mut(), wifi.as_deref_mut()) {
-            c.init(&mut w.channel);
+        let mip = has_wifi
+            .then(|| mobileip::MipRt::build(spec, &seeds, |i| wlan_addr(i).map(|x| x.1)))
+            .flatten()
+            .map(Box::new);
+        let mut cell = has_wifi
+            .then(|| cellular::CellRt::build(spec, &seeds, wlan_addr))
+            .flatten();
+        if let Some(c) = cell.as_mut() {
+            c.init(&mut wifi.channel);
         }
         let end = SimTime::ZERO + spec.simulation.duration.0;
         let mtu = spec.smallest_link_mtu();
@@ -276,7 +284,18 @@ impl Simulation {
             Some(dir) => Some(Capture::open(dir, &topo).map_err(SimError::Io)?),
             None => None,
         };
-        let nlinks = topo.links.len();
+        let ends = flows.iter().map(|f| (f.ep().src, f.ep().dst));
+        for (k, at) in net_events::flows_at(topo.nodes.len(), ends)
+            .into_iter()
+            .enumerate()
+        {
+            topo.nodes[k].flows = at;
+        }
+        let Topology {
+            nodes,
+            links,
+            addr_owner,
+        } = topo;
         let nflows = flows.len();
         let route_hops = flows
             .iter()
@@ -292,7 +311,9 @@ impl Simulation {
         let mut sim = Simulation {
             scenario,
             seed,
-            topo,
+            nodes,
+            links,
+            addr_owner,
             flows,
             queue: EventQueue::with_capacity(1024),
             now: SimTime::ZERO,
@@ -303,22 +324,15 @@ impl Simulation {
             series: TimeSeries::default(),
             flow_sampled_bytes: vec![0; nflows],
             route_hops,
-            link_sampled_bytes: vec![[0; 2]; nlinks],
-            link_busy_ns: vec![[0; 2]; nlinks],
             wifi,
             routing,
             drops: vec![FlowDrops::default(); nflows + 1],
-            flows_at: Vec::new(),
             flow_wake: vec![[WakeSlot::default(); transport::SLOTS]; nflows],
             flow_out: Vec::new(),
             trace,
             mip,
             cell: cell.map(Box::new),
         };
-        sim.flows_at = net_events::flows_at(
-            sim.topo.nodes.len(),
-            sim.flows.iter().map(|f| (f.ep().src, f.ep().dst)),
-        );
         sim.routing_start();
         for i in 0..sim.flows.len() {
             sim.flow_arm(FlowId(i as u32));
@@ -385,20 +399,20 @@ impl Simulation {
         match ev {
             Event::Flow(f, slot) => self.flow_timer(f, slot),
             Event::TxDone(l, d) => {
-                if let Some(next) = self.topo.links[l.index()].dirs[d as usize].tx_done() {
+                if let Some(next) = self.links[l.index()].dirs[d as usize].tx_done() {
                     self.start_tx(l, d, next);
                 }
             }
             Event::Arrive(l, d, pkt) => {
                 let pkt = *pkt;
-                let dir = &self.topo.links[l.index()].dirs[d as usize];
+                let dir = &self.links[l.index()].dirs[d as usize];
                 let (node, iface) = (dir.to, dir.to_iface);
                 if let Some(c) = &mut self.capture {
                     c.record(node, iface, self.now, &pkt.bytes);
                 }
                 let at = TraceAt::iface(node, crate::trace::Layer::Link, iface);
                 self.trace(at, TraceEvent::Rx, &pkt);
-                self.ip_receive(node, pkt);
+                self.ip_input(node, None, pkt);
             }
             Event::Sample => self.sample(),
             Event::WifiRxStart(w, f, p) => self.wifi_rx_start(w, f, p),
@@ -438,7 +452,7 @@ impl Simulation {
 
     /// The IPv4 Identification for the next packet `node` originates.
     fn next_ip_id(&mut self, node: NodeId) -> u16 {
-        self.topo.nodes[node.index()].next_ident()
+        self.nodes[node.index()].next_ident()
     }
 
     fn sample(&mut self) {
@@ -461,12 +475,12 @@ impl Simulation {
                     .push(t, "flow", id, "", "delivered_hops_max", f64::from(max));
             }
         }
-        for (k, link) in self.topo.links.iter().enumerate() {
+        for (k, link) in self.links.iter_mut().enumerate() {
             for d in 0..2 {
-                let dir = &link.dirs[d];
+                let dir = &mut link.dirs[d];
                 let name = if d == 0 { "fwd" } else { "rev" };
-                let delta = dir.counters.tx_bytes - self.link_sampled_bytes[k][d];
-                self.link_sampled_bytes[k][d] = dir.counters.tx_bytes;
+                let delta = dir.counters.tx_bytes - dir.counters.sampled_tx_bytes;
+                dir.counters.sampled_tx_bytes = dir.counters.tx_bytes;
                 self.series.push(
                     t,
                     "link",

@@ -7,8 +7,8 @@
 //! (`dir` = the event's name, value = the side: 0 the flow's source, 1 its destination), except
 //! beacon strengths, which `infra.rs` already records per station and beacon.
 //!
-//! `flows_at` (built once) lists the flow ends at each node, so a notification costs the
-//! number of flow ends at the node, not the number of flows.
+//! `Node::flows` (built once by `flows_at`) lists the flow ends at each node, so a
+//! notification costs the number of flow ends at the node, not the number of flows.
 
 use super::transport::NetView;
 use super::Simulation;
@@ -105,27 +105,29 @@ pub(super) fn flows_at(
 
 /// The routers as a flow's path manager sees them.
 pub(super) struct Routes<'a> {
-    routing: Option<&'a super::routing::RoutingRt>,
+    nodes: &'a [super::node::Node],
     now: SimTime,
 }
 
 impl<'a> Routes<'a> {
-    /// The view of `routing` at `now`.
-    pub(super) fn new(routing: Option<&'a super::routing::RoutingRt>, now: SimTime) -> Self {
-        Routes { routing, now }
+    /// The view of the routers of `nodes` at `now`.
+    pub(super) fn new(nodes: &'a [super::node::Node], now: SimTime) -> Self {
+        Routes { nodes, now }
     }
 }
 
 impl NetView for Routes<'_> {
     fn disjoint_routes(&self, node: NodeId, dst: Ipv4Addr, k: usize) -> Vec<Vec<Ipv4Addr>> {
-        self.routing
-            .map(|r| r.disjoint_routes(self.now, node, dst, k))
+        self.nodes
+            .get(node.index())
+            .map(|n| super::routing::disjoint_routes(n, self.now, dst, k))
             .unwrap_or_default()
     }
 
     fn has_route(&self, node: NodeId, route: &[Ipv4Addr]) -> bool {
-        self.routing
-            .is_some_and(|r| r.has_route(self.now, node, route))
+        self.nodes
+            .get(node.index())
+            .is_some_and(|n| super::routing::has_route(n, self.now, route))
     }
 }
 
@@ -135,7 +137,11 @@ impl Simulation {
     /// as usual. Without a routing protocol the FIB decides.
     pub(super) fn send_on_route(&mut self, node: NodeId, pkt: Packet, route: &[Ipv4Addr]) {
         let now = self.now;
-        match self.routing.as_mut().and_then(|r| r.router(node)) {
+        match self
+            .nodes
+            .get_mut(node.index())
+            .and_then(|n| n.router.as_mut())
+        {
             Some(r) => r.handle_send_on_route(now, pkt, route),
             None => {
                 let dst = route.last().copied().unwrap_or(Ipv4Addr::UNSPECIFIED);
@@ -148,7 +154,7 @@ impl Simulation {
 
     /// Tells every flow end at `node` about `ev`.
     pub(crate) fn notify(&mut self, node: NodeId, ev: &NetEvent) {
-        let Some(ends) = self.flows_at.get(node.index()) else {
+        let Some(ends) = self.nodes.get(node.index()).map(|n| &n.flows) else {
             return;
         };
         if ends.is_empty() {
@@ -156,7 +162,7 @@ impl Simulation {
         }
         let t = self.now.as_secs_f64();
         let view = Routes {
-            routing: self.routing.as_ref(),
+            nodes: &self.nodes,
             now: self.now,
         };
         let mut wake = Vec::new();

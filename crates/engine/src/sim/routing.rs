@@ -4,9 +4,11 @@
 //! The glue is the contract of `sctpsim_proto::routing` (its module doc):
 //! * a packet a node originates ([`Simulation::ip_output`]) goes to its router
 //!   (`handle_send`), which routes, buffers or drops it;
-//! * every packet the node's MAC delivers goes to the router (`handle_receive`) with the
-//!   transmitter's address; the router consumes control traffic, forwards (decrementing the
-//!   TTL) or hands back packets for this node, which go straight to the transport;
+//! * every packet the node's MAC delivers enters IP input (`ip.rs::ip_input`) like any other;
+//!   packets for the node and broadcasts go to the router (`handle_receive`) with the
+//!   transmitter's address, which consumes control traffic or hands them back for delivery;
+//!   packets for other nodes go through IP forwarding first (TTL decrement, drop at zero with
+//!   ICMP Time Exceeded), then to the router, which only chooses the next hop;
 //! * the MAC's link-failure event (`TxFailed` at a retry limit) goes to the router with the
 //!   failed packet and every packet still queued for that next hop (taken out of the interface
 //!   queue, as ns-2's `Mac802_11` → `PriQueue::filter` hands them to DSR and AODV);
@@ -26,24 +28,20 @@ use crate::packet::Packet;
 use crate::results::{RoutingResult, TypeCountResult};
 use crate::routing_protocols::make_router;
 use crate::scenario::{RoutingKind, Scenario};
-use crate::topology::Topology;
+use crate::topology::{Node, Topology};
 use crate::trace::TraceAt;
-use sctpsim_kernel::{NodeId, SeedTree, SimTime, StreamKey, WakeSlot};
+use sctpsim_kernel::{NodeId, SeedTree, SimTime, StreamKey};
 use sctpsim_proto::mac::{MacAddr, MacSdu};
 use sctpsim_proto::routing::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
-use sctpsim_wire::ipv4::Ipv4Packet;
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
-/// The routers of a simulation.
+/// What a simulation keeps of its ad hoc routing beside the routers, which are the nodes'
+/// (`Node::router`): the protocol and network-wide figures.
 #[derive(Debug)]
 pub(crate) struct RoutingRt {
     /// The protocol.
     pub kind: RoutingKind,
-    /// Per node (index = node), `None` for nodes without a wireless interface.
-    routers: Vec<Option<Box<dyn Router>>>,
-    /// Earliest wake-up already queued per node.
-    wake: Vec<WakeSlot>,
     /// Sum of the latencies of the successful route discoveries, s, and their number (for
     /// the mean).
     discovery_latency_sum_s: f64,
@@ -55,79 +53,72 @@ pub(crate) struct RoutingRt {
 }
 
 impl RoutingRt {
-    /// The routers of scenario `s` (`None` with static routing), one per wireless interface.
-    pub fn build(s: &Scenario, topo: &Topology, seeds: &SeedTree) -> Option<RoutingRt> {
+    /// The routers of scenario `s` (`None` with static routing), one per node with a wireless
+    /// interface, installed in the nodes.
+    pub fn build(s: &Scenario, topo: &mut Topology, seeds: &SeedTree) -> Option<RoutingRt> {
         let spec = s.routing.as_ref()?;
         let kind = spec.protocol;
         if kind == RoutingKind::Static {
             return None;
         }
-        let mut routers: Vec<Option<Box<dyn Router>>> = Vec::with_capacity(topo.nodes.len());
-        for (k, node) in topo.nodes.iter().enumerate() {
+        for (k, node) in topo.nodes.iter_mut().enumerate() {
             let addr = node
                 .ifaces
                 .iter()
                 .find(|i| i.wireless.is_some())
                 .map(|i| i.addr);
-            let router = addr.and_then(|a| {
+            node.router = addr.and_then(|a| {
                 let rng = seeds.stream(&StreamKey::new("routing").with(k as u64));
                 make_router(spec, a, rng)
             });
-            routers.push(router);
         }
         Some(RoutingRt {
             kind,
-            wake: vec![WakeSlot::default(); routers.len()],
-            routers,
             discovery_latency_sum_s: 0.0,
             discoveries_timed: 0,
             routes_broken: 0,
             overheard: 0,
         })
     }
+}
 
-    /// Whether `node` runs a router.
-    pub fn routes(&self, node: NodeId) -> bool {
-        self.routers.get(node.index()).is_some_and(|r| r.is_some())
+/// Up to `k` node-disjoint routes from `node` to `dst` its router knows at `now` (DSR
+/// answers; the others have none).
+pub(super) fn disjoint_routes(
+    node: &Node,
+    now: SimTime,
+    dst: Ipv4Addr,
+    k: usize,
+) -> Vec<Vec<Ipv4Addr>> {
+    match &node.router {
+        Some(r) => r.disjoint_routes(now, dst, k),
+        None => Vec::new(),
     }
+}
 
-    pub(super) fn router(&mut self, node: NodeId) -> Option<&mut Box<dyn Router>> {
-        self.routers.get_mut(node.index())?.as_mut()
-    }
-
-    /// Up to `k` node-disjoint routes from `node` to `dst` its router knows at `now` (DSR
-    /// answers; the others have none).
-    pub(super) fn disjoint_routes(
-        &self,
-        now: SimTime,
-        node: NodeId,
-        dst: Ipv4Addr,
-        k: usize,
-    ) -> Vec<Vec<Ipv4Addr>> {
-        match self.routers.get(node.index()) {
-            Some(Some(r)) => r.disjoint_routes(now, dst, k),
-            _ => Vec::new(),
-        }
-    }
-
-    /// Whether `node`'s router still knows `route` at `now` (DSR; the others know none).
-    pub(super) fn has_route(&self, now: SimTime, node: NodeId, route: &[Ipv4Addr]) -> bool {
-        match self.routers.get(node.index()) {
-            Some(Some(r)) => r.has_route(now, route),
-            _ => false,
-        }
-    }
+/// Whether `node`'s router still knows `route` at `now` (DSR; the others know none).
+pub(super) fn has_route(node: &Node, now: SimTime, route: &[Ipv4Addr]) -> bool {
+    node.router
+        .as_ref()
+        .is_some_and(|r| r.has_route(now, route))
 }
 
 impl Simulation {
     /// Whether packets of `node` go through an ad hoc routing protocol.
     pub(super) fn routed(&self, node: NodeId) -> bool {
-        self.routing.as_ref().is_some_and(|r| r.routes(node))
+        self.nodes
+            .get(node.index())
+            .is_some_and(|n| n.router.is_some())
+    }
+
+    /// The router of `node`, if it runs one.
+    fn router(&mut self, node: NodeId) -> Option<&mut Box<dyn Router>> {
+        self.nodes.get_mut(node.index())?.router.as_mut()
     }
 
     /// Starts every router: their first deadlines (OLSR's first HELLO, ...).
     pub(super) fn routing_start(&mut self) {
-        let n = self.topo.nodes.len();
+        let n = self.nodes.len();
         for k in 0..n {
             self.routing_schedule(NodeId(k as u32));
         }
@@ -136,24 +127,34 @@ impl Simulation {
     /// A packet `node` originates.
     pub(super) fn routing_send(&mut self, node: NodeId, pkt: Packet) {
         let now = self.now;
-        if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
+        if let Some(r) = self.router(node) {
             r.handle_send(now, pkt);
         }
         self.routing_drain(node);
     }
 
-    /// A packet the MAC of `node` delivered, sent by MAC `src`.
-    pub(super) fn routing_receive(&mut self, node: NodeId, src: MacAddr, pkt: Packet) {
+    /// A packet for `node` (or a broadcast) that IP input hands to its router, sent by MAC
+    /// `src`: the router consumes its control traffic and hands the rest back to deliver.
+    pub(super) fn routing_receive(&mut self, node: NodeId, src: Option<MacAddr>, pkt: Packet) {
         let now = self.now;
-        let prev = self
-            .wifi
-            .as_ref()
-            .and_then(|w| w.addrs.ip_of(src))
-            .unwrap_or(Ipv4Addr::UNSPECIFIED);
-        if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
+        let prev = self.prev_hop_ip(src);
+        if let Some(r) = self.router(node) {
             r.handle_receive(now, prev, pkt);
         }
         self.routing_drain(node);
+    }
+
+    /// A packet for another node that IP forwarding has passed (its TTL decremented, not
+    /// zero): the router of `node` chooses its next hop (or buffers, repairs, drops).
+    pub(super) fn routing_forward(&mut self, node: NodeId, src: Option<MacAddr>, pkt: Packet) {
+        // The router's one receive entry tells transit from local packets by the address.
+        self.routing_receive(node, src, pkt);
+    }
+
+    /// The IP address of the 802.11 transmitter `src` (unspecified if unknown or over a link).
+    fn prev_hop_ip(&self, src: Option<MacAddr>) -> Ipv4Addr {
+        src.and_then(|m| self.wifi.addrs.ip_of(m))
+            .unwrap_or(Ipv4Addr::UNSPECIFIED)
     }
 
     /// The MAC of interface `w` overheard `pkt` (a unicast frame for another station, sent
@@ -162,14 +163,12 @@ impl Simulation {
     /// its own copy). The router's outputs (a gratuitous reply) are its own packets.
     pub(super) fn routing_overheard(&mut self, w: u32, _src: MacAddr, pkt: Packet) {
         let now = self.now;
-        let Some(node) = self.wifi.as_ref().map(|wifi| wifi.ifaces[w as usize].node) else {
-            return;
-        };
+        let node = self.wifi.ifaces[w as usize].node;
         let Some(rt) = self.routing.as_mut() else {
             return;
         };
         rt.overheard += 1;
-        let Some(r) = rt.router(node) else {
+        let Some(r) = self.router(node) else {
             return;
         };
         r.handle_overheard(now, &pkt);
@@ -179,9 +178,7 @@ impl Simulation {
     /// The MAC of interface `w` gave up on `next_hop` with `sdu`.
     pub(super) fn routing_link_failure(&mut self, w: u32, next_hop: MacAddr, sdu: MacSdu) {
         let now = self.now;
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         let failed = sdu.into_packet();
         // Resolve first: packets taken out of the queue must reach the router.
         let Some(ip) = wifi.addrs.ip_of(next_hop) else {
@@ -198,7 +195,7 @@ impl Simulation {
                 .into_iter()
                 .map(MacSdu::into_packet),
         );
-        if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
+        if let Some(r) = self.router(node) {
             r.handle_link_failure(now, ip, packets);
         }
         self.routing_drain(node);
@@ -207,14 +204,12 @@ impl Simulation {
     /// The MAC of interface `w` delivered a unicast frame to `next_hop`.
     pub(super) fn routing_tx_success(&mut self, w: u32, next_hop: MacAddr) {
         let now = self.now;
-        let Some(wifi) = self.wifi.as_ref() else {
-            return;
-        };
+        let wifi = &*self.wifi;
         let node = wifi.ifaces[w as usize].node;
         let Some(ip) = wifi.addrs.ip_of(next_hop) else {
             return;
         };
-        if let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) {
+        if let Some(r) = self.router(node) {
             r.handle_tx_success(now, ip);
         }
         self.routing_drain(node);
@@ -223,11 +218,11 @@ impl Simulation {
     /// A router's wake-up.
     pub(super) fn routing_timer(&mut self, node: NodeId) {
         let now = self.now;
-        let Some(rt) = self.routing.as_mut() else {
+        let Some(n) = self.nodes.get_mut(node.index()) else {
             return;
         };
-        rt.wake[node.index()].fired(now);
-        if let Some(r) = rt.router(node) {
+        n.router_wake.fired(now);
+        if let Some(r) = n.router.as_mut() {
             r.handle_timeout(now);
         }
         self.routing_drain(node);
@@ -236,7 +231,7 @@ impl Simulation {
     /// Puts everything the router of `node` has to do now into effect.
     pub(super) fn routing_drain(&mut self, node: NodeId) {
         loop {
-            let Some(r) = self.routing.as_mut().and_then(|r| r.router(node)) else {
+            let Some(r) = self.router(node) else {
                 return;
             };
             let mut outputs = Vec::new();
@@ -296,28 +291,26 @@ impl Simulation {
 
     fn routing_schedule(&mut self, node: NodeId) {
         let now = self.now;
-        let Some(rt) = self.routing.as_mut() else {
+        let Some(n) = self.nodes.get_mut(node.index()) else {
             return;
         };
-        let Some(t) = rt.router(node).and_then(|r| r.poll_timeout()) else {
+        let Some(t) = n.router.as_mut().and_then(|r| r.poll_timeout()) else {
             return;
         };
         let t = t.max(now);
-        if rt.wake[node.index()].arm(t) {
+        if n.router_wake.arm(t) {
             self.queue.push(t, Event::RoutingTimer(node));
         }
     }
 
     /// Hands a router's packet to the wireless interface of `node`.
     fn routing_transmit(&mut self, node: NodeId, next_hop: Ipv4Addr, pkt: Packet, control: bool) {
-        let Some(wifi) = self.wifi.as_ref() else {
+        let Some(w) = self.nodes[node.index()].wlan else {
             return;
         };
-        let Some(w) = wifi.by_node.get(node.index()).copied().flatten() else {
-            return;
-        };
+        let wifi = &*self.wifi;
         let Some(mac) = wifi.addrs.resolve(next_hop) else {
-            self.topo.nodes[node.index()].ip.no_route_drops += 1;
+            self.nodes[node.index()].ip.no_route_drops += 1;
             self.drop_packet(TraceAt::ip(node), &pkt, DropReason::NoRoute);
             return;
         };
@@ -326,14 +319,13 @@ impl Simulation {
 
     /// A packet a router handed up: to the transport of `node`.
     fn routing_deliver(&mut self, node: NodeId, pkt: Packet) {
-        let proto = match Ipv4Packet::new_checked(&pkt.bytes[..]) {
-            Ok(ip) if ip.verify_checksum() => ip.protocol(),
-            _ => {
-                self.topo.nodes[node.index()].ip.malformed_drops += 1;
-                return;
-            }
+        // Parsed again: a router may hand back other bytes than it got (DSR removes its
+        // header).
+        let Some(hdr) = super::ip::IpHeader::parse(&pkt.bytes) else {
+            self.nodes[node.index()].ip.malformed_drops += 1;
+            return;
         };
-        self.deliver(node, proto, pkt);
+        self.deliver(node, &hdr, pkt);
     }
 
     /// One row per node and routing message type; adds the totals to `net`.
@@ -345,8 +337,8 @@ impl Simulation {
             return Vec::new();
         };
         let mut rows = Vec::new();
-        for (k, r) in rt.routers.iter().enumerate() {
-            let Some(r) = r else { continue };
+        for node in &self.nodes {
+            let Some(r) = &node.router else { continue };
             let c = r.counters();
             net.routing_packets += c.tx_packets();
             net.routing_bytes += c.tx_bytes();
@@ -370,7 +362,7 @@ impl Simulation {
             for (t, n) in &c.rx {
                 types.entry(t).or_default().1 = TypeCountResult::from(*n);
             }
-            let name = &self.topo.nodes[k].name;
+            let name = &node.name;
             for (t, (tx, rx)) in types {
                 rows.push(RoutingResult {
                     node: name.clone(),

@@ -32,10 +32,8 @@ fn run(sets: &[(&str, &str)]) -> (u64, bool, u64, u64) {
         sim.dispatch(ev);
     }
     let overheard = sim.routing.as_ref().map_or(0, |r| r.overheard);
-    let promiscuous = sim
-        .wifi
-        .as_ref()
-        .is_some_and(|w| w.ifaces.iter().all(|f| f.dcf.config().promiscuous));
+    let promiscuous =
+        !sim.wifi.is_empty() && sim.wifi.ifaces.iter().all(|f| f.dcf.config().promiscuous);
     let r = sim.run(&RunOptions::default(), &mut |_| true).expect("run");
     let f = &r.summary.flows[0];
     (overheard, promiscuous, f.packets_sent, f.packets_delivered)

@@ -6,7 +6,7 @@
 //!
 //! * `ip`: `tx` from `originate` (a flow's packet in `flow_pump`, an ICMP error, a beacon) and
 //!   [`Simulation::routing_out`] (a router's own message); `rx` in `deliver` and for limited
-//!   broadcasts in `ip_receive`; `forward` in `ip_receive` and `routing_out`.
+//!   broadcasts in `ip_input`; `forward` in `ip_forward` and `routing_out`.
 //! * `link`: `enqueue` in `link_output` (at once, or [`Simulation::trace_link_queued`] for a
 //!   queued packet); `dequeue` and `tx` in `start_tx`; `rx` at the `Arrive` event.
 //! * `mac`: `enqueue` in `wifi_output` ([`Simulation::trace_mac_enqueue`]); `dequeue` at the
@@ -44,8 +44,8 @@ impl Simulation {
     /// The sending interface of direction `d` of `link`. Only looked up for the trace, so
     /// a search of the sender's interfaces, as the capture does.
     pub(super) fn link_tx_at(&self, link: LinkId, d: u8) -> TraceAt {
-        let from = self.topo.links[link.index()].dirs[d as usize].from;
-        let iface = self.topo.nodes[from.index()]
+        let from = self.links[link.index()].dirs[d as usize].from;
+        let iface = self.nodes[from.index()]
             .ifaces
             .iter()
             .position(|i| i.wireless.is_none() && i.link == link && i.tx_dir == d as usize);
@@ -58,7 +58,7 @@ impl Simulation {
 
     /// Wireless interface `w` (index in the channel) as a place in a node.
     pub(super) fn mac_at(&self, w: u32) -> TraceAt {
-        match self.wifi.as_ref().and_then(|x| x.ifaces.get(w as usize)) {
+        match self.wifi.ifaces.get(w as usize) {
             Some(f) => TraceAt::iface(f.node, Layer::Mac, f.iface),
             None => TraceAt::ip(NodeId(0)),
         }
@@ -69,7 +69,7 @@ impl Simulation {
         let Some(t) = self.trace.as_deref_mut() else {
             return;
         };
-        if let Some(p) = self.topo.links[link.index()].dirs[d as usize].queue.back() {
+        if let Some(p) = self.links[link.index()].dirs[d as usize].queue.back() {
             t.record(self.now, at, TraceEvent::Enqueue, None, &p.bytes, p.tag);
         }
     }
@@ -78,7 +78,7 @@ impl Simulation {
     /// interface queue will refuse it (a data packet; a control packet is always taken and
     /// evicts the tail instead, which then has a `drop` row).
     pub(super) fn trace_mac_enqueue(&mut self, w: u32, pkt: &Packet, control: bool) {
-        let Some(f) = self.wifi.as_ref().and_then(|x| x.ifaces.get(w as usize)) else {
+        let Some(f) = self.wifi.ifaces.get(w as usize) else {
             return;
         };
         if !control && f.dcf.queue_len() >= f.dcf.config().queue_limit {
@@ -91,7 +91,8 @@ impl Simulation {
     /// The `dequeue` row of the packet the MAC of `w` took into service since it was last
     /// asked (called at the start of every pump, which follows every input to a MAC).
     pub(super) fn trace_mac_dequeue(&mut self, w: u32) {
-        let (Some(t), Some(wifi)) = (self.trace.as_deref_mut(), self.wifi.as_ref()) else {
+        let wifi = &*self.wifi;
+        let Some(t) = self.trace.as_deref_mut() else {
             return;
         };
         let Some(f) = wifi.ifaces.get(w as usize) else {
@@ -120,7 +121,7 @@ impl Simulation {
             return;
         }
         let own = sctpsim_wire::ipv4::Ipv4Packet::new_checked(&pkt.bytes[..])
-            .map(|ip| self.topo.nodes[node.index()].owns(ip.src_addr()))
+            .map(|ip| self.nodes[node.index()].owns(ip.src_addr()))
             .unwrap_or(true);
         let event = match (built_here, own) {
             (true, true) => TraceEvent::Tx,

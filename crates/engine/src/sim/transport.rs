@@ -14,6 +14,7 @@
 //! [`WakeSlot`]: sctpsim_kernel::WakeSlot
 
 use super::flows::Endpoints;
+use super::ip::IpHeader;
 use super::net_events::NetEvent;
 use super::{Event, Simulation};
 use crate::drop::DropReason;
@@ -276,7 +277,7 @@ impl RouteHops {
 }
 
 /// The engine's IPv4 Identification counters, lent to a flow while it builds packets.
-struct Idents<'a>(&'a mut [crate::topology::Node]);
+struct Idents<'a>(&'a mut [super::node::Node]);
 
 impl IpIdent for Idents<'_> {
     fn next_ident(&mut self, node: NodeId) -> u16 {
@@ -309,10 +310,7 @@ impl Simulation {
             w[slot as usize].fired(now);
         }
         if let Some(d) = self.flows.get_mut(f.index()) {
-            d.refresh_routes(
-                now,
-                &super::net_events::Routes::new(self.routing.as_ref(), now),
-            );
+            d.refresh_routes(now, &super::net_events::Routes::new(&self.nodes, now));
             d.handle_timeout(now, slot);
         }
         self.flow_pump(f, slot);
@@ -328,7 +326,7 @@ impl Simulation {
         // The buffer is reused across pumps (one per packet); taken, so a pump that sending
         // leads back into (a packet delivered at its own node) gets a fresh one.
         let mut out = std::mem::take(&mut self.flow_out);
-        let mut ident = Idents(&mut self.topo.nodes);
+        let mut ident = Idents(&mut self.nodes);
         d.poll(now, slot, &mut ident, &mut out, &mut self.series);
         for tx in out.drain(..) {
             let pkt = self.originate(tx.node, tx.bytes, Some(f));
@@ -341,30 +339,29 @@ impl Simulation {
         self.flow_arm(f);
     }
 
-    /// A transport packet for `node` (`bytes`: the IPv4 packet): to the socket that owns it,
+    /// A transport packet for `node` (`bytes`: the IPv4 packet, `hdr` its header as IP input
+    /// parsed it): to the socket that owns it,
     /// or ICMP Port Unreachable.
-    pub(super) fn transport_input(&mut self, node: NodeId, proto: IpProtocol, bytes: &[u8]) {
+    pub(super) fn transport_input(&mut self, node: NodeId, hdr: &IpHeader, bytes: &[u8]) {
         let now = self.now;
-        let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
-            return;
-        };
-        let (src, dst) = (ip.src_addr(), ip.dst_addr());
-        let Some((sport, dport)) = ports(ip.payload()) else {
-            self.topo.nodes[node.index()].ip.malformed_drops += 1;
+        let (src, dst, proto) = (hdr.src, hdr.dst, hdr.proto);
+        let payload = hdr.payload(bytes);
+        let Some((sport, dport)) = ports(payload) else {
+            self.nodes[node.index()].ip.malformed_drops += 1;
             return;
         };
         let key = (u8::from(proto), dport, src, sport);
-        let Some((f, side)) = self.topo.nodes[node.index()].sockets.get(&key).copied() else {
+        let Some((f, side)) = self.nodes[node.index()].sockets.get(&key).copied() else {
             self.port_unreachable(node, bytes);
             return;
         };
-        let ttl = ip.ttl();
+        let ttl = hdr.ttl;
         let Some(d) = self.flows.get_mut(f.index()) else {
             return;
         };
-        match d.handle_datagram(now, side, src, dst, ip.payload()) {
+        match d.handle_datagram(now, side, src, dst, payload) {
             Err(()) => {
-                self.topo.nodes[node.index()].ip.malformed_drops += 1;
+                self.nodes[node.index()].ip.malformed_drops += 1;
                 return;
             }
             Ok(true) => {

@@ -39,18 +39,14 @@ impl Simulation {
             self.trace_mac_dequeue(w);
         }
         loop {
-            let Some(wifi) = self.wifi.as_mut() else {
-                return;
-            };
+            let wifi = &mut *self.wifi;
             let Some(req) = wifi.ifaces[w as usize].dcf.poll_transmit(now) else {
                 break;
             };
             self.wifi_transmit(w, req);
         }
         loop {
-            let Some(wifi) = self.wifi.as_mut() else {
-                return;
-            };
+            let wifi = &mut *self.wifi;
             let Some(ev) = wifi.ifaces[w as usize].dcf.poll_event() else {
                 break;
             };
@@ -69,10 +65,8 @@ impl Simulation {
                 }
                 MacEvent::TxFailed { next_hop, sdu, .. } => {
                     if self.mip.is_some() {
-                        let node = self.wifi.as_ref().map(|x| x.ifaces[w as usize].node);
-                        if let Some(node) = node {
-                            self.mip_link_failure(node, next_hop);
-                        }
+                        let node = self.wifi.ifaces[w as usize].node;
+                        self.mip_link_failure(node, next_hop);
                     }
                     let at = self.mac_at(w);
                     self.drop_packet(at, &sdu.into_packet(), DropReason::MacRetryLimit);
@@ -84,9 +78,7 @@ impl Simulation {
                 ev => self.infra_event(w, ev),
             }
         }
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         let f = &mut wifi.ifaces[w as usize];
         if let Some(t) = f.dcf.poll_timeout() {
             let t = t.max(now);
@@ -99,9 +91,7 @@ impl Simulation {
     /// Starts frame `req` of interface `w` on the air.
     fn wifi_transmit(&mut self, w: u32, req: TxRequest) {
         let now = self.now;
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         let end = now + req.duration;
         let f = &mut wifi.ifaces[w as usize];
         let (node, index) = (f.node, f.iface);
@@ -164,9 +154,7 @@ impl Simulation {
     /// A frame starts arriving at interface `w`.
     pub(super) fn wifi_rx_start(&mut self, w: u32, id: u32, power_w: f64) {
         let now = self.now;
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         let Some(frame) = wifi.frames.get(id) else {
             return;
         };
@@ -196,9 +184,7 @@ impl Simulation {
     /// A frame ends at interface `w`.
     pub(super) fn wifi_rx_end(&mut self, w: u32, id: u32, power_w: f64) {
         let now = self.now;
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         let f = &mut wifi.ifaces[w as usize];
         let (report, cca) = f.radio.rx_end(now, id, power_w);
         let mut changed = cca.is_some();
@@ -237,28 +223,22 @@ impl Simulation {
     /// Interface `w`'s own transmission ended.
     pub(super) fn wifi_tx_end(&mut self, w: u32) {
         let now = self.now;
-        if let Some(wifi) = self.wifi.as_mut() {
-            wifi.ifaces[w as usize].dcf.handle_tx_end(now);
-            self.wifi_pump(w);
-        }
+        self.wifi.ifaces[w as usize].dcf.handle_tx_end(now);
+        self.wifi_pump(w);
     }
 
     /// A MAC wake-up.
     pub(super) fn wifi_timer(&mut self, w: u32) {
         let now = self.now;
-        if let Some(wifi) = self.wifi.as_mut() {
-            let f = &mut wifi.ifaces[w as usize];
-            f.wake.fired(now);
-            f.dcf.handle_timeout(now);
-            self.wifi_pump(w);
-        }
+        let f = &mut self.wifi.ifaces[w as usize];
+        f.wake.fired(now);
+        f.dcf.handle_timeout(now);
+        self.wifi_pump(w);
     }
 
-    /// A packet the MAC of `w` delivered goes to IP input.
+    /// A packet the MAC of `w` delivered goes to IP input, routed node or not.
     fn wifi_deliver(&mut self, w: u32, src: MacAddr, pkt: Packet) {
-        let Some(wifi) = self.wifi.as_ref() else {
-            return;
-        };
+        let wifi = &*self.wifi;
         let f = &wifi.ifaces[w as usize];
         let (node, index) = (f.node, f.iface);
         if let Some(c) = &mut self.capture {
@@ -269,18 +249,15 @@ impl Simulation {
         if self.mip.is_some() {
             self.mip_heard(node, src, &pkt);
         }
-        if self.routed(node) {
-            self.routing_receive(node, src, pkt);
-            return;
-        }
-        self.ip_receive(node, pkt);
+        self.ip_input(node, Some(src), pkt);
     }
 
     /// Network-wide MAC figures in the time series (cumulative counts and queue length).
     pub(super) fn wifi_sample(&mut self, t: f64) {
-        let Some(wifi) = self.wifi.as_ref() else {
+        if self.wifi.is_empty() {
             return;
-        };
+        }
+        let wifi = &*self.wifi;
         let (mut attempts, mut collisions, mut success, mut queued, mut drops) = (0, 0, 0, 0, 0);
         for f in &wifi.ifaces {
             let c = f.dcf.counters();
@@ -306,9 +283,7 @@ impl Simulation {
     /// functions of time).
     fn wifi_trace_positions(&mut self, t: f64) {
         let now = self.now;
-        let Some(wifi) = self.wifi.as_mut() else {
-            return;
-        };
+        let wifi = &mut *self.wifi;
         for r in 0..wifi.ifaces.len() {
             let node = wifi.ifaces[r].node.0;
             let p = wifi.channel.position(r as u32, now);
@@ -319,9 +294,7 @@ impl Simulation {
 
     /// Per-interface MAC rows; adds MAC and interface-queue drops to `net`.
     pub(super) fn wifi_results(&self, net: &mut NetworkResult) -> Vec<MacResult> {
-        let Some(wifi) = self.wifi.as_ref() else {
-            return Vec::new();
-        };
+        let wifi = &*self.wifi;
         wifi.ifaces
             .iter()
             .enumerate()
@@ -331,7 +304,7 @@ impl Simulation {
                 let r = f.radio.counters();
                 net.mac_drops += c.retry_drops();
                 net.queue_drops += c.queue_drops;
-                let node = &self.topo.nodes[f.node.index()];
+                let node = &self.nodes[f.node.index()];
                 MacResult {
                     node: node.name.clone(),
                     iface: node.ifaces[f.iface as usize].name.clone(),

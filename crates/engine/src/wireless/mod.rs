@@ -56,8 +56,6 @@ pub struct Wireless {
     pub frames: FrameSlab,
     /// The interfaces; index = radio index in the channel.
     pub ifaces: Vec<WifiIface>,
-    /// Node index → its wireless interface.
-    pub by_node: Vec<Option<u32>>,
     /// IP → MAC of every wireless interface.
     pub addrs: AddrMap,
     /// Static routes.
@@ -69,6 +67,28 @@ pub struct Wireless {
 }
 
 impl Wireless {
+    /// The wireless part of a scenario without wireless nodes: no interface, an empty
+    /// channel (nothing is ever transmitted on it).
+    pub fn empty(seeds: &SeedTree) -> Result<Wireless, ScenarioError> {
+        let params = RadioParams::from_spec(&crate::scenario::RadioSpec::default())?;
+        let channel = Channel::new(&params, Vec::new(), Vec::new(), None, seeds);
+        Ok(Wireless {
+            params,
+            channel,
+            frames: FrameSlab::default(),
+            ifaces: Vec::new(),
+            addrs: AddrMap::default(),
+            routes: Routes::new(Vec::new()),
+            beacons: None,
+            infra: None,
+        })
+    }
+
+    /// Whether there is no wireless interface (a wired scenario).
+    pub fn is_empty(&self) -> bool {
+        self.ifaces.is_empty()
+    }
+
     /// Builds the wireless part of scenario `s`: a `wlan0` interface (after its link
     /// interfaces) with address `10.128.0.0 + (k + 1)` on every wireless node `k`, its MAC and
     /// radio, the channel and the static routes. `None` if the scenario has no wireless node.
@@ -83,7 +103,6 @@ impl Wireless {
         let params = RadioParams::from_spec(&s.radio.clone().unwrap_or_default())?;
         let motion = mobility::build_motion(s, seeds)?;
         let mut ifaces = Vec::with_capacity(motion.len());
-        let mut by_node = vec![None; topo.nodes.len()];
         let mut addrs = AddrMap::default();
         let mut motions: Vec<Motion> = Vec::with_capacity(motion.len());
         let mut node_of = Vec::with_capacity(motion.len());
@@ -101,6 +120,7 @@ impl Wireless {
             let index = node.ifaces.len() as u32;
             let addr = default_addr(k);
             let mac = MacAddr::local(k as u32, index.min(255) as u8);
+            node.wlan = Some(w);
             node.ifaces.push(Iface {
                 name: IFACE_NAME.to_string(),
                 addr,
@@ -110,7 +130,6 @@ impl Wireless {
             });
             topo.addr_owner.insert(addr, NodeId(k as u32));
             addrs.insert(addr, mac);
-            by_node[k] = Some(w);
             let key = |purpose: &str| {
                 StreamKey::new(purpose)
                     .with(k as u64)
@@ -181,7 +200,6 @@ impl Wireless {
             channel,
             frames: FrameSlab::default(),
             ifaces,
-            by_node,
             addrs,
             routes: Routes::new(neighbours),
             beacons,

@@ -12,7 +12,7 @@
 //! Dynamic routing (DSR, AODV, OLSR) replaces this for mobile networks; static routes do not
 //! follow nodes that move.
 
-use crate::topology::Topology;
+use crate::topology::{Link, Node};
 use std::collections::{BTreeMap, VecDeque};
 
 /// Next hop: (interface index at the node, neighbour node index).
@@ -50,8 +50,15 @@ impl Routes {
 
     /// Calls `f(iface, neighbour)` for every adjacency of `u`, in interface order (wireless
     /// ones only with `air`); stops at the first `true`.
-    fn adjacent(&self, topo: &Topology, air: bool, u: u32, mut f: impl FnMut(u32, u32) -> bool) {
-        let Some(node) = topo.nodes.get(u as usize) else {
+    fn adjacent(
+        &self,
+        nodes: &[Node],
+        links: &[Link],
+        air: bool,
+        u: u32,
+        mut f: impl FnMut(u32, u32) -> bool,
+    ) {
+        let Some(node) = nodes.get(u as usize) else {
             return;
         };
         for (i, iface) in node.ifaces.iter().enumerate() {
@@ -64,7 +71,7 @@ impl Routes {
                         return;
                     }
                 }
-            } else if let Some(link) = topo.links.get(iface.link.index()) {
+            } else if let Some(link) = links.get(iface.link.index()) {
                 if f(i as u32, link.dirs[iface.tx_dir].to.0) {
                     return;
                 }
@@ -73,24 +80,43 @@ impl Routes {
     }
 
     /// The next hop from `node` towards `dst` (node indices).
-    pub fn lookup(&mut self, topo: &Topology, node: u32, dst: u32) -> Option<NextHop> {
-        self.lookup_in(topo, false, node, dst)
+    pub fn lookup(
+        &mut self,
+        nodes: &[Node],
+        links: &[Link],
+        node: u32,
+        dst: u32,
+    ) -> Option<NextHop> {
+        self.lookup_in(nodes, links, false, node, dst)
     }
 
     /// The next hop from `node` towards `dst` over wireless hops only: the route of a host
     /// route to a wireless address (each address of a multi-homed host reached over its own
     /// access network).
-    pub fn lookup_air(&mut self, topo: &Topology, node: u32, dst: u32) -> Option<NextHop> {
-        self.lookup_in(topo, true, node, dst)
+    pub fn lookup_air(
+        &mut self,
+        nodes: &[Node],
+        links: &[Link],
+        node: u32,
+        dst: u32,
+    ) -> Option<NextHop> {
+        self.lookup_in(nodes, links, true, node, dst)
     }
 
-    fn lookup_in(&mut self, topo: &Topology, air: bool, node: u32, dst: u32) -> Option<NextHop> {
+    fn lookup_in(
+        &mut self,
+        nodes: &[Node],
+        links: &[Link],
+        air: bool,
+        node: u32,
+        dst: u32,
+    ) -> Option<NextHop> {
         if node == dst {
             return None;
         }
         // One hop: no search needed.
         let mut direct = None;
-        self.adjacent(topo, air, node, |i, v| {
+        self.adjacent(nodes, links, air, node, |i, v| {
             if v == dst {
                 direct = Some((i, v));
                 true
@@ -103,7 +129,7 @@ impl Routes {
         }
         let known = if air { &self.air_trees } else { &self.trees };
         if !known.contains_key(&dst) {
-            let tree = self.tree(topo, air, dst);
+            let tree = self.tree(nodes, links, air, dst);
             let trees = if air {
                 &mut self.air_trees
             } else {
@@ -115,8 +141,8 @@ impl Routes {
         trees.get(&dst)?.get(node as usize).copied().flatten()
     }
 
-    fn tree(&self, topo: &Topology, air: bool, dst: u32) -> Vec<Option<NextHop>> {
-        let n = topo.nodes.len();
+    fn tree(&self, nodes: &[Node], links: &[Link], air: bool, dst: u32) -> Vec<Option<NextHop>> {
+        let n = nodes.len();
         let mut dist = vec![u32::MAX; n];
         let mut queue = VecDeque::new();
         if (dst as usize) < n {
@@ -125,7 +151,7 @@ impl Routes {
         }
         while let Some(x) = queue.pop_front() {
             let dx = dist[x as usize];
-            self.adjacent(topo, air, x, |_, y| {
+            self.adjacent(nodes, links, air, x, |_, y| {
                 if dist[y as usize] == u32::MAX {
                     dist[y as usize] = dx + 1;
                     queue.push_back(y);
@@ -140,7 +166,7 @@ impl Routes {
                     return None;
                 }
                 let mut hop = None;
-                self.adjacent(topo, air, u, |i, v| {
+                self.adjacent(nodes, links, air, u, |i, v| {
                     if dist[v as usize] == du - 1 {
                         hop = Some((i, v));
                         true

@@ -15,8 +15,12 @@
 //! * [`Router::handle_receive`]: every IPv4 packet the wireless interface delivered to this node
 //!   (unicast to its MAC or broadcast), with the transmitter's IP address (`prev_hop`). Routing
 //!   control packets are consumed; packets for this node come back as
-//!   [`RoutingOutput::Deliver`]; others are forwarded (the router decrements the TTL and drops
-//!   at zero: no routing loop survives).
+//!   [`RoutingOutput::Deliver`]; others are forwarded. A packet for another node reaches the
+//!   router only through the engine's IP forwarding, which has already decremented its TTL,
+//!   dropped it at zero and answered with ICMP Time Exceeded (RFC 1812 §5.3.1): the router
+//!   only chooses the next hop and never touches the TTL of a packet it forwards (the TTL of
+//!   the route requests it floods itself — AODV's expanding ring, DSR's hop limit — is the
+//!   protocol's own scope, RFC 3561 §6.5, RFC 4728 §3.3.3). No routing loop survives.
 //! * [`Router::handle_link_failure`]: the MAC gave up on `next_hop` (retry limit) — the failed
 //!   packet and every packet the engine took out of the interface queue for the same next hop.
 //!   Routing reports the broken link (route error) and may salvage or re-buffer the packets.
@@ -33,7 +37,7 @@
 //! Packets come in and go out as [`Packet`]s: the IPv4 bytes plus the simulator's
 //! [`PacketTag`] (flow and uid), which never goes on the wire. Routers never read the tag; they
 //! carry it, unchanged, with the data packet it came with through everything they do to it —
-//! the send buffer, forwarding (TTL decrement), DSR's source-route header (added at the source,
+//! the send buffer, forwarding, DSR's source-route header (added at the source,
 //! rewritten at every hop, removed at the destination: the bytes change, the tag stays),
 //! salvaging, re-routing after a link failure, AODV's local repair — so that the packet's end,
 //! a [`RoutingOutput::Deliver`] or a [`RoutingOutput::Drop`], is attributed to its flow without

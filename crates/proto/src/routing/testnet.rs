@@ -20,7 +20,7 @@
 use super::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
 use sctpsim_kernel::{FlowId, Packet, PacketTag, SimDuration, SimTime};
 use sctpsim_wire::udp::{udp_datagram, UdpRepr};
-use sctpsim_wire::Ipv4Packet;
+use sctpsim_wire::{decrement_ttl_in_place, Ipv4Packet};
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
@@ -399,7 +399,21 @@ impl TestNet {
             let r = &mut self.routers[node];
             match action {
                 Action::Send(p) => r.handle_send(t, p),
-                Action::Receive(prev, p) => r.handle_receive(t, prev, p),
+                Action::Receive(prev, mut p) => {
+                    // The engine's IP forwarding (the Router contract): a packet for another
+                    // node has its TTL decremented before the router sees it, and is dropped
+                    // at zero.
+                    let me = r.addr();
+                    let transit = Ipv4Packet::new_checked(&p.bytes[..]).is_ok_and(|ip| {
+                        let dst = ip.dst_addr();
+                        dst != me && !dst.is_broadcast() && !dst.is_multicast()
+                    });
+                    if transit && decrement_ttl_in_place(&mut p.bytes) == Ok(0) {
+                        self.dropped.push((node, t, RouteDropReason::TtlExpired, p));
+                    } else {
+                        r.handle_receive(t, prev, p);
+                    }
+                }
                 Action::LinkFailure(next, p) => r.handle_link_failure(t, next, vec![p]),
                 Action::TxSuccess(next) => r.handle_tx_success(t, next),
                 Action::Wake => {

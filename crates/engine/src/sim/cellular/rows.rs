@@ -64,11 +64,11 @@ impl Simulation {
         };
         let mob = &cell.mobiles[m as usize];
         let name = |k: u32| {
-            self.topo.nodes[cell.routers[k as usize].node.index()]
+            self.nodes[cell.routers[k as usize].node.index()]
                 .name
                 .clone()
         };
-        let mut row = HandoffResult::empty("csctp", self.topo.nodes[mob.node.index()].name.clone());
+        let mut row = HandoffResult::empty("csctp", self.nodes[mob.node.index()].name.clone());
         row.from_agent = name(old);
         row.to_agent = name(new);
         let end = released.unwrap_or(self.now);
@@ -90,10 +90,10 @@ impl Simulation {
         // The ASCONFs of the first cSCTP flow at the mobile.
         let (new_addr, old_addr) = (cell_address(new, m), cell_address(old, m));
         let log = self
-            .flows_at
+            .nodes
             .get(mob.node.index())
             .into_iter()
-            .flatten()
+            .flat_map(|n| &n.flows)
             .find_map(|&(f, _)| self.flows.get(f.index())?.as_sctp()?.csctp_log());
         let (mut add_acked, mut sp_sent) = (None, None);
         if let Some(log) = log {

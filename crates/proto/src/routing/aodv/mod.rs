@@ -31,9 +31,7 @@ use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
 use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
 use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::aodv::{AodvRepr, RerrRepr, RrepRepr, Unreachable, AODV_PORT};
-use sctpsim_wire::{
-    decrement_ttl_in_place, udp_datagram, IpProtocol, Ipv4Packet, Ipv4Repr, UdpPacket, UdpRepr,
-};
+use sctpsim_wire::{udp_datagram, IpProtocol, Ipv4Packet, Ipv4Repr, UdpPacket, UdpRepr};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 
@@ -828,7 +826,7 @@ impl Router for Aodv {
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, mut packet: Packet) {
+    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Packet) {
         let Ok(ip) = Ipv4Packet::new_checked(&packet.bytes[..]).and_then(|p| Ipv4Repr::parse(&p))
         else {
             self.counters.malformed += 1;
@@ -881,19 +879,8 @@ impl Router for Aodv {
             self.out.push_back(RoutingOutput::Deliver { packet });
             return;
         }
-        // Forwarding: the router decrements the TTL and drops at zero (Router contract). The
-        // bytes change in place; the tag stays with them.
-        match decrement_ttl_in_place(&mut packet.bytes) {
-            Ok(0) => {
-                self.drop_packet(packet, RouteDropReason::TtlExpired);
-                return;
-            }
-            Ok(_) => {}
-            Err(_) => {
-                self.counters.malformed += 1;
-                return;
-            }
-        }
+        // Forwarding: IP forwarding has already decremented the TTL and dropped the packet
+        // if it reached zero (Router contract); the router only chooses the next hop.
         self.table
             .refresh(prev_hop, now + self.cfg.active_route_timeout);
         if self.table.valid(dst).is_some() {

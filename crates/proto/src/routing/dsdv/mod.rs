@@ -52,7 +52,7 @@ use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
 use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
 use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::dsdv::{DsdvEntry, DsdvRepr, ENTRY_LEN, UDP_PORT};
-use sctpsim_wire::{decrement_ttl_in_place, udp_datagram, Ipv4Packet, UdpRepr};
+use sctpsim_wire::{udp_datagram, Ipv4Packet, UdpRepr};
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 use table::{weighted_settling, Tables};
@@ -695,7 +695,7 @@ impl Router for Dsdv {
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, mut packet: Packet) {
+    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) {
         self.expire_queue(now);
         match classify(self.addr, &packet.bytes) {
             Err(_) => self.counters.malformed += 1,
@@ -710,11 +710,8 @@ impl Router for Dsdv {
                     self.outputs.push_back(RoutingOutput::Deliver { packet });
                     return;
                 }
-                match decrement_ttl_in_place(&mut packet.bytes) {
-                    Ok(0) => self.drop_packet(packet, RouteDropReason::TtlExpired),
-                    Ok(_) => self.forward(packet, dst),
-                    Err(_) => self.counters.malformed += 1,
-                }
+                // IP forwarding has already decremented the TTL (Router contract).
+                self.forward(packet, dst);
             }
         }
     }

@@ -663,12 +663,6 @@ impl Dsr {
             return;
         }
         let control = main_kind(dsr);
-        if parsed.ip.ttl <= 1 {
-            if control.is_none() {
-                self.drop_packet(packet, RouteDropReason::TtlExpired);
-            }
-            return;
-        }
         let new_sl = sl - 1;
         let next_hop = if new_sl == 0 {
             parsed.ip.dst_addr
@@ -682,16 +676,14 @@ impl Dsr {
                 break;
             }
         }
-        let ip = Ipv4Repr {
-            ttl: parsed.ip.ttl - 1,
-            ..parsed.ip
-        };
-        match dsr_packet(&ip, &new_dsr, parsed.upper(&packet.bytes)) {
+        // The TTL is IP forwarding's: it was decremented (and checked) before the packet came
+        // here (Router contract); only the Source Route option changes.
+        match dsr_packet(&parsed.ip, &new_dsr, parsed.upper(&packet.bytes)) {
             Ok(bytes) => {
                 if control.is_none() {
                     self.counters.data_forwarded += 1;
                 }
-                // Rewritten header and TTL, the same tag (control packets relayed here are
+                // Rewritten header, the same tag (control packets relayed here are
                 // untagged already).
                 self.transmit(
                     next_hop,

@@ -40,7 +40,7 @@ use sctpsim_wire::olsr::{
     decode_time_ns, encode_time_ns, HelloRepr, LinkCode, LinkMessage, MessageBody, MessageRepr,
     OlsrRepr, TcRepr, MPR_NEIGH, NOT_NEIGH, SYM_NEIGH, UDP_PORT,
 };
-use sctpsim_wire::{decrement_ttl_in_place, udp_datagram, Ipv4Packet, Ipv4Repr, UdpRepr};
+use sctpsim_wire::{udp_datagram, Ipv4Packet, Ipv4Repr, UdpRepr};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 
@@ -775,7 +775,7 @@ impl Router for Olsr {
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, mut packet: Packet) {
+    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) {
         match classify(self.addr, &packet.bytes) {
             Err(_) => self.counters.malformed += 1,
             Ok(Incoming::Olsr(src, repr)) => {
@@ -788,23 +788,11 @@ impl Router for Olsr {
                     self.outputs.push_back(RoutingOutput::Deliver { packet });
                     return;
                 }
-                // The TTL changes in place; the tag stays with the bytes.
-                match decrement_ttl_in_place(&mut packet.bytes) {
-                    Ok(0) => {
-                        self.counters.count_drop(RouteDropReason::TtlExpired);
-                        self.outputs.push_back(RoutingOutput::Drop {
-                            packet,
-                            reason: RouteDropReason::TtlExpired,
-                        });
-                    }
-                    Ok(_) => {
-                        if self.route(dst).is_some() {
-                            self.counters.data_forwarded += 1;
-                        }
-                        self.route_data(packet, dst);
-                    }
-                    Err(_) => self.counters.malformed += 1,
+                // IP forwarding has already decremented the TTL (Router contract).
+                if self.route(dst).is_some() {
+                    self.counters.data_forwarded += 1;
                 }
+                self.route_data(packet, dst);
             }
         }
     }
