@@ -142,6 +142,10 @@ pub struct SctpStats {
     pub sacks_sent: u64,
     /// SACK chunks received.
     pub sacks_received: u64,
+    /// NR-SACK chunks sent (counted in `sacks_sent` too).
+    pub nr_sacks_sent: u64,
+    /// NR-SACK chunks received (counted in `sacks_received` too).
+    pub nr_sacks_received: u64,
     /// Gap Ack Blocks sent in SACKs (total).
     pub gap_blocks_sent: u64,
     /// Gap Ack Blocks received in SACKs (total).
