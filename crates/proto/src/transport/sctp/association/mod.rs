@@ -752,6 +752,24 @@ impl SctpAssociation {
         self.cfg.send_buffer.saturating_sub(self.send_buffer_used())
     }
 
+    /// Whether NR-SACK was negotiated (both sides listed it in Supported Extensions).
+    pub fn nr_sack_negotiated(&self) -> bool {
+        self.nr_sack
+    }
+
+    /// Bytes of gap-acknowledged (renegable) data the send buffer still holds: the part of
+    /// [`SctpAssociation::send_buffer_used`] that NR-SACK frees early (0 without
+    /// [`SctpConfig::renegable_send_buffer`]).
+    pub fn send_buffer_renegable(&self) -> usize {
+        if self.cfg.renegable_send_buffer {
+            self.tx
+                .held_bytes()
+                .saturating_sub(self.tx.outstanding_bytes()) as usize
+        } else {
+            0
+        }
+    }
+
     /// Bytes the send buffer holds: queued data plus data sent and not yet freed. With
     /// [`SctpConfig::renegable_send_buffer`], gap-acknowledged data stays until the cumulative
     /// ack or an NR gap block covers it (RFC 9260 §6.2.1); without, it leaves on the gap ack.
