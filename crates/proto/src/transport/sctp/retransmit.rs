@@ -135,7 +135,7 @@ pub struct SackOutcome {
     pub fast_marked: Vec<u64>,
     /// Destinations that had a previously gap-acked TSN reneged (§6.2.1 D iii: start T3).
     pub reneged_dests: BTreeSet<Ipv4Addr>,
-    /// Gap Ack Blocks in the SACK.
+    /// Gap Ack Blocks in the SACK (with an NR-SACK's NR Gap Ack Blocks).
     pub gap_blocks: usize,
     /// Miss indications withheld by the per-path TSN range rule (A-SCTP, see
     /// [`RetransmitQueue::process_sack`] with [`MissRule::TsnRange`]).

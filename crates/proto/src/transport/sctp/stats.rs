@@ -146,9 +146,9 @@ pub struct SctpStats {
     pub nr_sacks_sent: u64,
     /// NR-SACK chunks received (counted in `sacks_received` too).
     pub nr_sacks_received: u64,
-    /// Gap Ack Blocks sent in SACKs (total).
+    /// Gap Ack Blocks sent in SACKs (total; an NR-SACK's NR Gap Ack Blocks included).
     pub gap_blocks_sent: u64,
-    /// Gap Ack Blocks received in SACKs (total).
+    /// Gap Ack Blocks received in SACKs (total; an NR-SACK's NR Gap Ack Blocks included).
     pub gap_blocks_received: u64,
     /// Duplicate TSNs reported in SACKs sent.
     pub duplicate_tsns_sent: u64,
