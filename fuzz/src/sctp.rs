@@ -33,8 +33,8 @@ use sctpsim_proto::transport::sctp::{
 };
 use sctpsim_wire::sctp::{
     fuzz_parse_sctp, sctp_packet, AsconfAckChunk, AsconfChunk, ChunkRepr, DataChunk, ErrorCause,
-    ForwardTsnChunk, ForwardTsnStream, GapAckBlock, InitChunk, Parameter, SackChunk, SctpPacket,
-    SctpRepr, Ssn, Tsn, UnknownChunk,
+    ForwardTsnChunk, ForwardTsnStream, GapAckBlock, InitChunk, NrSackChunk, Parameter, SackChunk,
+    SctpPacket, SctpRepr, Ssn, Tsn, UnknownChunk,
 };
 use sctpsim_wire::{ipv4_datagram, IpProtocol, Ipv4Packet, Ipv4Repr};
 
@@ -140,6 +140,7 @@ fn random_config(rng: &mut Rng) -> SctpConfig {
     if rng.bernoulli(0.2) {
         cfg.valid_cookie_life = SimDuration::from_millis(rng.below(3000));
     }
+    cfg.nr_sack = rng.bernoulli(0.3);
     cfg
 }
 
@@ -296,7 +297,7 @@ fn forge_chunk(rng: &mut Rng, own_tsn: Tsn, peer_tsn: Tsn, cookies: &[Vec<u8>]) 
         }
         4..=6 => {
             let cum = near(rng, own_tsn);
-            ChunkRepr::Sack(SackChunk {
+            let sack = SackChunk {
                 per_path: false,
                 dac_two_packets: false,
                 cum_tsn_ack: cum,
@@ -315,7 +316,25 @@ fn forge_chunk(rng: &mut Rng, own_tsn: Tsn, peer_tsn: Tsn, cookies: &[Vec<u8>]) 
                     })
                     .collect(),
                 duplicate_tsns: (0..rng.below(4)).map(|_| near(rng, own_tsn)).collect(),
-            })
+            };
+            if rng.bernoulli(0.3) {
+                // NR-SACK: NR blocks overlapping the gap blocks or not, nonsense ones too.
+                let nr_gap_blocks = (0..rng.below(6))
+                    .map(|_| {
+                        let s = rng.below(100) as u16;
+                        GapAckBlock {
+                            start: s,
+                            end: s.wrapping_add(rng.below(20) as u16),
+                        }
+                    })
+                    .collect();
+                ChunkRepr::NrSack(NrSackChunk {
+                    sack,
+                    nr_gap_blocks,
+                })
+            } else {
+                ChunkRepr::Sack(sack)
+            }
         }
         7 => ChunkRepr::Init(random_init(rng, cookies)),
         8 => {

@@ -143,8 +143,14 @@ pub enum ChunkSpec {
     Init(InitSpec),
     /// `INIT_ACK[...]`, same fields as INIT.
     InitAck(InitSpec),
-    /// `SACK[flgs=0, cum_tsn=1, a_rwnd=1500, gaps=[2:2], dups=[]]`.
+    /// `SACK[flgs=0, cum_tsn=1, a_rwnd=1500, gaps=[2:2], dups=[]]`, or
+    /// `NR_SACK[flgs=0, cum_tsn=1, a_rwnd=1500, gaps=[], nr_gaps=[2:2], dups=[]]` (chunk type
+    /// 0x10, FreeBSD's layout; packetdrill's `sctp_nr_sack_chunk_new` takes the same lists).
     Sack {
+        /// An NR-SACK (type 0x10) rather than a SACK.
+        nr: bool,
+        /// NR Gap Ack Blocks `start:end` (NR-SACK only; `None` for a SACK or when not checked).
+        nr_gaps: Option<Vec<(u16, u16)>>,
         /// Chunk flags.
         flags: Option<u8>,
         /// Cumulative TSN ack.

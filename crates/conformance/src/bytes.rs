@@ -347,6 +347,8 @@ pub fn chunk_bytes(c: &ChunkSpec, ctx: &InboundCtx) -> Result<Vec<u8>, Unsupport
             list_chunk(2, f(&s.flags), &v, counted, "INIT_ACK")
         }
         ChunkSpec::Sack {
+            nr,
+            nr_gaps,
             flags,
             cum_tsn,
             a_rwnd,
@@ -354,20 +356,32 @@ pub fn chunk_bytes(c: &ChunkSpec, ctx: &InboundCtx) -> Result<Vec<u8>, Unsupport
             dups,
         } => {
             let gaps = gaps.as_deref().unwrap_or(&[]);
+            let nr_gaps = nr_gaps.as_deref().unwrap_or(&[]);
             let dups = dups.as_deref().unwrap_or(&[]);
             let mut v = Vec::new();
             v.extend_from_slice(&m.local_tsn_to_live(cum_tsn.unwrap_or(0)).to_be_bytes());
             v.extend_from_slice(&a_rwnd.unwrap_or(0).to_be_bytes());
             v.extend_from_slice(&len16(gaps.len(), "SACK gap list")?.to_be_bytes());
-            v.extend_from_slice(&len16(dups.len(), "SACK duplicate list")?.to_be_bytes());
-            for (start, end) in gaps {
+            if *nr {
+                // FreeBSD's `struct sctp_nr_sack`: NR gap count, duplicate count, reserved.
+                v.extend_from_slice(&len16(nr_gaps.len(), "NR gap list")?.to_be_bytes());
+                v.extend_from_slice(&len16(dups.len(), "SACK duplicate list")?.to_be_bytes());
+                v.extend_from_slice(&[0, 0]);
+            } else {
+                v.extend_from_slice(&len16(dups.len(), "SACK duplicate list")?.to_be_bytes());
+            }
+            for (start, end) in gaps.iter().chain(nr_gaps) {
                 v.extend_from_slice(&start.to_be_bytes());
                 v.extend_from_slice(&end.to_be_bytes());
             }
             for d in dups {
                 v.extend_from_slice(&m.local_tsn_to_live(*d).to_be_bytes());
             }
-            chunk(3, f(flags), None, &v, "SACK")
+            if *nr {
+                chunk(16, f(flags), None, &v, "NR_SACK")
+            } else {
+                chunk(3, f(flags), None, &v, "SACK")
+            }
         }
         ChunkSpec::Heartbeat { flags, info } => {
             let p = heartbeat_param(info.as_ref(), None)?;

@@ -14,8 +14,8 @@
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use sctpsim_wire::sctp::{
-    ChunkRepr, DataChunk, ErrorCause, GapAckBlock, IDataChunk, InitChunk, Mid, Parameter, RawChunk,
-    SackChunk, Ssn, Tsn, UnknownChunk,
+    ChunkRepr, DataChunk, ErrorCause, GapAckBlock, IDataChunk, InitChunk, Mid, NrSackChunk,
+    Parameter, RawChunk, SackChunk, Ssn, Tsn, UnknownChunk,
 };
 
 use crate::ast::{CauseList, CauseSpec, ChunkSpec, InitSpec, ParamList, ParamSpec};
@@ -160,14 +160,16 @@ pub fn chunk_to_repr(c: &ChunkSpec, ctx: &InboundCtx) -> Result<ChunkRepr, Unsup
             ChunkRepr::InitAck(init_to_repr(s)?)
         }
         ChunkSpec::Sack {
+            nr,
+            nr_gaps,
             flags,
             cum_tsn,
             a_rwnd,
             gaps,
             dups,
         } => {
-            no_flags("SACK", *flags)?;
-            ChunkRepr::Sack(SackChunk {
+            no_flags(if *nr { "NR_SACK" } else { "SACK" }, *flags)?;
+            let sack = SackChunk {
                 per_path: false,
                 dac_two_packets: false,
                 cum_tsn_ack: Tsn(m.local_tsn_to_live(cum_tsn.unwrap_or(0))),
@@ -182,7 +184,19 @@ pub fn chunk_to_repr(c: &ChunkSpec, ctx: &InboundCtx) -> Result<ChunkRepr, Unsup
                     .flatten()
                     .map(|&t| Tsn(m.local_tsn_to_live(t)))
                     .collect(),
-            })
+            };
+            if *nr {
+                ChunkRepr::NrSack(NrSackChunk {
+                    sack,
+                    nr_gap_blocks: nr_gaps
+                        .iter()
+                        .flatten()
+                        .map(|&(start, end)| GapAckBlock { start, end })
+                        .collect(),
+                })
+            } else {
+                ChunkRepr::Sack(sack)
+            }
         }
         ChunkSpec::Heartbeat { flags, info } => {
             no_flags("HEARTBEAT", *flags)?;

@@ -749,10 +749,14 @@ impl Executor {
                 cfg.reconfig = on;
                 true
             }
+            // NR-SACK (FreeBSD `net.inet.sctp.nrsack_enable`): off by default in the model.
+            "net.inet.sctp.nrsack_enable" if off || on => {
+                cfg.nr_sack = on;
+                true
+            }
             // Extensions sctpsim does not implement: turning them off changes nothing.
             "net.inet.sctp.ecn_enable"
             | "net.inet.sctp.pktdrop_enable"
-            | "net.inet.sctp.nrsack_enable"
             | "net.inet.sctp.nrsack_on_off"
             | "net.sctp.ecn_enable"
                 if off =>

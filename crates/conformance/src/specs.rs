@@ -334,25 +334,38 @@ pub(crate) fn chunk_from_node(n: &Node) -> Result<ChunkSpec, ParseError> {
                 ChunkSpec::InitAck(spec)
             }
         }
-        "SACK" => {
-            let f = Fields::new(n, &["flgs", "cum_tsn", "a_rwnd", "gaps", "dups"], false)?;
-            let gaps = match f.list("gaps")? {
-                None => None,
-                Some((items, line)) => Some(
-                    items
-                        .iter()
-                        .map(|v| match v {
-                            Value::Range(a, b) if *a <= 0xffff && *b <= 0xffff => {
-                                Ok((*a as u16, *b as u16))
-                            }
-                            other => Err(ParseError::new(
-                                line,
-                                format!("gaps expects `start:end`, found {}", other.describe()),
-                            )),
-                        })
-                        .collect::<Result<Vec<_>, _>>()?,
-                ),
+        "SACK" | "NR_SACK" => {
+            let nr = name == "NR_SACK";
+            let names: &[&str] = if nr {
+                &["flgs", "cum_tsn", "a_rwnd", "gaps", "nr_gaps", "dups"]
+            } else {
+                &["flgs", "cum_tsn", "a_rwnd", "gaps", "dups"]
             };
+            let f = Fields::new(n, names, false)?;
+            let blocks = |key: &str| -> Result<Option<Vec<(u16, u16)>>, ParseError> {
+                Ok(match f.list(key)? {
+                    None => None,
+                    Some((items, line)) => Some(
+                        items
+                            .iter()
+                            .map(|v| match v {
+                                Value::Range(a, b) if *a <= 0xffff && *b <= 0xffff => {
+                                    Ok((*a as u16, *b as u16))
+                                }
+                                other => Err(ParseError::new(
+                                    line,
+                                    format!(
+                                        "{key} expects `start:end`, found {}",
+                                        other.describe()
+                                    ),
+                                )),
+                            })
+                            .collect::<Result<Vec<_>, _>>()?,
+                    ),
+                })
+            };
+            let gaps = blocks("gaps")?;
+            let nr_gaps = if nr { blocks("nr_gaps")? } else { None };
             let dups = match f.list("dups")? {
                 None => None,
                 Some((items, line)) => Some(
@@ -369,6 +382,8 @@ pub(crate) fn chunk_from_node(n: &Node) -> Result<ChunkSpec, ParseError> {
                 ),
             };
             ChunkSpec::Sack {
+                nr,
+                nr_gaps,
                 flags: f.flags(&[])?,
                 cum_tsn: f.u32("cum_tsn")?,
                 a_rwnd: f.u32("a_rwnd")?,
@@ -516,7 +531,7 @@ pub(crate) fn chunk_from_node(n: &Node) -> Result<ChunkSpec, ParseError> {
                 params,
             }
         }
-        "NR_SACK" | "FORWARD_TSN" | "I_FORWARD_TSN" | "AUTH" | "ASCONF" | "ASCONF_ACK" => {
+        "FORWARD_TSN" | "I_FORWARD_TSN" | "AUTH" | "ASCONF" | "ASCONF_ACK" => {
             ChunkSpec::Unsupported {
                 name: name.to_string(),
             }

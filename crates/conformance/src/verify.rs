@@ -261,6 +261,8 @@ fn chunk_is_concrete(c: &ChunkSpec) -> bool {
                 && matches!(s.params, ParamList::List(_))
         }
         ChunkSpec::Sack {
+            nr,
+            nr_gaps,
             flags,
             cum_tsn,
             a_rwnd,
@@ -271,6 +273,7 @@ fn chunk_is_concrete(c: &ChunkSpec) -> bool {
                 && cum_tsn.is_some()
                 && a_rwnd.is_some()
                 && gaps.is_some()
+                && (!nr || nr_gaps.is_some())
                 && dups.is_some()
         }
         ChunkSpec::Shutdown { flags, cum_tsn } => flags.is_some() && cum_tsn.is_some(),
@@ -458,6 +461,7 @@ fn spec_name(s: &ChunkSpec) -> String {
         ChunkSpec::IData { .. } => "I_DATA".into(),
         ChunkSpec::Init(_) => "INIT".into(),
         ChunkSpec::InitAck(_) => "INIT_ACK".into(),
+        ChunkSpec::Sack { nr: true, .. } => "NR_SACK".into(),
         ChunkSpec::Sack { .. } => "SACK".into(),
         ChunkSpec::Heartbeat { .. } => "HEARTBEAT".into(),
         ChunkSpec::HeartbeatAck { .. } => "HEARTBEAT_ACK".into(),
@@ -483,6 +487,7 @@ fn expected_kind(s: &ChunkSpec) -> Option<u8> {
         ChunkSpec::IData { .. } => 64,
         ChunkSpec::Init(_) => 1,
         ChunkSpec::InitAck(_) => 2,
+        ChunkSpec::Sack { nr: true, .. } => 16,
         ChunkSpec::Sack { .. } => 3,
         ChunkSpec::Heartbeat { .. } => 4,
         ChunkSpec::HeartbeatAck { .. } => 5,
@@ -566,6 +571,8 @@ fn verify_chunk(s: &ChunkSpec, raw: &RawChunk<'_>, m: &Mapping) -> Result<(), St
         }
         ChunkSpec::Init(e) | ChunkSpec::InitAck(e) => verify_init(e, raw, m)?,
         ChunkSpec::Sack {
+            nr,
+            nr_gaps,
             flags,
             cum_tsn,
             a_rwnd,
@@ -573,21 +580,47 @@ fn verify_chunk(s: &ChunkSpec, raw: &RawChunk<'_>, m: &Mapping) -> Result<(), St
             dups,
         } => {
             flags_field(*flags, raw.flags())?;
-            let (Some(cum), Some(rwnd), Some(ng), Some(nd)) =
-                (be32(v, 0), be32(v, 4), be16(v, 8), be16(v, 10))
-            else {
+            let (Some(cum), Some(rwnd), Some(ng)) = (be32(v, 0), be32(v, 4), be16(v, 8)) else {
                 return Err(truncated("SACK"));
+            };
+            // NR-SACK (FreeBSD's `struct sctp_nr_sack`): NR gap count, duplicate count and a
+            // reserved word, then gap blocks, NR gap blocks, duplicates.
+            let (nnr, nd, fixed) = if *nr {
+                let (Some(nnr), Some(nd)) = (be16(v, 10), be16(v, 12)) else {
+                    return Err(truncated("NR_SACK"));
+                };
+                (usize::from(nnr), nd, 16)
+            } else {
+                let Some(nd) = be16(v, 10) else {
+                    return Err(truncated("SACK"));
+                };
+                (0, nd, 12)
             };
             field("cum_tsn", *cum_tsn, cum)?;
             field("a_rwnd", *a_rwnd, rwnd)?;
             let mut actual_gaps = Vec::new();
-            for i in 0..usize::from(ng) {
-                let (Some(a), Some(b)) = (be16(v, 12 + 4 * i), be16(v, 14 + 4 * i)) else {
+            let mut actual_nr_gaps = Vec::new();
+            for i in 0..usize::from(ng) + nnr {
+                let (Some(a), Some(b)) = (be16(v, fixed + 4 * i), be16(v, fixed + 2 + 4 * i))
+                else {
                     return Err(truncated("SACK"));
                 };
-                actual_gaps.push((a, b));
+                if i < usize::from(ng) {
+                    actual_gaps.push((a, b));
+                } else {
+                    actual_nr_gaps.push((a, b));
+                }
             }
-            let base = 12 + 4 * usize::from(ng);
+            if let Some(g) = nr_gaps {
+                if *g != actual_nr_gaps {
+                    return Err(format!(
+                        "nr_gaps: expected {}, actual {}",
+                        gap_list(g),
+                        gap_list(&actual_nr_gaps)
+                    ));
+                }
+            }
+            let base = fixed + 4 * (usize::from(ng) + nnr);
             let mut actual_dups = Vec::new();
             for i in 0..usize::from(nd) {
                 let Some(t) = be32(v, base + 4 * i) else {
@@ -740,6 +773,7 @@ pub fn chunk_name(kind: u8) -> &'static str {
         13 => "CWR",
         14 => "SHUTDOWN_COMPLETE",
         15 => "AUTH",
+        16 => "NR_SACK",
         64 => "I_DATA",
         0x80 => "ASCONF_ACK",
         0x82 => "RECONFIG",
@@ -870,6 +904,28 @@ fn render_chunk(c: &RawChunk<'_>, view: View<'_>, outbound: bool) -> String {
                 }
                 s.push(']');
                 s
+            }
+            _ => fallback(),
+        },
+        16 => match (be32(v, 0), be32(v, 4), be16(v, 8), be16(v, 10), be16(v, 12)) {
+            (Some(cum), Some(rwnd), Some(ng), Some(nnr), Some(nd)) => {
+                let block = |i: usize| Some((be16(v, 16 + 4 * i)?, be16(v, 18 + 4 * i)?));
+                let (ng, nnr) = (usize::from(ng), usize::from(nnr));
+                let gaps: Vec<(u16, u16)> = (0..ng).filter_map(block).collect();
+                let nr_gaps: Vec<(u16, u16)> = (ng..ng + nnr).filter_map(block).collect();
+                let base = 16 + 4 * (ng + nnr);
+                let dups: Vec<String> = (0..usize::from(nd))
+                    .filter_map(|i| be32(v, base + 4 * i))
+                    .map(|t| peer(t).to_string())
+                    .collect();
+                format!(
+                    "NR_SACK[flgs={}, cum_tsn={}, a_rwnd={rwnd}, gaps={}, nr_gaps={}, dups=[{}]]",
+                    plain(f),
+                    peer(cum),
+                    gap_list(&gaps),
+                    gap_list(&nr_gaps),
+                    dups.join(", ")
+                )
             }
             _ => fallback(),
         },

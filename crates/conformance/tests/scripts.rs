@@ -108,6 +108,13 @@ fn reconfig_scripts() {
     check_dir("reconfig", 8);
 }
 
+/// sctpsim's own NR-SACK scripts: the receiver's NR gap blocks, NR-acked TSNs exempt from
+/// renege at the sender, NR-SACK without negotiation an unrecognized chunk.
+#[test]
+fn nr_sack_scripts() {
+    check_dir("nrsack", 3);
+}
+
 fn run(text: &str) -> sctpsim_conformance::Outcome {
     run_script(text, "t.pkt", &RunOptions::default())
 }

@@ -99,6 +99,13 @@ pub struct SctpResult {
     /// ... requests of either end the peer answered "Denied" or with an error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reconfig_denied: Option<u64>,
+    /// NR-SACK (`sctp.nr_sack = true` only): NR-SACK chunks the receiver sent (they are
+    /// counted in `sacks_sent` too; 0 if the peer did not negotiate NR-SACK).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nr_sacks_sent: Option<u64>,
+    /// ... NR-SACK chunks the sender received and processed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nr_sacks_received: Option<u64>,
 }
 
 /// One destination of one side of an association.

@@ -122,6 +122,12 @@ cellular = { role = "access-router" }
     assert!(e.contains("cellular.hysteresis_db"), "{e}");
     let e = load_err(ROAD, &[("flows[0].sctp.csctp", "both")]);
     assert!(e.contains("flows[0].sctp.csctp"), "{e}");
+    // cSCTP's per-path SACKs have no NR-SACK form.
+    let e = load_err(ROAD, &[("flows[0].sctp.nr_sack", "true")]);
+    assert!(
+        e.contains("flows[0].sctp.nr_sack") && e.contains("csctp"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -19,8 +19,8 @@ use sctpsim_wire::pcap::LINKTYPE_RAW;
 use sctpsim_wire::sctp::{
     chunk_type, param_type, sctp_packet, AsconfAckChunk, AsconfChunk, ChunkRepr, DataChunk,
     ErrorCause, ForwardTsnChunk, ForwardTsnStream, GapAckBlock, IDataChunk, IForwardTsnChunk,
-    IForwardTsnStream, InitChunk, Mid, Parameter, ReconfigChunk, ReconfigParam, ReconfigResult,
-    SackChunk, Ssn, Tsn, UnknownChunk,
+    IForwardTsnStream, InitChunk, Mid, NrSackChunk, Parameter, ReconfigChunk, ReconfigParam,
+    ReconfigResult, SackChunk, Ssn, Tsn, UnknownChunk,
 };
 use sctpsim_wire::{Ipv4Addr, PcapWriter};
 
@@ -497,6 +497,27 @@ pub fn sample_packets() -> Vec<(&'static str, Vec<u8>)> {
                     a_rwnd: 60_000,
                     gap_blocks: vec![GapAckBlock { start: 2, end: 2 }],
                     duplicate_tsns: vec![],
+                })],
+            ),
+        ),
+        (
+            "NR-SACK (CMT DAC flag)",
+            to_a(
+                11,
+                TAG_A,
+                &[ChunkRepr::NrSack(NrSackChunk {
+                    sack: SackChunk {
+                        per_path: false,
+                        dac_two_packets: true,
+                        cum_tsn_ack: Tsn(1000),
+                        a_rwnd: 60_000,
+                        gap_blocks: vec![GapAckBlock { start: 2, end: 2 }],
+                        duplicate_tsns: vec![Tsn(999)],
+                    },
+                    nr_gap_blocks: vec![
+                        GapAckBlock { start: 4, end: 5 },
+                        GapAckBlock { start: 7, end: 7 },
+                    ],
                 })],
             ),
         ),

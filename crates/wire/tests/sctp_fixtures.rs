@@ -7,8 +7,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use sctpsim_wire::sctp::{
     chunk_type, param_type, AsconfAckChunk, AsconfChunk, ChunkRepr, Chunks, DataChunk, ErrorCause,
-    ForwardTsnChunk, ForwardTsnStream, GapAckBlock, InitChunk, Parameter, RawChunk, SackChunk,
-    SctpPacket, SctpRepr, Ssn, Tsn, UnknownChunk, UnrecognizedAction,
+    ForwardTsnChunk, ForwardTsnStream, GapAckBlock, InitChunk, NrSackChunk, Parameter, RawChunk,
+    SackChunk, SctpPacket, SctpRepr, Ssn, Tsn, UnknownChunk, UnrecognizedAction,
 };
 use sctpsim_wire::WireError;
 
@@ -217,6 +217,53 @@ fn sack() {
     // Counts that run past the chunk.
     let bad = [0x03u8, 0x00, 0x00, 0x14, 0, 0, 0, 1, 0, 0, 0, 1, 0x00, 0x02, 0x00, 0x00, 0, 1, 0, 2];
     assert_eq!(RawChunk::new_checked(&bad).unwrap().parse(), Err(WireError::Truncated));
+}
+
+/// NR-SACK (type 0x10), laid out as FreeBSD's `struct sctp_nr_sack`: the three counts and a
+/// reserved word, then gap blocks, NR gap blocks, duplicates. The DAC flag 0x80 is a SACK's.
+#[rustfmt::skip]
+#[test]
+fn nr_sack() {
+    let nr = NrSackChunk {
+        sack: SackChunk {
+            per_path: false,
+            dac_two_packets: true,
+            cum_tsn_ack: Tsn(0x10),
+            a_rwnd: 0x1000,
+            gap_blocks: vec![GapAckBlock { start: 2, end: 3 }],
+            duplicate_tsns: vec![Tsn(0x0e)],
+        },
+        nr_gap_blocks: vec![GapAckBlock { start: 5, end: 6 }, GapAckBlock { start: 8, end: 8 }],
+    };
+    check(
+        &[
+            0x10, 0x80, 0x00, 0x24, // type 0x10, flags DAC, length 36
+            0x00, 0x00, 0x00, 0x10, // cumulative TSN ack
+            0x00, 0x00, 0x10, 0x00, // a_rwnd
+            0x00, 0x01, 0x00, 0x02, // 1 gap block, 2 NR gap blocks
+            0x00, 0x01, 0x00, 0x00, // 1 duplicate, reserved
+            0x00, 0x02, 0x00, 0x03, // gap block 2..3
+            0x00, 0x05, 0x00, 0x06, // NR gap block 5..6
+            0x00, 0x08, 0x00, 0x08, // NR gap block 8..8
+            0x00, 0x00, 0x00, 0x0e, // duplicate TSN
+        ],
+        ChunkRepr::NrSack(nr),
+    );
+    // Shorter than the fixed part.
+    let short = [0x10u8, 0x00, 0x00, 0x10, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0];
+    assert_eq!(RawChunk::new_checked(&short).unwrap().parse(), Err(WireError::Truncated));
+    // An NR block count that runs past the chunk.
+    let bad = [
+        0x10u8, 0x00, 0x00, 0x18, 0, 0, 0, 1, 0, 0, 0, 1, 0x00, 0x00, 0x00, 0x02, 0, 0, 0, 0,
+        0, 1, 0, 2,
+    ];
+    assert_eq!(RawChunk::new_checked(&bad).unwrap().parse(), Err(WireError::Truncated));
+    // Reserved bits are ignored on parse and sent as zero.
+    let mut reserved = [0x10u8, 0x00, 0x00, 0x14, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xab, 0xcd];
+    let parsed = RawChunk::new_checked(&reserved).unwrap().parse().unwrap();
+    reserved[18] = 0;
+    reserved[19] = 0;
+    assert_eq!(parsed.to_bytes().unwrap(), reserved);
 }
 
 #[rustfmt::skip]

@@ -8,8 +8,8 @@ use proptest::prelude::*;
 use sctpsim_wire::sctp::{
     sctp_packet, AsconfAckChunk, AsconfChunk, AuthChunk, ChunkRepr, Chunks, DataChunk, ErrorCause,
     ForwardTsnChunk, ForwardTsnStream, GapAckBlock, IDataChunk, IForwardTsnChunk,
-    IForwardTsnStream, InitChunk, Mid, Parameter, RawChunk, ReconfigChunk, ReconfigParam,
-    ReconfigResult, SackChunk, SctpPacket, SctpRepr, Ssn, Tsn, UnknownChunk,
+    IForwardTsnStream, InitChunk, Mid, NrSackChunk, Parameter, RawChunk, ReconfigChunk,
+    ReconfigParam, ReconfigResult, SackChunk, SctpPacket, SctpRepr, Ssn, Tsn, UnknownChunk,
 };
 use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, WireError};
 
@@ -117,7 +117,7 @@ fn parameter() -> impl Strategy<Value = Parameter> {
 
 /// Chunk types with a variant of their own.
 fn is_known_chunk(kind: u8) -> bool {
-    kind <= 15 || matches!(kind, 64 | 0x80 | 0x82 | 0xc0 | 0xc1 | 0xc2)
+    kind <= 16 || matches!(kind, 64 | 0x80 | 0x82 | 0xc0 | 0xc1 | 0xc2)
 }
 
 fn reconfig_param() -> impl Strategy<Value = ReconfigParam> {
@@ -261,8 +261,19 @@ fn sack_chunk() -> impl Strategy<Value = SackChunk> {
         )
 }
 
+fn nr_sack_chunk() -> impl Strategy<Value = NrSackChunk> {
+    (sack_chunk(), vec(any::<(u16, u16)>(), 0..40)).prop_map(|(sack, nr)| NrSackChunk {
+        sack,
+        nr_gap_blocks: nr
+            .into_iter()
+            .map(|(start, end)| GapAckBlock { start, end })
+            .collect(),
+    })
+}
+
 fn chunk() -> impl Strategy<Value = ChunkRepr> {
     prop_oneof![
+        nr_sack_chunk().prop_map(ChunkRepr::NrSack),
         data_chunk().prop_map(ChunkRepr::Data),
         init_chunk().prop_map(ChunkRepr::Init),
         init_chunk().prop_map(ChunkRepr::InitAck),
@@ -458,6 +469,18 @@ fn oversized_values_are_errors_not_panics() {
         duplicate_tsns: vec![],
     });
     assert_eq!(sack.to_bytes(), Err(WireError::Malformed));
+    let nr_sack = ChunkRepr::NrSack(NrSackChunk {
+        sack: SackChunk {
+            per_path: false,
+            dac_two_packets: false,
+            cum_tsn_ack: Tsn(0),
+            a_rwnd: 0,
+            gap_blocks: vec![],
+            duplicate_tsns: vec![],
+        },
+        nr_gap_blocks: vec![GapAckBlock { start: 1, end: 1 }; 70_000],
+    });
+    assert_eq!(nr_sack.to_bytes(), Err(WireError::Malformed));
     let big_param = Parameter::StateCookie(vec![0; 70_000]);
     assert_eq!(big_param.to_bytes(), Err(WireError::Malformed));
     let a = Ipv4Addr::new(10, 0, 0, 1);

@@ -269,6 +269,27 @@ impl Fields {
                     self.push("sctp.sack_duplicate_tsn", d);
                 }
             }
+            ChunkRepr::NrSack(n) => {
+                let s = &n.sack;
+                self.push("sctp.nr_sack_cumulative_tsn_ack", s.cum_tsn_ack);
+                self.push("sctp.nr_sack_a_rwnd", s.a_rwnd);
+                self.push("sctp.nr_sack_number_of_gap_blocks", s.gap_blocks.len());
+                self.push(
+                    "sctp.nr_sack_number_of_nr_gap_blocks",
+                    n.nr_gap_blocks.len(),
+                );
+                for g in &s.gap_blocks {
+                    self.push("sctp.nr_sack_gap_block_start", g.start);
+                    self.push("sctp.nr_sack_gap_block_end", g.end);
+                }
+                for g in &n.nr_gap_blocks {
+                    self.push("sctp.nr_sack_nr_gap_block_start", g.start);
+                    self.push("sctp.nr_sack_nr_gap_block_end", g.end);
+                }
+                for d in &s.duplicate_tsns {
+                    self.push("sctp.nr_sack_duplicate_tsn", d);
+                }
+            }
             ChunkRepr::Heartbeat { info } | ChunkRepr::HeartbeatAck { info } => {
                 self.push("sctp.parameter_heartbeat_information", hex(info))
             }
@@ -412,6 +433,15 @@ const FIELDS: &[&str] = &[
     "sctp.sack_gap_block_start",
     "sctp.sack_gap_block_end",
     "sctp.sack_duplicate_tsn",
+    "sctp.nr_sack_cumulative_tsn_ack",
+    "sctp.nr_sack_a_rwnd",
+    "sctp.nr_sack_number_of_gap_blocks",
+    "sctp.nr_sack_number_of_nr_gap_blocks",
+    "sctp.nr_sack_gap_block_start",
+    "sctp.nr_sack_gap_block_end",
+    "sctp.nr_sack_nr_gap_block_start",
+    "sctp.nr_sack_nr_gap_block_end",
+    "sctp.nr_sack_duplicate_tsn",
     "sctp.parameter_heartbeat_information",
     "sctp.abort_t_bit",
     "sctp.shutdown_cumulative_tsn_ack",

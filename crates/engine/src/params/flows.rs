@@ -303,6 +303,14 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
         .collect();
     rows.add(format!("{p}.asconf"), asconf, Vec::<Value>::new(), "", d);
     rows.add(format!("{p}.reconfig"), c.reconfig, b.reconfig, "", d);
+    rows.add(format!("{p}.nr_sack"), c.nr_sack, b.nr_sack, "", d);
+    rows.add(
+        format!("{p}.renegable_send_buffer"),
+        c.renegable_send_buffer,
+        b.renegable_send_buffer,
+        "",
+        d,
+    );
     let reconfig: Vec<Value> = spec
         .reconfig_actions
         .iter()

@@ -334,7 +334,23 @@ pub(super) fn check_sctp_flow(
         }
     }
     check_asconf(&sp, f, &sc, s)?;
-    check_reconfig(&sp, f, &sc)
+    check_reconfig(&sp, f, &sc)?;
+    check_nr_sack(&sp, &sc)
+}
+
+/// `[flows.sctp] nr_sack`: not with cSCTP, whose per-path SACKs acknowledge one path's copies
+/// of a duplicated transfer and have no non-renegable counterpart (the NR-SACK draft and
+/// FreeBSD know no per-path NR-SACK).
+fn check_nr_sack(sp: &str, sc: &SctpSpec) -> Result<(), ScenarioError> {
+    let csctp = sc.csctp.as_deref().is_some_and(|c| c != "off");
+    if sc.nr_sack == Some(true) && csctp {
+        return Err(ScenarioError::at(
+            format!("{sp}.nr_sack"),
+            "NR-SACK and csctp exclude each other (cSCTP's per-path SACKs have no \
+             non-renegable form)",
+        ));
+    }
+    Ok(())
 }
 
 /// `[flows.sctp] reconfig_actions` (RFC 6525): only with `reconfig = true`, times after the

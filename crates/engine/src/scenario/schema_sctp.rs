@@ -198,6 +198,12 @@ pub struct SctpSpec {
     /// Send buffer in bytes (queued plus unacknowledged user data).
     #[serde(default)]
     pub send_buffer_bytes: Option<u32>,
+    /// Keep gap-acknowledged data in the send buffer until the cumulative ack (or an NR gap
+    /// block) covers it, as RFC 9260 §6.2.1 requires of a sender (the receiver may renege).
+    /// `false`: the older idealisation, gap-acknowledged data leaves the send buffer at once
+    /// (sctpsim before NR-SACK; for reproducing older results). Default: true.
+    #[serde(default)]
+    pub renegable_send_buffer: Option<bool>,
     /// Offer PR-SCTP (RFC 3758). Default: on for rfc9260, off for rfc2960.
     #[serde(default)]
     pub pr_sctp: Option<bool>,
@@ -238,6 +244,14 @@ pub struct SctpSpec {
     /// the same setting). Default: off in every profile.
     #[serde(default)]
     pub reconfig: Option<bool>,
+    /// Offer and accept NR-SACK (Natarajan et al., ICNP 2008; chunk type 0x10 as in FreeBSD):
+    /// listed in the Supported Extensions of INIT and INIT ACK and used when both ends offer it
+    /// (both ends of a flow get the same setting). The receiver then acknowledges with
+    /// NR-SACKs reporting its out-of-order data as non-renegable, and the sender frees that
+    /// data from its send buffer at once instead of at the cumulative ack. Default: off in
+    /// every profile.
+    #[serde(default)]
+    pub nr_sack: Option<bool>,
     /// Stream reconfiguration requests during the run (RFC 6525 §5.1): each entry asks one
     /// side's association to reset streams or add streams at a time. Needs `reconfig = true`.
     /// Default: none.

@@ -49,6 +49,7 @@ pub use chunk::error_cause::{cause_code, ErrorCause};
 pub use chunk::forward_tsn::{ForwardTsnChunk, ForwardTsnStream};
 pub use chunk::i_data::{IDataChunk, IForwardTsnChunk, IForwardTsnStream};
 pub use chunk::init::InitChunk;
+pub use chunk::nr_sack::NrSackChunk;
 pub use chunk::params::{param_type, Parameter};
 pub use chunk::reconfig::{reconfig_param_type, ReconfigChunk, ReconfigParam, ReconfigResult};
 pub use chunk::sack::{GapAckBlock, SackChunk};

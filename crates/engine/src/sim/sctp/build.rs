@@ -168,6 +168,12 @@ pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
     if let Some(v) = spec.reconfig {
         c.reconfig = v;
     }
+    if let Some(v) = spec.nr_sack {
+        c.nr_sack = v;
+    }
+    if let Some(v) = spec.renegable_send_buffer {
+        c.renegable_send_buffer = v;
+    }
     if let Some(kind) = spec
         .scheduler
         .as_deref()

@@ -54,6 +54,7 @@ impl Simulation {
             let client = s.sides[CLIENT].assoc();
             let cmt = client.is_some_and(|a| a.config().multipath == Multipath::Cmt);
             let reconfig = s.sides[CLIENT].endpoint.config().reconfig;
+            let nr_sack = s.sides[CLIENT].endpoint.config().nr_sack;
             assocs.push(SctpResult {
                 id,
                 profile: s.profile.name().into(),
@@ -104,6 +105,8 @@ impl Simulation {
                 reconfig_performed: reconfig
                     .then_some(cs.reconfig_performed + ss.reconfig_performed),
                 reconfig_denied: reconfig.then_some(cs.reconfig_denied + ss.reconfig_denied),
+                nr_sacks_sent: nr_sack.then_some(ss.nr_sacks_sent),
+                nr_sacks_received: nr_sack.then_some(cs.nr_sacks_received),
             });
             for (k, side_name) in [(CLIENT, "sender"), (SERVER, "receiver")] {
                 let Some(a) = s.sides[k].assoc() else {

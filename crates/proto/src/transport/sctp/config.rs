@@ -220,6 +220,12 @@ pub struct SctpConfig {
     pub recv_buffer: u32,
     /// Send buffer in bytes: queued plus unacknowledged user data accepted by `send`.
     pub send_buffer: usize,
+    /// Keep gap-acknowledged data in the send buffer until the cumulative ack (or, with
+    /// NR-SACK, an NR gap block) covers it: RFC 9260 §6.2.1 makes gap-acked data renegable, so
+    /// a real sender cannot free it earlier. False: the older idealisation, gap-acked data
+    /// frees its send-buffer space at once. True in every profile (a correction; it changes
+    /// nothing unless the send buffer is what limits the sender).
+    pub renegable_send_buffer: bool,
     /// Path MTU of every destination, IP header included (per-path value changeable).
     pub pmtu: u16,
     /// Largest user data per DATA chunk; `None`: as much as the smallest PMTU allows
@@ -335,6 +341,12 @@ pub struct SctpConfig {
     /// negotiated (RFC 6525 §3.1: "MUST be sent in an authenticated way"). Off in every
     /// profile, so a run without it is unchanged.
     pub reconfig: bool,
+    /// Offer and accept NR-SACK (Natarajan, Ekiz, Yilmaz, Amer, Iyengar & Stewart, ICNP 2008;
+    /// draft-natarajan-tsvwg-sctp-nrsack): list NR-SACK (0x10) in the Supported Extensions of
+    /// INIT and INIT ACK; when both sides list it, this endpoint acknowledges with NR-SACK
+    /// chunks instead of SACKs, reporting out-of-order data as non-renegable (it never
+    /// reneges), and frees NR-acknowledged data from its send buffer. Off in every profile.
+    pub nr_sack: bool,
     /// Which outbound stream is served next (RFC 8260 §3; [`super::scheduler`]). Round robin
     /// in every profile, as before RFC 8260 was modelled.
     pub scheduler: super::scheduler::StreamScheduler,
@@ -384,6 +396,7 @@ impl SctpConfig {
             // Linux's default SCTP receive buffer leaves ~106 KiB of a_rwnd; FreeBSD 64 KiB.
             recv_buffer: 65_536,
             send_buffer: 1 << 20,
+            renegable_send_buffer: true,
             pmtu: 1500,
             max_fragment: None,
             fragmentation: true,
@@ -420,6 +433,7 @@ impl SctpConfig {
             auth_chunks: Vec::new(),
             i_data: false,
             reconfig: false,
+            nr_sack: false,
             scheduler: super::scheduler::StreamScheduler::default(),
             max_paths: 16,
             metrics: false,

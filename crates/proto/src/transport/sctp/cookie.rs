@@ -27,6 +27,7 @@ const FLAG_AUTH: u8 = 4;
 const FLAG_I_DATA: u8 = 8;
 const FLAG_I_FORWARD_TSN: u8 = 16;
 const FLAG_RECONFIG: u8 = 32;
+const FLAG_NR_SACK: u8 = 64;
 /// Addresses kept per side in a cookie.
 const MAX_ADDRS: usize = 64;
 
@@ -94,6 +95,8 @@ pub struct StateCookie {
     pub peer_i_forward_tsn: bool,
     /// The peer listed RE-CONFIG in its Supported Extensions (RFC 6525 §3.1).
     pub peer_reconfig: bool,
+    /// The peer listed NR-SACK in its Supported Extensions.
+    pub peer_nr_sack: bool,
     /// The peer's addresses; the first is the source of its INIT.
     pub peer_addrs: Vec<Ipv4Addr>,
     /// Our addresses; the first is the one the INIT was sent to.
@@ -147,6 +150,9 @@ impl StateCookie {
         }
         if self.peer_reconfig {
             flags |= FLAG_RECONFIG;
+        }
+        if self.peer_nr_sack {
+            flags |= FLAG_NR_SACK;
         }
         b.push(flags);
         for list in [&self.peer_addrs, &self.local_addrs] {
@@ -233,6 +239,7 @@ impl StateCookie {
             peer_i_data: flags & FLAG_I_DATA != 0,
             peer_i_forward_tsn: flags & FLAG_I_FORWARD_TSN != 0,
             peer_reconfig: flags & FLAG_RECONFIG != 0,
+            peer_nr_sack: flags & FLAG_NR_SACK != 0,
             peer_addrs,
             local_addrs,
             auth,
@@ -358,6 +365,7 @@ mod test {
             peer_i_data: true,
             peer_i_forward_tsn: true,
             peer_reconfig: false,
+            peer_nr_sack: true,
             peer_addrs: vec![Ipv4Addr::new(1, 2, 3, 4), Ipv4Addr::new(5, 6, 7, 8)],
             local_addrs: vec![Ipv4Addr::new(9, 9, 9, 9)],
             auth: None,

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::{ChunkRepr, DataChunk, IDataChunk, Mid, SackChunk, Tsn};
+use sctpsim_wire::sctp::{ChunkRepr, DataChunk, GapAckBlock, IDataChunk, Mid, SackChunk, Tsn};
 
 use super::api::MessageId;
 use super::path::Path;
@@ -49,6 +49,9 @@ pub struct TxChunk {
     pub last_sent: SimTime,
     /// Acknowledged by a Gap Ack Block (and not reneged).
     pub acked: bool,
+    /// Acknowledged by an NR Gap Ack Block (NR-SACK, Natarajan et al. 2008): the receiver will
+    /// not renege on it, so its data has left the send buffer. Implies `acked`.
+    pub nr_acked: bool,
     /// Counted in its destination's flightsize.
     pub in_flight: bool,
     /// Marked for retransmission.
@@ -132,7 +135,7 @@ pub struct SackOutcome {
     pub fast_marked: Vec<u64>,
     /// Destinations that had a previously gap-acked TSN reneged (§6.2.1 D iii: start T3).
     pub reneged_dests: BTreeSet<Ipv4Addr>,
-    /// Gap Ack Blocks in the SACK.
+    /// Gap Ack Blocks in the SACK (with an NR-SACK's NR Gap Ack Blocks).
     pub gap_blocks: usize,
     /// Miss indications withheld by the per-path TSN range rule (A-SCTP, see
     /// [`RetransmitQueue::process_sack`] with [`MissRule::TsnRange`]).
@@ -217,6 +220,9 @@ pub struct RetransmitQueue {
     pub adv_peer_ack: u64,
     /// Bytes sent and neither acknowledged nor abandoned (kept incrementally).
     outstanding: u32,
+    /// Bytes gap-acknowledged renegably (acked, not NR-acked, not abandoned): RFC 9260 §6.2.1
+    /// lets the receiver renege on them, so the sender still holds them (kept incrementally).
+    renegable: u32,
     /// Chunks carrying a retransmission mark (kept incrementally).
     marked: usize,
     /// Number of the packet being filled (see [`TxChunk::packet`]).
@@ -238,6 +244,7 @@ impl RetransmitQueue {
             fast_recovery_exit: None,
             adv_peer_ack: 0,
             outstanding: 0,
+            renegable: 0,
             marked: 0,
             packet_seq: 0,
             acked_copies: BTreeMap::new(),
@@ -283,6 +290,15 @@ impl RetransmitQueue {
         self.outstanding
     }
 
+    /// Bytes sent, not cumulatively acknowledged, not NR-acknowledged and not abandoned: what
+    /// the sender must keep in its send buffer (RFC 9260 §6.2.1: gap-acknowledged data is
+    /// renegable, "the data sender MUST NOT clear" it "until the corresponding TSN has been
+    /// acknowledged by the Cumulative TSN Ack"). [`RetransmitQueue::outstanding_bytes`] plus
+    /// the renegably gap-acked bytes.
+    pub fn held_bytes(&self) -> u32 {
+        self.outstanding.saturating_add(self.renegable)
+    }
+
     /// Whether every chunk that was sent has been acknowledged or abandoned, and nothing waits
     /// for a first transmission.
     pub fn all_acked(&self) -> bool {
@@ -310,6 +326,7 @@ impl RetransmitQueue {
                 tx_count: 0,
                 last_sent: SimTime::ZERO,
                 acked: false,
+                nr_acked: false,
                 in_flight: false,
                 rtx: None,
                 misses: 0,
@@ -400,8 +417,25 @@ impl RetransmitQueue {
         rules: &SackRules,
         fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
     ) -> SackOutcome {
+        self.process_sack_nr(sack, &[], paths, rules, fast_rtx_dest)
+    }
+
+    /// [`RetransmitQueue::process_sack`] for a SACK or an NR-SACK: `nr_blocks` are the NR-SACK's
+    /// NR Gap Ack Blocks (empty for a SACK). A TSN in a gap block or an NR gap block is
+    /// acknowledged alike for loss detection, as in FreeBSD, which walks both lists as one
+    /// (`sctp_handle_segments`); a TSN in an NR gap block is also non-renegable
+    /// ([`TxChunk::nr_acked`]): it leaves the send buffer ([`RetransmitQueue::held_bytes`]) and
+    /// is exempt from renege detection (the receiver promised not to renege on it).
+    pub fn process_sack_nr(
+        &mut self,
+        sack: &SackChunk,
+        nr_blocks: &[GapAckBlock],
+        paths: &mut [Path],
+        rules: &SackRules,
+        fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
+    ) -> SackOutcome {
         let mut out = SackOutcome {
-            gap_blocks: sack.gap_blocks.len(),
+            gap_blocks: sack.gap_blocks.len() + nr_blocks.len(),
             ..SackOutcome::default()
         };
         let new_cum = self.cum_index_of(sack.cum_tsn_ack);
@@ -435,6 +469,9 @@ impl RetransmitQueue {
                 if c.tx_count > 0 && !c.acked && !c.abandoned {
                     self.outstanding = self.outstanding.saturating_sub(c.len);
                 }
+                if c.acked && !c.nr_acked && !c.abandoned {
+                    self.renegable = self.renegable.saturating_sub(c.len);
+                }
                 if !c.acked && !c.abandoned {
                     out.newly_acked.push(Acked {
                         idx,
@@ -450,38 +487,28 @@ impl RetransmitQueue {
         self.cum_idx = new_cum;
         self.adv_peer_ack = self.adv_peer_ack.max(new_cum);
 
-        // Gap Ack Blocks: offsets from the SACK's cumulative TSN ack (new_cum - 1).
-        let mut reported: Vec<(u64, u64)> = Vec::with_capacity(sack.gap_blocks.len());
-        let mut highest_reported: Option<u64> = None;
-        for b in &sack.gap_blocks {
-            if b.start == 0 || b.start > b.end {
-                continue; // nonsense block: ignore it
-            }
-            // Offset 1 is the TSN right after the cumulative TSN ack (index new_cum).
-            let lo = new_cum + u64::from(b.start) - 1;
-            let hi = (new_cum + u64::from(b.end) - 1).min(self.next_idx.saturating_sub(1));
-            if lo > hi {
-                // A block entirely beyond what was sent: ignored (only a cumulative ack of
-                // unsent TSNs is treated as a protocol violation).
-                continue;
-            }
-            reported.push((lo, hi));
-            highest_reported = Some(highest_reported.map_or(hi, |h: u64| h.max(hi)));
-        }
-        // Blocks may overlap or come out of order on the wire: merge them.
-        reported.sort_unstable();
-        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(reported.len());
-        for (lo, hi) in reported {
-            match merged.last_mut() {
-                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
-                _ => merged.push((lo, hi)),
+        // Gap Ack Blocks (and NR Gap Ack Blocks): offsets from the SACK's cumulative TSN ack
+        // (new_cum - 1).
+        let next_idx = self.next_idx;
+        let (reported, highest_reported) = index_ranges(new_cum, next_idx, &sack.gap_blocks);
+        let (nr_reported, nr_highest) = index_ranges(new_cum, next_idx, nr_blocks);
+        let highest_reported = highest_reported.max(nr_highest);
+        let reported = merge_ranges(reported.into_iter().chain(nr_reported.iter().copied()));
+        let nr_reported = merge_ranges(nr_reported.into_iter());
+        let in_reported = |idx: u64| in_ranges(&reported, idx);
+        // NR gap blocks: non-renegable from now on; a TSN gap-acked before leaves the
+        // renegable count, one newly acknowledged is counted below.
+        for (lo, hi) in &nr_reported {
+            for (_, c) in self.chunks.range_mut(*lo..=*hi) {
+                if c.nr_acked || c.abandoned || c.tx_count == 0 {
+                    continue;
+                }
+                c.nr_acked = true;
+                if c.acked {
+                    self.renegable = self.renegable.saturating_sub(c.len);
+                }
             }
         }
-        let reported = merged;
-        let in_reported = |idx: u64| {
-            let pos = reported.partition_point(|(lo, _)| *lo <= idx);
-            pos > 0 && reported[pos - 1].1 >= idx
-        };
         for (lo, hi) in &reported {
             for (idx, c) in self.chunks.range_mut(*lo..=*hi) {
                 if c.acked || c.abandoned || c.tx_count == 0 {
@@ -489,6 +516,9 @@ impl RetransmitQueue {
                 }
                 c.acked = true;
                 self.outstanding = self.outstanding.saturating_sub(c.len);
+                if !c.nr_acked {
+                    self.renegable = self.renegable.saturating_add(c.len);
+                }
                 if c.rtx.take().is_some() {
                     self.marked -= 1;
                 }
@@ -516,9 +546,11 @@ impl RetransmitQueue {
             }
         }
         // D iii: renege detection, a previously gap-acked TSN no longer reported.
+        // An NR-acked TSN cannot be reneged on (and its data is gone from the send buffer).
         for (idx, c) in self.chunks.iter_mut() {
-            if c.acked && !in_reported(*idx) {
+            if c.acked && !c.nr_acked && !in_reported(*idx) {
                 c.acked = false;
+                self.renegable = self.renegable.saturating_sub(c.len);
                 self.outstanding = self.outstanding.saturating_add(c.len);
                 c.in_flight = true;
                 c.misses += 1;
@@ -839,6 +871,9 @@ impl RetransmitQueue {
             if c.tx_count > 0 && !c.acked {
                 self.outstanding = self.outstanding.saturating_sub(c.len);
             }
+            if c.acked && !c.nr_acked {
+                self.renegable = self.renegable.saturating_sub(c.len);
+            }
             c.abandoned = true;
             if c.rtx.take().is_some() {
                 self.marked -= 1;
@@ -866,6 +901,14 @@ impl RetransmitQueue {
             .map(|c| c.len)
             .sum();
         assert_eq!(outstanding, self.outstanding, "outstanding bytes");
+        let renegable: u32 = self
+            .chunks
+            .values()
+            .filter(|c| c.acked && !c.nr_acked && !c.abandoned)
+            .map(|c| c.len)
+            .sum();
+        assert_eq!(renegable, self.renegable, "renegable bytes");
+        assert!(self.chunks.values().all(|c| !c.nr_acked || c.acked));
         let marked = self.chunks.values().filter(|c| c.rtx.is_some()).count();
         assert_eq!(marked, self.marked, "marked chunks");
         for p in paths {
@@ -914,6 +957,7 @@ impl RetransmitQueue {
         self.chunks.clear();
         self.acked_copies.clear();
         self.outstanding = 0;
+        self.renegable = 0;
         self.marked = 0;
         for p in paths {
             p.flight_size = 0;
@@ -923,6 +967,53 @@ impl RetransmitQueue {
         self.fast_recovery_exit = None;
         msgs.len()
     }
+}
+
+/// Gap blocks as inclusive index ranges (offset 1 is the TSN right after the cumulative TSN ack,
+/// index `new_cum`), nonsense blocks and blocks wholly beyond what was sent dropped, ends
+/// clipped to the last TSN sent; with the highest index reported.
+fn index_ranges(
+    new_cum: u64,
+    next_idx: u64,
+    blocks: &[GapAckBlock],
+) -> (Vec<(u64, u64)>, Option<u64>) {
+    let mut out = Vec::with_capacity(blocks.len());
+    let mut highest: Option<u64> = None;
+    for b in blocks {
+        if b.start == 0 || b.start > b.end {
+            continue; // nonsense block: ignore it
+        }
+        let lo = new_cum + u64::from(b.start) - 1;
+        let hi = (new_cum + u64::from(b.end) - 1).min(next_idx.saturating_sub(1));
+        if lo > hi {
+            // A block entirely beyond what was sent: ignored (only a cumulative ack of unsent
+            // TSNs is treated as a protocol violation).
+            continue;
+        }
+        out.push((lo, hi));
+        highest = Some(highest.map_or(hi, |h: u64| h.max(hi)));
+    }
+    (out, highest)
+}
+
+/// Sorted, merged ranges: blocks may overlap or come out of order on the wire.
+fn merge_ranges(ranges: impl Iterator<Item = (u64, u64)>) -> Vec<(u64, u64)> {
+    let mut all: Vec<(u64, u64)> = ranges.collect();
+    all.sort_unstable();
+    let mut merged: Vec<(u64, u64)> = Vec::with_capacity(all.len());
+    for (lo, hi) in all {
+        match merged.last_mut() {
+            Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+            _ => merged.push((lo, hi)),
+        }
+    }
+    merged
+}
+
+/// Whether `idx` lies in one of the sorted, merged `ranges`.
+fn in_ranges(ranges: &[(u64, u64)], idx: u64) -> bool {
+    let pos = ranges.partition_point(|(lo, _)| *lo <= idx);
+    pos > 0 && ranges[pos - 1].1 >= idx
 }
 
 #[cfg(test)]

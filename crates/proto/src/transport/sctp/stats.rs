@@ -142,9 +142,13 @@ pub struct SctpStats {
     pub sacks_sent: u64,
     /// SACK chunks received.
     pub sacks_received: u64,
-    /// Gap Ack Blocks sent in SACKs (total).
+    /// NR-SACK chunks sent (counted in `sacks_sent` too).
+    pub nr_sacks_sent: u64,
+    /// NR-SACK chunks received (counted in `sacks_received` too).
+    pub nr_sacks_received: u64,
+    /// Gap Ack Blocks sent in SACKs (total; an NR-SACK's NR Gap Ack Blocks included).
     pub gap_blocks_sent: u64,
-    /// Gap Ack Blocks received in SACKs (total).
+    /// Gap Ack Blocks received in SACKs (total; an NR-SACK's NR Gap Ack Blocks included).
     pub gap_blocks_received: u64,
     /// Duplicate TSNs reported in SACKs sent.
     pub duplicate_tsns_sent: u64,

@@ -1,4 +1,5 @@
-//! SCTP chunks (RFC 9260 §3.2–3.3; RFC 5061 §5; RFC 3758 §3.2; RFC 8260 §2; RFC 6525 §3): [`ChunkRepr`], an
+//! SCTP chunks (RFC 9260 §3.2–3.3; RFC 5061 §5; RFC 3758 §3.2; RFC 8260 §2; RFC 6525 §3;
+//! NR-SACK): [`ChunkRepr`], an
 //! owned representation of every chunk type sctpsim speaks, with `parse` and `emit`.
 //!
 //! ```text
@@ -29,6 +30,7 @@ pub mod error_cause;
 pub mod forward_tsn;
 pub mod i_data;
 pub mod init;
+pub mod nr_sack;
 pub mod params;
 pub mod reconfig;
 pub mod sack;
@@ -45,6 +47,7 @@ use error_cause::ErrorCause;
 use forward_tsn::ForwardTsnChunk;
 use i_data::{IDataChunk, IForwardTsnChunk};
 use init::InitChunk;
+use nr_sack::NrSackChunk;
 use params::param_type;
 use reconfig::ReconfigChunk;
 use sack::SackChunk;
@@ -83,6 +86,9 @@ pub mod chunk_type {
     pub const SHUTDOWN_COMPLETE: u8 = 14;
     /// RFC 4895 §4.2: Authentication.
     pub const AUTH: u8 = 15;
+    /// NR-SACK (Natarajan et al., ICNP 2008; draft-natarajan-tsvwg-sctp-nrsack): the value
+    /// FreeBSD, usrsctp and Wireshark use (`SCTP_NR_SELECTIVE_ACK`, 0x10).
+    pub const NR_SACK: u8 = 0x10;
     /// RFC 8260 §2.1: I-DATA (user message interleaving).
     pub const I_DATA: u8 = 64;
     /// RFC 5061 §5.2: Address Configuration Acknowledgement (0x80).
@@ -199,6 +205,8 @@ pub enum ChunkRepr {
     ForwardTsn(ForwardTsnChunk),
     /// RFC 4895 §4.2: AUTH.
     Auth(AuthChunk),
+    /// NR-SACK (Natarajan et al., ICNP 2008): a SACK with non-renegable gap blocks.
+    NrSack(NrSackChunk),
     /// RFC 8260 §2.1: I-DATA.
     IData(IDataChunk),
     /// RFC 8260 §2.3: I-FORWARD-TSN.
@@ -233,6 +241,7 @@ impl ChunkRepr {
             ChunkRepr::AsconfAck(_) => t::ASCONF_ACK,
             ChunkRepr::ForwardTsn(_) => t::FORWARD_TSN,
             ChunkRepr::Auth(_) => t::AUTH,
+            ChunkRepr::NrSack(_) => t::NR_SACK,
             ChunkRepr::IData(_) => t::I_DATA,
             ChunkRepr::IForwardTsn(_) => t::I_FORWARD_TSN,
             ChunkRepr::Reconfig(_) => t::RE_CONFIG,
@@ -250,6 +259,7 @@ impl ChunkRepr {
             }
             ChunkRepr::Asconf(a) => a.handoff.flags(),
             ChunkRepr::Sack(s) => s.flags(),
+            ChunkRepr::NrSack(s) => s.flags(),
             ChunkRepr::Unknown(u) => u.flags,
             _ => 0,
         }
@@ -306,6 +316,7 @@ impl ChunkRepr {
             t::ASCONF_ACK => ChunkRepr::AsconfAck(AsconfAckChunk::parse_value(value)?),
             t::FORWARD_TSN => ChunkRepr::ForwardTsn(ForwardTsnChunk::parse_value(value)?),
             t::AUTH => ChunkRepr::Auth(AuthChunk::parse_value(value)?),
+            t::NR_SACK => ChunkRepr::NrSack(NrSackChunk::parse_value(flags, value)?),
             t::I_DATA => ChunkRepr::IData(IDataChunk::parse_value(flags, value)?),
             t::I_FORWARD_TSN => ChunkRepr::IForwardTsn(IForwardTsnChunk::parse_value(value)?),
             t::RE_CONFIG => ChunkRepr::Reconfig(ReconfigChunk::parse_value(value)?),
@@ -336,6 +347,7 @@ impl ChunkRepr {
             ChunkRepr::AsconfAck(a) => a.value_len(),
             ChunkRepr::ForwardTsn(f) => f.value_len(),
             ChunkRepr::Auth(a) => a.value_len(),
+            ChunkRepr::NrSack(s) => s.value_len(),
             ChunkRepr::IData(d) => d.value_len(),
             ChunkRepr::IForwardTsn(f) => f.value_len(),
             ChunkRepr::Reconfig(r) => r.value_len(),
@@ -392,6 +404,7 @@ impl ChunkRepr {
             ChunkRepr::AsconfAck(a) => a.emit_value(w)?,
             ChunkRepr::ForwardTsn(f) => f.emit_value(w)?,
             ChunkRepr::Auth(a) => a.emit_value(w)?,
+            ChunkRepr::NrSack(s) => s.emit_value(w)?,
             ChunkRepr::IData(d) => d.emit_value(w)?,
             ChunkRepr::IForwardTsn(f) => f.emit_value(w)?,
             ChunkRepr::Reconfig(r) => r.emit_value(w)?,

@@ -105,14 +105,23 @@ impl SackChunk {
         for _ in 0..dups {
             duplicate_tsns.push(Tsn(r.u32()?));
         }
-        Ok(SackChunk {
-            per_path: flags & FLAG_PER_PATH != 0,
-            dac_two_packets: flags & FLAG_CMT_DAC != 0,
+        let mut sack = SackChunk {
+            per_path: false,
+            dac_two_packets: false,
             cum_tsn_ack,
             a_rwnd,
             gap_blocks,
             duplicate_tsns,
-        })
+        };
+        sack.set_flags(flags);
+        Ok(sack)
+    }
+
+    /// Sets [`SackChunk::per_path`] and [`SackChunk::dac_two_packets`] from a received flags
+    /// byte (the NR-SACK carries the same flags).
+    pub(crate) fn set_flags(&mut self, flags: u8) {
+        self.per_path = flags & FLAG_PER_PATH != 0;
+        self.dac_two_packets = flags & FLAG_CMT_DAC != 0;
     }
 
     /// The chunk flags: [`FLAG_PER_PATH`] and [`FLAG_CMT_DAC`] as set.

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::{DataChunk, ErrorCause, IDataChunk, SackChunk, Tsn};
+use sctpsim_wire::sctp::{DataChunk, ErrorCause, GapAckBlock, IDataChunk, SackChunk, Tsn};
 
 use super::super::api::SctpEvent;
 use super::super::config::EarlyRetransmit;
@@ -160,7 +160,14 @@ impl SctpAssociation {
     }
 
     /// RFC 9260 §6.2.1: a SACK.
-    pub(crate) fn on_sack(&mut self, now: SimTime, ctx: &mut PacketCtx, sack: &SackChunk) -> Flow {
+    /// A SACK, or an NR-SACK with its NR Gap Ack Blocks `nr_blocks` (empty for a SACK).
+    pub(crate) fn on_sack(
+        &mut self,
+        now: SimTime,
+        ctx: &mut PacketCtx,
+        sack: &SackChunk,
+        nr_blocks: &[GapAckBlock],
+    ) -> Flow {
         if !self.state.is_established_or_closing() {
             self.stats.chunks_dropped += 1;
             return Flow::Continue;
@@ -170,8 +177,8 @@ impl SctpAssociation {
             return self.csctp_on_per_path_sack(now, ctx, sack);
         }
         self.stats.sacks_received += 1;
-        self.stats.gap_blocks_received += sack.gap_blocks.len() as u64;
-        self.process_ack(now, sack);
+        self.stats.gap_blocks_received += (sack.gap_blocks.len() + nr_blocks.len()) as u64;
+        self.process_ack(now, sack, nr_blocks);
         if self.state == State::Closed {
             return Flow::Stop;
         }
@@ -179,7 +186,12 @@ impl SctpAssociation {
     }
 
     /// The SACK machinery, shared with the cumulative TSN ack of a SHUTDOWN (§9.2).
-    pub(crate) fn process_ack(&mut self, now: SimTime, sack: &SackChunk) {
+    pub(crate) fn process_ack(
+        &mut self,
+        now: SimTime,
+        sack: &SackChunk,
+        nr_blocks: &[GapAckBlock],
+    ) {
         let flights: BTreeMap<Ipv4Addr, u32> =
             self.paths.iter().map(|p| (p.addr, p.flight_size)).collect();
         let lowest = self.tx.lowest_in_flight();
@@ -209,9 +221,11 @@ impl SctpAssociation {
                 (true, true) => 2,
             },
         };
-        let out = self.tx.process_sack(sack, &mut self.paths, &rules, &|d| {
-            fast_dest.get(&d).copied().unwrap_or(d)
-        });
+        let out = self
+            .tx
+            .process_sack_nr(sack, nr_blocks, &mut self.paths, &rules, &|d| {
+                fast_dest.get(&d).copied().unwrap_or(d)
+            });
         self.stats.misses_out_of_range += out.misses_out_of_range;
         if out.stale {
             return;

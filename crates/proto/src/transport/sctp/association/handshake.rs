@@ -48,6 +48,8 @@ pub(crate) struct InitInfo {
     pub i_forward_tsn: bool,
     /// RE-CONFIG listed in Supported Extensions (RFC 6525 §3.1).
     pub reconfig: bool,
+    /// NR-SACK listed in Supported Extensions (as FreeBSD negotiates it).
+    pub nr_sack: bool,
     /// Cookie Preservative increment in ms (RFC 9260 §3.3.2.1.3).
     pub cookie_preservative_ms: Option<u32>,
     /// A Host Name Address parameter (RFC 9260 §5.1.2: answered with ABORT, Unresolvable
@@ -73,6 +75,8 @@ pub(crate) struct PeerExtensions {
     pub i_forward_tsn: bool,
     /// RE-CONFIG (RFC 6525 §3.1).
     pub reconfig: bool,
+    /// NR-SACK (Natarajan et al. 2008).
+    pub nr_sack: bool,
 }
 
 /// RFC 9260 §3.2.1: walks the parameters of an INIT or INIT ACK received from `src`. An
@@ -112,6 +116,7 @@ pub(crate) fn parse_init_params(init: &InitChunk, src: Ipv4Addr) -> InitInfo {
                 info.i_data = types.contains(&chunk_type::I_DATA);
                 info.i_forward_tsn = types.contains(&chunk_type::I_FORWARD_TSN);
                 info.reconfig = types.contains(&chunk_type::RE_CONFIG);
+                info.nr_sack = types.contains(&chunk_type::NR_SACK);
             }
             Parameter::Unknown { kind, .. } => {
                 let action = UnrecognizedAction::for_parameter_type(*kind);
@@ -191,6 +196,11 @@ fn our_params(
     if cfg.reconfig {
         ext.push(chunk_type::RE_CONFIG);
     }
+    // NR-SACK is offered in the Supported Extensions parameter, as FreeBSD and usrsctp do
+    // (`sctp_send_initiate`; an endpoint that does not list it never receives NR-SACKs).
+    if cfg.nr_sack {
+        ext.push(chunk_type::NR_SACK);
+    }
     if !ext.is_empty() {
         params.push(Parameter::SupportedExtensions(ext));
     }
@@ -267,6 +277,7 @@ pub(crate) fn build_init_ack(
         peer_i_data: info.i_data,
         peer_i_forward_tsn: info.i_forward_tsn,
         peer_reconfig: info.reconfig,
+        peer_nr_sack: info.nr_sack,
         peer_addrs: info.peer_addrs.clone(),
         local_addrs: local_addrs.to_vec(),
         auth: auth.zip(info.auth.clone()).map(|(l, p)| (l.clone(), p)),
@@ -552,6 +563,7 @@ impl SctpAssociation {
                 i_data: info.i_data,
                 i_forward_tsn: info.i_forward_tsn,
                 reconfig: info.reconfig,
+                nr_sack: info.nr_sack,
             },
         );
         let auth = match (&self.auth_local, &info.auth) {
@@ -610,6 +622,7 @@ impl SctpAssociation {
             i_data,
             i_forward_tsn,
             reconfig,
+            nr_sack,
         } = ext;
         self.outbound_streams = outbound.max(1);
         self.inbound_streams = inbound.max(1);
@@ -630,6 +643,8 @@ impl SctpAssociation {
         }
         self.reconfig = (self.cfg.reconfig && reconfig)
             .then(|| super::super::reconfig::ReconfigState::new(self.tx.initial_tsn.0, peer_tsn.0));
+        // NR-SACK only when both sides listed it (FreeBSD `sctp_load_addresses_from_init`).
+        self.nr_sack = self.cfg.nr_sack && nr_sack;
         for p in &mut self.paths {
             if self.cfg.initial_ssthresh.is_none() {
                 p.ssthresh = a_rwnd.max(1);
@@ -691,6 +706,7 @@ impl SctpAssociation {
                 i_data: c.peer_i_data,
                 i_forward_tsn: c.peer_i_forward_tsn,
                 reconfig: c.peer_reconfig,
+                nr_sack: c.peer_nr_sack,
             },
         );
         if let Some((local, _)) = &c.auth {

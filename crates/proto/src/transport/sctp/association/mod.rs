@@ -151,6 +151,9 @@ pub struct SctpAssociation {
     pub(crate) i_data: bool,
     /// Stream reconfiguration (RFC 6525), when both sides offered it (`reconfig.rs`).
     pub(crate) reconfig: Option<super::reconfig::ReconfigState>,
+    /// NR-SACK negotiated (both sides listed it): we acknowledge with NR-SACK chunks and
+    /// accept the peer's.
+    pub(crate) nr_sack: bool,
     pub(crate) outbound_streams: u16,
     pub(crate) inbound_streams: u16,
     pub(crate) next_msg_id: u64,
@@ -227,6 +230,7 @@ impl SctpAssociation {
             pr_sctp: false,
             asconf_ok: false,
             reconfig: None,
+            nr_sack: false,
             i_data: false,
             outbound_streams: outbound,
             inbound_streams: inbound,
@@ -589,7 +593,12 @@ impl SctpAssociation {
             ChunkRepr::IData(_) if self.cfg.i_data && self.state.receives_data() => {
                 self.user_data_violation(now, "I-DATA")
             }
-            ChunkRepr::Sack(s) => self.on_sack(now, ctx, s),
+            ChunkRepr::Sack(s) => self.on_sack(now, ctx, s, &[]),
+            // NR-SACK only when negotiated; otherwise an unrecognized chunk type (as FreeBSD).
+            ChunkRepr::NrSack(n) if self.nr_sack => {
+                self.stats.nr_sacks_received += 1;
+                self.on_sack(now, ctx, &n.sack, &n.nr_gap_blocks)
+            }
             ChunkRepr::Heartbeat { info } => self.on_heartbeat(ctx, info),
             ChunkRepr::HeartbeatAck { info } => self.on_heartbeat_ack(now, info),
             ChunkRepr::Abort { t_bit, causes } => self.on_abort(now, ctx, *t_bit, causes),
@@ -717,7 +726,7 @@ impl SctpAssociation {
         if !self.cfg.fragmentation && data.len() > self.max_fragment() {
             return Err(SendError::TooLarge);
         }
-        let buffered = self.sendq.bytes() + self.tx.outstanding_bytes() as usize;
+        let buffered = self.send_buffer_used();
         if buffered > 0 && buffered + data.len() > self.cfg.send_buffer {
             return Err(SendError::BufferFull);
         }
@@ -740,8 +749,39 @@ impl SctpAssociation {
 
     /// Bytes the send buffer can still take.
     pub fn send_buffer_space(&self) -> usize {
-        let used = self.sendq.bytes() + self.tx.outstanding_bytes() as usize;
-        self.cfg.send_buffer.saturating_sub(used)
+        self.cfg.send_buffer.saturating_sub(self.send_buffer_used())
+    }
+
+    /// Whether NR-SACK was negotiated (both sides listed it in Supported Extensions).
+    pub fn nr_sack_negotiated(&self) -> bool {
+        self.nr_sack
+    }
+
+    /// Bytes of gap-acknowledged (renegable) data the send buffer still holds: the part of
+    /// [`SctpAssociation::send_buffer_used`] that NR-SACK frees early (0 without
+    /// [`SctpConfig::renegable_send_buffer`]).
+    pub fn send_buffer_renegable(&self) -> usize {
+        if self.cfg.renegable_send_buffer {
+            self.tx
+                .held_bytes()
+                .saturating_sub(self.tx.outstanding_bytes()) as usize
+        } else {
+            0
+        }
+    }
+
+    /// Bytes the send buffer holds: queued data plus data sent and not yet freed. With
+    /// [`SctpConfig::renegable_send_buffer`], gap-acknowledged data stays until the cumulative
+    /// ack or an NR gap block covers it (RFC 9260 §6.2.1); without, it leaves on the gap ack.
+    /// The rwnd arithmetic does not use this: it counts outstanding (sent, unacknowledged)
+    /// data only (§6.2.1 D ii).
+    pub fn send_buffer_used(&self) -> usize {
+        let sent = if self.cfg.renegable_send_buffer {
+            self.tx.held_bytes()
+        } else {
+            self.tx.outstanding_bytes()
+        };
+        self.sendq.bytes() + sent as usize
     }
 
     /// RFC 9260 §11.1 I RECEIVE: the next complete message, in order per ordered stream.

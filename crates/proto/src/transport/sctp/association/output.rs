@@ -7,7 +7,9 @@
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::{ChunkRepr, DataChunk};
+use sctpsim_wire::sctp::chunk::nr_sack::NR_SACK_FIXED_LEN;
+use sctpsim_wire::sctp::chunk::sack::SACK_FIXED_LEN;
+use sctpsim_wire::sctp::{ChunkRepr, DataChunk, NrSackChunk, SackChunk};
 
 use super::super::api::OutPacket;
 use super::super::congestion::{
@@ -95,9 +97,16 @@ impl SctpAssociation {
             // SACK: due now, or piggybacked on a packet to the SACK destination.
             let sack_here = self.sack_dest.unwrap_or(self.current) == dest;
             if (sack_due || self.rx.sack_pending()) && sack_here {
-                let sack = self
-                    .rx
-                    .build_sack(self.cfg.max_gap_blocks, budget.saturating_sub(used));
+                // An NR-SACK's fixed part is 4 bytes longer than a SACK's.
+                let extra = if self.nr_sack {
+                    NR_SACK_FIXED_LEN - SACK_FIXED_LEN
+                } else {
+                    0
+                };
+                let sack = self.rx.build_sack(
+                    self.cfg.max_gap_blocks,
+                    budget.saturating_sub(used).saturating_sub(extra),
+                );
                 self.stats.sacks_sent += 1;
                 self.last_sack_dest = Some(dest);
                 self.stats.gap_blocks_sent += sack.gap_blocks.len() as u64;
@@ -113,7 +122,12 @@ impl SctpAssociation {
                         duplicates: d,
                     },
                 );
-                let c = ChunkRepr::Sack(sack);
+                let c = if self.nr_sack {
+                    self.stats.nr_sacks_sent += 1;
+                    nr_sack_of(sack)
+                } else {
+                    ChunkRepr::Sack(sack)
+                };
                 used += c.buffer_len();
                 // RFC 9260 §6.5 lets the ERROR reporting an Invalid Stream Identifier share the
                 // SACK's packet "as long as the ERROR follows the SACK"; FreeBSD queues the
@@ -451,4 +465,19 @@ impl SctpAssociation {
             self.timers.set_if_idle(Timer::T3Rtx(dest), now + rto);
         }
     }
+}
+
+/// The NR-SACK for a built SACK. Our receiver never reneges, so every TSN received out of order
+/// is non-renegable on arrival: FreeBSD's rule when it is configured not to renege
+/// (`sctp_do_drain` off), where an arriving DATA chunk is marked in the non-renegable map at
+/// once (`sctp_process_a_data_chunk`, `sctp_indata.c`) and the NR-SACK's Gap Ack Blocks,
+/// built from the renegable map only (`sctp_send_sack`, `sctp_output.c`), are then empty. All
+/// blocks therefore go out as NR Gap Ack Blocks; the cumulative TSN ack, a_rwnd, duplicates and
+/// flags (the CMT DAC flag among them) are the SACK's.
+fn nr_sack_of(mut sack: SackChunk) -> ChunkRepr {
+    let nr_gap_blocks = std::mem::take(&mut sack.gap_blocks);
+    ChunkRepr::NrSack(NrSackChunk {
+        sack,
+        nr_gap_blocks,
+    })
 }

@@ -100,7 +100,7 @@ impl SctpAssociation {
         if self.tx.cum_index_of(cum) < self.tx.cum_idx as i64 {
             return;
         }
-        self.process_ack(now, &sack);
+        self.process_ack(now, &sack, &[]);
     }
 
     /// RFC 9260 §9.2: a SHUTDOWN.

@@ -254,6 +254,8 @@ impl RetransmitQueue {
             if !c.acked && !c.abandoned {
                 c.acked = true;
                 self.outstanding = self.outstanding.saturating_sub(c.len);
+                // Gap-acknowledged only: renegable until the cumulative ack covers it.
+                self.renegable = self.renegable.saturating_add(c.len);
                 if c.rtx.take().is_some() {
                     self.marked -= 1;
                 }
@@ -366,6 +368,9 @@ impl RetransmitQueue {
         while let Some(c) = self.chunks.get(&self.cum_idx) {
             if !c.acked {
                 break;
+            }
+            if !c.nr_acked && !c.abandoned {
+                self.renegable = self.renegable.saturating_sub(c.len);
             }
             self.chunks.remove(&self.cum_idx);
             self.cum_idx += 1;

@@ -41,6 +41,7 @@ fn forged_cookie(h: &Harness, my: u32, peer: u32, ties: (u32, u32)) -> Vec<u8> {
         peer_i_data: false,
         peer_i_forward_tsn: false,
         peer_reconfig: false,
+        peer_nr_sack: false,
         peer_addrs: vec![R1],
         local_addrs: vec![L1],
         auth: None,

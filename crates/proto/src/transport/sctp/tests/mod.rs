@@ -25,6 +25,7 @@ mod handshake;
 mod idata;
 mod invalid;
 mod multihoming;
+mod nrsack;
 mod pair;
 mod prsctp;
 mod reconfig;
