@@ -49,6 +49,23 @@ fn cmt_uses_both_paths_and_matches_appstripe() {
     assert_eq!(cmt.summary.sctp[0].fast_retransmissions, 0);
 }
 
+/// DAC is the receiver's (ToN §3.3): B's SACKs report two DATA packets each, so B sends
+/// about half as many SACKs as it receives DATA packets. With DAC off (or the receiver's mode
+/// turned off, as the engine did until 2026-11-29) B acknowledges nearly every packet, since
+/// CMT's interleaved arrivals look out of order.
+#[test]
+fn a_cmt_receiver_delays_acks_by_dac() {
+    let ratio = |over: &[(&str, &str)]| -> f64 {
+        let r = run_with(&example("sctp-cmt"), over);
+        let f = &r.summary.flows[0];
+        f.acks_sent as f64 / f.data_packets_received as f64
+    };
+    let dac = ratio(&[TEN_SECONDS]);
+    let no_dac = ratio(&[TEN_SECONDS, ("flows[0].sctp.cmt_dac", "false")]);
+    assert!(dac < 0.6, "SACKs per DATA packet with DAC: {dac}");
+    assert!(no_dac > 0.9, "SACKs per DATA packet without DAC: {no_dac}");
+}
+
 #[test]
 fn cmt_fields_name_themselves_when_wrong() {
     let text = example("sctp-cmt");

@@ -278,9 +278,15 @@ pub(in crate::sim) fn build_sctp_flow(
     let rng = |side: u64| seeds.stream(&StreamKey::new("sctp-endpoint").with(i as u64).with(side));
     let client = SctpEndpoint::new(cfg.clone(), ep.src_port, local.clone(), rng(0));
     // A-SCTP is the data sender's (Argyriou & Madisetti 2004 §3); the receiver is plain SCTP,
-    // its SACKs and HEARTBEAT ACKs following DSR's own routes back.
+    // its SACKs and HEARTBEAT ACKs following DSR's own routes back. CMT's receiver keeps its
+    // mode: DAC is a receiver algorithm (Iyengar, Amer & Stewart 2006 §3.3), and turning the
+    // mode off here had left every CMT scenario without it (until 2026-11-29).
+    let server_multipath = match cfg.multipath {
+        Multipath::Asctp => Multipath::Off,
+        m => m,
+    };
     let server_cfg = SctpConfig {
-        multipath: Multipath::Off,
+        multipath: server_multipath,
         ..cfg.clone()
     };
     let mut server = SctpEndpoint::new(server_cfg, ep.dst_port, peer.clone(), rng(1));
