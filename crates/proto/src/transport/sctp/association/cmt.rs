@@ -1,18 +1,34 @@
-//! The association's multipath seam and CMT-SCTP on it (Iyengar, Amer & Stewart, IEEE/ACM ToN
-//! 14(5), 2006, "ToN §n" below; options in `../cmt.rs`).
+//! The association's seam, and CMT-SCTP on it (Iyengar, Amer & Stewart, IEEE/ACM ToN 14(5),
+//! 2006, "ToN §n" below; options in `../cmt.rs`).
 //!
-//! The seam is four decisions the core asks the multipath mode ([`Multipath`]) for:
+//! The seam is the decisions the core asks its mode for, by name: the core (`mod.rs`,
+//! `output.rs`, `data.rs`, `paths.rs`, ...) calls no mode's own functions. The multipath mode
+//! ([`Multipath`]: plain SCTP, A-SCTP, CMT) answers:
 //! - which destinations may carry new data now ([`SctpAssociation::new_data_dest`],
-//!   [`SctpAssociation::carries_new_data`]): plain SCTP and A-SCTP one data path, CMT every
-//!   destination whose cwnd has room;
+//!   [`SctpAssociation::carries_new_data`], and [`SctpAssociation::mode_data_path`]: A-SCTP's
+//!   best route): plain SCTP and A-SCTP one data path, CMT every destination whose cwnd has
+//!   room;
 //! - how a SACK's gap reports become miss indications ([`SctpAssociation::miss_rule`]);
-//! - where a retransmission goes ([`SctpAssociation::retarget_retransmissions`]);
+//! - where a retransmission goes ([`SctpAssociation::retarget_retransmissions`],
+//!   [`SctpAssociation::mode_retransmission_path`], [`SctpAssociation::fast_rtx_elsewhere`]);
 //! - what signals window growth and Fast Recovery: the association's cumulative ack and one
 //!   Fast Recovery, or (CMT with CUC) each destination's pseudo-cumulative ack and its own Fast
-//!   Recovery ([`SctpAssociation::per_destination_recovery`]).
+//!   Recovery ([`SctpAssociation::per_destination_recovery`]);
+//! - a destination's heartbeat rules ([`SctpAssociation::heartbeat_rules`]), and what a path
+//!   going down or a switch of the data path does ([`SctpAssociation::mode_path_down`],
+//!   [`SctpAssociation::on_data_path_switch`], [`SctpAssociation::default_switch_cause`]):
+//!   A-SCTP's rules 1–3 and 5–6 (`asctp.rs`).
 //!
-//! cSCTP's duplicated transfer (`csctp.rs`) adds copies on the output side and answers per-path
-//! SACKs (`retransmit/perpath.rs`); it is orthogonal to the multipath mode.
+//! cSCTP's duplicated transfer (`../csctp.rs`), orthogonal to the multipath mode, answers:
+//! - the SACK mode: what a received SACK describes ([`SctpAssociation::sack_scope`]: the
+//!   association, or one path for a per-path SACK, which `RetransmitQueue::process_sack`, the
+//!   one SACK processor, takes as its [`super::super::retransmit::SackScope`]), and whether the
+//!   receiver acknowledges a packet itself ([`SctpAssociation::mode_acknowledges`],
+//!   [`SctpAssociation::on_data_arrival`], [`SctpAssociation::queue_mode_sacks`],
+//!   [`SctpAssociation::on_delayed_sack_timer`]: per local address during a handoff);
+//! - output interleaving: packets sent before the core's ([`SctpAssociation::interleaved_packet`]:
+//!   the copies of new data) and what follows a new chunk's transmission
+//!   ([`SctpAssociation::on_new_chunk_sent`]: its copy).
 
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
