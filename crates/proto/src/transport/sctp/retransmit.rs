@@ -1138,6 +1138,39 @@ pub(super) mod test {
     }
 
     #[test]
+    fn per_path_scope_is_never_stale_and_detects_no_renege() {
+        let (mut q, mut paths) = setup(5);
+        let std_rules = SackRules::standard(3, true);
+        q.process_sack(&sack(&q, 2, &[]), &mut paths, &std_rules, &|d| d);
+        assert_eq!(q.cum_idx, 2);
+        // A per-path SACK whose (path) cumulative ack lies below the association's, reporting
+        // index 3: read, not dropped as stale; 3 is acknowledged and credited to the path.
+        let path_rules = SackRules::per_path(3, A);
+        let s = sack(&q, 1, &[(3, 3)]);
+        let out = q.process_sack(&s, &mut paths, &path_rules, &|d| d);
+        assert!(!out.stale);
+        assert_eq!(out.path_cum, 1);
+        assert_eq!(
+            out.newly_acked.iter().map(|a| a.idx).collect::<Vec<_>>(),
+            [3]
+        );
+        assert_eq!(out.credited.iter().map(|a| a.idx).collect::<Vec<_>>(), [3]);
+        assert!(q.chunks[&3].acked);
+        // The same SACK as a standard one is stale.
+        assert!(q.process_sack(&s, &mut paths, &std_rules, &|d| d).stale);
+        // A per-path SACK that no longer reports 3 does not renege it ...
+        let s = sack(&q, 2, &[]);
+        let out = q.process_sack(&s, &mut paths, &path_rules, &|d| d);
+        assert!(out.reneged_dests.is_empty());
+        assert!(q.chunks[&3].acked);
+        // ... a standard one does (RFC 9260 §6.2.1 D iii).
+        let out = q.process_sack(&s, &mut paths, &std_rules, &|d| d);
+        assert!(out.reneged_dests.contains(&A));
+        assert!(!q.chunks[&3].acked);
+        q.check_invariants(&paths);
+    }
+
+    #[test]
     fn sack_for_unsent_tsns_is_flagged() {
         let (mut q, mut paths) = setup(2);
         let s = sack(&q, 5, &[]);
