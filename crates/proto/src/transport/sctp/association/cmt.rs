@@ -28,13 +28,15 @@
 //!   [`SctpAssociation::on_delayed_sack_timer`]: per local address during a handoff);
 //! - output interleaving: packets sent before the core's ([`SctpAssociation::interleaved_packet`]:
 //!   the copies of new data) and what follows a new chunk's transmission
-//!   ([`SctpAssociation::on_new_chunk_sent`]: its copy).
+//!   ([`SctpAssociation::on_new_chunk_sent`]: its copy);
+//! - the handoff state machines, stepped by ASCONFs with a handoff indication
+//!   ([`SctpAssociation::on_peer_asconf_done`], [`SctpAssociation::on_own_asconf_acked`]).
 
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::{SackChunk, Tsn};
+use sctpsim_wire::sctp::{HandoffIndication, SackChunk, Tsn};
 
 use super::super::api::OutPacket;
 use super::super::asctp::{Multipath, PathRoute};
@@ -385,6 +387,33 @@ impl SctpAssociation {
             self.asctp_switch_from(now, addr, cause);
         }
         true
+    }
+
+    // ------------------------------------------------------------ seam: address changes
+
+    /// Seam: the peer's ASCONF with handoff indication `indication` was processed (`added` /
+    /// `deleted`: an Add IP / Delete IP in it succeeded); cSCTP's correspondent node steps its
+    /// handoff state machine (Aydin & Shen Fig. 3).
+    pub(crate) fn on_peer_asconf_done(
+        &mut self,
+        now: SimTime,
+        indication: HandoffIndication,
+        added: bool,
+        deleted: bool,
+    ) {
+        self.csctp_peer_asconf(now, indication, added, deleted);
+    }
+
+    /// Seam: our ASCONF with handoff indication `indication` was acknowledged; cSCTP's mobile
+    /// node steps its handoff state machine.
+    pub(crate) fn on_own_asconf_acked(
+        &mut self,
+        now: SimTime,
+        indication: HandoffIndication,
+        added: bool,
+        deleted: bool,
+    ) {
+        self.csctp_own_asconf_acked(now, indication, added, deleted);
     }
 
     // ------------------------------------------------------------ seam: output
