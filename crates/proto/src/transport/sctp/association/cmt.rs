@@ -43,7 +43,7 @@ use super::super::asctp::{Multipath, PathRoute};
 use super::super::cmt::RtxPolicy;
 use super::super::congestion::{window_open, CongestionControl, Standard};
 use super::super::path::Path;
-use super::super::retransmit::MissRule;
+use super::super::retransmit::{MissRule, SackScope};
 use super::{PacketCtx, SctpAssociation};
 
 impl SctpAssociation {
@@ -285,17 +285,6 @@ impl SctpAssociation {
     }
 }
 
-/// How the peer's acknowledgements describe what arrived: the SACK mode the seam asks for
-/// each received SACK ([`SctpAssociation::sack_scope`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum AckScope {
-    /// A standard SACK: the receiver's whole state (RFC 9260 §6.2.1).
-    Association,
-    /// A cSCTP per-path SACK: the arrivals at one of the receiver's addresses, for the path to
-    /// this peer address (Aydin & Shen §II).
-    Path(Ipv4Addr),
-}
-
 /// The heartbeat rules for one destination (RFC 9260 §8.3, or A-SCTP rules 2 and 3 in
 /// `asctp.rs`): the seam's answer to [`SctpAssociation::heartbeat_rules`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -480,13 +469,15 @@ impl SctpAssociation {
         self.csctp_queue_sacks(now);
     }
 
-    /// Seam (SACK mode, sender): what a received SACK describes. A per-path SACK (P flag) is
-    /// read as one only with cSCTP on, for the path of its source address.
-    pub(crate) fn sack_scope(&self, ctx: &PacketCtx, sack: &SackChunk) -> AckScope {
+    /// Seam (SACK mode, sender): what a received SACK describes, the scope the one SACK
+    /// processor applies. A per-path SACK (P flag) is read as one only with cSCTP on, for the
+    /// path of its source address (Aydin & Shen §II); anything else describes the receiver's
+    /// whole state (RFC 9260 §6.2.1).
+    pub(crate) fn sack_scope(&self, ctx: &PacketCtx, sack: &SackChunk) -> SackScope {
         if sack.per_path && self.cfg.csctp.enabled {
-            AckScope::Path(ctx.src.unwrap_or(Ipv4Addr::UNSPECIFIED))
+            SackScope::Path(ctx.src.unwrap_or(Ipv4Addr::UNSPECIFIED))
         } else {
-            AckScope::Association
+            SackScope::Association
         }
     }
 }

@@ -17,7 +17,6 @@ use super::super::recv::{DataVerdict, RecvState};
 use super::super::retransmit::{SackRules, SackScope};
 use super::super::stats::MetricKind;
 use super::super::timers::Timer;
-use super::cmt::AckScope;
 use super::{Flow, PacketCtx, SctpAssociation, State};
 
 impl SctpAssociation {
@@ -166,7 +165,7 @@ impl SctpAssociation {
             self.stats.chunks_dropped += 1;
             return Flow::Continue;
         }
-        if let AckScope::Path(k) = self.sack_scope(ctx, sack) {
+        if let SackScope::Path(k) = self.sack_scope(ctx, sack) {
             // A SACK for the path of its source address only (cSCTP, `csctp.rs`).
             return self.process_path_ack(now, k, sack);
         }
