@@ -351,7 +351,7 @@ impl SctpAssociation {
             }
             responses.push((corr, result.err()));
         }
-        self.csctp_peer_asconf(now, a.handoff, added, deleted);
+        self.on_peer_asconf_done(now, a.handoff, added, deleted);
         // Responses: every error; a success only once an error came before it (RFC 5061 §5.3:
         // requests without a response before the first error count as successful).
         let mut params = Vec::new();
@@ -549,7 +549,7 @@ impl SctpAssociation {
                 success,
             });
         }
-        self.csctp_own_asconf_acked(now, out.chunk.handoff, added, deleted);
+        self.on_own_asconf_acked(now, out.chunk.handoff, added, deleted);
         self.send_next_asconf(now);
         Flow::Continue
     }

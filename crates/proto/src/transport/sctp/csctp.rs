@@ -28,10 +28,11 @@ use sctpsim_kernel::SimTime;
 use sctpsim_wire::sctp::{ChunkRepr, DataChunk, ErrorCause, HandoffIndication, SackChunk, Tsn};
 
 use super::api::{ApiError, SctpEvent};
-use super::association::{Flow, PacketCtx, SctpAssociation};
+use super::association::{Flow, SctpAssociation};
 use super::congestion::{AckSample, CongestionControl, Standard};
 use super::csctp_rx::PerPathRx;
 use super::path::RttProbe;
+use super::retransmit::SackRules;
 use super::stats::MetricKind;
 use super::timers::Timer;
 
@@ -435,15 +436,11 @@ impl SctpAssociation {
         Some(self.make_packet(dest, self.peer_vtag, chunks))
     }
 
-    /// A per-path SACK (P flag) from peer address `ctx.src`: acknowledges globally what it
-    /// covers, credits and blames only that path (`retransmit/perpath.rs`).
-    pub(crate) fn csctp_on_per_path_sack(
-        &mut self,
-        now: SimTime,
-        ctx: &PacketCtx,
-        sack: &SackChunk,
-    ) -> Flow {
-        let k = ctx.src.unwrap_or(Ipv4Addr::UNSPECIFIED);
+    /// A per-path SACK (P flag) for the path to peer address `k` (its source): acknowledges
+    /// globally what it covers, credits and blames only that path (`retransmit/perpath.rs`).
+    /// The per-path counterpart of `process_ack`, which the seam's
+    /// [`SctpAssociation::sack_scope`] chooses.
+    pub(crate) fn process_path_ack(&mut self, now: SimTime, k: Ipv4Addr, sack: &SackChunk) -> Flow {
         if self.path_index(k).is_none() {
             self.stats.chunks_dropped += 1;
             return Flow::Continue;
@@ -457,10 +454,10 @@ impl SctpAssociation {
         } else {
             k
         };
-        let threshold = self.cfg.fast_rtx_threshold.max(1);
+        let rules = SackRules::per_path(self.cfg.fast_rtx_threshold.max(1), k);
         let out = self
             .tx
-            .process_per_path_sack(sack, k, &mut self.paths, threshold, rtx_dest);
+            .process_sack(sack, &mut self.paths, &rules, &|_| rtx_dest);
         if out.acks_unsent {
             let cause = ErrorCause::ProtocolViolation {
                 info: b"SACK acknowledges a TSN that was not sent".to_vec(),

@@ -21,7 +21,7 @@ use super::stats::RtxCause;
 mod early;
 mod perpath;
 
-pub use perpath::{ChunkCopy, CopyKey, PerPathOutcome};
+pub use perpath::{ChunkCopy, CopyKey};
 
 /// A retransmission mark: why, and where the retransmission goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,6 +120,19 @@ pub struct Acked {
     pub was_in_flight: bool,
 }
 
+impl Acked {
+    /// Chunk `idx` (`c`) acknowledged, reported with destination `dest`.
+    fn of(idx: u64, c: &TxChunk, dest: Ipv4Addr, was_in_flight: bool) -> Self {
+        Acked {
+            idx,
+            dest,
+            len: c.len,
+            retransmitted: c.tx_count > 1,
+            was_in_flight,
+        }
+    }
+}
+
 /// What a SACK did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SackOutcome {
@@ -140,6 +153,34 @@ pub struct SackOutcome {
     /// Miss indications withheld by the per-path TSN range rule (A-SCTP, see
     /// [`RetransmitQueue::process_sack`] with [`MissRule::TsnRange`]).
     pub misses_out_of_range: u64,
+    /// Per-path SACK ([`SackScope::Path`]): copies on the SACK's path newly acknowledged on
+    /// it; these, and only these, credit the path's cwnd and RTT (`retransmitted`: Karn's rule
+    /// applies). Empty for a standard SACK, whose `newly_acked` credit their destinations.
+    pub credited: Vec<Acked>,
+    /// Per-path SACK: copies on the SACK's path declared lost by its miss indications.
+    pub lost: u32,
+    /// The SACK's cumulative TSN ack as an exclusive index (for a per-path SACK, the path's).
+    pub path_cum: i64,
+}
+
+/// What a SACK describes: the rule of [`RetransmitQueue::process_sack`] that the association's
+/// seam chooses for each SACK (its SACK mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SackScope {
+    /// A standard SACK: the receiver's whole state (RFC 9260 §6.2.1). Its cumulative ack is
+    /// the association's (an older one is stale), a gap-acked TSN it no longer reports was
+    /// reneged, and every newly acknowledged chunk credits its last destination.
+    #[default]
+    Association,
+    /// A cSCTP per-path SACK (Aydin & Shen §II): what arrived at one receiver address, for
+    /// the path to peer address `k` (the SACK's source). Its cumulative ack is the path's (it
+    /// may lie below the association's); it acknowledges globally what it covers but credits
+    /// and blames only copies sent to `k`, a copy of an acknowledged chunk still in flight on
+    /// another path stays counted there until that path's SACK or T3-rtx settles it, the
+    /// association's cumulative point moves over what is acknowledged from the front, and
+    /// there is no renege detection (the SACK does not describe the receiver's whole state).
+    /// Miss indications are ordered by sending time on `k` (`retransmit/perpath.rs`).
+    Path(Ipv4Addr),
 }
 
 /// How a SACK's gap reports become miss indications (RFC 9260 §7.2.4 and its multipath
@@ -167,6 +208,8 @@ pub struct SackRules {
     /// CMT's DAC (ToN §3.3): the DATA packets the SACK reports having acknowledged (1 or 2);
     /// 0 when the SACK carries no such report or DAC is off.
     pub dac_packets: u32,
+    /// What the SACK describes: the association's receive state or one path's arrivals.
+    pub scope: SackScope,
 }
 
 impl SackRules {
@@ -177,14 +220,27 @@ impl SackRules {
             htna,
             miss_rule: MissRule::Standard,
             dac_packets: 0,
+            scope: SackScope::Association,
+        }
+    }
+
+    /// A cSCTP per-path SACK for the path to `k`: `threshold` misses counted on that path.
+    pub fn per_path(threshold: u32, k: Ipv4Addr) -> Self {
+        SackRules {
+            scope: SackScope::Path(k),
+            ..SackRules::standard(threshold, false)
         }
     }
 }
 
-/// cSCTP: takes a chunk's duplicate copy out of its path's flight (a standard SACK
-/// acknowledged the chunk without saying which copy arrived, or the chunk went away).
-fn release_dup(c: &TxChunk, paths: &mut [Path]) {
-    if let Some(d) = c.dup.filter(|d| d.in_flight) {
+/// Flight bookkeeping of a chunk that arrived (or went away): it and its copy on another path
+/// (cSCTP duplicated transfer), if still counted, leave their paths' flightsizes.
+fn leave_flight(c: &mut TxChunk, paths: &mut [Path]) {
+    if c.in_flight {
+        c.in_flight = false;
+        flight_sub(paths, c.dest, c.len);
+    }
+    if let Some(d) = c.dup.take().filter(|d| d.in_flight) {
         flight_sub(paths, d.dest, c.len);
     }
 }
@@ -403,13 +459,25 @@ impl RetransmitQueue {
         }) || self.acked_copies.keys().any(|k| k.dest == dest)
     }
 
-    /// RFC 9260 §6.2.1 "Processing a Received SACK" and §7.2.4 miss indications, the one SACK
-    /// processor of a standard SACK (cSCTP's per-path SACKs, which describe one path's
-    /// arrivals only, are `retransmit/perpath.rs`).
+    /// RFC 9260 §6.2.1 "Processing a Received SACK" and §7.2.4 miss indications: the one SACK
+    /// processor, for a standard SACK and for a cSCTP per-path SACK alike.
     ///
-    /// `rules` says how gap reports become miss indications ([`SackRules`]: the threshold, HTNA,
-    /// and the multipath seam's [`MissRule`]); `fast_rtx_dest` chooses the destination of a fast
-    /// retransmission from the chunk's last destination.
+    /// Every SACK goes through the same steps, and [`SackRules::scope`] says what the SACK
+    /// describes, which changes three rules ([`SackScope`]):
+    /// 1. validity: a standard SACK older than the cumulative ack point is dropped (§6.2.1 D i);
+    ///    a per-path SACK's cumulative ack is the path's and may lie below it;
+    /// 2. the walk over what the SACK covers (its cumulative ack and Gap Ack Blocks,
+    ///    [`Self::covered_ranges`]), acknowledging each chunk once ([`Self::ack_chunk`]) and
+    ///    taking what arrived out of its path's flight; a per-path SACK credits only the copies
+    ///    that went to its path and keeps other copies still in flight
+    ///    (`retransmit/perpath.rs`); renege detection (§6.2.1 D iii) only for a standard SACK,
+    ///    as a per-path SACK does not describe the receiver's whole state;
+    /// 3. miss indications: by TSN order and the multipath seam's [`MissRule`] for a standard
+    ///    SACK, by sending time on the path for a per-path one; both mark through the same
+    ///    §7.2.4 step ([`Self::mark_fast`]).
+    ///
+    /// `fast_rtx_dest` chooses the destination of a fast retransmission from the chunk's last
+    /// destination.
     pub fn process_sack(
         &mut self,
         sack: &SackChunk,
@@ -438,14 +506,28 @@ impl RetransmitQueue {
             gap_blocks: sack.gap_blocks.len() + nr_blocks.len(),
             ..SackOutcome::default()
         };
-        let new_cum = self.cum_index_of(sack.cum_tsn_ack);
+        let cum = self.cum_index_of(sack.cum_tsn_ack);
+        out.path_cum = cum;
+        if let SackScope::Path(k) = rules.scope {
+            if cum > self.next_idx as i64 {
+                out.acks_unsent = true;
+                return out;
+            }
+            let (reported, _) = self.covered_ranges(cum, &sack.gap_blocks);
+            let newest = self.ack_on_path(k, cum, &reported, paths, &mut out);
+            if let Some(newest) = newest {
+                self.count_misses_on_path(k, newest, paths, rules, fast_rtx_dest, &mut out);
+            }
+            self.advance_cum(&mut out);
+            return out;
+        }
         // D i: "If Cumulative TSN Ack is less than the Cumulative TSN Ack Point, then drop
         // the SACK chunk."
-        if new_cum < self.cum_idx as i64 {
+        if cum < self.cum_idx as i64 {
             out.stale = true;
             return out;
         }
-        let new_cum = new_cum as u64;
+        let new_cum = cum as u64;
         if new_cum > self.next_idx
             || self
                 .chunks
@@ -458,28 +540,18 @@ impl RetransmitQueue {
         // Cumulative acknowledgement.
         let acked_cum: Vec<u64> = self.chunks.range(..new_cum).map(|(i, _)| *i).collect();
         for idx in acked_cum {
-            if let Some(c) = self.chunks.remove(&idx) {
-                if c.in_flight {
-                    flight_sub(paths, c.dest, c.len);
-                }
-                release_dup(&c, paths);
-                if c.rtx.is_some() {
-                    self.marked -= 1;
-                }
-                if c.tx_count > 0 && !c.acked && !c.abandoned {
-                    self.outstanding = self.outstanding.saturating_sub(c.len);
-                }
+            if let Some(mut c) = self.chunks.remove(&idx) {
+                let was_in_flight = c.in_flight;
+                leave_flight(&mut c, paths);
+                // A gap-acked chunk held renegable space until now (RFC 9260 §6.2.1).
                 if c.acked && !c.nr_acked && !c.abandoned {
                     self.renegable = self.renegable.saturating_sub(c.len);
                 }
-                if !c.acked && !c.abandoned {
-                    out.newly_acked.push(Acked {
-                        idx,
-                        dest: c.dest,
-                        len: c.len,
-                        retransmitted: c.tx_count > 1,
-                        was_in_flight: c.in_flight,
-                    });
+                if Self::ack_chunk(&mut self.outstanding, &mut self.marked, &mut c) {
+                    out.newly_acked
+                        .push(Acked::of(idx, &c, c.dest, was_in_flight));
+                } else if c.rtx.take().is_some() {
+                    self.marked -= 1; // it leaves the queue: no mark may stay counted
                 }
             }
         }
@@ -487,14 +559,15 @@ impl RetransmitQueue {
         self.cum_idx = new_cum;
         self.adv_peer_ack = self.adv_peer_ack.max(new_cum);
 
-        // Gap Ack Blocks (and NR Gap Ack Blocks): offsets from the SACK's cumulative TSN ack
-        // (new_cum - 1).
-        let next_idx = self.next_idx;
-        let (reported, highest_reported) = index_ranges(new_cum, next_idx, &sack.gap_blocks);
-        let (nr_reported, nr_highest) = index_ranges(new_cum, next_idx, nr_blocks);
-        let highest_reported = highest_reported.max(nr_highest);
-        let reported = merge_ranges(reported.into_iter().chain(nr_reported.iter().copied()));
-        let nr_reported = merge_ranges(nr_reported.into_iter());
+        // Gap Ack Blocks and NR Gap Ack Blocks.
+        let (gap, gap_highest) = self.covered_ranges(cum, &sack.gap_blocks);
+        let (nr_reported, nr_highest) = self.covered_ranges(cum, nr_blocks);
+        let highest_reported = gap_highest.max(nr_highest);
+        let reported = if nr_reported.is_empty() {
+            gap
+        } else {
+            merge_ranges(gap.into_iter().chain(nr_reported.iter().copied()))
+        };
         let in_reported = |idx: u64| in_ranges(&reported, idx);
         // NR gap blocks: non-renegable from now on; a TSN gap-acked before leaves the
         // renegable count, one newly acknowledged is counted below.
@@ -511,37 +584,17 @@ impl RetransmitQueue {
         }
         for (lo, hi) in &reported {
             for (idx, c) in self.chunks.range_mut(*lo..=*hi) {
-                if c.acked || c.abandoned || c.tx_count == 0 {
+                if c.tx_count == 0 {
                     continue;
                 }
-                c.acked = true;
-                self.outstanding = self.outstanding.saturating_sub(c.len);
-                if !c.nr_acked {
-                    self.renegable = self.renegable.saturating_add(c.len);
-                }
-                if c.rtx.take().is_some() {
-                    self.marked -= 1;
-                }
-                release_dup(c, paths);
-                c.dup = None;
-                if c.in_flight {
-                    c.in_flight = false;
-                    flight_sub(paths, c.dest, c.len);
-                    out.newly_acked.push(Acked {
-                        idx: *idx,
-                        dest: c.dest,
-                        len: c.len,
-                        retransmitted: c.tx_count > 1,
-                        was_in_flight: true,
-                    });
-                } else {
-                    out.newly_acked.push(Acked {
-                        idx: *idx,
-                        dest: c.dest,
-                        len: c.len,
-                        retransmitted: c.tx_count > 1,
-                        was_in_flight: false,
-                    });
+                let was_in_flight = c.in_flight;
+                if Self::ack_chunk(&mut self.outstanding, &mut self.marked, c) {
+                    if !c.nr_acked {
+                        self.renegable = self.renegable.saturating_add(c.len);
+                    }
+                    leave_flight(c, paths);
+                    out.newly_acked
+                        .push(Acked::of(*idx, c, c.dest, was_in_flight));
                 }
             }
         }
@@ -584,6 +637,48 @@ impl RetransmitQueue {
             }
         }
         out
+    }
+
+    /// The walk's ranges: `blocks` (a SACK's Gap Ack Blocks, or an NR-SACK's NR Gap Ack Blocks)
+    /// as inclusive index ranges, sorted and merged (blocks may overlap or come out of order on the wire), and the highest reported
+    /// index. Offset 1 is the index right after the SACK's cumulative ack `cum` (exclusive,
+    /// [`Self::cum_index_of`]); nonsense blocks (start 0, start after end) and blocks entirely
+    /// beyond what was sent are ignored (only a cumulative ack of unsent TSNs is treated as a
+    /// protocol violation).
+    fn covered_ranges(&self, cum: i64, blocks: &[GapAckBlock]) -> (Vec<(u64, u64)>, Option<u64>) {
+        let last = self.next_idx as i64 - 1;
+        let mut reported: Vec<(u64, u64)> = Vec::with_capacity(blocks.len());
+        for b in blocks {
+            if b.start == 0 || b.start > b.end {
+                continue;
+            }
+            let lo = (cum - 1 + i64::from(b.start)).max(0);
+            let hi = (cum - 1 + i64::from(b.end)).min(last);
+            if lo > hi {
+                continue;
+            }
+            reported.push((lo as u64, hi as u64));
+        }
+        let merged = merge_ranges(reported.into_iter());
+        let highest = merged.last().map(|r| r.1);
+        (merged, highest)
+    }
+
+    /// The walk's acknowledgement of one chunk: if it was neither acknowledged nor abandoned,
+    /// it is now, leaves the outstanding count and loses its retransmission mark. Returns
+    /// whether it was newly acknowledged.
+    fn ack_chunk(outstanding: &mut u32, marked: &mut usize, c: &mut TxChunk) -> bool {
+        if c.acked || c.abandoned {
+            return false;
+        }
+        c.acked = true;
+        if c.tx_count > 0 {
+            *outstanding = outstanding.saturating_sub(c.len);
+        }
+        if c.rtx.take().is_some() {
+            *marked -= 1;
+        }
+        true
     }
 
     /// Miss indications by RFC 9260 §7.2.4 (HTNA) or RFC 2960 §7.2.4, with A-SCTP's per-path
@@ -664,7 +759,7 @@ impl RetransmitQueue {
             }
             c.misses += 1;
             if c.misses >= rules.threshold {
-                Self::mark_fast(&mut self.marked, *idx, c, paths, out, fast_rtx_dest);
+                Self::lost_by_sack(&mut self.marked, *idx, c, paths, out, fast_rtx_dest);
             }
         }
     }
@@ -714,14 +809,32 @@ impl RetransmitQueue {
             let dac = rules.dac_packets > 0 && !mixed && lowest_newly.is_some_and(|l| *idx < l);
             c.misses += if dac { rules.dac_packets } else { 1 };
             if c.misses >= rules.threshold {
-                Self::mark_fast(&mut self.marked, *idx, c, paths, out, fast_rtx_dest);
+                Self::lost_by_sack(&mut self.marked, *idx, c, paths, out, fast_rtx_dest);
             }
         }
     }
 
-    /// RFC 9260 §7.2.4 step 1: chunk `idx` reached the threshold and is marked for fast
-    /// retransmission.
+    /// RFC 9260 §7.2.4 step 1: chunk `idx`, taken out of the flight by the caller, reached
+    /// the miss threshold and is marked for fast retransmission to `to`.
     fn mark_fast(
+        marked: &mut usize,
+        idx: u64,
+        c: &mut TxChunk,
+        to: Ipv4Addr,
+        out: &mut SackOutcome,
+    ) {
+        c.fast_retransmitted = true;
+        *marked += 1;
+        c.rtx = Some(RtxMark {
+            cause: RtxCause::Fast,
+            dest: to,
+        });
+        out.fast_marked.push(idx);
+    }
+
+    /// A standard SACK's miss threshold reached (§7.2.4 step 1): the chunk leaves its path's
+    /// flight and is marked.
+    fn lost_by_sack(
         marked: &mut usize,
         idx: u64,
         c: &mut TxChunk,
@@ -731,13 +844,7 @@ impl RetransmitQueue {
     ) {
         c.in_flight = false;
         flight_sub(paths, c.dest, c.len);
-        c.fast_retransmitted = true;
-        *marked += 1;
-        c.rtx = Some(RtxMark {
-            cause: RtxCause::Fast,
-            dest: fast_rtx_dest(c.dest),
-        });
-        out.fast_marked.push(idx);
+        Self::mark_fast(marked, idx, c, fast_rtx_dest(c.dest), out);
     }
 
     /// RFC 9260 §6.3.3 E3: marks every chunk in flight to `expired` for retransmission to
@@ -878,12 +985,7 @@ impl RetransmitQueue {
             if c.rtx.take().is_some() {
                 self.marked -= 1;
             }
-            release_dup(c, paths);
-            c.dup = None;
-            if c.in_flight {
-                c.in_flight = false;
-                flight_sub(paths, c.dest, c.len);
-            }
+            leave_flight(c, paths);
             let f = found.get_or_insert((c.chunk.stream_id, 0, false));
             f.1 += c.chunk.user_data.len();
             f.2 |= c.tx_count > 0;
@@ -967,33 +1069,6 @@ impl RetransmitQueue {
         self.fast_recovery_exit = None;
         msgs.len()
     }
-}
-
-/// Gap blocks as inclusive index ranges (offset 1 is the TSN right after the cumulative TSN ack,
-/// index `new_cum`), nonsense blocks and blocks wholly beyond what was sent dropped, ends
-/// clipped to the last TSN sent; with the highest index reported.
-fn index_ranges(
-    new_cum: u64,
-    next_idx: u64,
-    blocks: &[GapAckBlock],
-) -> (Vec<(u64, u64)>, Option<u64>) {
-    let mut out = Vec::with_capacity(blocks.len());
-    let mut highest: Option<u64> = None;
-    for b in blocks {
-        if b.start == 0 || b.start > b.end {
-            continue; // nonsense block: ignore it
-        }
-        let lo = new_cum + u64::from(b.start) - 1;
-        let hi = (new_cum + u64::from(b.end) - 1).min(next_idx.saturating_sub(1));
-        if lo > hi {
-            // A block entirely beyond what was sent: ignored (only a cumulative ack of unsent
-            // TSNs is treated as a protocol violation).
-            continue;
-        }
-        out.push((lo, hi));
-        highest = Some(highest.map_or(hi, |h: u64| h.max(hi)));
-    }
-    (out, highest)
 }
 
 /// Sorted, merged ranges: blocks may overlap or come out of order on the wire.
@@ -1145,6 +1220,39 @@ pub(super) mod test {
         assert_eq!(q.outstanding_bytes(), 300);
         assert_eq!(paths[0].flight_size, 0);
         assert_eq!(q.first_rtx_dest(), Some(b));
+    }
+
+    #[test]
+    fn per_path_scope_is_never_stale_and_detects_no_renege() {
+        let (mut q, mut paths) = setup(5);
+        let std_rules = SackRules::standard(3, true);
+        q.process_sack(&sack(&q, 2, &[]), &mut paths, &std_rules, &|d| d);
+        assert_eq!(q.cum_idx, 2);
+        // A per-path SACK whose (path) cumulative ack lies below the association's, reporting
+        // index 3: read, not dropped as stale; 3 is acknowledged and credited to the path.
+        let path_rules = SackRules::per_path(3, A);
+        let s = sack(&q, 1, &[(3, 3)]);
+        let out = q.process_sack(&s, &mut paths, &path_rules, &|d| d);
+        assert!(!out.stale);
+        assert_eq!(out.path_cum, 1);
+        assert_eq!(
+            out.newly_acked.iter().map(|a| a.idx).collect::<Vec<_>>(),
+            [3]
+        );
+        assert_eq!(out.credited.iter().map(|a| a.idx).collect::<Vec<_>>(), [3]);
+        assert!(q.chunks[&3].acked);
+        // The same SACK as a standard one is stale.
+        assert!(q.process_sack(&s, &mut paths, &std_rules, &|d| d).stale);
+        // A per-path SACK that no longer reports 3 does not renege it ...
+        let s = sack(&q, 2, &[]);
+        let out = q.process_sack(&s, &mut paths, &path_rules, &|d| d);
+        assert!(out.reneged_dests.is_empty());
+        assert!(q.chunks[&3].acked);
+        // ... a standard one does (RFC 9260 §6.2.1 D iii).
+        let out = q.process_sack(&s, &mut paths, &std_rules, &|d| d);
+        assert!(out.reneged_dests.contains(&A));
+        assert!(!q.chunks[&3].acked);
+        q.check_invariants(&paths);
     }
 
     #[test]

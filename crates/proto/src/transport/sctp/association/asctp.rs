@@ -29,8 +29,8 @@
 //!    its T3-rtx timeout: the paper leaves this open; DSR drops what it cannot salvage, and
 //!    "we are sure that the time of sender idleness is minimum" (§3) needs the lost window
 //!    back without an RTO. Chunks that arrive anyway become duplicates the receiver reports.
-//! 6. **The per-path TSN range rule** for miss indications (`retransmit.rs`,
-//!    `process_sack_ranged`); a switch starts a new range on the new data path.
+//! 6. **The per-path TSN range rule** for miss indications (`retransmit.rs`, `process_sack`
+//!    with `MissRule::TsnRange`); a switch starts a new range on the new data path.
 //! 7. **A new route is a new path** — "with SCTP we maintain congestion control parameters
 //!    for every path, allowing thus the maintenance of a distinct state": a path that gets a
 //!    route after having none starts with fresh state ([`Path::renew_route`]).

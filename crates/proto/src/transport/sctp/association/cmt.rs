@@ -1,30 +1,50 @@
-//! The association's multipath seam and CMT-SCTP on it (Iyengar, Amer & Stewart, IEEE/ACM ToN
-//! 14(5), 2006, "ToN §n" below; options in `../cmt.rs`).
+//! The association's seam, and CMT-SCTP on it (Iyengar, Amer & Stewart, IEEE/ACM ToN 14(5),
+//! 2006, "ToN §n" below; options in `../cmt.rs`).
 //!
-//! The seam is four decisions the core asks the multipath mode ([`Multipath`]) for:
+//! The seam is the decisions the core asks its mode for, by name: the core (`mod.rs`,
+//! `output.rs`, `data.rs`, `paths.rs`, ...) calls no mode's own functions. The multipath mode
+//! ([`Multipath`]: plain SCTP, A-SCTP, CMT) answers:
 //! - which destinations may carry new data now ([`SctpAssociation::new_data_dest`],
-//!   [`SctpAssociation::carries_new_data`]): plain SCTP and A-SCTP one data path, CMT every
-//!   destination whose cwnd has room;
+//!   [`SctpAssociation::carries_new_data`], and [`SctpAssociation::mode_data_path`]: A-SCTP's
+//!   best route): plain SCTP and A-SCTP one data path, CMT every destination whose cwnd has
+//!   room;
 //! - how a SACK's gap reports become miss indications ([`SctpAssociation::miss_rule`]);
-//! - where a retransmission goes ([`SctpAssociation::retarget_retransmissions`]);
+//! - where a retransmission goes ([`SctpAssociation::retarget_retransmissions`],
+//!   [`SctpAssociation::mode_retransmission_path`], [`SctpAssociation::fast_rtx_elsewhere`]);
 //! - what signals window growth and Fast Recovery: the association's cumulative ack and one
 //!   Fast Recovery, or (CMT with CUC) each destination's pseudo-cumulative ack and its own Fast
-//!   Recovery ([`SctpAssociation::per_destination_recovery`]).
+//!   Recovery ([`SctpAssociation::per_destination_recovery`]);
+//! - a destination's heartbeat rules ([`SctpAssociation::heartbeat_rules`]), and what a path
+//!   going down or a switch of the data path does ([`SctpAssociation::mode_path_down`],
+//!   [`SctpAssociation::on_data_path_switch`], [`SctpAssociation::default_switch_cause`]):
+//!   A-SCTP's rules 1–3 and 5–6 (`asctp.rs`).
 //!
-//! cSCTP's duplicated transfer (`csctp.rs`) adds copies on the output side and answers per-path
-//! SACKs (`retransmit/perpath.rs`); it is orthogonal to the multipath mode.
+//! cSCTP's duplicated transfer (`../csctp.rs`), orthogonal to the multipath mode, answers:
+//! - the SACK mode: what a received SACK describes ([`SctpAssociation::sack_scope`]: the
+//!   association, or one path for a per-path SACK, which `RetransmitQueue::process_sack`, the
+//!   one SACK processor, takes as its [`super::super::retransmit::SackScope`]), and whether the
+//!   receiver acknowledges a packet itself ([`SctpAssociation::mode_acknowledges`],
+//!   [`SctpAssociation::on_data_arrival`], [`SctpAssociation::queue_mode_sacks`],
+//!   [`SctpAssociation::on_delayed_sack_timer`]: per local address during a handoff);
+//! - output interleaving: packets sent before the core's ([`SctpAssociation::interleaved_packet`]:
+//!   the copies of new data) and what follows a new chunk's transmission
+//!   ([`SctpAssociation::on_new_chunk_sent`]: its copy);
+//! - the handoff state machines, stepped by ASCONFs with a handoff indication
+//!   ([`SctpAssociation::on_peer_asconf_done`], [`SctpAssociation::on_own_asconf_acked`]).
 
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
+use sctpsim_wire::sctp::{HandoffIndication, SackChunk, Tsn};
 
-use super::super::asctp::Multipath;
+use super::super::api::OutPacket;
+use super::super::asctp::{Multipath, PathRoute};
 use super::super::cmt::RtxPolicy;
 use super::super::congestion::{window_open, CongestionControl, Standard};
 use super::super::path::Path;
-use super::super::retransmit::MissRule;
-use super::SctpAssociation;
+use super::super::retransmit::{MissRule, SackScope};
+use super::{PacketCtx, SctpAssociation};
 
 impl SctpAssociation {
     /// CMT-SCTP is on.
@@ -261,6 +281,203 @@ impl SctpAssociation {
             p.pf = true;
             self.stats.cmt_pf_entries += 1;
             self.send_heartbeat(now, addr);
+        }
+    }
+}
+
+/// The heartbeat rules for one destination (RFC 9260 §8.3, or A-SCTP rules 2 and 3 in
+/// `asctp.rs`): the seam's answer to [`SctpAssociation::heartbeat_rules`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HeartbeatRules {
+    /// Nothing to probe: no heartbeat (A-SCTP: the path's route is lost and data does not go
+    /// there).
+    pub no_route: bool,
+    /// A heartbeat every RTO, without §8.3's period, jitter and idle condition (A-SCTP rule 2).
+    pub every_rto: bool,
+    /// An unanswered heartbeat backs the RTO off (§8.3; not with A-SCTP rule 3).
+    pub back_off: bool,
+    /// An unanswered heartbeat counts against the association's error counter too (§8.1;
+    /// A-SCTP: only on the data path, rule 3).
+    pub count_association: bool,
+    /// Record when the path's heartbeat went unanswered (A-SCTP: an answer to a heartbeat sent
+    /// before then is late and does not bring the path back).
+    pub note_given_up: bool,
+}
+
+impl SctpAssociation {
+    // ------------------------------------------------------------ seam: destinations
+
+    /// Seam: the heartbeat rules of destination `addr`.
+    pub(crate) fn heartbeat_rules(&self, addr: Ipv4Addr) -> HeartbeatRules {
+        let asctp = self.asctp();
+        let route_lost = self.path(addr).is_some_and(|p| p.route == PathRoute::Lost);
+        HeartbeatRules {
+            no_route: asctp && route_lost && addr != self.current,
+            every_rto: self.asctp_rule(|r| r.heartbeat_every_rto),
+            back_off: !self.asctp_rule(|r| r.two_heartbeat_failures),
+            count_association: !asctp || addr == self.current,
+            note_given_up: asctp,
+        }
+    }
+
+    /// Seam: the data path when the mode chooses it itself (A-SCTP rule 1, `asctp.rs`: the
+    /// primary while usable, else the best usable route); `None`: RFC 9260 §6.4 / §8.2.
+    pub(crate) fn mode_data_path(&self) -> Option<Ipv4Addr> {
+        self.asctp().then(|| self.asctp_data_dest())
+    }
+
+    /// Seam: where a retransmission that RFC 9260 §6.4 sends to an alternate goes instead
+    /// (A-SCTP rule 1: every DATA chunk on the data path); `None`: the alternate.
+    pub(crate) fn mode_retransmission_path(&self) -> Option<Ipv4Addr> {
+        self.asctp_rule(|r| r.retransmit_on_data_path)
+            .then(|| self.asctp_data_dest())
+    }
+
+    /// Seam: a fast retransmission goes to an alternate destination (the profile's
+    /// `fast_rtx_to_alternate`, or the mode: A-SCTP rule 1).
+    pub(crate) fn fast_rtx_elsewhere(&self) -> bool {
+        self.cfg.fast_rtx_to_alternate || self.mode_retransmission_path().is_some()
+    }
+
+    /// Seam: the cause of a switch of the data path back to the primary when nothing else
+    /// named one: a return (RFC 9260 §6.4), except with A-SCTP, whose primary moves with the
+    /// data path so that a switch to it is always a failover.
+    pub(crate) fn default_switch_cause(&self, to: Ipv4Addr) -> super::super::stats::SwitchCause {
+        use super::super::stats::SwitchCause;
+        if to == self.primary && !self.asctp() {
+            SwitchCause::Return
+        } else {
+            SwitchCause::Failover
+        }
+    }
+
+    /// Seam: the data path just moved from `from` to `to` (A-SCTP rules 5 and 6).
+    pub(crate) fn on_data_path_switch(&mut self, from: Ipv4Addr, to: Ipv4Addr) {
+        if self.asctp() {
+            self.asctp_on_switch(from, to);
+        }
+    }
+
+    /// Seam: destination `addr` went down (RFC 9260 §8.2). Returns whether the mode moved the
+    /// data itself (A-SCTP: off a failed data path or primary to the best route, rules 1 and
+    /// 5); otherwise the core fails over as §6.4 says.
+    pub(crate) fn mode_path_down(
+        &mut self,
+        now: SimTime,
+        addr: Ipv4Addr,
+        cause: super::super::stats::SwitchCause,
+    ) -> bool {
+        if !self.asctp() {
+            return false;
+        }
+        if addr == self.current || addr == self.primary {
+            // A-SCTP: "SCTP will also [switch] ... after the 2RTO Heartbeat timer expires on
+            // the primary path" (§3).
+            self.asctp_switch_from(now, addr, cause);
+        }
+        true
+    }
+
+    // ------------------------------------------------------------ seam: address changes
+
+    /// Seam: the peer's ASCONF with handoff indication `indication` was processed (`added` /
+    /// `deleted`: an Add IP / Delete IP in it succeeded); cSCTP's correspondent node steps its
+    /// handoff state machine (Aydin & Shen Fig. 3).
+    pub(crate) fn on_peer_asconf_done(
+        &mut self,
+        now: SimTime,
+        indication: HandoffIndication,
+        added: bool,
+        deleted: bool,
+    ) {
+        self.csctp_peer_asconf(now, indication, added, deleted);
+    }
+
+    /// Seam: our ASCONF with handoff indication `indication` was acknowledged; cSCTP's mobile
+    /// node steps its handoff state machine.
+    pub(crate) fn on_own_asconf_acked(
+        &mut self,
+        now: SimTime,
+        indication: HandoffIndication,
+        added: bool,
+        deleted: bool,
+    ) {
+        self.csctp_own_asconf_acked(now, indication, added, deleted);
+    }
+
+    // ------------------------------------------------------------ seam: output
+
+    /// Seam (output interleaving): a packet the mode sends before the core's next one, if
+    /// any: cSCTP's copies of new data during a handoff (`csctp.rs`).
+    pub(crate) fn interleaved_packet(&mut self, now: SimTime) -> Option<OutPacket> {
+        self.csctp_dup_packet(now)
+    }
+
+    /// Seam: new DATA chunk `idx` just went to `dest` in the packet being built (cSCTP: its
+    /// copy to a second destination during a handoff).
+    pub(crate) fn on_new_chunk_sent(&mut self, now: SimTime, idx: u64, dest: Ipv4Addr) {
+        self.csctp_duplicate(now, idx, dest);
+    }
+
+    /// Seam: the packet just built carried new data to `dest` (CMT: the next packet of new
+    /// data starts its search after `dest`).
+    pub(crate) fn on_new_data_packet(&mut self, dest: Ipv4Addr) {
+        if self.cmt() {
+            self.cmt_sent_new_data(dest);
+        }
+    }
+
+    /// Seam: chunk `idx` is being retransmitted (cSCTP counts the retransmissions of chunks
+    /// that had a copy, which duplicated transfer was meant to spare).
+    pub(crate) fn on_chunk_retransmitted(&mut self, idx: u64) {
+        if self.tx.chunks.get(&idx).is_some_and(|c| c.had_copy) {
+            self.stats.csctp_retransmissions_of_duplicated += 1;
+        }
+    }
+
+    // ------------------------------------------------------------ seam: SACK mode
+
+    /// Seam (SACK mode, receiver): a DATA chunk the receive state accepted (new or duplicate)
+    /// arrived at our `local` address from `peer`; `cum_before` was the cumulative TSN before
+    /// it (cSCTP records which address each TSN arrived at).
+    pub(crate) fn on_data_arrival(
+        &mut self,
+        local: Ipv4Addr,
+        peer: Ipv4Addr,
+        cum_before: Tsn,
+        tsn: Tsn,
+    ) {
+        self.csctp_on_data(local, peer, cum_before, tsn);
+    }
+
+    /// Seam (SACK mode, receiver): after a packet with DATA at `local`, `Some(arm)` when the
+    /// mode acknowledges it itself (cSCTP during a handoff: per local address; `arm`: the
+    /// delayed-SACK timer should run), `None` for the standard SACK of RFC 9260 §6.2.
+    pub(crate) fn mode_acknowledges(&mut self, local: Ipv4Addr) -> Option<bool> {
+        self.csctp_rx_active()
+            .then(|| self.csctp_after_data_packet(local))
+    }
+
+    /// Seam (SACK mode, receiver): the delayed-SACK timer expired.
+    pub(crate) fn on_delayed_sack_timer(&mut self) {
+        self.csctp_delayed_sack();
+    }
+
+    /// Seam (SACK mode, receiver): queues the SACKs the mode sends itself before the next
+    /// packet is built (cSCTP's per-path SACKs that are due).
+    pub(crate) fn queue_mode_sacks(&mut self, now: SimTime) {
+        self.csctp_queue_sacks(now);
+    }
+
+    /// Seam (SACK mode, sender): what a received SACK describes, the scope the one SACK
+    /// processor applies. A per-path SACK (P flag) is read as one only with cSCTP on, for the
+    /// path of its source address (Aydin & Shen §II); anything else describes the receiver's
+    /// whole state (RFC 9260 §6.2.1).
+    pub(crate) fn sack_scope(&self, ctx: &PacketCtx, sack: &SackChunk) -> SackScope {
+        if sack.per_path && self.cfg.csctp.enabled {
+            SackScope::Path(ctx.src.unwrap_or(Ipv4Addr::UNSPECIFIED))
+        } else {
+            SackScope::Association
         }
     }
 }

@@ -14,7 +14,7 @@ use super::super::api::SctpEvent;
 use super::super::config::EarlyRetransmit;
 use super::super::congestion::{AckSample, CongestionControl, Standard};
 use super::super::recv::{DataVerdict, RecvState};
-use super::super::retransmit::SackRules;
+use super::super::retransmit::{SackRules, SackScope};
 use super::super::stats::MetricKind;
 use super::super::timers::Timer;
 use super::{Flow, PacketCtx, SctpAssociation, State};
@@ -68,7 +68,7 @@ impl SctpAssociation {
             verdict,
             DataVerdict::New | DataVerdict::Duplicate | DataVerdict::InvalidStream
         ) {
-            self.csctp_on_data(ctx.dst(), ctx.src(), cum_before, tsn);
+            self.on_data_arrival(ctx.dst(), ctx.src(), cum_before, tsn);
         }
         match verdict {
             DataVerdict::New => {
@@ -135,9 +135,9 @@ impl SctpAssociation {
                 .map(|p| p.rto.rto())
                 .unwrap_or(self.cfg.rto_initial);
             self.timers.set(Timer::T2Shutdown, now + rto);
-        } else if self.csctp_rx_active() {
-            // cSCTP: acknowledged per local address (`csctp.rs`).
-            if self.csctp_after_data_packet(ctx.dst()) {
+        } else if let Some(arm) = self.mode_acknowledges(ctx.dst()) {
+            // The mode acknowledges this packet itself (cSCTP: per local address).
+            if arm {
                 let delay = self.cfg.effective_sack_delay();
                 self.timers.set_if_idle(Timer::DelayedSack, now + delay);
             }
@@ -172,9 +172,9 @@ impl SctpAssociation {
             self.stats.chunks_dropped += 1;
             return Flow::Continue;
         }
-        if sack.per_path && self.cfg.csctp.enabled {
-            // cSCTP: a SACK for the path of its source address only (`csctp.rs`).
-            return self.csctp_on_per_path_sack(now, ctx, sack);
+        if let SackScope::Path(k) = self.sack_scope(ctx, sack) {
+            // A SACK for the path of its source address only (cSCTP, `csctp.rs`).
+            return self.process_path_ack(now, k, sack);
         }
         self.stats.sacks_received += 1;
         self.stats.gap_blocks_received += (sack.gap_blocks.len() + nr_blocks.len()) as u64;
@@ -200,9 +200,7 @@ impl SctpAssociation {
             .iter()
             .map(|p| {
                 // A-SCTP rule 1 (`asctp.rs`): retransmissions too go to the data path.
-                let to = if self.cfg.fast_rtx_to_alternate
-                    || self.asctp_rule(|r| r.retransmit_on_data_path)
-                {
+                let to = if self.fast_rtx_elsewhere() {
                     self.alternate(p.addr)
                 } else {
                     p.addr
@@ -220,6 +218,7 @@ impl SctpAssociation {
                 (true, false) => 1,
                 (true, true) => 2,
             },
+            scope: SackScope::Association,
         };
         let out = self
             .tx

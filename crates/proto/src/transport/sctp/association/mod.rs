@@ -645,7 +645,7 @@ impl SctpAssociation {
                     if self.rx.sack_pending() {
                         self.rx.request_sack();
                     }
-                    self.csctp_delayed_sack();
+                    self.on_delayed_sack_timer();
                 }
                 Timer::Heartbeat(addr) => self.on_heartbeat_timer(now, addr),
                 Timer::PrSctpExpiry => self.on_lifetime_timer(now),

@@ -24,7 +24,7 @@ use super::{SctpAssociation, State};
 impl SctpAssociation {
     /// The next packet, or `None` when there is nothing (allowed) to send.
     pub(crate) fn next_packet(&mut self, now: SimTime) -> Option<OutPacket> {
-        self.csctp_queue_sacks(now);
+        self.queue_mode_sacks(now);
         if let Some(t) = self.pending.pop_front() {
             self.count_packet(&t);
             return Some(t);
@@ -32,7 +32,7 @@ impl SctpAssociation {
         if self.state == State::Closed {
             return None;
         }
-        if let Some(t) = self.csctp_dup_packet(now) {
+        if let Some(t) = self.interleaved_packet(now) {
             self.count_packet(&t);
             return Some(t);
         }
@@ -263,9 +263,7 @@ impl SctpAssociation {
             }
             self.stats.data_chunks_sent += 1;
             self.stats.data_bytes_sent += u64::from(data_len);
-            if self.tx.chunks.get(&idx).is_some_and(|c| c.had_copy) {
-                self.stats.csctp_retransmissions_of_duplicated += 1;
-            }
+            self.on_chunk_retransmitted(idx);
             match cause {
                 RtxCause::Fast => self.stats.fast_retransmissions += 1,
                 RtxCause::T3 => self.stats.t3_retransmissions += 1,
@@ -428,7 +426,7 @@ impl SctpAssociation {
             *used += len;
             chunks.push(chunk);
             self.tx.on_sent(idx, dest, now, &mut self.paths);
-            self.csctp_duplicate(now, idx, dest);
+            self.on_new_chunk_sent(now, idx, dest);
             sent_any = true;
             new_data = true;
             self.peer_rwnd = self.peer_rwnd.saturating_sub(data_len);
@@ -455,9 +453,7 @@ impl SctpAssociation {
         }
         if new_data {
             burst_used(&mut self.paths[pi]);
-            if self.cmt() {
-                self.cmt_sent_new_data(dest);
-            }
+            self.on_new_data_packet(dest);
         }
         if sent_any {
             // §6.3.2 R1: "if the T3-rtx timer of that address is not running, start it".

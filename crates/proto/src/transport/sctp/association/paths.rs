@@ -26,8 +26,8 @@ impl SctpAssociation {
     /// RFC 9260 §6.4 / §8.2: the destination new data should go to now (A-SCTP:
     /// `asctp.rs`, rule 1).
     pub(super) fn choose_data_dest(&self) -> Ipv4Addr {
-        if self.asctp() {
-            return self.asctp_data_dest();
+        if let Some(d) = self.mode_data_path() {
+            return d;
         }
         let (primary, current) = (self.primary, self.current);
         if self.usable(primary)
@@ -64,11 +64,7 @@ impl SctpAssociation {
         if chosen != self.current && !self.current.is_unspecified() {
             self.stats.path_switches += 1;
             let from = self.current;
-            let cause = known.unwrap_or(if chosen == self.primary && !self.asctp() {
-                SwitchCause::Return
-            } else {
-                SwitchCause::Failover
-            });
+            let cause = known.unwrap_or_else(|| self.default_switch_cause(chosen));
             self.metric(
                 now,
                 MetricKind::PathSwitch {
@@ -77,9 +73,7 @@ impl SctpAssociation {
                     cause,
                 },
             );
-            if self.asctp() {
-                self.asctp_on_switch(from, chosen);
-            }
+            self.on_data_path_switch(from, chosen);
         }
         self.current = chosen;
         chosen
@@ -88,9 +82,9 @@ impl SctpAssociation {
     /// RFC 9260 §6.4: "an active destination transport address that is different from the
     /// last destination address to which the DATA chunk was sent", if there is one.
     pub(crate) fn alternate(&self, from: Ipv4Addr) -> Ipv4Addr {
-        if self.asctp_rule(|r| r.retransmit_on_data_path) {
+        if let Some(d) = self.mode_retransmission_path() {
             // A-SCTP rule 1: every DATA chunk, retransmissions included, on the data path.
-            return self.asctp_data_dest();
+            return d;
         }
         let n = self.paths.len();
         if let Some(i) = self.path_index(from) {
@@ -143,13 +137,7 @@ impl SctpAssociation {
         }
         if down {
             self.events.push_back(SctpEvent::PathDown { addr });
-            if self.asctp() {
-                if addr == self.current || addr == self.primary {
-                    // A-SCTP: "SCTP will also [switch] ... after the 2RTO Heartbeat timer
-                    // expires on the primary path" (§3).
-                    self.asctp_switch_from(now, addr, cause);
-                }
-            } else {
+            if !self.mode_path_down(now, addr, cause) {
                 self.switch_cause = Some(cause);
                 let to = self.data_dest(now);
                 // Marks aimed at the failed destination go elsewhere.
@@ -219,8 +207,9 @@ impl SctpAssociation {
         }
     }
 
-    /// Arms the heartbeat timer of `addr` one period from now (if heartbeats apply). A-SCTP:
-    /// every RTO on each path with a route and on the data path (`asctp.rs` rule 2).
+    /// Arms the heartbeat timer of `addr` one period from now (if heartbeats apply), or as the
+    /// mode's [`super::cmt::HeartbeatRules`] say (A-SCTP: every RTO on each path with a route
+    /// and on the data path, `asctp.rs` rule 2).
     pub(crate) fn arm_heartbeat(&mut self, now: SimTime, addr: Ipv4Addr) {
         if !matches!(
             self.state,
@@ -233,20 +222,16 @@ impl SctpAssociation {
         let Some(i) = self.path_index(addr) else {
             return;
         };
+        let rules = self.heartbeat_rules(addr);
         let p = &self.paths[i];
-        if self.asctp() {
-            // §3: "Each endpoint ... sends Heartbeat messages (every RTO)"; a path whose route
-            // is gone has nothing to probe, unless data still goes there.
-            if p.route == PathRoute::Lost && addr != self.current {
-                self.timers.stop(Timer::Heartbeat(addr));
-                return;
-            }
-            if self.cfg.asctp_rules.heartbeat_every_rto {
-                let at = now + p.rto.rto();
-                self.timers.set(Timer::Heartbeat(addr), at);
-                return;
-            }
-            // Rule 2 off: RFC 9260 §8.3's period, below.
+        if rules.no_route {
+            self.timers.stop(Timer::Heartbeat(addr));
+            return;
+        }
+        if rules.every_rto {
+            let at = now + p.rto.rto();
+            self.timers.set(Timer::Heartbeat(addr), at);
+            return;
         }
         if p.confirmed && !p.hb_enabled {
             self.timers.stop(Timer::Heartbeat(addr));
@@ -261,8 +246,8 @@ impl SctpAssociation {
         let Some(i) = self.path_index(addr) else {
             return;
         };
-        let asctp = self.asctp();
-        if asctp && self.paths[i].route == PathRoute::Lost && addr != self.current {
+        let rules = self.heartbeat_rules(addr);
+        if rules.no_route {
             return; // no route to probe (stale timer)
         }
         if self.paths[i].hb_outstanding {
@@ -270,21 +255,20 @@ impl SctpAssociation {
             // the RTO if the previous HEARTBEAT is unanswered". A-SCTP: no back-off, so that
             // two failures take 2·RTO (§3, §4: "after time 2RTO"; rule 3).
             self.paths[i].hb_outstanding = false;
-            if asctp {
+            if rules.note_given_up {
                 self.paths[i].hb_given_up_at = now;
             }
-            if !self.asctp_rule(|r| r.two_heartbeat_failures) {
+            if rules.back_off {
                 self.paths[i].rto.back_off(&self.cfg);
             }
-            let count = !asctp || addr == self.current;
-            if self.strike_for(now, addr, SwitchCause::Heartbeat, count) {
+            if self.strike_for(now, addr, SwitchCause::Heartbeat, rules.count_association) {
                 return;
             }
         }
         let Some(p) = self.path(addr) else {
             return;
         };
-        if p.confirmed && !self.asctp_rule(|r| r.heartbeat_every_rto) {
+        if p.confirmed && !rules.every_rto {
             if !p.hb_enabled {
                 return;
             }

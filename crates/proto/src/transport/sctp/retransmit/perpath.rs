@@ -1,9 +1,14 @@
 //! cSCTP duplicated transfer, sender side (Aydin & Shen, "Evaluating Cellular SCTP over One-Hop
 //! Wireless Networks", §II): during a handoff a new DATA chunk goes to the primary and a copy
 //! to a second peer address. Each copy is accounted on its own path: flightsize, and (through
-//! [`PerPathOutcome`]) cwnd, RTT and miss indications are updated only by a *per-path* SACK from
-//! the receiver address that copy was sent to. This solves the paper's "SACK ambiguity" (Fig. 2):
-//! a SACK for path k never credits path k for a TSN that arrived on another path.
+//! [`super::SackOutcome::credited`]) cwnd, RTT and miss indications are updated only by a
+//! *per-path* SACK from the receiver address that copy was sent to. This solves the paper's
+//! "SACK ambiguity" (Fig. 2): a SACK for path k never credits path k for a TSN that arrived on
+//! another path.
+//!
+//! A per-path SACK goes through the one SACK processor, [`RetransmitQueue::process_sack`], with
+//! [`super::SackScope::Path`]; this file holds that scope's walk, miss indications and
+//! cumulative rule, and the copies' bookkeeping outside SACKs (sending, T3-rtx, handoff end).
 //!
 //! The chunk itself is acknowledged globally by any per-path SACK that covers it (it arrived
 //! somewhere): it leaves the retransmission queue once the global cumulative point passes it.
@@ -14,9 +19,8 @@
 use std::net::Ipv4Addr;
 
 use sctpsim_kernel::SimTime;
-use sctpsim_wire::sctp::SackChunk;
 
-use super::{flight_add, flight_sub, Acked, RetransmitQueue, RtxMark};
+use super::{flight_add, flight_sub, Acked, RetransmitQueue, RtxMark, SackOutcome, SackRules};
 use crate::transport::sctp::path::Path;
 use crate::transport::sctp::stats::RtxCause;
 
@@ -46,26 +50,6 @@ pub struct CopyKey {
     pub idx: u64,
     /// Destination of the copy.
     pub dest: Ipv4Addr,
-}
-
-/// What a per-path SACK did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PerPathOutcome {
-    /// The SACK acknowledged TSNs never sent (a protocol violation).
-    pub acks_unsent: bool,
-    /// The global cumulative TSN ack point advanced.
-    pub cum_advanced: bool,
-    /// Chunks newly acknowledged (globally), with `dest` = the SACK's path.
-    pub newly_acked: Vec<Acked>,
-    /// Copies on the SACK's path newly acknowledged on it: these, and only these, credit the
-    /// path's cwnd and RTT (`retransmitted`: Karn's rule applies).
-    pub credited: Vec<Acked>,
-    /// Copies on the SACK's path declared lost by its miss indications.
-    pub lost: u32,
-    /// Chunks newly marked for fast retransmission (no copy of them left outstanding).
-    pub fast_marked: Vec<u64>,
-    /// The per-path cumulative TSN ack as an exclusive index.
-    pub path_cum: i64,
 }
 
 impl RetransmitQueue {
@@ -154,53 +138,28 @@ impl RetransmitQueue {
         n
     }
 
-    /// A per-path SACK for path `k` (the peer address it came from): its cumulative TSN ack
-    /// and gap blocks say which TSNs arrived on `k` (plus, below the per-path starting point,
-    /// TSNs the receiver had before `k` got data, all acknowledged already or now).
+    /// The walk of [`RetransmitQueue::process_sack`] for a per-path SACK for path `k` (the
+    /// peer address it came from): its cumulative TSN ack `cum` (exclusive index) and gap
+    /// ranges `reported` say which TSNs arrived on `k` (plus, below the per-path starting
+    /// point, TSNs the receiver had before `k` got data, all acknowledged already or now).
     ///
     /// Every covered chunk is acknowledged globally. Path `k` is credited only for its own
-    /// copies that were in flight (not declared lost); misses count only against `k`'s copies
-    /// (every per-path SACK reporting a higher TSN on `k` counts one, the RFC 2960 rule:
-    /// the receiver reports a hole a bounded number of times, see `csctp_rx.rs`). A copy
-    /// reaching `threshold` is lost on `k`; the chunk is retransmitted only if it is not
-    /// acknowledged and no other copy of it is still outstanding. No renege detection: a
-    /// per-path SACK does not describe the receiver's whole state.
-    pub fn process_per_path_sack(
+    /// copies that were in flight (not declared lost). A chunk never sent ends the walk.
+    /// Returns the sending time of the newest copy credited that was not a retransmission
+    /// (what orders miss indications on `k`), if any.
+    pub(super) fn ack_on_path(
         &mut self,
-        sack: &SackChunk,
         k: Ipv4Addr,
+        cum: i64,
+        reported: &[(u64, u64)],
         paths: &mut [Path],
-        threshold: u32,
-        fast_rtx_dest: Ipv4Addr,
-    ) -> PerPathOutcome {
-        let mut out = PerPathOutcome::default();
-        let cum = self.cum_index_of(sack.cum_tsn_ack);
-        out.path_cum = cum;
-        if cum > self.next_idx as i64 {
-            out.acks_unsent = true;
-            return out;
-        }
-        // Gap blocks as inclusive index ranges: offset s is index cum - 1 + s.
-        let last = self.next_idx as i64 - 1;
-        let mut blocks: Vec<(i64, i64)> = sack
-            .gap_blocks
-            .iter()
-            .filter(|b| b.start > 0 && b.start <= b.end)
-            .map(|b| {
-                (
-                    cum - 1 + i64::from(b.start),
-                    (cum - 1 + i64::from(b.end)).min(last),
-                )
-            })
-            .filter(|(lo, hi)| lo <= hi)
-            .collect();
-        blocks.sort_unstable();
+        out: &mut SackOutcome,
+    ) -> Option<SimTime> {
         let covered = |idx: u64| {
-            let i = idx as i64;
-            i < cum || blocks.iter().any(|(lo, hi)| (*lo..=*hi).contains(&i))
+            let pos = reported.partition_point(|(lo, _)| *lo <= idx);
+            (idx as i64) < cum || (pos > 0 && reported[pos - 1].1 >= idx)
         };
-
-        // 1. Credit: copies on k that the SACK covers; every covered chunk is acknowledged.
+        // Copies on k of chunks acknowledged before, that the SACK covers.
         let keys: Vec<CopyKey> = self
             .acked_copies
             .keys()
@@ -209,7 +168,9 @@ impl RetransmitQueue {
             .collect();
         let mut newest: Option<SimTime> = None;
         for key in keys {
-            let c = self.acked_copies.remove(&key).expect("present");
+            let Some(c) = self.acked_copies.remove(&key) else {
+                continue;
+            };
             flight_sub(paths, k, c.len);
             if !c.retransmitted {
                 newest = newest.max(Some(c.sent_at));
@@ -222,82 +183,89 @@ impl RetransmitQueue {
                 was_in_flight: true,
             });
         }
-        for (&idx, c) in self.chunks.iter_mut() {
-            if c.tx_count == 0 {
-                break; // never sent: nothing later was sent either
+        let end = self
+            .chunks
+            .iter()
+            .find(|(_, c)| c.tx_count == 0)
+            .map_or(u64::MAX, |(i, _)| *i);
+        let below = (cum > 0).then(|| (0, (cum - 1) as u64));
+        for (lo, hi) in below.into_iter().chain(reported.iter().copied()) {
+            if lo >= end {
+                break;
             }
-            if !covered(idx) {
-                continue;
-            }
-            let original = c.dest == k && c.in_flight;
-            let dup = c.dup.is_some_and(|d| d.dest == k && d.in_flight);
-            if original {
-                c.in_flight = false;
-                flight_sub(paths, k, c.len);
-                if c.tx_count == 1 {
-                    newest = newest.max(Some(c.last_sent));
+            for (&idx, c) in self.chunks.range_mut(lo..=hi.min(end - 1)) {
+                let original = c.dest == k && c.in_flight;
+                let dup = c.dup.is_some_and(|d| d.dest == k && d.in_flight);
+                if original {
+                    c.in_flight = false;
+                    flight_sub(paths, k, c.len);
+                    if c.tx_count == 1 {
+                        newest = newest.max(Some(c.last_sent));
+                    }
+                } else if let Some(d) = c.dup.as_mut().filter(|_| dup) {
+                    d.in_flight = false;
+                    flight_sub(paths, k, c.len);
+                    newest = newest.max(Some(d.sent_at));
                 }
-            } else if let Some(d) = c.dup.as_mut().filter(|_| dup) {
-                d.in_flight = false;
-                flight_sub(paths, k, c.len);
-                newest = newest.max(Some(d.sent_at));
-            }
-            if original || dup {
-                out.credited.push(Acked {
-                    idx,
-                    dest: k,
-                    len: c.len,
-                    retransmitted: original && c.tx_count > 1,
-                    was_in_flight: true,
-                });
-            }
-            if !c.acked && !c.abandoned {
-                c.acked = true;
-                self.outstanding = self.outstanding.saturating_sub(c.len);
-                // Gap-acknowledged only: renegable until the cumulative ack covers it.
-                self.renegable = self.renegable.saturating_add(c.len);
-                if c.rtx.take().is_some() {
-                    self.marked -= 1;
-                }
-                out.newly_acked.push(Acked {
-                    idx,
-                    dest: k,
-                    len: c.len,
-                    retransmitted: c.tx_count > 1,
-                    was_in_flight: original || dup,
-                });
-            }
-            // Another copy still in flight elsewhere is now a copy of an acknowledged chunk:
-            // its own path will account for it.
-            if c.in_flight {
-                c.in_flight = false;
-                self.acked_copies.insert(
-                    CopyKey { idx, dest: c.dest },
-                    ChunkCopy {
-                        dest: c.dest,
+                if original || dup {
+                    out.credited.push(Acked {
+                        idx,
+                        dest: k,
                         len: c.len,
-                        in_flight: true,
-                        misses: c.misses,
-                        sent_at: c.last_sent,
-                        retransmitted: c.tx_count > 1,
-                    },
-                );
-            }
-            if let Some(d) = c.dup.take() {
-                if d.in_flight {
-                    self.acked_copies.insert(CopyKey { idx, dest: d.dest }, d);
+                        retransmitted: original && c.tx_count > 1,
+                        was_in_flight: true,
+                    });
+                }
+                if Self::ack_chunk(&mut self.outstanding, &mut self.marked, c) {
+                    // Gap-acknowledged only: renegable until the cumulative ack covers it.
+                    self.renegable = self.renegable.saturating_add(c.len);
+                    out.newly_acked.push(Acked::of(idx, c, k, original || dup));
+                }
+                // Another copy still in flight elsewhere is now a copy of an acknowledged
+                // chunk: its own path will account for it.
+                if c.in_flight {
+                    c.in_flight = false;
+                    self.acked_copies.insert(
+                        CopyKey { idx, dest: c.dest },
+                        ChunkCopy {
+                            dest: c.dest,
+                            len: c.len,
+                            in_flight: true,
+                            misses: c.misses,
+                            sent_at: c.last_sent,
+                            retransmitted: c.tx_count > 1,
+                        },
+                    );
+                }
+                if let Some(d) = c.dup.take() {
+                    if d.in_flight {
+                        self.acked_copies.insert(CopyKey { idx, dest: d.dest }, d);
+                    }
                 }
             }
         }
+        newest
+    }
 
-        // 2. Miss indications on k (RFC 9260 §7.2.4 per path, in the spirit of HTNA): a copy
-        // on k not covered gets one only if the SACK newly acknowledged on k a copy sent after
-        // it (not a retransmitted one: Karn). Sending time, not TSN, orders copies on a path:
-        // a retransmission has an old TSN but must not be blamed for SACKs that left before it
-        // arrived.
-        let Some(newest) = newest else {
-            return self.advance_cum(out);
-        };
+    /// Miss indications of a per-path SACK for `k` (RFC 9260 §7.2.4 per path, in the spirit
+    /// of HTNA): a copy on `k` not covered gets one only if the SACK newly acknowledged on `k`
+    /// a copy sent after it (`newest`; not a retransmitted one: Karn). Sending time, not TSN,
+    /// orders copies on a path: a retransmission has an old TSN but must not be blamed for
+    /// SACKs that left before it arrived. Every per-path SACK reporting a newer arrival on `k`
+    /// counts one (the RFC 2960 rule: the receiver reports a hole a bounded number of times,
+    /// see `csctp_rx.rs`). A copy reaching the threshold is lost on `k`; the chunk is marked
+    /// for fast retransmission only if it is not acknowledged and no other copy of it is
+    /// still outstanding.
+    pub(super) fn count_misses_on_path(
+        &mut self,
+        k: Ipv4Addr,
+        newest: SimTime,
+        paths: &mut [Path],
+        rules: &SackRules,
+        fast_rtx_dest: &dyn Fn(Ipv4Addr) -> Ipv4Addr,
+        out: &mut SackOutcome,
+    ) {
+        let threshold = rules.threshold;
         let keys: Vec<CopyKey> = self
             .acked_copies
             .iter()
@@ -316,6 +284,7 @@ impl RetransmitQueue {
                 out.lost += 1;
             }
         }
+        let to = fast_rtx_dest(k);
         for (&idx, c) in self.chunks.iter_mut() {
             if c.tx_count == 0 {
                 break;
@@ -349,21 +318,14 @@ impl RetransmitQueue {
             }
             let elsewhere = c.in_flight || c.dup.is_some_and(|d| d.in_flight);
             if !elsewhere && c.rtx.is_none() {
-                c.fast_retransmitted = true;
-                self.marked += 1;
-                c.rtx = Some(RtxMark {
-                    cause: RtxCause::Fast,
-                    dest: fast_rtx_dest,
-                });
-                out.fast_marked.push(idx);
+                Self::mark_fast(&mut self.marked, idx, c, to, out);
             }
         }
-        self.advance_cum(out)
     }
 
-    /// Moves the global cumulative point over every acknowledged chunk at the front.
-    fn advance_cum(&mut self, mut out: PerPathOutcome) -> PerPathOutcome {
-        // The global cumulative point: every chunk acknowledged from the front.
+    /// A per-path SACK's cumulative rule: the association's cumulative point moves over every
+    /// acknowledged chunk at the front.
+    pub(super) fn advance_cum(&mut self, out: &mut SackOutcome) {
         let old = self.cum_idx;
         while let Some(c) = self.chunks.get(&self.cum_idx) {
             if !c.acked {
@@ -377,6 +339,5 @@ impl RetransmitQueue {
         }
         out.cum_advanced = self.cum_idx > old;
         self.adv_peer_ack = self.adv_peer_ack.max(self.cum_idx);
-        out
     }
 }
