@@ -13,12 +13,13 @@
 //!
 //! [`WakeSlot`]: sctpsim_kernel::WakeSlot
 
+use super::cellular::CsctpLog;
 use super::flows::Endpoints;
 use super::ip::IpHeader;
 use super::net_events::NetEvent;
 use super::{Event, Simulation};
 use crate::drop::DropReason;
-use crate::results::{FlowResult, TimeSeries};
+use crate::results::{FlowResult, PathResult, SctpResult, StreamResult, TimeSeries};
 use sctpsim_kernel::{FlowId, NodeId, SimTime};
 use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
 use std::net::Ipv4Addr;
@@ -186,11 +187,28 @@ pub(super) trait FlowDriver: Send {
         0
     }
 
-    /// The SCTP flow behind this driver, for SCTP's own result tables (`sctp.parquet`,
-    /// `paths.parquet`, `streams.parquet`).
-    fn as_sctp(&self) -> Option<&super::sctp::SctpFlow> {
+    /// Appends the flow's rows of the transport-specific result tables (SCTP's association,
+    /// path and stream rows) to `tables`, which the engine collects over every flow: the flow
+    /// owns what its rows say, the engine only where they go.
+    fn result_rows(&self, _tables: &mut TransportTables) {}
+
+    /// The address-change requests the flow's end at a cellular mobile sent (cSCTP's ASCONFs),
+    /// for the handoffs table (`cellular/rows.rs`); `None` for a flow without one.
+    fn handoff_log(&self) -> Option<&CsctpLog> {
         None
     }
+}
+
+/// The result tables of transports with rows of their own, filled by
+/// [`FlowDriver::result_rows`] in flow order.
+#[derive(Debug, Default)]
+pub(crate) struct TransportTables {
+    /// `sctp.parquet`: one row per association.
+    pub sctp: Vec<SctpResult>,
+    /// `paths.parquet`: one row per path of each end.
+    pub paths: Vec<PathResult>,
+    /// `streams.parquet`: one row per stream.
+    pub streams: Vec<StreamResult>,
 }
 
 /// The IPv4 packet `bytes` if it carries `proto` (what a flow's drop rows are made from).

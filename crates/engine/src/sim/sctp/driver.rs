@@ -9,9 +9,12 @@ use super::{SctpFlow, SctpSide, CLIENT, SERVER};
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
 use crate::scenario::{AsconfActionKind, FlowSide};
+use crate::sim::cellular::CsctpLog;
 use crate::sim::flows::Endpoints;
 use crate::sim::net_events::NetEvent;
-use crate::sim::transport::{FlowDriver, IpIdent, NetView, Socket, Transmit, APP, DST, SRC};
+use crate::sim::transport::{
+    FlowDriver, IpIdent, NetView, Socket, Transmit, TransportTables, APP, DST, SRC,
+};
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::transport::sctp::{AsconfRequestKind, DatagramEvent, SctpEvent, State};
 use sctpsim_wire::ipv4::IpProtocol;
@@ -519,8 +522,16 @@ impl FlowDriver for SctpFlow {
         (self.flow_result(base), self.active_end(end))
     }
 
-    fn as_sctp(&self) -> Option<&SctpFlow> {
-        Some(self)
+    fn malformed(&self) -> u64 {
+        self.sides.iter().map(|sd| sd.malformed).sum()
+    }
+
+    fn result_rows(&self, tables: &mut TransportTables) {
+        self.sctp_rows(tables);
+    }
+
+    fn handoff_log(&self) -> Option<&CsctpLog> {
+        self.csctp_log()
     }
 }
 
