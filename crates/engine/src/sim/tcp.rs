@@ -4,7 +4,7 @@
 //! arrives (ns-2 TCPSink). The application slot opens the connection at the flow's start.
 
 use super::flows::Endpoints;
-use super::transport::{carrying, FlowDriver, IpIdent, Socket, Transmit, APP, DST, SRC};
+use super::transport::{carrying, FlowDriver, IpIdent, Received, Socket, Transmit, APP, DST, SRC};
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
 use sctpsim_kernel::SimTime;
@@ -111,7 +111,7 @@ impl FlowDriver for TcpFlow {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<bool, ()> {
+    ) -> Result<Received, ()> {
         let seg = TcpPacket::new_checked(payload).map_err(|_| ())?;
         let data = side == DST && payload.len() > seg.header_len() as usize;
         if data {
@@ -119,7 +119,7 @@ impl FlowDriver for TcpFlow {
         }
         // Malformed segments are counted by the connection (`malformed_dropped`) and dropped.
         let _ = self.sides[end_of(side)].handle_packet(now, src, dst, payload);
-        Ok(data)
+        Ok(Received::data(data))
     }
 
     fn handle_timeout(&mut self, now: SimTime, slot: u8) {

@@ -124,9 +124,8 @@ pub(super) trait FlowDriver: Send {
     fn sockets(&self) -> Vec<Socket>;
 
     /// A transport packet (`payload`: from the transport header on) arrived at end `side`,
-    /// from `src` to `dst`. `Err` if it is malformed (counted by the node's IP layer);
-    /// `Ok(true)` if it is a data packet at the receiving end (counted in the flow's
-    /// `data_packets_received`), whose route length the engine records ([`RouteHops`]).
+    /// from `src` to `dst`. `Err` if it is malformed (counted by the node's IP layer); else
+    /// what the end made of it ([`Received`]).
     fn handle_datagram(
         &mut self,
         now: SimTime,
@@ -134,7 +133,7 @@ pub(super) trait FlowDriver: Send {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<bool, ()>;
+    ) -> Result<Received, ()>;
 
     /// Timer `slot`'s deadline came (or an earlier time: then a no-op).
     fn handle_timeout(&mut self, now: SimTime, slot: u8);
@@ -196,6 +195,39 @@ pub(super) trait FlowDriver: Send {
     /// for the handoffs table (`cellular/rows.rs`); `None` for a flow without one.
     fn handoff_log(&self) -> Option<&CsctpLog> {
         None
+    }
+}
+
+/// What a flow end made of a packet ([`FlowDriver::handle_datagram`]): what the engine counts
+/// below the transport learns it from here, not by parsing the transport.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Received {
+    /// A data packet at the receiving end (counted in the flow's `data_packets_received`),
+    /// whose route length the engine records ([`RouteHops`]).
+    pub data: bool,
+    /// For an end at a cellular mobile's address (`sim/cellular.rs`), if the packet carried
+    /// data: its data units (SCTP: DATA chunks) and how many of them the end had received
+    /// before (duplicates), for the handoffs table. `None` elsewhere and for other packets.
+    pub cell_data: Option<CellData>,
+}
+
+/// The data of one packet at an end on a cellular mobile's address ([`Received::cell_data`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct CellData {
+    /// Data units the packet carried (at least one).
+    pub units: u32,
+    /// Of those, how many had arrived at the end before.
+    pub duplicates: u32,
+}
+
+impl Received {
+    /// A packet that is (`data`) or is not a data packet at the receiving end, and is no
+    /// cellular data.
+    pub(super) fn data(data: bool) -> Received {
+        Received {
+            data,
+            cell_data: None,
+        }
     }
 }
 
@@ -377,17 +409,17 @@ impl Simulation {
         let Some(d) = self.flows.get_mut(f.index()) else {
             return;
         };
-        match d.handle_datagram(now, side, src, dst, payload) {
-            Err(()) => {
-                self.nodes[node.index()].ip.malformed_drops += 1;
-                return;
+        let Ok(got) = d.handle_datagram(now, side, src, dst, payload) else {
+            self.nodes[node.index()].ip.malformed_drops += 1;
+            return;
+        };
+        if got.data {
+            if let Some(h) = self.route_hops.get_mut(f.index()) {
+                h.record(now, hops_from_ttl(ttl));
             }
-            Ok(true) => {
-                if let Some(h) = self.route_hops.get_mut(f.index()) {
-                    h.record(now, hops_from_ttl(ttl));
-                }
-            }
-            Ok(false) => {}
+        }
+        if let Some(c) = got.cell_data {
+            self.cell_data_arrival(node, dst, c);
         }
         self.flow_pump(f, side);
         // The receiving application reads while the flow is pumped; a file completes on the

@@ -2,7 +2,7 @@
 //! `APP`), a sink at `dst` that counts, orders and times what arrives (`sctpsim_proto::app`).
 
 use super::flows::Endpoints;
-use super::transport::{carrying, FlowDriver, IpIdent, Socket, Transmit, APP, DST};
+use super::transport::{carrying, FlowDriver, IpIdent, Received, Socket, Transmit, APP, DST};
 use super::DEFAULT_TTL;
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
@@ -45,12 +45,12 @@ impl FlowDriver for UdpFlow {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<bool, ()> {
+    ) -> Result<Received, ()> {
         let udp = UdpPacket::new_checked(payload).map_err(|_| ())?;
         UdpRepr::parse(&udp, src, dst).map_err(|_| ())?;
         self.sink.handle_datagram(now, udp.payload());
         self.datagrams_received += 1;
-        Ok(true)
+        Ok(Received::data(true))
     }
 
     fn handle_timeout(&mut self, _now: SimTime, _slot: u8) {

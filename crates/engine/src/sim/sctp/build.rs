@@ -301,16 +301,19 @@ pub(in crate::sim) fn build_sctp_flow(
     server.listen(true);
     let source_cfg = source_config(f, &cfg);
     let sink_streams = source_cfg.streams;
-    let side = |node: NodeId, endpoint: SctpEndpoint| SctpSide {
+    let side = |node: NodeId, endpoint: SctpEndpoint, k: usize| SctpSide {
         node,
         endpoint,
         handle: None,
         malformed: 0,
+        cell: cell[k]
+            .as_ref()
+            .map(|(_, all)| super::csctp::CellArrivals::new(all.clone())),
     };
     let mut flow = SctpFlow {
         ep,
         profile: spec.profile,
-        sides: [side(src, client), side(dst, server)],
+        sides: [side(src, client, 0), side(dst, server, 1)],
         local_addrs: local,
         peer_addrs: peer,
         source: MessageSource::new(source_cfg),

@@ -13,7 +13,7 @@ use crate::sim::cellular::CsctpLog;
 use crate::sim::flows::Endpoints;
 use crate::sim::net_events::NetEvent;
 use crate::sim::transport::{
-    FlowDriver, IpIdent, NetView, Socket, Transmit, TransportTables, APP, DST, SRC,
+    FlowDriver, IpIdent, NetView, Received, Socket, Transmit, TransportTables, APP, DST, SRC,
 };
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::transport::sctp::{AsconfRequestKind, DatagramEvent, SctpEvent, State};
@@ -344,14 +344,19 @@ impl FlowDriver for SctpFlow {
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<bool, ()> {
+    ) -> Result<Received, ()> {
         let side = side_of(side);
         let sd = &mut self.sides[side];
+        // Counted before the endpoint's checks, as every DATA chunk that reached the address.
+        let cell_data = sd.cell.as_mut().and_then(|c| c.arrival(dst, payload));
         let Ok(event) = sd.endpoint.handle_datagram(now, src, dst, payload) else {
             // RFC 9260 §6.8: a packet with a bad CRC32c is silently discarded (counted with
             // the association's rows, not as an IP-layer malformed packet).
             sd.malformed += 1;
-            return Ok(false);
+            return Ok(Received {
+                data: false,
+                cell_data,
+            });
         };
         let created = match event {
             Some(DatagramEvent::NewAssociation(h)) => {
@@ -367,7 +372,7 @@ impl FlowDriver for SctpFlow {
         if created {
             self.pin_sources(side);
         }
-        Ok(data)
+        Ok(Received { data, cell_data })
     }
 
     fn handle_timeout(&mut self, now: SimTime, slot: u8) {

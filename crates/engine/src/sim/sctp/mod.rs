@@ -67,6 +67,8 @@ pub(super) struct SctpSide {
     pub handle: Option<AssocHandle>,
     /// Packets for it that failed the SCTP checks (CRC32c, structure).
     pub malformed: u64,
+    /// At a cellular mobile: the DATA it received on the mobile's addresses.
+    pub cell: Option<csctp::CellArrivals>,
 }
 
 impl SctpSide {
