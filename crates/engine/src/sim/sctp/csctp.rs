@@ -16,6 +16,7 @@ use super::{SctpFlow, CLIENT, SERVER};
 use crate::sim::cellular::CsctpLog;
 use crate::sim::net_events::NetEvent;
 use crate::sim::transport::CellData;
+use crate::sim::transport::End;
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::transport::sctp::{
     AsconfRequestKind, SctpAssociation, SctpConfig, SctpEvent, State,
@@ -56,7 +57,7 @@ pub(super) fn configure(cfg: &mut SctpConfig, mode: Option<&str>) {
 #[derive(Clone, Debug)]
 pub(crate) struct Csctp {
     /// The mobile's side (`CLIENT` or `SERVER`).
-    pub side: usize,
+    pub side: End,
     pub mode: Mode,
     /// Every address the mobile may hold (socket-table entries of the other side).
     pub addresses: Vec<Ipv4Addr>,
@@ -284,7 +285,7 @@ impl SctpFlow {
     }
 
     /// Every address the mobile end of this flow may hold (empty without one).
-    pub(super) fn cell_addresses(&self, side: usize) -> impl Iterator<Item = Ipv4Addr> + '_ {
+    pub(super) fn cell_addresses(&self, side: End) -> impl Iterator<Item = Ipv4Addr> + '_ {
         self.csctp
             .iter()
             .filter(move |c| c.side == side)
@@ -292,7 +293,7 @@ impl SctpFlow {
     }
 
     /// Whether side `side` is a cSCTP mobile end (whose sources cSCTP sets).
-    pub(super) fn csctp_sets_sources(&self, side: usize) -> bool {
+    pub(super) fn csctp_sets_sources(&self, side: End) -> bool {
         self.csctp
             .as_ref()
             .is_some_and(|c| c.side == side && c.mode != Mode::Off)

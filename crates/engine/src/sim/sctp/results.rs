@@ -4,6 +4,7 @@
 use super::app::quantile_s;
 use super::{SctpFlow, CLIENT, SERVER};
 use crate::results::{FlowResult, PathResult, SctpResult, StreamResult};
+use crate::sim::transport::End;
 use crate::sim::transport::TransportTables;
 use sctpsim_proto::transport::sctp::{Multipath, PathState, SctpStats};
 
@@ -42,7 +43,7 @@ impl SctpFlow {
         let (assocs, paths, streams) = (&mut tables.sctp, &mut tables.paths, &mut tables.streams);
         let id = s.ep.spec_index as u32;
         let empty = SctpStats::default();
-        let stats = |k: usize| s.sides[k].assoc().map_or(&empty, |a| a.stats());
+        let stats = |k: End| s.sides[k].assoc().map_or(&empty, |a| a.stats());
         let (cs, ss) = (stats(CLIENT), stats(SERVER));
         let client = s.sides[CLIENT].assoc();
         let cmt = client.is_some_and(|a| a.config().multipath == Multipath::Cmt);
