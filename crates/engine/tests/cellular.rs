@@ -66,6 +66,34 @@ fn csctp_moves_the_association_from_router_to_router_and_delivers_every_message_
 }
 
 #[test]
+fn the_mobile_end_reports_data_on_each_address_and_duplicated_transfer_duplicates_more() {
+    // The handoffs table's data columns come from the flow end at the mobile (its driver's
+    // `Received::cell_data`): data reaches the new address before the old one goes quiet,
+    // inside the handover, and the duplicated transfer of a handoff delivers more DATA twice
+    // than a single primary does.
+    let single = drive(60.0, 60, &[]);
+    let dup = drive(60.0, 60, &[("flows[0].sctp.csctp", "duplicated")]);
+    let rows = |r: &sctpsim_engine::RunResult| {
+        r.summary
+            .handoffs
+            .iter()
+            .filter(|h| h.mechanism == "csctp")
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let (single, dup) = (rows(&single), rows(&dup));
+    assert_eq!((single.len(), dup.len()), (2, 2), "{single:?} {dup:?}");
+    for (s, d) in single.iter().zip(&dup) {
+        for x in [s, d] {
+            assert!(x.detected_s <= x.first_packet_s, "{x:?}");
+            assert!(x.first_packet_s < x.last_old_data_s, "{x:?}");
+            assert!(x.last_old_data_s <= x.released_s, "{x:?}");
+        }
+        assert!(d.data_duplicated > s.data_duplicated, "{s:?} {d:?}");
+    }
+}
+
+#[test]
 fn without_csctp_the_association_stays_on_its_first_address_and_stalls() {
     let r = drive(60.0, 60, &[("flows[0].sctp.csctp", "off")]);
     let a = &r.summary.sctp[0];

@@ -41,8 +41,8 @@
 //! holds the address of the strongest AR at its position (it was there before the run began).
 
 use super::net_events::NetEvent;
+use super::transport::CellData;
 use super::{Event, Simulation};
-use crate::packet::Packet;
 use crate::results::HandoffResult;
 use crate::scenario::schema::{
     AcquisitionDistKind, CellRoleKind, CellularSpec, Scenario, DEFAULT_ACQUISITION_NS,
@@ -52,8 +52,7 @@ use sctpsim_kernel::{NodeId, Rng, SeedTree, SimDuration, SimTime, StreamKey, Wak
 use sctpsim_proto::mac::MacAddr;
 use sctpsim_wire::checksum;
 use sctpsim_wire::ipv4::{ipv4_datagram, IpProtocol, Ipv4Packet, Ipv4Repr};
-use sctpsim_wire::sctp::{chunk_type, SctpPacket};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
 /// ICMP Router Advertisement (RFC 1256 §3).
@@ -136,11 +135,9 @@ struct Mobile {
     preferred: Option<u32>,
     rng: Rng,
     marks: Vec<Mark>,
-    /// TSNs of DATA chunks received (per flow tag), for duplicates.
-    seen: HashSet<(u32, u32)>,
-    /// Times of duplicate DATA chunks received.
+    /// Times of duplicate data units received (each flow end's own count, `Received`).
     dup_times: Vec<SimTime>,
-    /// Per AR: the first DATA received on its address since it was last acquired, and the
+    /// Per AR: the first data received on its address since it was last acquired, and the
     /// last DATA received on it (kept after the address is released).
     data: BTreeMap<u32, (Option<SimTime>, Option<SimTime>)>,
     /// Per AR: the last beacon heard (kept after the AR is lost).
@@ -265,7 +262,6 @@ impl CellRt {
                         preferred: None,
                         rng: seeds.stream(&StreamKey::new("ar-acquire").with(u64::from(m))),
                         marks: Vec::new(),
-                        seen: HashSet::new(),
                         dup_times: Vec::new(),
                         data: BTreeMap::new(),
                         last_beacon: BTreeMap::new(),
@@ -377,18 +373,6 @@ fn router_advertisement(addr: Ipv4Addr, lifetime_s: u16) -> Vec<u8> {
     let c = checksum::internet_checksum(&b);
     b[2..4].copy_from_slice(&c.to_be_bytes());
     b
-}
-
-/// TSNs of the DATA chunks of an SCTP packet.
-fn data_tsns(sctp: &[u8]) -> Vec<u32> {
-    let Ok(p) = SctpPacket::new_checked(sctp) else {
-        return Vec::new();
-    };
-    p.chunks()
-        .filter_map(|c| c.ok())
-        .filter(|c| c.kind() == chunk_type::DATA && c.value().len() >= 4)
-        .map(|c| u32::from_be_bytes([c.value()[0], c.value()[1], c.value()[2], c.value()[3]]))
-        .collect()
 }
 
 impl Simulation {
@@ -682,41 +666,35 @@ impl Simulation {
     }
 
     /// Whether `dst` is a cellular address of mobile `node` (held or not: an AR forwards only
-    /// to a holder, so a packet that arrives was sent while it was held). Records DATA
-    /// arrivals for the handoffs table.
-    pub(super) fn cell_local(&mut self, node: NodeId, dst: Ipv4Addr, pkt: &Packet) -> bool {
+    /// to a holder, so a packet that arrives was sent while it was held).
+    pub(super) fn cell_local(&self, node: NodeId, dst: Ipv4Addr) -> bool {
+        self.cell.as_ref().is_some_and(|cell| {
+            cell.mobile_of(node)
+                .is_some_and(|m| cell.owner(dst).is_some_and(|(_, mm)| mm == m))
+        })
+    }
+
+    /// A flow end at mobile `node` received data on its cellular address `dst`
+    /// ([`super::transport::Received::cell_data`]): when data first and last arrived on that
+    /// address, and the duplicates, for the handoffs table.
+    pub(super) fn cell_data_arrival(&mut self, node: NodeId, dst: Ipv4Addr, data: CellData) {
         let now = self.now;
         let Some(cell) = self.cell.as_mut() else {
-            return false;
+            return;
         };
-        let Some(m) = cell.mobile_of(node) else {
-            return false;
-        };
-        let Some((k, mm)) = cell.owner(dst) else {
-            return false;
+        let (Some(m), Some((k, mm))) = (cell.mobile_of(node), cell.owner(dst)) else {
+            return;
         };
         if mm != m {
-            return false;
+            return;
         }
-        let Ok(ip) = Ipv4Packet::new_checked(&pkt.bytes[..]) else {
-            return true;
-        };
-        if ip.protocol() == IpProtocol::Sctp {
-            let tsns = data_tsns(ip.payload());
-            if !tsns.is_empty() {
-                let flow = pkt.tag.flow.map_or(u32::MAX, |f| f.0);
-                let mob = &mut cell.mobiles[m as usize];
-                for t in tsns {
-                    if !mob.seen.insert((flow, t)) {
-                        mob.dup_times.push(now);
-                    }
-                }
-                let d = mob.data.entry(k).or_default();
-                d.0.get_or_insert(now);
-                d.1 = Some(now);
-            }
+        let mob = &mut cell.mobiles[m as usize];
+        for _ in 0..data.duplicates {
+            mob.dup_times.push(now);
         }
-        true
+        let d = mob.data.entry(k).or_default();
+        d.0.get_or_insert(now);
+        d.1 = Some(now);
     }
 
     /// `rows` DATA chunks of a flow were dropped now.

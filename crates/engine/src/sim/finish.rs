@@ -1,5 +1,6 @@
 //! Turning the counters of a finished run into its results.
 
+use super::transport::TransportTables;
 use super::{SimError, Simulation};
 use crate::drop::DropReason;
 use crate::results::{DropResult, FlowResult, LinkResult, NetworkResult, RunResult, Summary};
@@ -186,7 +187,10 @@ impl Simulation {
             net.normalized_routing_load = net.routing_packets as f64 / delivered_total as f64;
         }
         self.beacon_results(&mut net);
-        let (sctp, paths, streams) = self.sctp_results(&mut net.malformed_drops);
+        let mut tables = TransportTables::default();
+        for f in &self.flows {
+            f.result_rows(&mut tables);
+        }
         for n in &self.nodes {
             net.ttl_drops += n.ip.ttl_drops;
             net.no_route_drops += n.ip.no_route_drops;
@@ -206,9 +210,9 @@ impl Simulation {
             flows,
             links,
             macs,
-            sctp,
-            paths,
-            streams,
+            sctp: tables.sctp,
+            paths: tables.paths,
+            streams: tables.streams,
             routing,
             drops: self.drop_results(),
             handoffs: self

@@ -2,7 +2,7 @@
 //! UDP and TCP flows are built from the scenario (SCTP: `sctp.rs`).
 
 use super::tcp::TcpFlow;
-use super::transport::FlowDriver;
+use super::transport::{Ends, FlowDriver};
 use super::udp::UdpFlow;
 use crate::scenario::{AppKind, FlowSpec, PartialAckTimerKind, TcpProfileKind, TransportKind};
 use sctpsim_kernel::{NodeId, SeedTree, SimTime, StreamKey};
@@ -149,7 +149,7 @@ pub(super) fn build_flow(
         };
         Box::new(TcpFlow {
             ep,
-            sides: [client, server],
+            sides: Ends([client, server]),
             app,
             start,
             started: false,

@@ -218,7 +218,7 @@ impl Simulation {
             return;
         }
         if self.nodes[node.index()].owns(hdr.dst)
-            || (self.cell.is_some() && self.cell_local(node, hdr.dst, &pkt))
+            || (self.cell.is_some() && self.cell_local(node, hdr.dst))
         {
             self.deliver(node, &hdr, pkt);
             return;

@@ -59,9 +59,8 @@ const PROGRESS_CHECK_EVERY: u64 = 4096;
 
 #[derive(Debug)]
 enum Event {
-    /// A flow's timer slot may have come (`transport.rs`: 0 source end, 1 destination end,
-    /// 2 applications; stale wake-ups are no-ops).
-    Flow(FlowId, u8),
+    /// A flow's timer slot may have come (`transport.rs`; stale wake-ups are no-ops).
+    Flow(FlowId, transport::Slot),
     /// A link direction finished serialising a packet.
     TxDone(LinkId, u8),
     /// A packet reached the far end of a link direction. Boxed: the queue moves events by value
@@ -265,7 +264,11 @@ impl Simulation {
                 build_flow(i, f, (src, dst), (src_addr, dst_addr), end, mtu, &seeds)
             };
             for k in flow.sockets() {
-                let node = if k.side == transport::SRC { src } else { dst };
+                let node = if k.side == transport::End::Src {
+                    src
+                } else {
+                    dst
+                };
                 let key = (u8::from(k.proto), k.local_port, k.remote, k.remote_port);
                 topo.nodes[node.index()].sockets.insert(key, (id, k.side));
             }

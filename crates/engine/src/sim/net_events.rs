@@ -10,7 +10,7 @@
 //! `Node::flows` (built once by `flows_at`) lists the flow ends at each node, so a
 //! notification costs the number of flow ends at the node, not the number of flows.
 
-use super::transport::NetView;
+use super::transport::{End, NetView, Slot};
 use super::Simulation;
 use crate::packet::Packet;
 use sctpsim_kernel::{FlowId, NodeId, SimTime};
@@ -85,19 +85,19 @@ impl NetEvent {
     }
 }
 
-/// The flow ends at each node: `(flow, side)`, side 0 the source, 1 the destination.
+/// The flow ends at each node: `(flow, end)`.
 pub(super) fn flows_at(
     nodes: usize,
     ends: impl Iterator<Item = (NodeId, NodeId)>,
-) -> Vec<Vec<(FlowId, u8)>> {
+) -> Vec<Vec<(FlowId, End)>> {
     let mut at = vec![Vec::new(); nodes];
     for (k, (src, dst)) in ends.enumerate() {
         let f = FlowId(k as u32);
         if let Some(v) = at.get_mut(src.index()) {
-            v.push((f, 0));
+            v.push((f, End::Src));
         }
         if let Some(v) = at.get_mut(dst.index()) {
-            v.push((f, 1));
+            v.push((f, End::Dst));
         }
     }
     at
@@ -173,13 +173,16 @@ impl Simulation {
             flow.handle_net_event(self.now, side, ev, &view);
             // What the event changed (an A-SCTP switch) may want a wake-up; queued only if
             // earlier than the one already queued, so this costs nothing otherwise.
-            if flow.poll_timeout(side).is_some_and(|t| t <= self.now) {
+            if flow
+                .poll_timeout(Slot::End(side))
+                .is_some_and(|t| t <= self.now)
+            {
                 wake.push(f);
             }
             let id = flow.ep().spec_index as u32;
             if !matches!(ev, NetEvent::BeaconRssi { .. }) {
                 self.series
-                    .push(t, "flow", id, ev.name(), "net_event", f64::from(side));
+                    .push(t, "flow", id, ev.name(), "net_event", side.index() as f64);
             }
             // The source's route to the flow's destination: a broken one is the
             // `route_broken` row plots and studies read; found or broken, what a path manager
@@ -189,7 +192,7 @@ impl Simulation {
                 NetEvent::RouteFound { dst } | NetEvent::RouteBroken { dst } => *dst,
                 _ => continue,
             };
-            if side != 0 || flow.ep().dst_addr != dst {
+            if side != End::Src || flow.ep().dst_addr != dst {
                 continue;
             }
             if matches!(ev, NetEvent::RouteBroken { .. }) {

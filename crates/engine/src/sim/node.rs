@@ -25,6 +25,7 @@
 //!            sockets / ICMP / Mobile IP
 //! ```
 
+use super::transport::End;
 use crate::topology::{Iface, SocketKey};
 use sctpsim_kernel::{FlowId, NodeId, WakeSlot};
 use sctpsim_proto::routing::Router;
@@ -69,7 +70,7 @@ pub struct Node {
     /// The socket table: (IP protocol number, local port, remote address, remote port) →
     /// (flow, end: 0 the flow's source, 1 its destination). A multi-homed SCTP end has one
     /// entry per address of its peer.
-    pub sockets: BTreeMap<SocketKey, (FlowId, u8)>,
+    pub sockets: BTreeMap<SocketKey, (FlowId, End)>,
     /// IP-layer counters.
     pub ip: IpCounters,
     /// Its 802.11 interface: the index in the wireless channel (`None`: no wireless
@@ -80,7 +81,7 @@ pub struct Node {
     /// The router's earliest wake-up already queued.
     pub router_wake: WakeSlot,
     /// The flow ends at this node: (flow, end) (`net_events.rs`).
-    pub flows: Vec<(FlowId, u8)>,
+    pub flows: Vec<(FlowId, End)>,
 }
 
 impl Node {

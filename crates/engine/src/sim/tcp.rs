@@ -1,10 +1,12 @@
 //! TCP flows behind the transport driver interface (sans-IO connections of
-//! `sctpsim_proto::transport::tcp`): the sending client at `src` (end `SRC`) with its
-//! application, the receiving server at `dst` (end `DST`) whose sink reads everything as it
+//! `sctpsim_proto::transport::tcp`): the sending client at `src` (`End::Src`) with its
+//! application, the receiving server at `dst` (`End::Dst`) whose sink reads everything as it
 //! arrives (ns-2 TCPSink). The application slot opens the connection at the flow's start.
 
 use super::flows::Endpoints;
-use super::transport::{carrying, FlowDriver, IpIdent, Socket, Transmit, APP, DST, SRC};
+use super::transport::{
+    carrying, End, Ends, FlowDriver, IpIdent, Received, Slot, Socket, Transmit,
+};
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
 use sctpsim_kernel::SimTime;
@@ -13,10 +15,10 @@ use sctpsim_wire::ipv4::IpProtocol;
 use sctpsim_wire::tcp::TcpPacket;
 use std::net::Ipv4Addr;
 
-/// A TCP flow: the client (`sides[0]`) and the server (`sides[1]`).
+/// A TCP flow: the client (`sides[End::Src]`) and the server (`sides[End::Dst]`).
 pub(super) struct TcpFlow {
     pub ep: Endpoints,
-    pub sides: [TcpConnection; 2],
+    pub sides: Ends<TcpConnection>,
     pub app: TcpApplication,
     pub start: SimTime,
     pub started: bool,
@@ -31,26 +33,17 @@ pub(super) struct TcpFlow {
     pub delivery_errors: u64,
 }
 
-/// The end a timer slot belongs to (the application's packets leave from the client).
-fn end_of(slot: u8) -> usize {
-    if slot == DST {
-        1
-    } else {
-        0
-    }
-}
-
 impl TcpFlow {
     /// The metric events of end `end` as time-series rows (only the sender's describe the
     /// flow; the receiver's are drained and dropped).
-    fn metric_rows(&mut self, now: SimTime, end: usize, s: &mut TimeSeries) {
+    fn metric_rows(&mut self, now: SimTime, end: End, s: &mut TimeSeries) {
         let id = self.ep.spec_index as u32;
         let ts = now.as_secs_f64();
         // Outcomes (connected, closed, reset) leave no rows; the counters tell them.
         while self.sides[end].poll_event().is_some() {}
         while let Some(m) = self.sides[end].poll_metric() {
             // Only the sender's metrics describe the flow; the receiver sends no data.
-            if end != 0 {
+            if end != End::Src {
                 continue;
             }
             match m {
@@ -88,14 +81,14 @@ impl FlowDriver for TcpFlow {
         let ep = &self.ep;
         vec![
             Socket {
-                side: DST,
+                side: End::Dst,
                 proto: IpProtocol::Tcp,
                 local_port: ep.dst_port,
                 remote: ep.src_addr,
                 remote_port: ep.src_port,
             },
             Socket {
-                side: SRC,
+                side: End::Src,
                 proto: IpProtocol::Tcp,
                 local_port: ep.src_port,
                 remote: ep.dst_addr,
@@ -107,55 +100,59 @@ impl FlowDriver for TcpFlow {
     fn handle_datagram(
         &mut self,
         now: SimTime,
-        side: u8,
+        side: End,
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<bool, ()> {
+    ) -> Result<Received, ()> {
         let seg = TcpPacket::new_checked(payload).map_err(|_| ())?;
-        let data = side == DST && payload.len() > seg.header_len() as usize;
+        let data = side == End::Dst && payload.len() > seg.header_len() as usize;
         if data {
             self.data_segments_received += 1;
         }
         // Malformed segments are counted by the connection (`malformed_dropped`) and dropped.
-        let _ = self.sides[end_of(side)].handle_packet(now, src, dst, payload);
-        Ok(data)
+        let _ = self.sides[side].handle_packet(now, src, dst, payload);
+        Ok(Received::data(data))
     }
 
-    fn handle_timeout(&mut self, now: SimTime, slot: u8) {
-        if slot == APP {
+    fn handle_timeout(&mut self, now: SimTime, slot: Slot) {
+        if slot == Slot::App {
             // The flow's start: the application hands its data to the client, which opens
             // the connection.
             if !self.started && now >= self.start {
                 self.started = true;
                 let app = self.app;
-                app.start(&mut self.sides[0]);
+                app.start(&mut self.sides[End::Src]);
             }
             return;
         }
-        self.sides[end_of(slot)].handle_timeout(now);
+        self.sides[slot.end()].handle_timeout(now);
     }
 
     fn poll(
         &mut self,
         now: SimTime,
-        slot: u8,
+        slot: Slot,
         ident: &mut dyn IpIdent,
         out: &mut Vec<Transmit>,
         series: &mut TimeSeries,
     ) {
-        let end = end_of(slot);
+        let end = slot.end();
         loop {
-            if end == 1 {
+            if end == End::Dst {
                 // The sink application reads everything as it arrives (ns-2 TCPSink) and checks
                 // every byte against the source's pattern.
-                self.delivery_errors += self.sides[1].discard_received_checked().1;
+                self.delivery_errors += self.sides[End::Dst].discard_received_checked().1;
             }
             let Some(tx) = self.sides[end].poll_transmit(now, self.max_payload) else {
                 break;
             };
-            let node = if end == 0 { self.ep.src } else { self.ep.dst };
-            if end == 0
+            let node = if end == End::Src {
+                self.ep.src
+            } else {
+                self.ep.dst
+            };
+            if end == End::Src
                 && TcpPacket::new_checked(&tx.payload[..])
                     .is_ok_and(|seg| tx.payload.len() > seg.header_len() as usize)
             {
@@ -168,11 +165,11 @@ impl FlowDriver for TcpFlow {
         self.metric_rows(now, end, series);
     }
 
-    fn poll_timeout(&self, slot: u8) -> Option<SimTime> {
-        if slot == APP {
+    fn poll_timeout(&self, slot: Slot) -> Option<SimTime> {
+        if slot == Slot::App {
             return (!self.started).then_some(self.start);
         }
-        self.sides[end_of(slot)].poll_timeout()
+        self.sides[slot.end()].poll_timeout()
     }
 
     fn drop_rows(
@@ -193,7 +190,11 @@ impl FlowDriver for TcpFlow {
             return 0;
         }
         // The stream offset just past the segment's payload, comparable with `snd_una`.
-        let offset = u64::from(seg.seq_number().0.wrapping_sub(self.sides[0].iss().0));
+        let offset = u64::from(
+            seg.seq_number()
+                .0
+                .wrapping_sub(self.sides[End::Src].iss().0),
+        );
         let id = self.ep.spec_index as u32;
         let t = now.as_secs_f64();
         series.push(
@@ -208,12 +209,12 @@ impl FlowDriver for TcpFlow {
     }
 
     fn bytes_delivered(&self) -> u64 {
-        self.sides[1].stats().bytes_delivered
+        self.sides[End::Dst].stats().bytes_delivered
     }
 
     fn result(&self, base: FlowResult, end: SimTime) -> (FlowResult, SimTime) {
-        let client = self.sides[0].stats();
-        let server = self.sides[1].stats();
+        let client = self.sides[End::Src].stats();
+        let server = self.sides[End::Dst].stats();
         let r = FlowResult {
             bytes_sent: client.bytes_sent,
             bytes_delivered: server.bytes_delivered,

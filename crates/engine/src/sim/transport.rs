@@ -4,8 +4,8 @@
 //! rows and its next deadlines. UDP (`udp.rs`), TCP (`tcp.rs`) and SCTP (`sctp/driver.rs`) sit
 //! behind it; a new transport is one engine file implementing it plus its scenario schema.
 //!
-//! Timers: a flow has [`SLOTS`] deadlines — one per end ([`SRC`], [`DST`]) and one for its
-//! applications ([`APP`]) — each with one [`WakeSlot`] in the engine and one event kind,
+//! Timers: a flow has [`SLOTS`] deadlines — one per end ([`Slot::End`] of [`End::Src`],
+//! [`End::Dst`]) and one for its applications ([`Slot::App`]) — each with one [`WakeSlot`] in the engine and one event kind,
 //! `Event::Flow(flow, slot)`. Sockets: one table per node keyed by (IP protocol, local port,
 //! remote address, remote port), filled from [`FlowDriver::sockets`]; the ports are the first
 //! four bytes of every transport header the engine carries (UDP, TCP, SCTP), so the engine
@@ -13,31 +13,102 @@
 //!
 //! [`WakeSlot`]: sctpsim_kernel::WakeSlot
 
+use super::cellular::CsctpLog;
 use super::flows::Endpoints;
 use super::ip::IpHeader;
 use super::net_events::NetEvent;
 use super::{Event, Simulation};
 use crate::drop::DropReason;
-use crate::results::{FlowResult, TimeSeries};
+use crate::results::{FlowResult, PathResult, SctpResult, StreamResult, TimeSeries};
 use sctpsim_kernel::{FlowId, NodeId, SimTime};
 use sctpsim_wire::ipv4::{IpProtocol, Ipv4Packet};
 use std::net::Ipv4Addr;
 
-/// Timer slot of the flow's source end.
-pub(super) const SRC: u8 = 0;
-/// Timer slot of the flow's destination end.
-pub(super) const DST: u8 = 1;
-/// Timer slot of the flow's applications (start, pacing).
-pub(super) const APP: u8 = 2;
+/// One end of a flow — the one numbering of flow ends: socket entries, network events, timer
+/// slots and each transport's per-end state ([`Ends`]; SCTP's client and server, TCP's
+/// connections) all name an end by it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum End {
+    /// At the flow's `src` node: the sender (UDP source, TCP client, SCTP client).
+    Src,
+    /// At the flow's `dst` node: the receiver.
+    Dst,
+}
+
+impl End {
+    /// The position of the end in an [`Ends`].
+    pub(super) const fn index(self) -> usize {
+        match self {
+            End::Src => 0,
+            End::Dst => 1,
+        }
+    }
+}
+
+/// One value per flow end, indexed by [`End`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct Ends<T>(pub [T; 2]);
+
+impl<T> std::ops::Index<End> for Ends<T> {
+    type Output = T;
+    fn index(&self, e: End) -> &T {
+        &self.0[e.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<End> for Ends<T> {
+    fn index_mut(&mut self, e: End) -> &mut T {
+        &mut self.0[e.index()]
+    }
+}
+
+impl<T> Ends<T> {
+    /// The values, source end first.
+    pub(super) fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+}
+
+/// A flow's timer slot: one per end and one for its applications (start, pacing), whose
+/// packets leave from the source end.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Slot {
+    /// The deadlines of one end.
+    End(End),
+    /// The applications' deadlines.
+    App,
+}
+
 /// Timer slots per flow.
 pub(super) const SLOTS: usize = 3;
+
+impl Slot {
+    /// Every slot, in the order a flow's wake-ups are armed.
+    pub(super) const ALL: [Slot; SLOTS] = [Slot::End(End::Src), Slot::End(End::Dst), Slot::App];
+
+    /// The slot's wake slot among the flow's [`SLOTS`].
+    pub(super) const fn index(self) -> usize {
+        match self {
+            Slot::End(e) => e.index(),
+            Slot::App => 2,
+        }
+    }
+
+    /// The end whose state the slot drives (the applications act at the source end).
+    pub(super) const fn end(self) -> End {
+        match self {
+            Slot::End(e) => e,
+            Slot::App => End::Src,
+        }
+    }
+}
 
 /// One entry of a node's socket table: packets of `proto` for `local_port` from
 /// (`remote`, `remote_port`) go to end `side` of the flow.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) struct Socket {
-    /// The flow end (`SRC` or `DST`); its node is the flow's `src` or `dst`.
-    pub side: u8,
+    /// The flow end; its node is the flow's `src` or `dst`.
+    pub side: End,
     /// The transport protocol.
     pub proto: IpProtocol,
     /// Local port.
@@ -123,20 +194,19 @@ pub(super) trait FlowDriver: Send {
     fn sockets(&self) -> Vec<Socket>;
 
     /// A transport packet (`payload`: from the transport header on) arrived at end `side`,
-    /// from `src` to `dst`. `Err` if it is malformed (counted by the node's IP layer);
-    /// `Ok(true)` if it is a data packet at the receiving end (counted in the flow's
-    /// `data_packets_received`), whose route length the engine records ([`RouteHops`]).
+    /// from `src` to `dst`. `Err` if it is malformed (counted by the node's IP layer); else
+    /// what the end made of it ([`Received`]).
     fn handle_datagram(
         &mut self,
         now: SimTime,
-        side: u8,
+        side: End,
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<bool, ()>;
+    ) -> Result<Received, ()>;
 
     /// Timer `slot`'s deadline came (or an earlier time: then a no-op).
-    fn handle_timeout(&mut self, now: SimTime, slot: u8);
+    fn handle_timeout(&mut self, now: SimTime, slot: Slot);
 
     /// Everything the end(s) that timer `slot` belongs to have to do now (the application
     /// slot's packets leave from the source end): the packets to send, in order, into `out`;
@@ -144,14 +214,14 @@ pub(super) trait FlowDriver: Send {
     fn poll(
         &mut self,
         now: SimTime,
-        slot: u8,
+        slot: Slot,
         ident: &mut dyn IpIdent,
         out: &mut Vec<Transmit>,
         series: &mut TimeSeries,
     );
 
     /// Timer `slot`'s next deadline.
-    fn poll_timeout(&self, slot: u8) -> Option<SimTime>;
+    fn poll_timeout(&self, slot: Slot) -> Option<SimTime>;
 
     /// A packet of the flow was dropped for `reason`: its `dropped_seq` / `dropped_tsn`
     /// rows (`bytes` is the IPv4 packet); how many.
@@ -165,7 +235,7 @@ pub(super) trait FlowDriver: Send {
 
     /// A change in the network below end `side` (`net_events.rs`); `net` answers the path
     /// manager's questions (disjoint routes).
-    fn handle_net_event(&mut self, _now: SimTime, _side: u8, _ev: &NetEvent, _net: &dyn NetView) {}
+    fn handle_net_event(&mut self, _now: SimTime, _side: End, _ev: &NetEvent, _net: &dyn NetView) {}
 
     /// Before a wake-up of one of its timer slots, a flow whose path manager follows the
     /// routes (A-SCTP) may look at them: `net` as in [`FlowDriver::handle_net_event`].
@@ -186,11 +256,61 @@ pub(super) trait FlowDriver: Send {
         0
     }
 
-    /// The SCTP flow behind this driver, for SCTP's own result tables (`sctp.parquet`,
-    /// `paths.parquet`, `streams.parquet`).
-    fn as_sctp(&self) -> Option<&super::sctp::SctpFlow> {
+    /// Appends the flow's rows of the transport-specific result tables (SCTP's association,
+    /// path and stream rows) to `tables`, which the engine collects over every flow: the flow
+    /// owns what its rows say, the engine only where they go.
+    fn result_rows(&self, _tables: &mut TransportTables) {}
+
+    /// The address-change requests the flow's end at a cellular mobile sent (cSCTP's ASCONFs),
+    /// for the handoffs table (`cellular/rows.rs`); `None` for a flow without one.
+    fn handoff_log(&self) -> Option<&CsctpLog> {
         None
     }
+}
+
+/// What a flow end made of a packet ([`FlowDriver::handle_datagram`]): what the engine counts
+/// below the transport learns it from here, not by parsing the transport.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Received {
+    /// A data packet at the receiving end (counted in the flow's `data_packets_received`),
+    /// whose route length the engine records ([`RouteHops`]).
+    pub data: bool,
+    /// For an end at a cellular mobile's address (`sim/cellular.rs`), if the packet carried
+    /// data: its data units (SCTP: DATA chunks) and how many of them the end had received
+    /// before (duplicates), for the handoffs table. `None` elsewhere and for other packets.
+    pub cell_data: Option<CellData>,
+}
+
+/// The data of one packet at an end on a cellular mobile's address ([`Received::cell_data`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct CellData {
+    /// Data units the packet carried (at least one).
+    pub units: u32,
+    /// Of those, how many had arrived at the end before.
+    pub duplicates: u32,
+}
+
+impl Received {
+    /// A packet that is (`data`) or is not a data packet at the receiving end, and is no
+    /// cellular data.
+    pub(super) fn data(data: bool) -> Received {
+        Received {
+            data,
+            cell_data: None,
+        }
+    }
+}
+
+/// The result tables of transports with rows of their own, filled by
+/// [`FlowDriver::result_rows`] in flow order.
+#[derive(Debug, Default)]
+pub(crate) struct TransportTables {
+    /// `sctp.parquet`: one row per association.
+    pub sctp: Vec<SctpResult>,
+    /// `paths.parquet`: one row per path of each end.
+    pub paths: Vec<PathResult>,
+    /// `streams.parquet`: one row per stream.
+    pub streams: Vec<StreamResult>,
 }
 
 /// The IPv4 packet `bytes` if it carries `proto` (what a flow's drop rows are made from).
@@ -293,10 +413,10 @@ impl Simulation {
         let Some(d) = self.flows.get(f.index()) else {
             return;
         };
-        for slot in 0..SLOTS as u8 {
+        for slot in Slot::ALL {
             if let Some(t) = d.poll_timeout(slot) {
                 let t = t.max(now);
-                if self.flow_wake[f.index()][slot as usize].arm(t) {
+                if self.flow_wake[f.index()][slot.index()].arm(t) {
                     self.queue.push(t, Event::Flow(f, slot));
                 }
             }
@@ -304,10 +424,10 @@ impl Simulation {
     }
 
     /// A wake-up of flow `f`'s timer `slot`.
-    pub(super) fn flow_timer(&mut self, f: FlowId, slot: u8) {
+    pub(super) fn flow_timer(&mut self, f: FlowId, slot: Slot) {
         let now = self.now;
         if let Some(w) = self.flow_wake.get_mut(f.index()) {
-            w[slot as usize].fired(now);
+            w[slot.index()].fired(now);
         }
         if let Some(d) = self.flows.get_mut(f.index()) {
             d.refresh_routes(now, &super::net_events::Routes::new(&self.nodes, now));
@@ -318,7 +438,7 @@ impl Simulation {
 
     /// Lets the end(s) of `slot` act: records their metric rows, sends what they made and
     /// queues the flow's next wake-ups.
-    pub(super) fn flow_pump(&mut self, f: FlowId, slot: u8) {
+    pub(super) fn flow_pump(&mut self, f: FlowId, slot: Slot) {
         let now = self.now;
         let Some(d) = self.flows.get_mut(f.index()) else {
             return;
@@ -359,19 +479,19 @@ impl Simulation {
         let Some(d) = self.flows.get_mut(f.index()) else {
             return;
         };
-        match d.handle_datagram(now, side, src, dst, payload) {
-            Err(()) => {
-                self.nodes[node.index()].ip.malformed_drops += 1;
-                return;
+        let Ok(got) = d.handle_datagram(now, side, src, dst, payload) else {
+            self.nodes[node.index()].ip.malformed_drops += 1;
+            return;
+        };
+        if got.data {
+            if let Some(h) = self.route_hops.get_mut(f.index()) {
+                h.record(now, hops_from_ttl(ttl));
             }
-            Ok(true) => {
-                if let Some(h) = self.route_hops.get_mut(f.index()) {
-                    h.record(now, hops_from_ttl(ttl));
-                }
-            }
-            Ok(false) => {}
         }
-        self.flow_pump(f, side);
+        if let Some(c) = got.cell_data {
+            self.cell_data_arrival(node, dst, c);
+        }
+        self.flow_pump(f, Slot::End(side));
         // The receiving application reads while the flow is pumped; a file completes on the
         // packet after which it holds every byte (checked until it does).
         if let Some(h) = self.route_hops.get_mut(f.index()) {

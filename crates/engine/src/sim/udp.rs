@@ -1,8 +1,8 @@
 //! UDP flows behind the transport driver interface: a CBR or file source at `src` (timer slot
-//! `APP`), a sink at `dst` that counts, orders and times what arrives (`sctpsim_proto::app`).
+//! `Slot::App`), a sink at `dst` that counts, orders and times what arrives (`sctpsim_proto::app`).
 
 use super::flows::Endpoints;
-use super::transport::{carrying, FlowDriver, IpIdent, Socket, Transmit, APP, DST};
+use super::transport::{carrying, End, FlowDriver, IpIdent, Received, Slot, Socket, Transmit};
 use super::DEFAULT_TTL;
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
@@ -30,7 +30,7 @@ impl FlowDriver for UdpFlow {
     fn sockets(&self) -> Vec<Socket> {
         // Only the sink listens; the source never receives.
         vec![Socket {
-            side: DST,
+            side: End::Dst,
             proto: IpProtocol::Udp,
             local_port: self.ep.dst_port,
             remote: self.ep.src_addr,
@@ -41,31 +41,31 @@ impl FlowDriver for UdpFlow {
     fn handle_datagram(
         &mut self,
         now: SimTime,
-        _side: u8,
+        _side: End,
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<bool, ()> {
+    ) -> Result<Received, ()> {
         let udp = UdpPacket::new_checked(payload).map_err(|_| ())?;
         UdpRepr::parse(&udp, src, dst).map_err(|_| ())?;
         self.sink.handle_datagram(now, udp.payload());
         self.datagrams_received += 1;
-        Ok(true)
+        Ok(Received::data(true))
     }
 
-    fn handle_timeout(&mut self, _now: SimTime, _slot: u8) {
+    fn handle_timeout(&mut self, _now: SimTime, _slot: Slot) {
         // The source is polled in `poll_transmit`: it sends what is due then.
     }
 
     fn poll(
         &mut self,
         now: SimTime,
-        slot: u8,
+        slot: Slot,
         ident: &mut dyn IpIdent,
         out: &mut Vec<Transmit>,
         _series: &mut TimeSeries,
     ) {
-        if slot != APP {
+        if slot != Slot::App {
             return;
         }
         let ep = &self.ep;
@@ -88,8 +88,10 @@ impl FlowDriver for UdpFlow {
         }
     }
 
-    fn poll_timeout(&self, slot: u8) -> Option<SimTime> {
-        (slot == APP).then(|| self.source.poll_timeout()).flatten()
+    fn poll_timeout(&self, slot: Slot) -> Option<SimTime> {
+        (slot == Slot::App)
+            .then(|| self.source.poll_timeout())
+            .flatten()
     }
 
     fn drop_rows(

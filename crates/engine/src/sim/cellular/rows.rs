@@ -94,7 +94,7 @@ impl Simulation {
             .get(mob.node.index())
             .into_iter()
             .flat_map(|n| &n.flows)
-            .find_map(|&(f, _)| self.flows.get(f.index())?.as_sctp()?.csctp_log());
+            .find_map(|&(f, _)| self.flows.get(f.index())?.handoff_log());
         let (mut add_acked, mut sp_sent) = (None, None);
         if let Some(log) = log {
             if let Some((sent, acked)) = first_for(&log.add_ip, new_addr, from) {

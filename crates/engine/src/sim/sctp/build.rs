@@ -6,6 +6,7 @@ use super::app::source_config;
 use super::{SctpFlow, SctpSide, DEFAULT_SCTP_PORT};
 use crate::scenario::{AppKind, FlowSide, FlowSpec, SctpProfileKind};
 use crate::sim::flows::Endpoints;
+use crate::sim::transport::Ends;
 use crate::topology::Topology;
 use sctpsim_kernel::{NodeId, SeedTree, StreamKey};
 use sctpsim_proto::app::{MessageSink, MessageSource};
@@ -301,16 +302,19 @@ pub(in crate::sim) fn build_sctp_flow(
     server.listen(true);
     let source_cfg = source_config(f, &cfg);
     let sink_streams = source_cfg.streams;
-    let side = |node: NodeId, endpoint: SctpEndpoint| SctpSide {
+    let side = |node: NodeId, endpoint: SctpEndpoint, k: usize| SctpSide {
         node,
         endpoint,
         handle: None,
         malformed: 0,
+        cell: cell[k]
+            .as_ref()
+            .map(|(_, all)| super::csctp::CellArrivals::new(all.clone())),
     };
     let mut flow = SctpFlow {
         ep,
         profile: spec.profile,
-        sides: [side(src, client), side(dst, server)],
+        sides: Ends([side(src, client, 0), side(dst, server, 1)]),
         local_addrs: local,
         peer_addrs: peer,
         source: MessageSource::new(source_cfg),
@@ -334,9 +338,9 @@ pub(in crate::sim) fn build_sctp_flow(
     // Sources towards every address of the other side, those it adds by ASCONF included.
     let added = |side| flow.asconf_added(side).collect::<Vec<_>>();
     let (to_server, to_client) = (added(FlowSide::Dst), added(FlowSide::Src));
-    flow.sources = [
+    flow.sources = Ends([
         sources(topo, src, dst, &to_server),
         sources(topo, dst, src, &to_client),
-    ];
+    ]);
     flow
 }

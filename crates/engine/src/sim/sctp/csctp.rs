@@ -15,10 +15,14 @@
 use super::{SctpFlow, CLIENT, SERVER};
 use crate::sim::cellular::CsctpLog;
 use crate::sim::net_events::NetEvent;
+use crate::sim::transport::CellData;
+use crate::sim::transport::End;
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::transport::sctp::{
     AsconfRequestKind, SctpAssociation, SctpConfig, SctpEvent, State,
 };
+use sctpsim_wire::sctp::{chunk_type, SctpPacket};
+use std::collections::HashSet;
 use std::net::Ipv4Addr;
 
 /// `sctp.csctp`.
@@ -53,7 +57,7 @@ pub(super) fn configure(cfg: &mut SctpConfig, mode: Option<&str>) {
 #[derive(Clone, Debug)]
 pub(crate) struct Csctp {
     /// The mobile's side (`CLIENT` or `SERVER`).
-    pub side: usize,
+    pub side: End,
     pub mode: Mode,
     /// Every address the mobile may hold (socket-table entries of the other side).
     pub addresses: Vec<Ipv4Addr>,
@@ -225,6 +229,52 @@ impl Csctp {
     }
 }
 
+/// The DATA an end at a cellular mobile received on the mobile's addresses (with or without
+/// cSCTP), which the handoffs table counts (`sim/cellular.rs`: when data first and last
+/// arrived on each address, and duplicated data).
+#[derive(Clone, Debug)]
+pub(crate) struct CellArrivals {
+    /// Every address the mobile may hold.
+    addresses: Vec<Ipv4Addr>,
+    /// TSNs of the DATA chunks received on them.
+    seen: HashSet<u32>,
+}
+
+impl CellArrivals {
+    pub fn new(addresses: Vec<Ipv4Addr>) -> Self {
+        CellArrivals {
+            addresses,
+            seen: HashSet::new(),
+        }
+    }
+
+    /// An SCTP packet `sctp` arrived for `dst`: if that is one of the mobile's addresses and
+    /// the packet carries DATA, its DATA chunks and how many of their TSNs had arrived before.
+    /// Read from the packet as it arrived (before the CRC32c check and the association), so a
+    /// chunk counts whatever the association makes of it.
+    pub fn arrival(&mut self, dst: Ipv4Addr, sctp: &[u8]) -> Option<CellData> {
+        if !self.addresses.contains(&dst) {
+            return None;
+        }
+        let p = SctpPacket::new_checked(sctp).ok()?;
+        let mut data = CellData::default();
+        for c in p.chunks().filter_map(|c| c.ok()) {
+            // The TSN is the first field of a DATA chunk's value (RFC 9260 §3.3.1).
+            let Some(tsn) = c.value().get(..4).filter(|_| c.kind() == chunk_type::DATA) else {
+                continue;
+            };
+            data.units += 1;
+            if !self
+                .seen
+                .insert(u32::from_be_bytes([tsn[0], tsn[1], tsn[2], tsn[3]]))
+            {
+                data.duplicates += 1;
+            }
+        }
+        (data.units > 0).then_some(data)
+    }
+}
+
 impl SctpFlow {
     /// The mobile end's ASCONF history, for the handoffs table.
     pub(crate) fn csctp_log(&self) -> Option<&CsctpLog> {
@@ -235,7 +285,7 @@ impl SctpFlow {
     }
 
     /// Every address the mobile end of this flow may hold (empty without one).
-    pub(super) fn cell_addresses(&self, side: usize) -> impl Iterator<Item = Ipv4Addr> + '_ {
+    pub(super) fn cell_addresses(&self, side: End) -> impl Iterator<Item = Ipv4Addr> + '_ {
         self.csctp
             .iter()
             .filter(move |c| c.side == side)
@@ -243,7 +293,7 @@ impl SctpFlow {
     }
 
     /// Whether side `side` is a cSCTP mobile end (whose sources cSCTP sets).
-    pub(super) fn csctp_sets_sources(&self, side: usize) -> bool {
+    pub(super) fn csctp_sets_sources(&self, side: End) -> bool {
         self.csctp
             .as_ref()
             .is_some_and(|c| c.side == side && c.mode != Mode::Off)

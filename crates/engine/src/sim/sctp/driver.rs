@@ -9,9 +9,12 @@ use super::{SctpFlow, SctpSide, CLIENT, SERVER};
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
 use crate::scenario::{AsconfActionKind, FlowSide};
+use crate::sim::cellular::CsctpLog;
 use crate::sim::flows::Endpoints;
 use crate::sim::net_events::NetEvent;
-use crate::sim::transport::{FlowDriver, IpIdent, NetView, Socket, Transmit, APP, DST, SRC};
+use crate::sim::transport::{
+    End, Ends, FlowDriver, IpIdent, NetView, Received, Slot, Socket, Transmit, TransportTables,
+};
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::transport::sctp::{AsconfRequestKind, DatagramEvent, SctpEvent, State};
 use sctpsim_wire::ipv4::IpProtocol;
@@ -25,24 +28,6 @@ fn carries_data(sctp: &[u8]) -> bool {
         p.chunks()
             .any(|c| c.is_ok_and(|c| c.kind() == chunk_type::DATA))
     })
-}
-
-/// The timer slot of association side `side`.
-fn side_slot(side: usize) -> u8 {
-    if side == SERVER {
-        DST
-    } else {
-        SRC
-    }
-}
-
-/// The association side a timer slot belongs to (the application acts at the client).
-fn side_of(slot: u8) -> usize {
-    if slot == DST {
-        SERVER
-    } else {
-        CLIENT
-    }
 }
 
 impl SctpFlow {
@@ -66,9 +51,9 @@ impl SctpFlow {
     /// association is asked to reset or add streams. A request the association refuses at
     /// once (not negotiated, not established, a stream that does not exist) gives a 0 row of
     /// the action's metric, like a request the peer refuses. Returns which sides acted.
-    fn reconfig_due(&mut self, now: SimTime, series: &mut TimeSeries) -> [bool; 2] {
+    fn reconfig_due(&mut self, now: SimTime, series: &mut TimeSeries) -> Ends<bool> {
         use crate::scenario::ReconfigActionKind as K;
-        let mut touched = [false; 2];
+        let mut touched = Ends([false; 2]);
         if !self.started {
             return touched;
         }
@@ -125,8 +110,8 @@ impl SctpFlow {
     /// delete an address or to request the peer's primary (RFC 5061 §4.2). A request the
     /// association refuses at once (not established, unknown or last address) gives a 0 row
     /// of the action's metric, like a request the peer refuses. Returns which sides acted.
-    fn asconf_due(&mut self, now: SimTime, series: &mut TimeSeries) -> [bool; 2] {
-        let mut touched = [false; 2];
+    fn asconf_due(&mut self, now: SimTime, series: &mut TimeSeries) -> Ends<bool> {
+        let mut touched = Ends([false; 2]);
         if !self.started {
             return touched;
         }
@@ -162,7 +147,7 @@ impl SctpFlow {
 
     /// Pin the source address of every destination of side `side` to the address of the
     /// interface its route leaves by (`SctpFlow::sources`, from the FIB's host routes).
-    fn pin_sources(&mut self, side: usize) {
+    fn pin_sources(&mut self, side: End) {
         if self.csctp_sets_sources(side) {
             return;
         }
@@ -188,7 +173,7 @@ impl SctpFlow {
     fn pump_side(
         &mut self,
         now: SimTime,
-        side: usize,
+        side: End,
         out: &mut Vec<(sctpsim_proto::transport::Transmit, Option<Vec<Ipv4Addr>>)>,
         series: &mut TimeSeries,
     ) {
@@ -329,26 +314,30 @@ impl FlowDriver for SctpFlow {
         let to_client = self.local_addrs.iter().copied().chain(added(FlowSide::Src));
         let to_client = to_client.chain(self.cell_addresses(CLIENT));
         to_server
-            .map(|p| sock(SRC, ep.src_port, p, ep.dst_port))
-            .chain(to_client.map(|l| sock(DST, ep.dst_port, l, ep.src_port)))
+            .map(|p| sock(End::Src, ep.src_port, p, ep.dst_port))
+            .chain(to_client.map(|l| sock(End::Dst, ep.dst_port, l, ep.src_port)))
             .collect()
     }
 
     fn handle_datagram(
         &mut self,
         now: SimTime,
-        side: u8,
+        side: End,
         src: Ipv4Addr,
         dst: Ipv4Addr,
         payload: &[u8],
-    ) -> Result<bool, ()> {
-        let side = side_of(side);
+    ) -> Result<Received, ()> {
         let sd = &mut self.sides[side];
+        // Counted before the endpoint's checks, as every DATA chunk that reached the address.
+        let cell_data = sd.cell.as_mut().and_then(|c| c.arrival(dst, payload));
         let Ok(event) = sd.endpoint.handle_datagram(now, src, dst, payload) else {
             // RFC 9260 §6.8: a packet with a bad CRC32c is silently discarded (counted with
             // the association's rows, not as an IP-layer malformed packet).
             sd.malformed += 1;
-            return Ok(false);
+            return Ok(Received {
+                data: false,
+                cell_data,
+            });
         };
         let created = match event {
             Some(DatagramEvent::NewAssociation(h)) => {
@@ -364,11 +353,11 @@ impl FlowDriver for SctpFlow {
         if created {
             self.pin_sources(side);
         }
-        Ok(data)
+        Ok(Received { data, cell_data })
     }
 
-    fn handle_timeout(&mut self, now: SimTime, slot: u8) {
-        if slot == SRC {
+    fn handle_timeout(&mut self, now: SimTime, slot: Slot) {
+        if slot == Slot::End(End::Src) {
             if let Some(m) = self.asctp.as_mut() {
                 if m.pump_due.is_some_and(|t| t <= now) {
                     m.pump_due = None;
@@ -376,18 +365,18 @@ impl FlowDriver for SctpFlow {
             }
         }
         if let Some(c) = self.csctp.as_mut() {
-            if side_slot(c.side) == slot && c.pump_due.is_some_and(|t| t <= now) {
+            if slot == Slot::End(c.side) && c.pump_due.is_some_and(|t| t <= now) {
                 c.pump_due = None;
             }
         }
-        if slot == APP {
+        if slot == Slot::App {
             if self.app_next.is_some_and(|t| t <= now) {
                 self.app_next = None;
             }
             self.start_if_due(now);
             return;
         }
-        if let Some(a) = self.sides[side_of(slot)].assoc_mut() {
+        if let Some(a) = self.sides[slot.end()].assoc_mut() {
             a.handle_timeout(now);
         }
     }
@@ -395,19 +384,19 @@ impl FlowDriver for SctpFlow {
     fn poll(
         &mut self,
         now: SimTime,
-        slot: u8,
+        slot: Slot,
         ident: &mut dyn IpIdent,
         out: &mut Vec<Transmit>,
         series: &mut TimeSeries,
     ) {
         // The sides to pump, in order: a due ASCONF action of the server's first (its
         // request leaves before the client's data), then the client.
-        let (first, then) = if slot == APP {
+        let (first, then) = if slot == Slot::App {
             let server = self.asconf_due(now, series)[SERVER];
             let server = self.reconfig_due(now, series)[SERVER] || server;
             (server.then_some(SERVER), CLIENT)
         } else {
-            (None, side_of(slot))
+            (None, slot.end())
         };
         let mut list = std::mem::take(&mut self.scratch);
         for side in first.into_iter().chain([then]) {
@@ -425,8 +414,8 @@ impl FlowDriver for SctpFlow {
         self.scratch = list;
     }
 
-    fn poll_timeout(&self, slot: u8) -> Option<SimTime> {
-        if slot == APP {
+    fn poll_timeout(&self, slot: Slot) -> Option<SimTime> {
+        if slot == Slot::App {
             if !self.started {
                 return Some(self.source.config().start);
             }
@@ -435,14 +424,14 @@ impl FlowDriver for SctpFlow {
                 (a, b) => a.or(b),
             };
         }
-        let assoc = self.sides[side_of(slot)]
+        let assoc = self.sides[slot.end()]
             .assoc()
             .and_then(|a| a.poll_timeout());
         // cSCTP's mobile end, pumped at once after an address event.
         let cell = self
             .csctp
             .as_ref()
-            .filter(|c| side_slot(c.side) == slot)
+            .filter(|c| slot == Slot::End(c.side))
             .and_then(|c| c.pump_due);
         let assoc = match (assoc, cell) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -454,7 +443,7 @@ impl FlowDriver for SctpFlow {
         let paths = self
             .asctp
             .as_ref()
-            .filter(|_| slot == SRC && live)
+            .filter(|_| slot == Slot::End(End::Src) && live)
             .and_then(|m| m.deadline());
         match (assoc, paths) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -462,15 +451,15 @@ impl FlowDriver for SctpFlow {
         }
     }
 
-    fn handle_net_event(&mut self, now: SimTime, side: u8, ev: &NetEvent, net: &dyn NetView) {
+    fn handle_net_event(&mut self, now: SimTime, side: End, ev: &NetEvent, net: &dyn NetView) {
         // cSCTP: the mobile's address events; its end is pumped at once.
-        let s = if side == SRC { CLIENT } else { SERVER };
+        let s = side;
         if let Some(c) = self.csctp.as_mut().filter(|c| c.side == s) {
             if c.hear(ev) {
                 c.pump_due = Some(now);
             }
         }
-        if side != SRC {
+        if side != End::Src {
             return;
         }
         let node = self.sides[CLIENT].node;
@@ -519,8 +508,16 @@ impl FlowDriver for SctpFlow {
         (self.flow_result(base), self.active_end(end))
     }
 
-    fn as_sctp(&self) -> Option<&SctpFlow> {
-        Some(self)
+    fn malformed(&self) -> u64 {
+        self.sides.iter().map(|sd| sd.malformed).sum()
+    }
+
+    fn result_rows(&self, tables: &mut TransportTables) {
+        self.sctp_rows(tables);
+    }
+
+    fn handoff_log(&self) -> Option<&CsctpLog> {
+        self.csctp_log()
     }
 }
 
@@ -540,7 +537,7 @@ fn reconfig_kind(
 }
 
 /// The `dir` of a side's rows.
-pub(super) fn side_name(side: usize) -> &'static str {
+pub(super) fn side_name(side: End) -> &'static str {
     if side == SERVER {
         "dst"
     } else {

@@ -41,6 +41,7 @@ pub(super) use build::build_sctp_flow;
 pub(crate) use build::{sctp_config, ASCTP_DEFAULT_ROUTES};
 
 use super::flows::Endpoints;
+use super::transport::{End, Ends};
 use crate::scenario::{AsconfActionKind, AsconfActionSpec, FlowSide, SctpProfileKind};
 use sctpsim_kernel::{NodeId, SimTime};
 use sctpsim_proto::app::{MessageSink, MessageSource};
@@ -50,10 +51,10 @@ use std::net::Ipv4Addr;
 /// Default SCTP destination port: 5001, iperf's (which also uses it for SCTP), so captures
 /// dissect the payload as plain data.
 pub(crate) const DEFAULT_SCTP_PORT: u16 = 5001;
-/// Side index of the sending client (at the flow's `src`).
-const CLIENT: usize = 0;
-/// Side index of the receiving server (at the flow's `dst`).
-const SERVER: usize = 1;
+/// The sending client: SCTP's name for the flow's source end.
+const CLIENT: End = End::Src;
+/// The receiving server: the flow's destination end.
+const SERVER: End = End::Dst;
 
 /// One end of an SCTP flow.
 pub(super) struct SctpSide {
@@ -67,6 +68,8 @@ pub(super) struct SctpSide {
     pub handle: Option<AssocHandle>,
     /// Packets for it that failed the SCTP checks (CRC32c, structure).
     pub malformed: u64,
+    /// At a cellular mobile: the DATA it received on the mobile's addresses.
+    pub cell: Option<csctp::CellArrivals>,
 }
 
 impl SctpSide {
@@ -88,12 +91,12 @@ impl SctpSide {
     }
 }
 
-/// An SCTP flow: the client association at `src` (side 0) with the sending application, the
-/// server at `dst` (side 1) with the sink.
+/// An SCTP flow: the client association at `src` (`CLIENT`, `End::Src`) with the sending
+/// application, the server at `dst` (`SERVER`, `End::Dst`) with the sink.
 pub(super) struct SctpFlow {
     pub ep: Endpoints,
     pub profile: SctpProfileKind,
-    pub sides: [SctpSide; 2],
+    pub sides: Ends<SctpSide>,
     /// The client's addresses (the route source towards the primary first).
     pub local_addrs: Vec<Ipv4Addr>,
     /// The server's addresses, primary first.
@@ -109,7 +112,7 @@ pub(super) struct SctpFlow {
     /// Per side, the source address to pin for each address the peer may use: the address of
     /// the interface the node's route to it leaves by (host routes, `sim/fib.rs`), computed
     /// once from the topology (routes do not change during a run).
-    pub sources: [std::collections::BTreeMap<Ipv4Addr, Ipv4Addr>; 2],
+    pub sources: Ends<std::collections::BTreeMap<Ipv4Addr, Ipv4Addr>>,
     /// Packets with DATA chunks the client sent (retransmissions included).
     pub data_packets_sent: u64,
     /// Packets with DATA chunks that reached the server (duplicates included).

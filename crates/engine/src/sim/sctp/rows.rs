@@ -9,6 +9,7 @@ use crate::drop::DropReason;
 use crate::results::TimeSeries;
 use crate::scenario::{AsconfActionKind, AsconfActionSpec, FlowSide};
 use crate::sim::transport::carrying;
+use crate::sim::transport::End;
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::app::MessageSource;
 use sctpsim_proto::transport::sctp::{AsconfRequestKind, MetricKind, RtxCause, SctpEvent};
@@ -49,7 +50,7 @@ pub(super) struct PumpCtx<'a> {
     /// The flow's index in the scenario (the rows' id).
     pub id: u32,
     /// `CLIENT` or `SERVER`.
-    pub side: usize,
+    pub side: End,
     pub now: SimTime,
     /// The client's Initial TSN (TSN rows count from it).
     pub initial: u32,
