@@ -22,37 +22,19 @@ fn established_idata(cfg: SctpConfig, remote_i_data: bool) -> Harness {
 
 /// [`established_idata`], the remote also listing I-FORWARD-TSN when `remote_i_fwd`.
 fn established_idata_ext(cfg: SctpConfig, remote_i_data: bool, remote_i_fwd: bool) -> Harness {
-    let (mut h, init) = cookie_wait(cfg.clone(), &[L1], &[R1]);
-    let ext = init.supported_extensions();
-    assert_eq!(
-        ext.contains(&chunk_type::I_DATA),
-        cfg.i_data,
-        "INIT lists I-DATA exactly when configured"
-    );
-    assert_eq!(
-        ext.contains(&chunk_type::I_FORWARD_TSN),
-        cfg.i_data && cfg.pr_sctp,
-        "INIT lists I-FORWARD-TSN with I-DATA and PR-SCTP"
-    );
-    let mut ack = remote_init_ack(&[R1], b"remote-cookie", true, true);
-    for p in &mut ack.params {
-        if let Parameter::SupportedExtensions(e) = p {
-            if remote_i_data {
-                e.push(chunk_type::I_DATA);
-            }
-            if remote_i_fwd {
-                e.push(chunk_type::I_FORWARD_TSN);
-            }
-        }
-    }
-    let tag = h.a.my_vtag();
-    h.inject_raw(R1, tag, vec![ChunkRepr::InitAck(ack)]);
-    h.next().expect("COOKIE ECHO");
-    h.inject(vec![ChunkRepr::CookieAck]);
-    assert_eq!(h.a.state(), State::Established);
-    h.all();
-    h.take_events();
-    h
+    let ours = [
+        (chunk_type::I_DATA, cfg.i_data),
+        (chunk_type::I_FORWARD_TSN, cfg.i_data && cfg.pr_sctp),
+    ];
+    let remote: Vec<u8> = [
+        (remote_i_data, chunk_type::I_DATA),
+        (remote_i_fwd, chunk_type::I_FORWARD_TSN),
+    ]
+    .iter()
+    .filter(|(on, _)| *on)
+    .map(|(_, t)| *t)
+    .collect();
+    established_ext(cfg, &ours, &remote)
 }
 
 /// An I-DATA fragment from the remote with TSN `REMOTE_TSN + k`.

@@ -394,6 +394,35 @@ pub(super) fn cookie_wait(
     (h, init)
 }
 
+/// The association established as the initiator (addresses `L1` → `R1`) against a scripted
+/// remote whose INIT ACK adds `remote_ext` to its Supported Extensions; `ours` is what our
+/// INIT must list, each chunk type with whether it must be there.
+pub(super) fn established_ext(cfg: SctpConfig, ours: &[(u8, bool)], remote_ext: &[u8]) -> Harness {
+    let (mut h, init) = cookie_wait(cfg, &[L1], &[R1]);
+    let listed = init.supported_extensions();
+    for (t, want) in ours {
+        assert_eq!(
+            listed.contains(t),
+            *want,
+            "INIT lists chunk type {t:#04x} exactly when configured"
+        );
+    }
+    let mut ack = remote_init_ack(&[R1], b"remote-cookie", true, true);
+    for p in &mut ack.params {
+        if let Parameter::SupportedExtensions(e) = p {
+            e.extend_from_slice(remote_ext);
+        }
+    }
+    let tag = h.a.my_vtag();
+    h.inject_raw(R1, tag, vec![ChunkRepr::InitAck(ack)]);
+    h.next().expect("COOKIE ECHO");
+    h.inject(vec![ChunkRepr::CookieAck]);
+    assert_eq!(h.a.state(), State::Established);
+    h.all();
+    h.take_events();
+    h
+}
+
 /// The association established as the initiator against the scripted remote (which offers
 /// PR-SCTP and ASCONF and lists all `remote` addresses).
 pub(super) fn established_with(

@@ -19,28 +19,13 @@ fn nr_cfg() -> SctpConfig {
 /// Established as the initiator against a scripted remote whose INIT ACK lists NR-SACK or
 /// not.
 fn established_nr(cfg: SctpConfig, remote_nr: bool) -> Harness {
-    let (mut h, init) = cookie_wait(cfg.clone(), &[L1], &[R1]);
-    assert_eq!(
-        init.supported_extensions().contains(&chunk_type::NR_SACK),
-        cfg.nr_sack,
-        "INIT lists NR-SACK exactly when configured"
-    );
-    let mut ack = remote_init_ack(&[R1], b"remote-cookie", true, true);
-    if remote_nr {
-        for p in &mut ack.params {
-            if let Parameter::SupportedExtensions(e) = p {
-                e.push(chunk_type::NR_SACK);
-            }
-        }
-    }
-    let tag = h.a.my_vtag();
-    h.inject_raw(R1, tag, vec![ChunkRepr::InitAck(ack)]);
-    h.next().expect("COOKIE ECHO");
-    h.inject(vec![ChunkRepr::CookieAck]);
-    assert_eq!(h.a.state(), State::Established);
-    h.all();
-    h.take_events();
-    h
+    let on = cfg.nr_sack;
+    let remote: &[u8] = if remote_nr {
+        &[chunk_type::NR_SACK]
+    } else {
+        &[]
+    };
+    established_ext(cfg, &[(chunk_type::NR_SACK, on)], remote)
 }
 
 fn nr_sack_chunk(cum: Tsn, gaps: &[(u16, u16)], nr: &[(u16, u16)]) -> ChunkRepr {

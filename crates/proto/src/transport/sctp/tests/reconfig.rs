@@ -17,28 +17,13 @@ fn rc_cfg() -> SctpConfig {
 /// Established as the initiator against a scripted remote whose INIT ACK lists RE-CONFIG or
 /// not.
 fn established_rc(cfg: SctpConfig, remote_rc: bool) -> Harness {
-    let (mut h, init) = cookie_wait(cfg.clone(), &[L1], &[R1]);
-    assert_eq!(
-        init.supported_extensions().contains(&chunk_type::RE_CONFIG),
-        cfg.reconfig,
-        "INIT lists RE-CONFIG exactly when configured"
-    );
-    let mut ack = remote_init_ack(&[R1], b"remote-cookie", true, true);
-    if remote_rc {
-        for p in &mut ack.params {
-            if let Parameter::SupportedExtensions(e) = p {
-                e.push(chunk_type::RE_CONFIG);
-            }
-        }
-    }
-    let tag = h.a.my_vtag();
-    h.inject_raw(R1, tag, vec![ChunkRepr::InitAck(ack)]);
-    h.next().expect("COOKIE ECHO");
-    h.inject(vec![ChunkRepr::CookieAck]);
-    assert_eq!(h.a.state(), State::Established);
-    h.all();
-    h.take_events();
-    h
+    let on = cfg.reconfig;
+    let remote: &[u8] = if remote_rc {
+        &[chunk_type::RE_CONFIG]
+    } else {
+        &[]
+    };
+    established_ext(cfg, &[(chunk_type::RE_CONFIG, on)], remote)
 }
 
 fn reconfigs(h: &mut Harness) -> Vec<ReconfigParam> {
