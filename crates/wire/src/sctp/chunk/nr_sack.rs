@@ -33,7 +33,7 @@
 //! sender treats a TSN in either as acknowledged. The flags are a SACK's ([`super::sack`]): the
 //! CMT DAC flag 0x80 keeps its meaning.
 
-use super::sack::{GapAckBlock, SackChunk};
+use super::sack::{read_blocks, read_tsns, GapAckBlock, SackChunk};
 use crate::sctp::bytes::{Reader, Writer};
 use crate::sctp::Tsn;
 use crate::{Result, WireError};
@@ -67,33 +67,10 @@ impl NrSackChunk {
         if (gaps + nr_gaps + dups) * 4 > r.remaining() {
             return Err(WireError::Truncated);
         }
-        let block = |r: &mut Reader<'_>| -> Result<GapAckBlock> {
-            Ok(GapAckBlock {
-                start: r.u16()?,
-                end: r.u16()?,
-            })
-        };
-        let mut gap_blocks = Vec::with_capacity(gaps);
-        for _ in 0..gaps {
-            gap_blocks.push(block(&mut r)?);
-        }
-        let mut nr_gap_blocks = Vec::with_capacity(nr_gaps);
-        for _ in 0..nr_gaps {
-            nr_gap_blocks.push(block(&mut r)?);
-        }
-        let mut duplicate_tsns = Vec::with_capacity(dups);
-        for _ in 0..dups {
-            duplicate_tsns.push(Tsn(r.u32()?));
-        }
-        let mut sack = SackChunk {
-            per_path: false,
-            dac_two_packets: false,
-            cum_tsn_ack,
-            a_rwnd,
-            gap_blocks,
-            duplicate_tsns,
-        };
-        sack.set_flags(flags);
+        let gap_blocks = read_blocks(&mut r, gaps)?;
+        let nr_gap_blocks = read_blocks(&mut r, nr_gaps)?;
+        let duplicate_tsns = read_tsns(&mut r, dups)?;
+        let sack = SackChunk::received(flags, cum_tsn_ack, a_rwnd, gap_blocks, duplicate_tsns);
         Ok(NrSackChunk {
             sack,
             nr_gap_blocks,

@@ -94,17 +94,25 @@ impl SackChunk {
         if (gaps + dups) * 4 > r.remaining() {
             return Err(WireError::Truncated);
         }
-        let mut gap_blocks = Vec::with_capacity(gaps);
-        for _ in 0..gaps {
-            gap_blocks.push(GapAckBlock {
-                start: r.u16()?,
-                end: r.u16()?,
-            });
-        }
-        let mut duplicate_tsns = Vec::with_capacity(dups);
-        for _ in 0..dups {
-            duplicate_tsns.push(Tsn(r.u32()?));
-        }
+        let gap_blocks = read_blocks(&mut r, gaps)?;
+        let duplicate_tsns = read_tsns(&mut r, dups)?;
+        Ok(SackChunk::received(
+            flags,
+            cum_tsn_ack,
+            a_rwnd,
+            gap_blocks,
+            duplicate_tsns,
+        ))
+    }
+
+    /// A received SACK (or an NR-SACK's SACK part) with its flags byte decoded.
+    pub(crate) fn received(
+        flags: u8,
+        cum_tsn_ack: Tsn,
+        a_rwnd: u32,
+        gap_blocks: Vec<GapAckBlock>,
+        duplicate_tsns: Vec<Tsn>,
+    ) -> SackChunk {
         let mut sack = SackChunk {
             per_path: false,
             dac_two_packets: false,
@@ -114,12 +122,12 @@ impl SackChunk {
             duplicate_tsns,
         };
         sack.set_flags(flags);
-        Ok(sack)
+        sack
     }
 
     /// Sets [`SackChunk::per_path`] and [`SackChunk::dac_two_packets`] from a received flags
     /// byte (the NR-SACK carries the same flags).
-    pub(crate) fn set_flags(&mut self, flags: u8) {
+    fn set_flags(&mut self, flags: u8) {
         self.per_path = flags & FLAG_PER_PATH != 0;
         self.dac_two_packets = flags & FLAG_CMT_DAC != 0;
     }
@@ -161,4 +169,25 @@ impl SackChunk {
         }
         Ok(())
     }
+}
+
+/// `n` Gap Ack Blocks (start, end offsets), as a SACK or an NR-SACK lists them.
+pub(crate) fn read_blocks(r: &mut Reader<'_>, n: usize) -> Result<Vec<GapAckBlock>> {
+    let mut blocks = Vec::with_capacity(n);
+    for _ in 0..n {
+        blocks.push(GapAckBlock {
+            start: r.u16()?,
+            end: r.u16()?,
+        });
+    }
+    Ok(blocks)
+}
+
+/// `n` TSNs (a SACK's duplicate TSNs).
+pub(crate) fn read_tsns(r: &mut Reader<'_>, n: usize) -> Result<Vec<Tsn>> {
+    let mut tsns = Vec::with_capacity(n);
+    for _ in 0..n {
+        tsns.push(Tsn(r.u32()?));
+    }
+    Ok(tsns)
 }
