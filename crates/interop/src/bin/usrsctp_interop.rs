@@ -156,9 +156,7 @@ fn main() -> ExitCode {
     let mut totals = Totals::default();
     for role in Role::ALL {
         for ending in Ending::ALL {
-            let (mut failed, mut to_usr, mut to_us, mut pr, mut rej_us, mut rej_usr, mut lost) =
-                (0u64, 0usize, 0usize, 0usize, 0u64, 0u64, 0u64);
-            let mut virt = 0.0f64;
+            let mut row = Row::default();
             for seed in a.first_seed..a.first_seed + a.seeds {
                 let pcap = a.pcap_dir.as_ref().map(|d| {
                     d.join(format!("usrsctp-{role:?}-{ending:?}-{seed}.pcap").to_lowercase())
@@ -172,39 +170,12 @@ fn main() -> ExitCode {
                     ..Case::new(role, ending, seed, a.max_loss)
                 };
                 let o = run(&case);
-                totals.add(&o, &format!("{role:?} {ending:?}"), seed);
-                if !o.passed() {
-                    failed += 1;
-                    if failed <= 3 {
-                        eprintln!(
-                            "FAIL {role:?} {ending:?} seed {seed}: usrsctp T3 {} rtx {}, sctpsim rtx {}: {:?}",
-                            o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.sctpsim_retransmissions, o.failures
-                        );
-                    }
-                }
-                to_usr += o.to_usrsctp.0;
-                to_us += o.to_sctpsim.0;
-                pr += o.pr_abandoned.0 + o.pr_abandoned.1;
-                rej_us += o.rejected_by_sctpsim;
-                rej_usr += o.rejected_by_usrsctp;
-                lost += o.path_to_usrsctp.lost + o.path_to_sctpsim.lost;
-                virt += o.virtual_time.as_secs_f64();
+                let what = format!("{role:?} {ending:?}");
+                totals.add(&o, &what, seed);
+                row.add(&o, &what, seed);
             }
-            totals.failed += failed;
-            println!(
-                "{:<15} {:<18} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9.0}",
-                format!("{role:?}"),
-                format!("{ending:?}"),
-                a.seeds,
-                failed,
-                to_usr,
-                to_us,
-                pr,
-                rej_us,
-                rej_usr,
-                lost,
-                virt
-            );
+            totals.failed += row.failed;
+            row.print(role, &format!("{ending:?}"), a.seeds);
         }
     }
     // RFC 6525: the stream reconfiguration case, one row per role (ending: sctpsim shuts
@@ -282,9 +253,7 @@ fn case_rows(
 ) -> u64 {
     let mut passed = 0u64;
     for role in Role::ALL {
-        let (mut failed, mut to_usr, mut to_us, mut rej_us, mut rej_usr, mut lost) =
-            (0u64, 0usize, 0usize, 0u64, 0u64, 0u64);
-        let mut virt = 0.0f64;
+        let mut row = Row::default();
         for seed in a.first_seed..a.first_seed + a.seeds {
             let pcap = a
                 .pcap_dir
@@ -297,40 +266,71 @@ fn case_rows(
                 ..make(role, seed)
             };
             let o = run(&case);
-            totals.add(&o, &format!("{role:?} {label}"), seed);
-            if o.passed() {
-                passed += 1;
-            } else {
-                failed += 1;
-                if failed <= 3 {
-                    eprintln!(
-                        "FAIL {role:?} {label} seed {seed}: usrsctp T3 {} rtx {}, sctpsim rtx {}: {:?}",
-                        o.usrsctp_t3_expiries, o.usrsctp_retransmissions, o.sctpsim_retransmissions, o.failures
-                    );
-                }
-            }
-            to_usr += o.to_usrsctp.0;
-            to_us += o.to_sctpsim.0;
-            rej_us += o.rejected_by_sctpsim;
-            rej_usr += o.rejected_by_usrsctp;
-            lost += o.path_to_usrsctp.lost + o.path_to_sctpsim.lost;
-            virt += o.virtual_time.as_secs_f64();
+            let what = format!("{role:?} {label}");
+            totals.add(&o, &what, seed);
+            row.add(&o, &what, seed);
+            passed += u64::from(o.passed());
         }
-        totals.failed += failed;
+        totals.failed += row.failed;
+        // The special cases' rows show no PR count.
+        row.pr = 0;
+        row.print(role, label, a.seeds);
+    }
+    passed
+}
+
+/// One table row's sums over its seeds.
+#[derive(Default)]
+struct Row {
+    failed: u64,
+    to_usr: usize,
+    to_us: usize,
+    pr: usize,
+    rej_us: u64,
+    rej_usr: u64,
+    lost: u64,
+    virt_s: f64,
+}
+
+impl Row {
+    /// Adds one run (`what`: its role and case); prints the first three failures.
+    fn add(&mut self, o: &Outcome, what: &str, seed: u64) {
+        if !o.passed() {
+            self.failed += 1;
+            if self.failed <= 3 {
+                eprintln!(
+                    "FAIL {what} seed {seed}: usrsctp T3 {} rtx {}, sctpsim rtx {}: {:?}",
+                    o.usrsctp_t3_expiries,
+                    o.usrsctp_retransmissions,
+                    o.sctpsim_retransmissions,
+                    o.failures
+                );
+            }
+        }
+        self.to_usr += o.to_usrsctp.0;
+        self.to_us += o.to_sctpsim.0;
+        self.pr += o.pr_abandoned.0 + o.pr_abandoned.1;
+        self.rej_us += o.rejected_by_sctpsim;
+        self.rej_usr += o.rejected_by_usrsctp;
+        self.lost += o.path_to_usrsctp.lost + o.path_to_sctpsim.lost;
+        self.virt_s += o.virtual_time.as_secs_f64();
+    }
+
+    /// The row under the table's header.
+    fn print(&self, role: Role, label: &str, seeds: u64) {
         println!(
             "{:<15} {:<18} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9.0}",
             format!("{role:?}"),
             label,
-            a.seeds,
-            failed,
-            to_usr,
-            to_us,
-            0,
-            rej_us,
-            rej_usr,
-            lost,
-            virt
+            seeds,
+            self.failed,
+            self.to_usr,
+            self.to_us,
+            self.pr,
+            self.rej_us,
+            self.rej_usr,
+            self.lost,
+            self.virt_s
         );
     }
-    passed
 }
