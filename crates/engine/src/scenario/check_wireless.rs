@@ -112,6 +112,7 @@ pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
             ));
         }
     }
+    super::route_layers::check_route_layers(s)?;
     super::schema_infra::check_infra(s)?;
     super::schema_mobileip::check_mobile_ip(s)?;
     super::schema_cellular::check_cellular(s)?;

@@ -11,6 +11,7 @@ pub mod overrides;
 pub mod pairs;
 mod quantity;
 pub mod radio;
+pub mod route_layers;
 pub mod schema;
 pub mod schema_cellular;
 pub mod schema_infra;

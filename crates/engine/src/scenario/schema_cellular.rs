@@ -89,19 +89,6 @@ pub fn check_cellular(s: &Scenario) -> Result<(), ScenarioError> {
                 "access-router mobility needs a wireless interface (add wireless = true)",
             ));
         }
-        if n.wifi.is_some() {
-            return Err(ScenarioError::at(
-                format!("node[{i}].wifi"),
-                "access routers and mobiles share one ad hoc channel (a mobile hears several \
-                 access routers at once); remove wifi",
-            ));
-        }
-        if n.mobile_ip.is_some() {
-            return Err(ScenarioError::at(
-                format!("node[{i}].mobile_ip"),
-                "a node takes part in Mobile IP or in access-router mobility, not both",
-            ));
-        }
         match c.role {
             CellRoleKind::AccessRouter => routers += 1,
             CellRoleKind::Mobile => mobiles += 1,
@@ -149,17 +136,6 @@ pub fn check_cellular(s: &Scenario) -> Result<(), ScenarioError> {
                 ));
             }
         }
-    }
-    if routers > 0
-        && s.routing
-            .as_ref()
-            .is_some_and(|r| r.protocol != super::schema::RoutingKind::Static)
-    {
-        return Err(ScenarioError::at(
-            "routing.protocol",
-            "access-router mobility runs with static routing (the access routers route \
-             their cells)",
-        ));
     }
     Ok(())
 }

@@ -6,7 +6,7 @@
 
 use super::error::ScenarioError;
 use super::quantity::Duration;
-use super::schema::{RoutingKind, Scenario};
+use super::schema::Scenario;
 use serde::{Deserialize, Serialize};
 
 /// 802.11 time unit in ns (IEEE 802.11-2020 §3.1: 1 TU = 1024 µs).
@@ -204,15 +204,6 @@ pub fn check_infra(s: &Scenario) -> Result<(), ScenarioError> {
         return Err(ScenarioError::at(
             format!("node[{first}].wifi.role"),
             "stations need at least one node with role = \"ap\"",
-        ));
-    }
-    if s.routing
-        .as_ref()
-        .is_some_and(|r| r.protocol != RoutingKind::Static)
-    {
-        return Err(ScenarioError::at(
-            "routing.protocol",
-            "ad hoc routing protocols do not run over an infrastructure network: use static",
         ));
     }
     if s.beacons.is_some() {

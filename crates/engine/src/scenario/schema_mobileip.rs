@@ -93,13 +93,6 @@ pub fn check_mobile_ip(s: &Scenario) -> Result<(), ScenarioError> {
                 "Mobile IP nodes need a wireless interface (add wireless = true)",
             ));
         }
-        if n.wifi.is_some() {
-            return Err(ScenarioError::at(
-                format!("node[{i}].wifi"),
-                "Mobile IP runs over the ad hoc MAC (agents' cells overlap on one channel); \
-                 remove wifi",
-            ));
-        }
         match (m.role, &m.home_agent) {
             (MipRoleKind::Mobile, None) => {
                 return Err(ScenarioError::at(
@@ -161,16 +154,6 @@ pub fn check_mobile_ip(s: &Scenario) -> Result<(), ScenarioError> {
                 ));
             }
         }
-    }
-    if any
-        && s.routing
-            .as_ref()
-            .is_some_and(|r| r.protocol != super::schema::RoutingKind::Static)
-    {
-        return Err(ScenarioError::at(
-            "routing.protocol",
-            "Mobile IP runs with static routing (the agents route their cells)",
-        ));
     }
     Ok(())
 }

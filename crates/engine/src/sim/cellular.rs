@@ -40,6 +40,7 @@
 //! address is released (`AddrRemoved`), an acquisition under way cancelled. At t = 0 a mobile
 //! holds the address of the strongest AR at its position (it was there before the run began).
 
+use super::fib::{Hop, NoHop};
 use super::net_events::NetEvent;
 use super::transport::CellData;
 use super::{Event, Simulation};
@@ -192,18 +193,6 @@ pub(super) struct Closed {
     released: SimTime,
     first_new: Option<SimTime>,
     last_old: Option<SimTime>,
-}
-
-/// The next hop the access-router layer chose.
-pub(super) enum CellHop {
-    /// Out of wireless interface `w` to a MAC address.
-    Cell(u32, MacAddr),
-    /// Out of a link.
-    Link(u32),
-    /// A mobile with no held address for the packet.
-    NoAddress,
-    /// No route.
-    NoRoute,
 }
 
 impl CellRt {
@@ -613,14 +602,18 @@ impl Simulation {
         }
     }
 
-    /// The cellular next hop of a packet from `node` with source `src` to `dst`, or `None`
-    /// without access-router mobility.
-    pub(super) fn cell_hop(
+    /// The access-router mobility route layer (`fib.rs`): the next hop of a packet from
+    /// `node` with source `src` to `dst` when access-router mobility decides it — a mobile's
+    /// packets (to the access router whose subnet the source address is in, else the
+    /// preferred one), and packets to a mobile's cellular address (the access router sends on
+    /// its cell; every other node sends towards that access router). `None` for every other
+    /// packet, and without access-router mobility: the next layers route it.
+    pub(super) fn cell_layer(
         &mut self,
         node: NodeId,
         src: Option<Ipv4Addr>,
         dst: Ipv4Addr,
-    ) -> Option<CellHop> {
+    ) -> Option<Result<Hop, NoHop>> {
         let cell = self.cell.as_ref()?;
         let wifi = &*self.wifi;
         let mac_of = |w: u32| wifi.ifaces[w as usize].mac;
@@ -629,9 +622,9 @@ impl Simulation {
             // An AR's own address: straight to it if heard.
             if let Some(&k) = cell.router_addr.get(&dst) {
                 return Some(if mob.views.contains_key(&k) {
-                    CellHop::Cell(mob.w, mac_of(cell.routers[k as usize].w))
+                    Ok(Hop::Wifi(mob.w, mac_of(cell.routers[k as usize].w)))
                 } else {
-                    CellHop::NoRoute
+                    Err(NoHop::NoRoute)
                 });
             }
             // By source address: the AR whose subnet it is in, if held; else the preferred.
@@ -640,29 +633,24 @@ impl Simulation {
                 _ => mob.preferred,
             };
             return Some(match k {
-                Some(k) => CellHop::Cell(mob.w, mac_of(cell.routers[k as usize].w)),
-                None => CellHop::NoAddress,
+                Some(k) => Ok(Hop::Wifi(mob.w, mac_of(cell.routers[k as usize].w))),
+                None => Err(NoHop::NoAgent),
             });
         }
-        if let Some((k, m)) = cell.owner(dst) {
-            let r = &cell.routers[k as usize];
-            if r.node == node {
-                return Some(if cell.holds(m, k) {
-                    CellHop::Cell(r.w, mac_of(cell.mobiles[m as usize].w))
-                } else {
-                    CellHop::NoRoute
-                });
-            }
-            return Some(match self.static_route(node, r.addr) {
-                Some(i) => CellHop::Link(i),
-                None => CellHop::NoRoute,
+        let (k, m) = cell.owner(dst)?;
+        let r = &cell.routers[k as usize];
+        if r.node == node {
+            return Some(if cell.holds(m, k) {
+                Ok(Hop::Wifi(r.w, mac_of(cell.mobiles[m as usize].w)))
+            } else {
+                Err(NoHop::NoRoute)
             });
         }
-        // Everything else over the links.
-        Some(match self.static_route(node, dst) {
-            Some(i) => CellHop::Link(i),
-            None => CellHop::NoRoute,
-        })
+        Some(
+            self.static_route(node, r.addr)
+                .map(Hop::Link)
+                .ok_or(NoHop::NoRoute),
+        )
     }
 
     /// Whether `dst` is a cellular address of mobile `node` (held or not: an AR forwards only

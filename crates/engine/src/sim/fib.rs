@@ -5,28 +5,33 @@
 //! `ip.rs::ip_forward`, for routed nodes too; the link, the wireless interface and the router
 //! are only told where the packet goes.
 //!
-//! The order of the decision:
-//! 1. **Host routes** (`Node::addr_routes`): each address of a multi-homed SCTP end is reached
+//! The decision asks the node's **route layers** in order; the first that claims the packet
+//! decides, and a layer that does not manage the packet passes it on:
+//! 1. **Access-router mobility** (`cellular.rs::cell_layer`): a mobile's packets go to the
+//!    access router whose subnet their source address is in; packets to a mobile's cellular
+//!    address go to the access router that gave it. The only layer that reads the source.
+//! 2. **Mobile IP** (`mobileip.rs::mip_layer`): a mobile node sends through its agent; packets
+//!    to a home address go to the home agent, which tunnels them or sends them on its cell.
+//! 3. **Host routes** (`Node::addr_routes`): each address of a multi-homed SCTP end is reached
 //!    over its own access network — its link, or for a wireless address the node's wireless
 //!    interface (`Topology::add_wireless_host_routes`). A host route to a wireless interface
 //!    goes to the node's ad hoc routing protocol if it runs one, else to the static wireless
 //!    next hop (wireless hops only).
-//! 1. **Mobile IP** (`mobileip.rs`): in a scenario with Mobile IP nodes, a mobile node sends
-//!    through its agent, packets to a home address go to the home agent, which tunnels them
-//!    or sends them on its cell; everything else follows the links.
-//! 2. **Infrastructure mode**: a station sends to its AP; a node on the wired side sends a
+//! 4. **Infrastructure mode**: a station sends to its AP; a node on the wired side sends a
 //!    station's packet towards the AP serving it (`infra.rs`).
-//! 3. **Ad hoc routing protocol** (DSR, AODV, OLSR): the router routes, buffers while it
+//! 5. **Ad hoc routing protocol** (DSR, AODV, OLSR, DSDV): the router routes, buffers while it
 //!    discovers, or drops. Routers forward the transit packets they receive themselves: DSR
 //!    rewrites a source route in the packet and salvages, AODV repairs locally — decisions that
 //!    need the packet, not only its destination (ns-3's RouteInput, which forwards by callback,
 //!    is the same split). They never touch the TTL: IP forwarding decremented it before they got
 //!    the packet.
-//! 4. **Static routes**: shortest paths over links (wired scenarios) or over links and
-//!    wireless neighbours at t = 0 (`wireless/routing.rs`).
+//! 6. **Static routes**: shortest paths over links, and over wireless neighbours at t = 0
+//!    where no layer owns the wireless hop (`wireless/routing.rs`).
+//!
+//! Layers 1, 2, 4 and 5 each own the wireless hop, so a scenario has at most one of them: the
+//! one rule in `scenario/route_layers.rs`, which also makes static routes use the links only
+//! where one of 1, 2 or 4 owns the hop. Host routes and static link routes combine with any.
 
-use super::cellular::CellHop;
-use super::mobileip::MipHop;
 use super::Simulation;
 use crate::drop::DropReason;
 use crate::packet::Packet;
@@ -83,16 +88,19 @@ impl Simulation {
         super::node::route(&self.nodes, &self.addr_owner, node, dst)
     }
 
-    /// The next hop of a packet from `node` to `dst`.
-    pub(super) fn fib(&mut self, node: NodeId, dst: Ipv4Addr) -> Result<Hop, NoHop> {
-        if let Some(h) = self.mip_hop(node, dst) {
-            return match h {
-                MipHop::Cell(w, da) => Ok(Hop::Wifi(w, da)),
-                MipHop::Link(k) => Ok(Hop::Link(k)),
-                MipHop::Tunnel(coa) => Ok(Hop::Tunnel(coa)),
-                MipHop::Detached => Err(NoHop::NoAgent),
-                MipHop::NoRoute => Err(NoHop::NoRoute),
-            };
+    /// The next hop of a packet from `node` with source `src` to `dst`: the route layers in
+    /// order (module doc); the first that claims the packet decides.
+    pub(super) fn fib(
+        &mut self,
+        node: NodeId,
+        dst: Ipv4Addr,
+        src: Option<Ipv4Addr>,
+    ) -> Result<Hop, NoHop> {
+        if let Some(hop) = self.cell_layer(node, src, dst) {
+            return hop;
+        }
+        if let Some(hop) = self.mip_layer(node, dst) {
+            return hop;
         }
         let n = &self.nodes[node.index()];
         if let Some(&k) = n.addr_routes.get(&dst) {
@@ -126,29 +134,22 @@ impl Simulation {
         }
     }
 
-    /// The next hop of packet `pkt` from `node` to `dst`: with access-router mobility the
-    /// packet's source address chooses a mobile's access router (`cellular.rs`); else
-    /// [`Simulation::fib`].
+    /// [`Simulation::fib`] for packet `pkt`. Only access-router mobility chooses by source
+    /// address, so the header is read only in a scenario that has it.
     pub(super) fn fib_for(
         &mut self,
         node: NodeId,
         dst: Ipv4Addr,
         pkt: &Packet,
     ) -> Result<Hop, NoHop> {
-        if self.cell.is_some() {
-            let src = sctpsim_wire::ipv4::Ipv4Packet::new_checked(&pkt.bytes[..])
+        let src = if self.cell.is_some() {
+            sctpsim_wire::ipv4::Ipv4Packet::new_checked(&pkt.bytes[..])
                 .ok()
-                .map(|ip| ip.src_addr());
-            if let Some(h) = self.cell_hop(node, src, dst) {
-                return match h {
-                    CellHop::Cell(w, da) => Ok(Hop::Wifi(w, da)),
-                    CellHop::Link(k) => Ok(Hop::Link(k)),
-                    CellHop::NoAddress => Err(NoHop::NoAgent),
-                    CellHop::NoRoute => Err(NoHop::NoRoute),
-                };
-            }
-        }
-        self.fib(node, dst)
+                .map(|ip| ip.src_addr())
+        } else {
+            None
+        };
+        self.fib(node, dst, src)
     }
 
     /// The static next hop over wireless hops only, out of interface `w`.

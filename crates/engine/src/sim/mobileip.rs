@@ -30,6 +30,7 @@
 //! packets of flows dropped anywhere and the packets the home agent tunnelled between
 //! `link_lost_s` and the first packet through the new agent.
 
+use super::fib::{Hop, NoHop};
 use super::{Event, Simulation};
 use crate::drop::DropReason;
 use crate::packet::Packet;
@@ -224,20 +225,6 @@ impl MipRt {
             _ => None,
         }
     }
-}
-
-/// A Mobile IP routing decision (`fib.rs`).
-pub(super) enum MipHop {
-    /// Out of the node's wireless interface `w` to MAC address `da`.
-    Cell(u32, MacAddr),
-    /// Out of point-to-point interface `iface`.
-    Link(u32),
-    /// Encapsulate (home agent) towards this care-of address.
-    Tunnel(Ipv4Addr),
-    /// A mobile node with no agent.
-    Detached,
-    /// Nothing fits.
-    NoRoute,
 }
 
 impl Simulation {
@@ -440,7 +427,7 @@ impl Simulation {
             // Signalling goes ahead of data in a wireless interface's queue (as routing
             // control does, `wifi_output`): a registration must not wait behind a window of
             // data frames addressed to an agent the mobile node has left.
-            MipLink::Routed => match self.fib(node, tx.dst) {
+            MipLink::Routed => match self.fib(node, tx.dst, None) {
                 Ok(super::fib::Hop::Wifi(w, da)) => self.wifi_output(w, da, pkt, true),
                 Ok(hop) => self.send_via(node, hop, pkt),
                 Err(why) => self.no_hop(node, why, &pkt),
@@ -466,8 +453,12 @@ impl Simulation {
         }
     }
 
-    /// The Mobile IP next hop of a packet from `node` to `dst`, or `None` without Mobile IP.
-    pub(super) fn mip_hop(&mut self, node: NodeId, dst: Ipv4Addr) -> Option<MipHop> {
+    /// The Mobile IP route layer (`fib.rs`): the next hop of a packet from `node` to `dst`
+    /// when Mobile IP decides it — a mobile node's packets (through its agent), and packets to
+    /// a home address (the home agent tunnels or sends on its cell; every other node sends
+    /// towards the home agent). `None` for every other packet, and without Mobile IP: the next
+    /// layers route it.
+    pub(super) fn mip_layer(&mut self, node: NodeId, dst: Ipv4Addr) -> Option<Result<Hop, NoHop>> {
         let now = self.now;
         let mip = self.mip.as_mut()?;
         let wifi = &*self.wifi;
@@ -475,7 +466,7 @@ impl Simulation {
         let cell = |n: NodeId| nodes.get(n.index()).and_then(|x| x.wlan);
         if let Some(attachment) = mip.mobile(node).map(|m| m.mn.attachment()) {
             let Some(w) = cell(node) else {
-                return Some(MipHop::NoRoute);
+                return Some(Err(NoHop::NoRoute));
             };
             // An agent's own cell address: straight to it; anything else through the agent.
             let to = if mip.agents.contains_key(&dst) {
@@ -487,35 +478,30 @@ impl Simulation {
                 }
             };
             return Some(match to {
-                None => MipHop::Detached,
+                None => Err(NoHop::NoAgent),
                 Some(a) => wifi
                     .addrs
                     .resolve(a)
-                    .map_or(MipHop::NoRoute, |mac| MipHop::Cell(w, mac)),
+                    .map_or(Err(NoHop::NoRoute), |mac| Ok(Hop::Wifi(w, mac))),
             });
         }
-        if let Some(&(mobile, ha)) = mip.homes.get(&dst) {
-            if ha == node {
-                let agent = mip.agent(node)?;
-                if let Some(coa) = agent.care_of(now, dst) {
-                    return Some(MipHop::Tunnel(coa));
-                }
-                let (Some(w), Some(mw)) = (cell(node), cell(mobile)) else {
-                    return Some(MipHop::NoRoute);
-                };
-                return Some(MipHop::Cell(w, wifi.ifaces[mw as usize].mac));
+        let &(mobile, ha) = mip.homes.get(&dst)?;
+        if ha == node {
+            let agent = mip.agent(node)?;
+            if let Some(coa) = agent.care_of(now, dst) {
+                return Some(Ok(Hop::Tunnel(coa)));
             }
-            let ha_addr = wifi.ifaces[cell(ha)? as usize].addr;
-            return Some(match self.static_route(node, ha_addr) {
-                Some(k) => MipHop::Link(k),
-                None => MipHop::NoRoute,
-            });
+            let (Some(w), Some(mw)) = (cell(node), cell(mobile)) else {
+                return Some(Err(NoHop::NoRoute));
+            };
+            return Some(Ok(Hop::Wifi(w, wifi.ifaces[mw as usize].mac)));
         }
-        // Everything else over the links.
-        Some(match self.static_route(node, dst) {
-            Some(k) => MipHop::Link(k),
-            None => MipHop::NoRoute,
-        })
+        let ha_addr = wifi.ifaces[cell(ha)? as usize].addr;
+        Some(
+            self.static_route(node, ha_addr)
+                .map(Hop::Link)
+                .ok_or(NoHop::NoRoute),
+        )
     }
 
     /// The home agent `node` tunnels `pkt` to care-of address `coa` (RFC 2003 §3).

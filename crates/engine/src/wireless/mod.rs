@@ -180,14 +180,15 @@ impl Wireless {
         let need = params.neighbour_power_w();
         let radio_neighbours = channel.neighbours(SimTime::ZERO, need);
         let mut neighbours = vec![Vec::new(); topo.nodes.len()];
-        // Infrastructure mode: static routes use the links only; the wireless hop is the
-        // association (`infra`).
-        let radio_neighbours = if infra_mode {
+        // Infrastructure mode, Mobile IP and access-router mobility: static routes use the
+        // links only; the wireless hop is the layer's (`scenario/route_layers.rs`).
+        let managed = crate::scenario::route_layers::wireless_hop_managed(s);
+        let radio_neighbours = if managed {
             Vec::new()
         } else {
             radio_neighbours
         };
-        if !infra_mode {
+        if !managed {
             topo.add_wireless_host_routes(&crate::topology::sctp_hosts(s));
         }
         for (r, list) in radio_neighbours.into_iter().enumerate() {
