@@ -90,8 +90,9 @@ pub struct Stack {
 
 impl Stack {
     /// Takes the process lock, initialising usrsctp on first use: no threads, no UDP
-    /// encapsulation, AF_CONN output to the outbox; stream reconfiguration, NR-SACK, PKTDROP
-    /// and ECN off (sctpsim implements none of them), PR-SCTP on, AUTH (RFC 4895) and ASCONF
+    /// encapsulation, AF_CONN output to the outbox; PKTDROP and ECN off (sctpsim implements
+    /// neither), stream reconfiguration and NR-SACK off unless a run turns them on
+    /// ([`Stack::set_reconfig`], [`Stack::set_nr_sack`]), PR-SCTP on, AUTH (RFC 4895) and ASCONF
     /// (RFC 5061) on (usrsctp's defaults; [`Stack::set_auth`] turns both off for a run).
     pub fn acquire() -> Stack {
         let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
@@ -161,6 +162,15 @@ impl Stack {
     /// PR-SCTP I-FORWARD-TSN, in its Supported Extensions only then).
     pub fn set_i_data(&mut self, on: bool) {
         I_DATA.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Turns NR-SACK on or off for sockets created from now on: the `sctp_nrsack_enable`
+    /// sysctl (NR-SACK in Supported Extensions; usrsctp then acknowledges only with NR-SACK).
+    pub fn set_nr_sack(&mut self, on: bool) {
+        // SAFETY: initialised; the lock is held; plain setter of a global sysctl value.
+        unsafe {
+            ffi::usrsctp_sysctl_set_sctp_nrsack_enable(u32::from(on));
+        }
     }
 
     /// Moves usrsctp's clock forward and runs the timers that became due.

@@ -149,6 +149,18 @@ def check(quick: bool) -> list[Row]:
                 "runs",
             )
         )
+    # NR-SACK: the NrSack rows (one per role, `seeds` runs each): NR-SACK negotiated, each side
+    # acknowledging only with NR-SACK chunks, every reliable message delivered.
+    if "nr_sack_ok" in r:
+        rows.append(
+            Row(
+                f"usrsctp: NR-SACK runs not passing ({2 * seeds} runs)",
+                2.0 * seeds - r["nr_sack_ok"],
+                0.0,
+                0.0,
+                "runs",
+            )
+        )
     if total >= 0:
         rows.append(
             Row(f"usrsctp: tshark malformed/bad CRC ({total} pkts, {capture_seeds} seeds)", float(bad), 0.0, 0.0, "packets")

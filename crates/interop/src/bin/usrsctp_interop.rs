@@ -3,13 +3,14 @@
 //!
 //! `sctpsim-usrsctp-interop [--seeds N] [--first-seed S] [--max-loss P] [--messages M]
 //! [--max-len BYTES] [--no-pr] [--no-auth] [--pcap-dir DIR] [--trace SEED [--trace-case
-//! standard|idata|reconfig]]`; exit 0 when every
+//! standard|idata|reconfig|nrsack]]`; exit 0 when every
 //! run passed, 1 when one failed, 2 for a bad argument. AUTH (RFC 4895) and ASCONF are on
 //! unless `--no-auth`; the RESULT line then counts the runs that negotiated AUTH and those
 //! whose authenticated ASCONF usrsctp answered. After the role × ending rows, a `StreamReset`
 //! row per role runs the stream reconfiguration case (RFC 6525, [`Case::reconfig`]); the
 //! RESULT line counts its passing runs as `reconfig_performed`; an `IData` row per role runs
-//! the I-DATA case (RFC 8260 with PR-SCTP, [`Case::i_data`]), counted as `i_data_ok`. Runs
+//! the I-DATA case (RFC 8260 with PR-SCTP, [`Case::i_data`]), counted as `i_data_ok`; an
+//! `NrSack` row per role runs the NR-SACK case ([`Case::nr_sack`]), counted as `nr_sack_ok`. Runs
 //! that end in one of the two recognised ways that are not sctpsim's fault
 //! (`sctpsim_interop::known`) pass and are counted as `known`, each printed as a `KNOWN` line.
 
@@ -25,7 +26,7 @@ struct Args {
     max_len: usize,
     pcap_dir: Option<std::path::PathBuf>,
     trace: Option<u64>,
-    /// The case `--trace` runs: `standard` (default), `idata` or `reconfig`.
+    /// The case `--trace` runs: `standard` (default), `idata`, `reconfig` or `nrsack`.
     trace_case: String,
     pr: bool,
     auth: bool,
@@ -80,9 +81,9 @@ fn parse() -> Result<Args, String> {
             "--pcap-dir" => a.pcap_dir = Some(v("--pcap-dir")?.into()),
             "--trace-case" => {
                 let c = v("--trace-case")?;
-                if !["standard", "idata", "reconfig"].contains(&c.as_str()) {
+                if !["standard", "idata", "reconfig", "nrsack"].contains(&c.as_str()) {
                     return Err(format!(
-                        "--trace-case: {c:?}, expected standard, idata or reconfig"
+                        "--trace-case: {c:?}, expected standard, idata, reconfig or nrsack"
                     ));
                 }
                 a.trace_case = c;
@@ -111,6 +112,7 @@ fn main() -> ExitCode {
             let base = match a.trace_case.as_str() {
                 "idata" => Case::i_data(role, seed, a.max_loss),
                 "reconfig" => Case::reconfig(role, seed, a.max_loss),
+                "nrsack" => Case::nr_sack(role, seed, a.max_loss),
                 _ => Case::new(role, Ending::ShutdownBySctpsim, seed, a.max_loss),
             };
             let case = Case {
@@ -193,6 +195,13 @@ fn main() -> ExitCode {
         pr: a.pr,
         ..Case::i_data(role, seed, a.max_loss)
     });
+    // NR-SACK (draft-natarajan-tsvwg-sctp-nrsack): one row per role (ending: sctpsim shuts
+    // down), AUTH and PR-SCTP as asked.
+    let nr_sack_ok = case_rows(&a, &mut totals, "NrSack", "nrsack", |role, seed| Case {
+        auth: a.auth,
+        pr: a.pr,
+        ..Case::nr_sack(role, seed, a.max_loss)
+    });
     let Totals {
         runs: total_runs,
         failed: total_failed,
@@ -202,7 +211,7 @@ fn main() -> ExitCode {
         known,
     } = totals;
     println!(
-        "RESULT runs={total_runs} failed={total_failed} stalled={total_stalled} errors={} auth={auth_runs} asconf_answered={asconf_answered} reconfig_performed={reconfig_ok} i_data_ok={i_data_ok} known={known} max_loss={} wall_s={:.1}",
+        "RESULT runs={total_runs} failed={total_failed} stalled={total_stalled} errors={} auth={auth_runs} asconf_answered={asconf_answered} reconfig_performed={reconfig_ok} i_data_ok={i_data_ok} nr_sack_ok={nr_sack_ok} known={known} max_loss={} wall_s={:.1}",
         total_failed - total_stalled,
         a.max_loss,
         start.elapsed().as_secs_f64()
