@@ -11,6 +11,7 @@ use crate::scenario::{
 };
 use crate::sim::flows::{tcp_config, DEFAULT_TCP_PORT, DEFAULT_UDP_PORT, EPHEMERAL_BASE};
 use crate::sim::sctp::{sctp_config, DEFAULT_SCTP_PORT};
+use sctpsim_proto::transport::sctp::CoupledCc;
 use serde_json::Value;
 
 /// The rows of the `written` flows (`[[flows]]` as in the file) of the loaded scenario `s`.
@@ -218,10 +219,22 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
             ("cmt_cuc", c.cmt.cuc, dflt.cuc),
             ("cmt_dac", c.cmt.dac, dflt.dac),
             ("cmt_pf", c.cmt.pf, dflt.pf),
-            ("cmt_coupled", c.cmt.coupled, dflt.coupled),
+            // Whether any coupled algorithm runs (`cmt_cc` names it).
+            (
+                "cmt_coupled",
+                c.cmt.coupled != CoupledCc::Off,
+                dflt.coupled != CoupledCc::Off,
+            ),
         ] {
             rows.add(format!("{p}.{field}"), value, base, "", d);
         }
+        rows.add(
+            format!("{p}.cmt_cc"),
+            c.cmt.coupled.name(),
+            dflt.coupled.name(),
+            "",
+            d,
+        );
         rows.add(
             format!("{p}.cmt_rtx_policy"),
             c.cmt.rtx_policy.name(),
