@@ -15,6 +15,7 @@ per run.
     python3 tools/cmt_coupled.py --csv docs/models/data/cmt-coupled.csv
     python3 tools/cmt_coupled.py --quick          # one seed, shorter runs
     python3 tools/cmt_coupled.py --table shared   # only table 1
+    python3 tools/cmt_coupled.py --table shared --queue 10   # a 10-packet bottleneck queue
 """
 
 from __future__ import annotations
@@ -38,10 +39,12 @@ SHARED = ROOT / "scenarios/cmt-coupled/shared-bottleneck.toml"
 CCS = ["off", "lia", "rpv1", "rpv2"]
 
 
-def run_shared(cc: str, seed: int, duration: str) -> dict[str, Any]:
-    sc = sctpsim.Scenario.load(SHARED).with_(
-        {"flows[0].sctp.cmt_cc": cc, "simulation.duration": duration}
-    )
+def run_shared(cc: str, seed: int, duration: str, queue: int | None) -> dict[str, Any]:
+    over: dict[str, Any] = {"flows[0].sctp.cmt_cc": cc, "simulation.duration": duration}
+    if queue is not None:
+        # The R1 -> R2 bottleneck is the third [[link]].
+        over["link[2].queue_limit_packets"] = queue
+    sc = sctpsim.Scenario.load(SHARED).with_(over)
     res = sctpsim.run(sc, seed)
     flows = res.summary["flows"]
     sctp = res.summary["sctp"]
@@ -49,7 +52,7 @@ def run_shared(cc: str, seed: int, duration: str) -> dict[str, Any]:
     return {
         "table": "shared",
         "cmt_cc": cc,
-        "condition": "shared bottleneck 4 Mbit/s",
+        "condition": f"shared bottleneck 4 Mbit/s, queue {queue or 50} packets",
         "seed": seed,
         "duration": duration,
         "goodput_kbps": cmt,
@@ -85,7 +88,8 @@ def run_independent(cc: str, condition: str, seed: int, duration: str) -> dict[s
 
 
 def print_shared(rows: list[dict[str, Any]], seeds: list[int], duration: str) -> None:
-    print(f"Shared bottleneck: goodput kbit/s, mean of seeds {seeds} (min-max), {duration} runs\n")
+    conds = sorted({r["condition"] for r in rows if r["table"] == "shared"})
+    print(f"{', '.join(conds)}: goodput kbit/s, mean of seeds {seeds} (min-max), {duration} runs\n")
     print("| cmt_cc | CMT (2 paths) | single-path SCTP | CMT / single | CMT fast rtx |")
     print("|---|---:|---:|---:|---:|")
     for cc in CCS:
@@ -131,6 +135,7 @@ def main() -> int:
     ap.add_argument("--duration", default="30s", help="of the independent-paths runs")
     ap.add_argument("--quick", action="store_true", help="one seed, 20 s / 10 s runs")
     ap.add_argument("--table", choices=["shared", "independent", "both"], default="both")
+    ap.add_argument("--queue", type=int, default=None, help="bottleneck queue in packets (default 50)")
     a = ap.parse_args()
     if a.quick:
         seeds, shared_d, indep_d = [1], "20s", "10s"
@@ -138,7 +143,7 @@ def main() -> int:
         seeds, shared_d, indep_d = a.seeds, a.shared_duration, a.duration
     rows: list[dict[str, Any]] = []
     if a.table in ("shared", "both"):
-        rows += [run_shared(cc, s, shared_d) for cc in CCS for s in seeds]
+        rows += [run_shared(cc, s, shared_d, a.queue) for cc in CCS for s in seeds]
     if a.table in ("independent", "both"):
         rows += [run_independent(cc, c, s, indep_d) for c in CONDITIONS for cc in CCS for s in seeds]
     if a.csv:
