@@ -64,7 +64,13 @@ pub struct Resolved {
 
 /// The parameters of `value`, with `default`'s values as their defaults.
 pub fn resolve<C: Describe>(value: &C, default: &C) -> Vec<Resolved> {
-    C::PARAMS
+    resolve_table(C::PARAMS, value, default)
+}
+
+/// The parameters of a further table of `C` (a group `sctpsim show` lists elsewhere than
+/// [`Describe::PARAMS`], such as SCTP's CMT fields and extensions), read as [`resolve`] does.
+pub fn resolve_table<C>(table: &[Param<C>], value: &C, default: &C) -> Vec<Resolved> {
+    table
         .iter()
         .map(|p| Resolved {
             field: p.field,

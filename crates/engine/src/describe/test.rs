@@ -17,6 +17,8 @@ fn every_parameter_is_documented_once() {
     use sctpsim_world::propagation::{LogDistance, Shadowing};
     check_table("tcp", TcpConfig::PARAMS);
     check_table("sctp", SctpConfig::PARAMS);
+    check_table("sctp-cmt", transport::SCTP_CMT_PARAMS);
+    check_table("sctp-extensions", transport::SCTP_EXTENSION_PARAMS);
     check_table("radio", MacConfig::PARAMS);
     check_table("log-distance", LogDistance::PARAMS);
     check_table("shadowing", Shadowing::PARAMS);
@@ -40,13 +42,20 @@ fn transport_tables_name_fields_of_the_schema() {
     use crate::scenario::{SctpSpec, TcpSpec};
     use sctpsim_proto::transport::{sctp::SctpConfig, tcp::TcpConfig};
     // Every described field is one `--set` takes (the spec has more SCTP fields than the
-    // table: addresses, switches and actions have rows of their own).
+    // tables: addresses, A-SCTP's switches and actions have rows of their own), in one table.
     let tcp = serde_json::to_value(TcpSpec::default()).unwrap();
     for p in TcpConfig::PARAMS {
         assert!(tcp.get(p.field).is_some(), "flows.tcp.{}", p.field);
     }
     let sctp = serde_json::to_value(SctpSpec::default()).unwrap();
-    for p in SctpConfig::PARAMS {
+    let tables = [
+        SctpConfig::PARAMS,
+        transport::SCTP_CMT_PARAMS,
+        transport::SCTP_EXTENSION_PARAMS,
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for p in tables.into_iter().flatten() {
         assert!(sctp.get(p.field).is_some(), "flows.sctp.{}", p.field);
+        assert!(seen.insert(p.field), "flows.sctp.{} in two tables", p.field);
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{opt, secs, Describe, Param};
 use crate::scenario::PartialAckTimerKind;
-use sctpsim_proto::transport::sctp::SctpConfig;
+use sctpsim_proto::transport::sctp::{CoupledCc, SctpConfig};
 use sctpsim_proto::transport::tcp::{PartialAckTimer, TcpConfig};
 use serde_json::Value;
 
@@ -268,3 +268,79 @@ impl Describe for SctpConfig {
         },
     ];
 }
+
+/// The CMT fields of `[flows.sctp]` (`sctpsim show` lists them after the main table, and only
+/// with `multipath = "cmt"`); `docs/models/sctp.md` "CMT-SCTP" gives each default's source.
+pub const SCTP_CMT_PARAMS: &[Param<SctpConfig>] = &[
+    Param {
+        field: "cmt_sfr",
+        unit: "",
+        get: |c| c.cmt.sfr.into(),
+        doc: "Split Fast Retransmit, miss indications per destination (Iyengar, Amer & \
+              Stewart, ToN 2006, §3.1)",
+    },
+    Param {
+        field: "cmt_cuc",
+        unit: "",
+        get: |c| c.cmt.cuc.into(),
+        doc: "Cwnd Update for CMT, growth on each destination's pseudo-cumulative ack and \
+              Fast Recovery per destination (ToN §3.2)",
+    },
+    Param {
+        field: "cmt_dac",
+        unit: "",
+        get: |c| c.cmt.dac.into(),
+        doc: "Delayed ACK for CMT on both sides (ToN §3.3)",
+    },
+    Param {
+        field: "cmt_pf",
+        unit: "",
+        get: |c| c.cmt.pf.into(),
+        doc: "the potentially-failed state, CMT-PF (Natarajan et al., IFIP Networking 2008)",
+    },
+    Param {
+        field: "cmt_coupled",
+        unit: "",
+        get: |c| (c.cmt.coupled != CoupledCc::Off).into(),
+        doc: "whether a coupled congestion control runs (the older form of cmt_cc: true is \
+              lia)",
+    },
+    Param {
+        field: "cmt_cc",
+        unit: "",
+        get: |c| c.cmt.coupled.name().into(),
+        doc: "coupled congestion control: off (ToN), lia (RFC 6356 §3), rpv1 (Dreibholz et \
+              al., AINA 2010) or rpv2 (Dreibholz et al., ConTEL 2011)",
+    },
+    Param {
+        field: "cmt_rtx_policy",
+        unit: "",
+        get: |c| c.cmt.rtx_policy.name().into(),
+        doc: "where retransmissions go (ToN §4; RTX-SSTHRESH recommended)",
+    },
+];
+
+/// SCTP extensions of `[flows.sctp]` that `sctpsim show` lists after the ASCONF actions
+/// (their sources in `docs/models/sctp.md`).
+pub const SCTP_EXTENSION_PARAMS: &[Param<SctpConfig>] = &[
+    Param {
+        field: "reconfig",
+        unit: "",
+        get: |c| c.reconfig.into(),
+        doc: "stream reconfiguration, RE-CONFIG chunks (RFC 6525), offered in INIT",
+    },
+    Param {
+        field: "nr_sack",
+        unit: "",
+        get: |c| c.nr_sack.into(),
+        doc: "non-renegable SACKs, NR-SACK chunks (Natarajan et al., ICNP 2008; \
+              draft-tuexen-tsvwg-sctp-multipath), offered in INIT",
+    },
+    Param {
+        field: "renegable_send_buffer",
+        unit: "",
+        get: |c| c.renegable_send_buffer.into(),
+        doc: "gap-acked data stays in the send buffer until cumulatively acked (RFC 9260 \
+              §6.2.1: the receiver may renege); off: freed at once",
+    },
+];

@@ -3,8 +3,8 @@
 //! then the flow's fields).
 
 use super::{name, opt, opt_secs, secs, Rows, SOURCE_DEFAULT};
-use crate::describe::resolve;
-use crate::describe::transport::SCTP_PATH_FIELDS;
+use crate::describe::transport::{SCTP_CMT_PARAMS, SCTP_EXTENSION_PARAMS, SCTP_PATH_FIELDS};
+use crate::describe::{resolve, resolve_table};
 use crate::scenario::{
     AppKind, FlowSpec, MessagesSpec, Scenario, SctpSpec, TcpSpec, TransportKind,
     DEFAULT_PACKET_SIZE,
@@ -211,24 +211,11 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
         );
     }
     if c.multipath == sctpsim_proto::transport::sctp::Multipath::Cmt {
-        // CMT's switches and retransmission policy (`CmtConfig::RECOMMENDED` by default).
-        let dflt = sctpsim_proto::transport::sctp::CmtConfig::RECOMMENDED;
-        for (field, value, base) in [
-            ("cmt_sfr", c.cmt.sfr, dflt.sfr),
-            ("cmt_cuc", c.cmt.cuc, dflt.cuc),
-            ("cmt_dac", c.cmt.dac, dflt.dac),
-            ("cmt_pf", c.cmt.pf, dflt.pf),
-            ("cmt_coupled", c.cmt.coupled, dflt.coupled),
-        ] {
-            rows.add(format!("{p}.{field}"), value, base, "", d);
+        // CMT's switches, coupled congestion control and retransmission policy (the profile's
+        // `CmtConfig::RECOMMENDED` by default).
+        for r in resolve_table(SCTP_CMT_PARAMS, &c, &b) {
+            rows.add(format!("{p}.{}", r.field), r.value, r.default, r.unit, d);
         }
-        rows.add(
-            format!("{p}.cmt_rtx_policy"),
-            c.cmt.rtx_policy.name(),
-            dflt.rtx_policy.name(),
-            "",
-            d,
-        );
     }
     if c.multipath == sctpsim_proto::transport::sctp::Multipath::Asctp {
         let dflt = crate::sim::sctp::ASCTP_DEFAULT_ROUTES;
@@ -302,15 +289,9 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
         })
         .collect();
     rows.add(format!("{p}.asconf"), asconf, Vec::<Value>::new(), "", d);
-    rows.add(format!("{p}.reconfig"), c.reconfig, b.reconfig, "", d);
-    rows.add(format!("{p}.nr_sack"), c.nr_sack, b.nr_sack, "", d);
-    rows.add(
-        format!("{p}.renegable_send_buffer"),
-        c.renegable_send_buffer,
-        b.renegable_send_buffer,
-        "",
-        d,
-    );
+    for r in resolve_table(SCTP_EXTENSION_PARAMS, &c, &b) {
+        rows.add(format!("{p}.{}", r.field), r.value, r.default, r.unit, d);
+    }
     let reconfig: Vec<Value> = spec
         .reconfig_actions
         .iter()

@@ -6,7 +6,7 @@ use super::addresses::link_default_addr as default_addr;
 use super::error::ScenarioError;
 use super::schema::*;
 use super::Duration;
-use sctpsim_proto::transport::sctp::{EarlyRetransmit, Multipath, RtxPolicy};
+use sctpsim_proto::transport::sctp::{CoupledCc, EarlyRetransmit, Multipath, RtxPolicy};
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
@@ -551,7 +551,8 @@ fn check_cmt(sp: &str, sc: &SctpSpec, mode: Multipath) -> Result<(), ScenarioErr
     if mode != Multipath::Cmt {
         let given = sc.cmt_switches().into_iter().find(|(_, v)| v.is_some());
         let policy = sc.cmt_rtx_policy.as_ref().map(|_| "cmt_rtx_policy");
-        if let Some(field) = given.map(|(f, _)| f).or(policy) {
+        let cc = sc.cmt_cc.as_ref().map(|_| "cmt_cc");
+        if let Some(field) = given.map(|(f, _)| f).or(policy).or(cc) {
             return Err(ScenarioError::at(
                 format!("{sp}.{field}"),
                 "only used with multipath = \"cmt\"",
@@ -566,6 +567,27 @@ fn check_cmt(sp: &str, sc: &SctpSpec, mode: Multipath) -> Result<(), ScenarioErr
                 format!("{sp}.cmt_rtx_policy"),
                 format!("unknown value {v:?}: expected one of {}", names.join(", ")),
             ));
+        }
+    }
+    if let Some(v) = sc.cmt_cc.as_deref() {
+        if CoupledCc::from_name(v).is_none() {
+            let names: Vec<&str> = CoupledCc::ALL.iter().map(|c| c.name()).collect();
+            return Err(ScenarioError::at(
+                format!("{sp}.cmt_cc"),
+                format!("unknown value {v:?}: expected one of {}", names.join(", ")),
+            ));
+        }
+        // `cmt_coupled` is the older form of the same choice: both given must agree.
+        if let Some(c) = sc.cmt_coupled {
+            let alias = if c { "lia" } else { "off" };
+            if v != alias {
+                return Err(ScenarioError::at(
+                    format!("{sp}.cmt_cc"),
+                    format!(
+                        "{v:?} disagrees with cmt_coupled = {c} (the same as cmt_cc = \"{alias}\"); give one of them"
+                    ),
+                ));
+            }
         }
     }
     if sc.csctp.as_deref().is_some_and(|c| c != "off") {

@@ -165,10 +165,15 @@ pub struct SctpSpec {
     /// CMT switch, default true: the potentially-failed state (CMT-PF, Natarajan et al. 2008).
     #[serde(default)]
     pub cmt_pf: Option<bool>,
-    /// CMT switch, default false: coupled congestion avoidance, RFC 6356's Linked Increases
-    /// Algorithm over the destinations.
+    /// CMT, the older form of `cmt_cc` kept for the scenarios written with it: true is
+    /// `cmt_cc = "lia"` (RFC 6356's Linked Increases Algorithm), false `cmt_cc = "off"`.
     #[serde(default)]
     pub cmt_coupled: Option<bool>,
+    /// CMT's coupled congestion control: `off` (default, every destination on its own),
+    /// `lia` (RFC 6356), `rpv1` or `rpv2` (CMT/RP, Dreibholz et al. 2010 / 2011). A name,
+    /// checked in `check_sctp.rs` (also against `cmt_coupled` when both are given).
+    #[serde(default)]
+    pub cmt_cc: Option<String>,
     /// CMT retransmission policy (ToN §4): `same`, `asap`, `cwnd`, `ssthresh` (default) or
     /// `lossrate`. A name, checked in `check_sctp.rs`.
     #[serde(default)]
@@ -372,6 +377,14 @@ pub struct MessagesSpec {
 }
 
 impl SctpSpec {
+    /// The coupled congestion control as given: `cmt_cc`'s name, or `cmt_coupled`'s alias
+    /// (`lia` / `off`); `None` when neither is given. Unchecked (`check_sctp.rs` checks).
+    pub fn cmt_cc_name(&self) -> Option<&str> {
+        self.cmt_cc
+            .as_deref()
+            .or(self.cmt_coupled.map(|c| if c { "lia" } else { "off" }))
+    }
+
     /// The CMT switches as given: (field name, value), in `CmtConfig` order.
     pub fn cmt_switches(&self) -> [(&'static str, Option<bool>); 5] {
         [

@@ -11,7 +11,7 @@ use crate::topology::Topology;
 use sctpsim_kernel::{NodeId, SeedTree, StreamKey};
 use sctpsim_proto::app::{MessageSink, MessageSource};
 use sctpsim_proto::transport::sctp::{
-    EarlyRetransmit, Multipath, RtxPolicy, SctpConfig, SctpEndpoint,
+    CoupledCc, EarlyRetransmit, Multipath, RtxPolicy, SctpConfig, SctpEndpoint,
 };
 use std::net::Ipv4Addr;
 
@@ -86,11 +86,14 @@ pub(crate) fn sctp_config(f: &FlowSpec, link_mtu: usize) -> SctpConfig {
         (&mut c.cmt.cuc, spec.cmt_cuc),
         (&mut c.cmt.dac, spec.cmt_dac),
         (&mut c.cmt.pf, spec.cmt_pf),
-        (&mut c.cmt.coupled, spec.cmt_coupled),
     ] {
         if let Some(v) = v {
             *field = v;
         }
+    }
+    // `cmt_cc`, or its older form `cmt_coupled` (checked: a known name, the two agreeing).
+    if let Some(v) = spec.cmt_cc_name().and_then(CoupledCc::from_name) {
+        c.cmt.coupled = v;
     }
     if let Some(v) = spec
         .cmt_rtx_policy

@@ -56,6 +56,58 @@ impl RtxPolicy {
     }
 }
 
+/// CMT's coupled congestion control: which algorithm couples the windows of the destinations
+/// (formulas and sources in `coupled.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CoupledCc {
+    /// Uncoupled: every destination runs RFC 9260 §7.2 on its own (ToN).
+    #[default]
+    Off,
+    /// RFC 6356 §3, the Linked Increases Algorithm (FreeBSD's "MPTCP-like" CMT mode):
+    /// congestion avoidance coupled; slow start and the decreases stay per destination.
+    Lia,
+    /// CMT/RPv1 (Dreibholz, Becke, Pulinthanath & Rathgeb, "Applying TCP-Friendly Congestion
+    /// Control to Concurrent Multipath Transfer", IEEE AINA 2010): increases in proportion to
+    /// the destination's share of the summed ssthresh, decreases by half the summed cwnd.
+    Rpv1,
+    /// CMT/RPv2 (Dreibholz, Becke, Adhari & Rathgeb, "On the Impact of Congestion Control
+    /// for Concurrent Multipath Transfer on the Transport Layer", ConTEL 2011): increases in
+    /// proportion to the destination's share of the summed bandwidth cwnd/srtt, decreases by
+    /// half the summed bandwidth times its srtt (never less than half its own cwnd).
+    Rpv2,
+}
+
+impl CoupledCc {
+    /// Every algorithm, uncoupled first.
+    pub const ALL: [CoupledCc; 4] = [
+        CoupledCc::Off,
+        CoupledCc::Lia,
+        CoupledCc::Rpv1,
+        CoupledCc::Rpv2,
+    ];
+
+    /// The scenario name: `off`, `lia`, `rpv1`, `rpv2`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CoupledCc::Off => "off",
+            CoupledCc::Lia => "lia",
+            CoupledCc::Rpv1 => "rpv1",
+            CoupledCc::Rpv2 => "rpv2",
+        }
+    }
+
+    /// The algorithm of a scenario name, `None` for an unknown one.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// CMT/RP (either version): the resource-pooling algorithms, which also split the initial
+    /// window and couple slow start and the decreases.
+    pub fn resource_pooling(self) -> bool {
+        matches!(self, CoupledCc::Rpv1 | CoupledCc::Rpv2)
+    }
+}
+
 /// The CMT algorithms (ToN §3), used with [`super::asctp::Multipath::Cmt`]. The default has all
 /// three on and RTX-SSTHRESH, CMT as the paper recommends it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -86,13 +138,11 @@ pub struct CmtConfig {
     /// of one MTU. Off: it keeps carrying data, as in RFC 9260, until Path.Max.Retrans
     /// failures mark it inactive.
     pub pf: bool,
-    /// Coupled congestion avoidance, the Linked Increases Algorithm of RFC 6356 §3 (the
-    /// "MPTCP-like" CMT mode of FreeBSD's SCTP): the window of all destinations together grows
-    /// by at most what one single-path association's would, so that CMT is fair to single-path
-    /// flows at a shared bottleneck. Slow start and the decreases stay per destination (RFC
-    /// 6356 §3: "only applies to the increase phase of the congestion avoidance state"). Off
-    /// (the default, as in ToN): every destination grows as a separate association.
-    pub coupled: bool,
+    /// Coupled congestion control ([`CoupledCc`]): how much of the association's window
+    /// growth each destination gets, so that CMT is fair to single-path flows at a shared
+    /// bottleneck. Off (the default, as in ToN): every destination grows as a separate
+    /// association.
+    pub coupled: CoupledCc,
 }
 
 impl CmtConfig {
@@ -103,7 +153,7 @@ impl CmtConfig {
         dac: true,
         rtx_policy: RtxPolicy::Ssthresh,
         pf: true,
-        coupled: false,
+        coupled: CoupledCc::Off,
     };
 }
 

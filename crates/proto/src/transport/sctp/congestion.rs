@@ -10,6 +10,7 @@
 use sctpsim_kernel::SimTime;
 
 use super::config::SctpConfig;
+use super::coupled::Share;
 use super::path::Path;
 
 /// What one SACK did for one destination, as the window arithmetic needs it.
@@ -30,6 +31,9 @@ pub struct AckSample {
     /// The congestion-avoidance step when partial_bytes_acked reaches cwnd; `None`: one MTU
     /// (RFC 9260 §7.2.2). CMT's coupled congestion control sets it (`association/cmt.rs`).
     pub ca_increase: Option<u32>,
+    /// The share of the slow-start increase min(acked, MTU) this destination takes; `None`:
+    /// all of it (RFC 9260 §7.2.1). CMT/RP's coupled slow start sets it (`coupled.rs`).
+    pub ss_share: Option<Share>,
 }
 
 /// The window hooks of one destination.
@@ -90,7 +94,9 @@ impl CongestionControl for Standard<'_> {
             if self.cfg.ss_requires_cum_advance && !ack.cum_advanced {
                 return;
             }
-            path.cwnd = path.cwnd.saturating_add(ack.bytes_acked.min(mtu));
+            let increase = ack.bytes_acked.min(mtu);
+            let increase = ack.ss_share.map_or(increase, |s| s.of(increase));
+            path.cwnd = path.cwnd.saturating_add(increase);
         } else {
             // RFC 9260 §7.2.2: "upon each SACK chunk arrival, increase partial_bytes_acked by
             // the total number of bytes of all new DATA chunks acknowledged in that SACK
@@ -228,6 +234,7 @@ mod test {
             in_fast_recovery: false,
             cwnd_limited: false,
             ca_increase: None,
+            ss_share: None,
         };
         cc.on_ack(SimTime::ZERO, &mut p, &ack);
         assert_eq!(p.cwnd, 4380 + 1500);
@@ -288,6 +295,7 @@ mod test {
             in_fast_recovery: false,
             cwnd_limited: false,
             ca_increase: None,
+            ss_share: None,
         };
         cc.on_ack(SimTime::ZERO, &mut p, &ack);
         cc.on_ack(SimTime::ZERO, &mut p, &ack);
@@ -329,6 +337,7 @@ mod test {
                 in_fast_recovery: false,
                 cwnd_limited: false,
                 ca_increase: None,
+                ss_share: None,
             },
         );
         assert_eq!(q.cwnd, 1500);

@@ -507,6 +507,7 @@ impl SctpAssociation {
                     in_fast_recovery: fr_exit.is_some(),
                     cwnd_limited: p.cwnd_limited,
                     ca_increase: None,
+                    ss_share: None,
                 };
                 cc.on_ack(now, p, &ack);
                 p.cwnd_limited = false;

@@ -42,6 +42,9 @@ use super::super::api::OutPacket;
 use super::super::asctp::{Multipath, PathRoute};
 use super::super::cmt::RtxPolicy;
 use super::super::congestion::{window_open, CongestionControl, Standard};
+use super::super::coupled::{
+    lia_ca_steps, rp_initial_cwnd, rp_share, rp_ssthresh_after_loss, CoupledCc, CoupledPath, Share,
+};
 use super::super::path::Path;
 use super::super::retransmit::{MissRule, SackScope};
 use super::{PacketCtx, SctpAssociation};
@@ -194,6 +197,7 @@ impl SctpAssociation {
     /// §7.2.3); one in Fast Recovery keeps its window (§7.2.4 step 2, per destination).
     pub(crate) fn cmt_enter_fast_recovery(&mut self, now: SimTime, dests: &BTreeSet<Ipv4Addr>) {
         let cc = Standard::new(&self.cfg);
+        let loss = self.coupled_loss_ssthresh();
         for p in &mut self.paths {
             if !dests.contains(&p.addr) || p.fr_exit.is_some() {
                 continue;
@@ -207,6 +211,7 @@ impl SctpAssociation {
                 .map(|(i, _)| *i);
             p.fr_exit = Some(exit.unwrap_or(0));
             cc.on_fast_retransmit(now, p);
+            Self::coupled_fast_retransmit(loss.as_deref(), p);
             p.stats.fast_retransmit_reductions += 1;
         }
     }
@@ -230,42 +235,126 @@ impl SctpAssociation {
         }
     }
 
-    /// CMT with coupled congestion avoidance (RFC 6356 §3, LIA): each destination's step when
-    /// its partial_bytes_acked reaches cwnd, min(MTU, alpha · MTU · cwnd_i / cwnd_total), with
-    /// alpha = cwnd_total · max_i(cwnd_i / rtt_i²) / (Σ_i cwnd_i / rtt_i)² over the
-    /// destinations that may carry data (the per-ACK increase of §3 summed over one window of
-    /// ACKs). `None` (one MTU, uncoupled) when coupling is off or a carrier has no RTT yet.
-    pub(crate) fn coupled_ca_steps(&self) -> Option<Vec<(Ipv4Addr, u32)>> {
-        if !self.cmt() || !self.cfg.cmt.coupled {
-            return None;
-        }
-        let mut carriers = Vec::new();
-        for p in self.paths.iter().filter(|p| self.cmt_carrier(p)) {
-            let rtt = p.rto.srtt()?.as_secs_f64();
-            if rtt <= 0.0 {
-                return None;
-            }
-            carriers.push((p.addr, f64::from(p.cwnd), rtt, p.mtu()));
-        }
-        let total: f64 = carriers.iter().map(|(_, c, _, _)| c).sum();
-        let rate_sum: f64 = carriers.iter().map(|(_, c, r, _)| c / r).sum();
-        let best = carriers
+    /// CMT with coupled congestion control (`../coupled.rs`): the destinations the formulas
+    /// sum over, as they are now. LIA: the destinations that may carry data (RFC 6356's
+    /// subflows); CMT/RP: every destination of the association, as INET's and FreeBSD's
+    /// totals run over all of them.
+    fn coupled_paths(&self) -> Vec<(Ipv4Addr, CoupledPath)> {
+        let lia = self.cfg.cmt.coupled == CoupledCc::Lia;
+        self.paths
             .iter()
-            .map(|(_, c, r, _)| c / (r * r))
-            .fold(0.0, f64::max);
-        if total <= 0.0 || rate_sum <= 0.0 {
+            .filter(|p| !lia || self.cmt_carrier(p))
+            .map(|p| {
+                let c = CoupledPath {
+                    cwnd: p.cwnd,
+                    ssthresh: p.ssthresh,
+                    srtt: p.rto.srtt(),
+                    mtu: p.mtu(),
+                };
+                (p.addr, c)
+            })
+            .collect()
+    }
+
+    /// The coupled algorithm in use, `Off` without CMT.
+    pub(crate) fn coupled_cc(&self) -> CoupledCc {
+        if self.cmt() {
+            self.cfg.cmt.coupled
+        } else {
+            CoupledCc::Off
+        }
+    }
+
+    /// CMT with coupled congestion control: each destination's increases for the SACK being
+    /// processed, from the windows before it. LIA: the congestion-avoidance step (RFC 6356 §3;
+    /// none, one MTU, while a carrier has no RTT); CMT/RP: the share that scales both slow
+    /// start and the congestion-avoidance step of one MTU. `None` when uncoupled.
+    pub(crate) fn coupled_increases(&self) -> Option<Vec<(Ipv4Addr, CoupledIncrease)>> {
+        let cc = self.coupled_cc();
+        if cc == CoupledCc::Off {
             return None;
         }
-        let alpha = total * best / (rate_sum * rate_sum);
+        let snap = self.coupled_paths();
+        let paths: Vec<CoupledPath> = snap.iter().map(|(_, c)| *c).collect();
+        if cc == CoupledCc::Lia {
+            let steps = lia_ca_steps(&paths)?;
+            return Some(
+                snap.iter()
+                    .zip(steps)
+                    .map(|((a, _), step)| {
+                        let inc = CoupledIncrease {
+                            ca_step: Some(step),
+                            ss_share: None,
+                        };
+                        (*a, inc)
+                    })
+                    .collect(),
+            );
+        }
         Some(
-            carriers
-                .iter()
-                .map(|&(addr, c, _, mtu)| {
-                    let step = (alpha * f64::from(mtu) * c / total).floor();
-                    (addr, (step as u32).min(mtu))
+            snap.iter()
+                .enumerate()
+                .map(|(i, (a, c))| {
+                    let share = rp_share(cc, &paths, i);
+                    let inc = CoupledIncrease {
+                        ca_step: share.map(|s| s.of(c.mtu)),
+                        ss_share: share,
+                    };
+                    (*a, inc)
                 })
                 .collect(),
         )
+    }
+
+    /// CMT/RP: the ssthresh each destination takes if a loss (fast retransmit or T3-rtx
+    /// timeout) is detected on it now, from the windows before the event. `None` for the
+    /// algorithms that keep RFC 9260 §7.2.3's reduction (off, LIA).
+    pub(crate) fn coupled_loss_ssthresh(&self) -> Option<Vec<(Ipv4Addr, u32)>> {
+        let cc = self.coupled_cc();
+        if !cc.resource_pooling() {
+            return None;
+        }
+        let snap = self.coupled_paths();
+        let paths: Vec<CoupledPath> = snap.iter().map(|(_, c)| *c).collect();
+        Some(
+            snap.iter()
+                .enumerate()
+                .filter_map(|(i, (a, _))| Some((*a, rp_ssthresh_after_loss(cc, &paths, i)?)))
+                .collect(),
+        )
+    }
+
+    /// CMT/RP after a fast-retransmit reduction of `p` (RFC 9260 §7.2.3 already applied):
+    /// ssthresh and cwnd as the coupled decrease says (`loss`: from
+    /// [`Self::coupled_loss_ssthresh`]).
+    pub(crate) fn coupled_fast_retransmit(loss: Option<&[(Ipv4Addr, u32)]>, p: &mut Path) {
+        if let Some(s) = coupled_ssthresh_of(loss, p.addr) {
+            p.ssthresh = s;
+            p.cwnd = s;
+        }
+    }
+
+    /// CMT/RP after a timeout reduction of `p` (cwnd is one MTU already): ssthresh as the
+    /// coupled decrease says.
+    pub(crate) fn coupled_timeout(loss: Option<&[(Ipv4Addr, u32)]>, p: &mut Path) {
+        if let Some(s) = coupled_ssthresh_of(loss, p.addr) {
+            p.ssthresh = s;
+        }
+    }
+
+    /// CMT/RP on entering ESTABLISHED: the initial window split among the destinations known
+    /// then (a destination added later by ASCONF starts with the whole initial window).
+    pub(crate) fn coupled_initial_windows(&mut self) {
+        if !self.coupled_cc().resource_pooling() {
+            return;
+        }
+        let n = self.paths.len();
+        for p in &mut self.paths {
+            let initial = self.cfg.initial_cwnd(u32::from(p.pmtu));
+            if p.cwnd == initial {
+                p.cwnd = rp_initial_cwnd(initial, p.mtu(), n);
+            }
+        }
     }
 
     /// CMT-PF (Natarajan et al. 2008): the T3-rtx timer of `addr` expired; the destination is
@@ -283,6 +372,19 @@ impl SctpAssociation {
             self.send_heartbeat(now, addr);
         }
     }
+}
+
+/// A destination's coupled increases for one SACK ([`SctpAssociation::coupled_increases`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CoupledIncrease {
+    /// The congestion-avoidance step ([`super::super::congestion::AckSample::ca_increase`]).
+    pub ca_step: Option<u32>,
+    /// The slow-start share ([`super::super::congestion::AckSample::ss_share`]).
+    pub ss_share: Option<Share>,
+}
+
+fn coupled_ssthresh_of(loss: Option<&[(Ipv4Addr, u32)]>, addr: Ipv4Addr) -> Option<u32> {
+    loss?.iter().find(|(a, _)| *a == addr).map(|(_, s)| *s)
 }
 
 /// The heartbeat rules for one destination (RFC 9260 §8.3, or A-SCTP rules 2 and 3 in

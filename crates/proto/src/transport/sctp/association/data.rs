@@ -304,7 +304,7 @@ impl SctpAssociation {
         // ack (the lowest TSN in flight to it before this SACK) advancing stands for the
         // cumulative ack.
         let per_dest = self.per_destination_recovery();
-        let coupled = self.coupled_ca_steps();
+        let coupled = self.coupled_increases();
         if per_dest {
             self.cmt_exit_fast_recovery();
         }
@@ -321,16 +321,18 @@ impl SctpAssociation {
                 } else {
                     (out.cum_advanced, in_fr)
                 };
+                let inc = coupled
+                    .as_ref()
+                    .and_then(|c| c.iter().find(|(a, _)| *a == p.addr))
+                    .map(|(_, inc)| *inc);
                 let ack = AckSample {
                     bytes_acked: bytes,
                     flight_before: flights.get(&p.addr).copied().unwrap_or(0),
                     cum_advanced,
                     in_fast_recovery,
                     cwnd_limited: p.cwnd_limited,
-                    ca_increase: coupled
-                        .as_ref()
-                        .and_then(|c| c.iter().find(|(a, _)| *a == p.addr))
-                        .map(|(_, step)| *step),
+                    ca_increase: inc.and_then(|i| i.ca_step),
+                    ss_share: inc.and_then(|i| i.ss_share),
                 };
                 cc.on_ack(now, p, &ack);
                 p.cwnd_limited = false;
@@ -440,9 +442,11 @@ impl SctpAssociation {
         };
         if reduce {
             let cc = Standard::new(&self.cfg);
+            let loss = self.coupled_loss_ssthresh();
             for p in &mut self.paths {
                 if last_dests.contains(&p.addr) {
                     cc.on_fast_retransmit(now, p);
+                    Self::coupled_fast_retransmit(loss.as_deref(), p);
                     p.stats.fast_retransmit_reductions += 1;
                 }
             }
@@ -529,12 +533,14 @@ impl SctpAssociation {
         {
             let cfg = self.cfg.clone();
             let cc = Standard::new(&cfg);
+            let loss = self.coupled_loss_ssthresh();
             let Some(p) = self.path_mut(addr) else {
                 return;
             };
             p.stats.t3_timeouts += 1;
-            // E1: ssthresh and cwnd per §7.2.3.
+            // E1: ssthresh and cwnd per §7.2.3 (CMT/RP: ssthresh as its decrease says).
             cc.on_timeout(now, p);
+            Self::coupled_timeout(loss.as_deref(), p);
             // E2: "RTO <- RTO * 2".
             p.rto.back_off(&cfg);
             p.rtt_probe = None;

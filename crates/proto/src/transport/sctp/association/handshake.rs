@@ -729,6 +729,7 @@ impl SctpAssociation {
         self.hs.cookie = None;
         self.hs.retransmits = 0;
         self.set_state(State::Established);
+        self.coupled_initial_windows();
         self.events.push_back(SctpEvent::CommUp {
             outbound_streams: self.outbound_streams,
             inbound_streams: self.inbound_streams,

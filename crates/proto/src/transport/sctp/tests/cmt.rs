@@ -7,7 +7,7 @@
 
 use super::pair::{LinkCfg, Pair, C1, C2, S1, S2};
 use super::*;
-use crate::transport::sctp::{CmtConfig, Multipath, PathState, RtxPolicy};
+use crate::transport::sctp::{CmtConfig, CoupledCc, Multipath, PathState, RtxPolicy};
 
 /// Message size: one full DATA chunk on a 1500-byte path.
 const MSG: usize = 1452;
@@ -287,7 +287,7 @@ fn delayed_ack_for_cmt_halves_the_sacks_of_reordered_data() {
 /// RFC 6356 §3 (LIA) as CMT's coupled congestion avoidance: on two equal paths alpha = 1/2, and
 /// the two windows together grow by half an MTU per round trip where uncoupled they grow by two
 /// MTUs. Returns the growth of the summed cwnd in 4 s of congestion avoidance.
-fn ca_growth(coupled: bool) -> u32 {
+fn ca_growth(coupled: CoupledCc) -> u32 {
     let algos = CmtConfig {
         coupled,
         ..CmtConfig::RECOMMENDED
@@ -320,8 +320,8 @@ fn ca_growth(coupled: bool) -> u32 {
 
 #[test]
 fn coupled_congestion_avoidance_grows_like_one_flow() {
-    let uncoupled = ca_growth(false);
-    let coupled = ca_growth(true);
+    let uncoupled = ca_growth(CoupledCc::Off);
+    let coupled = ca_growth(CoupledCc::Lia);
     assert!(coupled > 0, "coupled windows still grow");
     assert!(
         coupled * 3 < uncoupled,

@@ -16,6 +16,7 @@ mod asctp;
 mod auth;
 mod cmt;
 mod collision;
+mod coupled;
 mod csctp;
 mod data;
 mod early_retransmit;
