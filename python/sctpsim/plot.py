@@ -81,6 +81,7 @@ METRIC_NAMES = {
     "no_route_drops": "No-route drops",
     "malformed_drops": "Malformed drops",
     "icmp_sent": "ICMP messages sent",
+    "icmp_time_exceeded_sent": "ICMP Time Exceeded sent",
     "tx_packets": "Packets transmitted",
     "tx_bytes": "Data transmitted",
     "utilization": "Utilization",

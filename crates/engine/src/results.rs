@@ -219,6 +219,9 @@ pub struct NetworkResult {
     pub malformed_drops: u64,
     /// ICMP messages sent.
     pub icmp_sent: u64,
+    /// ICMP Time Exceeded messages sent (RFC 792; among `icmp_sent`): transit packets whose
+    /// TTL ran out, a routing loop's trace.
+    pub icmp_time_exceeded_sent: u64,
     /// Mean one-way delay of every data packet delivered by a flow that measures it (UDP
     /// applications), s: packets weigh equally, as in the MANET literature (`null` if none).
     pub mean_delay_s: Option<f64>,

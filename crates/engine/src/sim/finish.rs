@@ -122,6 +122,7 @@ impl Simulation {
             no_route_drops: 0,
             malformed_drops: 0,
             icmp_sent: 0,
+            icmp_time_exceeded_sent: 0,
             mean_delay_s: None,
             normalized_routing_load: 0.0,
             route_discoveries: 0,
@@ -196,6 +197,7 @@ impl Simulation {
             net.no_route_drops += n.ip.no_route_drops;
             net.malformed_drops += n.ip.malformed_drops;
             net.icmp_sent += n.ip.icmp_sent;
+            net.icmp_time_exceeded_sent += n.ip.icmp_time_exceeded_sent;
         }
         for f in &self.flows {
             net.malformed_drops += f.malformed();

@@ -77,5 +77,7 @@ fn ttl_runs_out_in_ip_forwarding_with_time_exceeded() {
             sim.nodes[0].ip.icmp_received > received,
             "{protocol}: the Time Exceeded reached n0"
         );
+        let net = sim.finish(0.0, false).expect("finishes").summary.network;
+        assert_eq!(net.icmp_time_exceeded_sent, 1, "{protocol}: in the summary");
     }
 }
