@@ -28,7 +28,9 @@ pub use table::{seq_max, seq_newer, RouteEntry};
 
 use self::table::RouteTable;
 use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
-use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
+use super::{
+    Decision, Outputs, RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput,
+};
 use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::aodv::{AodvRepr, RerrRepr, RrepRepr, Unreachable, AODV_PORT};
 use sctpsim_wire::{udp_datagram, IpProtocol, Ipv4Packet, Ipv4Repr, UdpPacket, UdpRepr};
@@ -282,7 +284,7 @@ pub struct Aodv {
     last_broadcast: Option<SimTime>,
     /// Neighbours heard by HELLO → when they count as lost (§6.10).
     hello_neighbours: BTreeMap<Ipv4Addr, SimTime>,
-    out: VecDeque<RoutingOutput>,
+    out: Outputs,
     events: VecDeque<RoutingEvent>,
     counters: RoutingCounters,
 }
@@ -338,7 +340,7 @@ impl Aodv {
             hello_at,
             last_broadcast: None,
             hello_neighbours: BTreeMap::new(),
-            out: VecDeque::new(),
+            out: Outputs::default(),
             events: VecDeque::new(),
             counters: RoutingCounters::default(),
         }
@@ -444,9 +446,26 @@ impl Aodv {
         self.out.push_back(RoutingOutput::Drop { packet, reason });
     }
 
-    /// Sends a data packet on a valid route, extending the lifetimes of the routes it uses
-    /// (§6.2: destination, next hop, and the source's and previous hop's reverse routes).
-    /// Without a valid route nothing changes and the packet comes back (tag and all) for the
+    /// Drops the packet handed in (the decision; counted like any drop).
+    pub(super) fn drop_decision(&mut self, packet: Packet, reason: RouteDropReason) -> Decision {
+        self.counters.count_drop(reason);
+        self.out.decide(Decision::Drop { packet, reason })
+    }
+
+    /// The next hop of a data packet from `src` to `dst` on a valid route, extending the
+    /// lifetimes of the routes it uses (§6.2: destination, next hop, and the source's and
+    /// previous hop's reverse routes). Without a valid route nothing changes.
+    fn use_route(&mut self, now: SimTime, dst: Ipv4Addr, src: Ipv4Addr) -> Option<Ipv4Addr> {
+        let next_hop = self.table.valid(dst).map(|r| r.next_hop)?;
+        let until = now + self.cfg.active_route_timeout;
+        for a in [dst, next_hop, src] {
+            self.table.refresh(a, until);
+        }
+        Some(next_hop)
+    }
+
+    /// Sends a data packet the router held (buffered, or handed back by the MAC) on a valid
+    /// route ([`Aodv::use_route`]). Without one the packet comes back (tag and all) for the
     /// caller to buffer or drop.
     fn send_data(
         &mut self,
@@ -455,13 +474,9 @@ impl Aodv {
         dst: Ipv4Addr,
         src: Ipv4Addr,
     ) -> Result<(), Packet> {
-        let Some(next_hop) = self.table.valid(dst).map(|r| r.next_hop) else {
+        let Some(next_hop) = self.use_route(now, dst, src) else {
             return Err(packet);
         };
-        let until = now + self.cfg.active_route_timeout;
-        for a in [dst, next_hop, src] {
-            self.table.refresh(a, until);
-        }
         self.out.push_back(RoutingOutput::Transmit {
             next_hop,
             packet,
@@ -733,11 +748,11 @@ impl Aodv {
                 .get(&dst)
                 .is_some_and(|d| d.repair.is_some())
             {
-                self.buffer_and_discover(now, dst, p);
+                self.buffer_and_discover(now, dst, p, false);
             } else if src == self.addr && self.cfg.rebuffer_on_link_failure {
                 self.counters.salvaged += 1;
                 if let Err(p) = self.send_data(now, p, dst, src) {
-                    self.buffer_and_discover(now, dst, p);
+                    self.buffer_and_discover(now, dst, p, false);
                 }
             } else {
                 self.drop_packet(p, RouteDropReason::LinkBroken);
@@ -803,34 +818,35 @@ impl Router for Aodv {
         self.addr
     }
 
-    fn handle_send(&mut self, now: SimTime, packet: Packet) {
+    fn handle_send(&mut self, now: SimTime, packet: Packet) -> Decision {
         let Ok(ip) = Ipv4Packet::new_checked(&packet.bytes[..]).and_then(|p| Ipv4Repr::parse(&p))
         else {
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         };
         let dst = ip.dst_addr;
         if dst == self.addr {
-            self.out.push_back(RoutingOutput::Deliver { packet });
+            self.out.decide(Decision::Deliver(packet))
         } else if !usable(dst) {
             // Broadcast and multicast data go out as one MAC broadcast; AODV does not route
             // them (RFC 3561 covers unicast).
-            self.out.push_back(RoutingOutput::Transmit {
+            self.out.decide(Decision::Forward {
                 next_hop: Ipv4Addr::BROADCAST,
                 packet,
-                control: false,
-            });
-        } else if let Err(packet) = self.send_data(now, packet, dst, self.addr) {
-            // No valid route (send_data changed nothing): wait for one.
-            self.buffer_and_discover(now, dst, packet);
+            })
+        } else if let Some(next_hop) = self.use_route(now, dst, self.addr) {
+            self.out.decide(Decision::Forward { next_hop, packet })
+        } else {
+            // No valid route (use_route changed nothing): wait for one.
+            self.buffer_and_discover(now, dst, packet, true)
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Packet) {
+    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Packet) -> Decision {
         let Ok(ip) = Ipv4Packet::new_checked(&packet.bytes[..]).and_then(|p| Ipv4Repr::parse(&p))
         else {
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         };
         // §6.10: any packet from a neighbour shows the link is alive.
         if let Some(t) = self.hello_neighbours.get_mut(&prev_hop) {
@@ -844,11 +860,11 @@ impl Router for Aodv {
             });
             let Ok(msg) = parsed else {
                 self.counters.malformed += 1;
-                return;
+                return Decision::Consumed;
             };
             if prev_hop == self.addr || !usable(prev_hop) {
                 self.counters.malformed += 1;
-                return;
+                return Decision::Consumed;
             }
             let len = packet.len();
             match msg {
@@ -872,12 +888,11 @@ impl Router for Aodv {
                 }
                 AodvRepr::RrepAck => self.counters.count_rx("rrep_ack", len),
             }
-            return;
+            return Decision::Consumed;
         }
         let dst = ip.dst_addr;
         if dst == self.addr || !usable(dst) {
-            self.out.push_back(RoutingOutput::Deliver { packet });
-            return;
+            return self.out.decide(Decision::Deliver(packet));
         }
         // Forwarding: IP forwarding has already decremented the TTL and dropped the packet
         // if it reached zero (Router contract); the router only chooses the next hop.
@@ -885,10 +900,11 @@ impl Router for Aodv {
             .refresh(prev_hop, now + self.cfg.active_route_timeout);
         if self.table.valid(dst).is_some() {
             self.counters.data_forwarded += 1;
-            if let Err(packet) = self.send_data(now, packet, dst, ip.src_addr) {
+            match self.use_route(now, dst, ip.src_addr) {
+                Some(next_hop) => self.out.decide(Decision::Forward { next_hop, packet }),
                 // Cannot happen (the route was just checked), but a packet is never lost
                 // silently.
-                self.drop_packet(packet, RouteDropReason::NoRoute);
+                None => self.drop_decision(packet, RouteDropReason::NoRoute),
             }
         } else if self
             .discoveries
@@ -896,7 +912,7 @@ impl Router for Aodv {
             .is_some_and(|d| d.repair.is_some())
         {
             // A local repair is under way: wait for it with the other packets.
-            self.buffer_and_discover(now, dst, packet);
+            self.buffer_and_discover(now, dst, packet, true)
         } else {
             // §6.11 case (ii): data for a destination without an active route.
             let seq = match self.table.get_mut(dst) {
@@ -912,7 +928,7 @@ impl Router for Aodv {
                 .get_mut(dst)
                 .map(|r| std::mem::take(&mut r.precursors))
                 .unwrap_or_default();
-            self.drop_packet(packet, RouteDropReason::NoRoute);
+            let decision = self.drop_decision(packet, RouteDropReason::NoRoute);
             self.send_rerr_to(
                 now,
                 vec![Unreachable { dst, seq }],
@@ -921,7 +937,12 @@ impl Router for Aodv {
                 true,
                 true,
             );
+            decision
         }
+    }
+
+    fn outputs_before_decision(&self) -> usize {
+        self.out.before_decision()
     }
 
     fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {

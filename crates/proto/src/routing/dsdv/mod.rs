@@ -49,7 +49,9 @@ mod tests;
 pub use table::Route;
 
 use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
-use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
+use super::{
+    Decision, Outputs, RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput,
+};
 use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::dsdv::{DsdvEntry, DsdvRepr, ENTRY_LEN, UDP_PORT};
 use sctpsim_wire::{udp_datagram, Ipv4Packet, UdpRepr};
@@ -185,7 +187,7 @@ pub struct Dsdv {
     releases: Vec<(SimTime, Ipv4Addr)>,
     queue: SendBuffer,
     ip_ident: u16,
-    outputs: VecDeque<RoutingOutput>,
+    outputs: Outputs,
     events: VecDeque<RoutingEvent>,
     counters: RoutingCounters,
 }
@@ -216,7 +218,7 @@ impl Dsdv {
             releases: Vec::new(),
             queue,
             ip_ident: 0,
-            outputs: VecDeque::new(),
+            outputs: Outputs::default(),
             events: VecDeque::new(),
             counters: RoutingCounters::default(),
         }
@@ -549,6 +551,12 @@ impl Dsdv {
             .push_back(RoutingOutput::Drop { packet, reason });
     }
 
+    /// Drops the packet handed in (the decision; counted like any drop).
+    fn drop_decision(&mut self, packet: Packet, reason: RouteDropReason) -> Decision {
+        self.counters.count_drop(reason);
+        self.outputs.decide(Decision::Drop { packet, reason })
+    }
+
     /// ns-3 `LookForQueuedPackets` (run whenever a route lookup for an outgoing packet
     /// succeeds, which includes every update this node sends): for every destination with a
     /// route and packets waiting, one packet leaves now and the rest follow one by one.
@@ -586,41 +594,40 @@ impl Dsdv {
     }
 
     /// Forwards (or drops) a packet that is not this node's own.
-    fn forward(&mut self, packet: Packet, dst: Ipv4Addr) {
+    fn forward(&mut self, packet: Packet, dst: Ipv4Addr) -> Decision {
         match self.tables.lookup(dst) {
             Some((gw, _)) => {
                 self.counters.data_forwarded += 1;
-                self.outputs.push_back(RoutingOutput::Transmit {
+                self.outputs.decide(Decision::Forward {
                     next_hop: gw,
                     packet,
-                    control: false,
-                });
+                })
             }
             // ns-3 `RouteInput`: no route, no forwarding (intermediate nodes do not buffer).
-            None => self.drop_packet(packet, RouteDropReason::NoRoute),
+            None => self.drop_decision(packet, RouteDropReason::NoRoute),
         }
     }
 
     /// Routes a packet this node originated (ns-3 `RouteOutput`): on the route if there is
-    /// one (queued packets first), else into the buffer, else dropped.
-    fn originate(&mut self, now: SimTime, packet: Packet, dst: Ipv4Addr) {
+    /// one (queued packets first: they are queued as outputs ahead of the decision), else
+    /// into the buffer, else dropped.
+    fn originate(&mut self, now: SimTime, packet: Packet, dst: Ipv4Addr) -> Decision {
         self.purge_on_send(now);
         if let Some((gw, _)) = self.tables.lookup(dst) {
             self.release_queued(now);
-            self.outputs.push_back(RoutingOutput::Transmit {
+            return self.outputs.decide(Decision::Forward {
                 next_hop: gw,
                 packet,
-                control: false,
             });
-            return;
         }
         if !self.cfg.buffering {
-            self.drop_packet(packet, RouteDropReason::NoRoute);
-            return;
+            return self.drop_decision(packet, RouteDropReason::NoRoute);
         }
         self.expire_queue(now);
-        if let Some(packet) = self.queue.push(now, dst, packet) {
-            self.drop_packet(packet, RouteDropReason::SendBufferFull);
+        match self.queue.push(now, dst, packet) {
+            // `RefuseNew`: the packet given back is the one just offered.
+            Some(packet) => self.drop_decision(packet, RouteDropReason::SendBufferFull),
+            None => Decision::Buffered,
         }
     }
 
@@ -674,46 +681,53 @@ impl Router for Dsdv {
         self.addr
     }
 
-    fn handle_send(&mut self, now: SimTime, packet: Packet) {
+    fn handle_send(&mut self, now: SimTime, packet: Packet) -> Decision {
         let Some(dst) = Ipv4Packet::new_checked(&packet.bytes[..])
             .ok()
             .map(|p| p.dst_addr())
         else {
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         };
         if dst == self.addr {
-            self.outputs.push_back(RoutingOutput::Deliver { packet });
+            self.outputs.decide(Decision::Deliver(packet))
         } else if dst == Ipv4Addr::BROADCAST {
-            self.outputs.push_back(RoutingOutput::Transmit {
+            self.outputs.decide(Decision::Forward {
                 next_hop: Ipv4Addr::BROADCAST,
                 packet,
-                control: false,
-            });
+            })
         } else {
-            self.originate(now, packet, dst);
+            self.originate(now, packet, dst)
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) {
+    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) -> Decision {
+        // Expired buffered packets are dropped first (outputs ahead of the decision).
         self.expire_queue(now);
         match classify(self.addr, &packet.bytes) {
-            Err(_) => self.counters.malformed += 1,
+            Err(_) => {
+                self.counters.malformed += 1;
+                Decision::Consumed
+            }
             Ok(Incoming::Update(src, repr)) => {
                 if src != self.addr {
                     self.counters.count_rx("update", packet.len());
                     self.receive_update(now, src, repr);
                 }
+                Decision::Consumed
             }
             Ok(Incoming::Data(dst)) => {
                 if dst == self.addr || dst == Ipv4Addr::BROADCAST {
-                    self.outputs.push_back(RoutingOutput::Deliver { packet });
-                    return;
+                    return self.outputs.decide(Decision::Deliver(packet));
                 }
                 // IP forwarding has already decremented the TTL (Router contract).
-                self.forward(packet, dst);
+                self.forward(packet, dst)
             }
         }
+    }
+
+    fn outputs_before_decision(&self) -> usize {
+        self.outputs.before_decision()
     }
 
     fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {

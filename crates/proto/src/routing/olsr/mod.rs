@@ -33,7 +33,9 @@ mod vecmap;
 pub use mpr::{select as select_mprs, WILL_ALWAYS, WILL_DEFAULT, WILL_HIGH, WILL_LOW, WILL_NEVER};
 pub use table::Route;
 
-use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
+use super::{
+    Decision, Outputs, RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput,
+};
 use repo::{valid, DupTuple, Repositories};
 use sctpsim_kernel::{Packet, Rng, SimDuration, SimTime};
 use sctpsim_wire::olsr::{
@@ -156,7 +158,7 @@ pub struct Olsr {
     /// Messages waiting for their forwarding jitter.
     forward_queue: Vec<(SimTime, MessageRepr)>,
     next_expiry: Option<SimTime>,
-    outputs: VecDeque<RoutingOutput>,
+    outputs: Outputs,
     events: VecDeque<RoutingEvent>,
     counters: RoutingCounters,
 }
@@ -203,7 +205,7 @@ impl Olsr {
             tc_empty_until: SimTime::ZERO,
             forward_queue: Vec::new(),
             next_expiry: None,
-            outputs: VecDeque::new(),
+            outputs: Outputs::default(),
             events: VecDeque::new(),
             counters: RoutingCounters::default(),
         };
@@ -710,22 +712,23 @@ impl Olsr {
         }
     }
 
-    /// Sends a data packet (tag and all) to the next hop toward `dst`, or drops it.
-    fn route_data(&mut self, packet: Packet, dst: Ipv4Addr) {
-        match self.route(dst) {
-            Some(r) => self.outputs.push_back(RoutingOutput::Transmit {
+    /// Decides for a data packet (tag and all): to the next hop toward `dst`, or dropped
+    /// (OLSR has no send buffer).
+    fn route_data(&mut self, packet: Packet, dst: Ipv4Addr) -> Decision {
+        let d = match self.route(dst) {
+            Some(r) => Decision::Forward {
                 next_hop: r.next_hop,
                 packet,
-                control: false,
-            }),
+            },
             None => {
                 self.counters.count_drop(RouteDropReason::NoRoute);
-                self.outputs.push_back(RoutingOutput::Drop {
+                Decision::Drop {
                     packet,
                     reason: RouteDropReason::NoRoute,
-                });
+                }
             }
-        }
+        };
+        self.outputs.decide(d)
     }
 }
 
@@ -754,47 +757,53 @@ impl Router for Olsr {
         self.addr
     }
 
-    fn handle_send(&mut self, _now: SimTime, packet: Packet) {
+    fn handle_send(&mut self, _now: SimTime, packet: Packet) -> Decision {
         let Some(dst) = Ipv4Packet::new_checked(&packet.bytes[..])
             .ok()
             .map(|p| p.dst_addr())
         else {
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         };
         if dst == self.addr {
-            self.outputs.push_back(RoutingOutput::Deliver { packet });
+            self.outputs.decide(Decision::Deliver(packet))
         } else if dst == Ipv4Addr::BROADCAST {
-            self.outputs.push_back(RoutingOutput::Transmit {
+            self.outputs.decide(Decision::Forward {
                 next_hop: Ipv4Addr::BROADCAST,
                 packet,
-                control: false,
-            });
+            })
         } else {
-            self.route_data(packet, dst);
+            self.route_data(packet, dst)
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) {
+    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) -> Decision {
         match classify(self.addr, &packet.bytes) {
-            Err(_) => self.counters.malformed += 1,
+            Err(_) => {
+                self.counters.malformed += 1;
+                Decision::Consumed
+            }
             Ok(Incoming::Olsr(src, repr)) => {
                 if src != self.addr {
                     self.receive_olsr(now, src, repr, packet.len());
                 }
+                Decision::Consumed
             }
             Ok(Incoming::Data(dst)) => {
                 if dst == self.addr || dst == Ipv4Addr::BROADCAST {
-                    self.outputs.push_back(RoutingOutput::Deliver { packet });
-                    return;
+                    return self.outputs.decide(Decision::Deliver(packet));
                 }
                 // IP forwarding has already decremented the TTL (Router contract).
                 if self.route(dst).is_some() {
                     self.counters.data_forwarded += 1;
                 }
-                self.route_data(packet, dst);
+                self.route_data(packet, dst)
             }
         }
+    }
+
+    fn outputs_before_decision(&self) -> usize {
+        self.outputs.before_decision()
     }
 
     fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
