@@ -99,6 +99,7 @@ pub mod dsr;
 pub mod olsr;
 pub mod send_buffer;
 pub mod testnet;
+pub mod timers;
 
 /// What a router decided for the packet it was just handed ([`Router::handle_send`],
 /// [`Router::handle_receive`], [`Router::handle_send_on_route`]). The router only decides; the

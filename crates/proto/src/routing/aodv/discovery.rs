@@ -1,6 +1,6 @@
 //! Route discovery at the originator (RFC 3561 §6.3, §6.4) and local repair (§6.12).
 
-use super::{Aodv, Discovery};
+use super::{Aodv, AodvTimer, Discovery};
 use crate::routing::send_buffer::Offer;
 use crate::routing::{Decision, RouteDropReason};
 use sctpsim_kernel::{Packet, SimDuration, SimTime};
@@ -48,11 +48,11 @@ impl Aodv {
                     started: now,
                     ttl: 0,
                     wide_tries: 0,
-                    deadline: now,
                     rate_limited: false,
                     repair: None,
                 },
             );
+            self.timers.set(AodvTimer::Discovery(dst), now);
             self.next_request(now, dst);
         }
     }
@@ -117,7 +117,8 @@ impl Aodv {
             let until = self.rreq_times.front().map_or(now, |t| *t + second);
             if let Some(d) = self.discoveries.get_mut(&dst) {
                 d.rate_limited = true;
-                d.deadline = until.max(now + SimDuration(1));
+                let at = until.max(now + SimDuration(1));
+                self.timers.set(AodvTimer::Discovery(dst), at);
             }
             return;
         }
@@ -129,7 +130,7 @@ impl Aodv {
             if ttl == diameter {
                 d.wide_tries += 1;
             }
-            d.deadline = now + wait;
+            self.timers.set(AodvTimer::Discovery(dst), now + wait);
         }
         self.send_rreq(now, dst, ttl);
     }
@@ -167,6 +168,7 @@ impl Aodv {
         let Some(d) = self.discoveries.remove(&dst) else {
             return;
         };
+        self.timers.cancel(AodvTimer::Discovery(dst));
         let reason = match d.repair {
             None => RouteDropReason::NoRoute,
             Some((_, precursors)) => {
@@ -227,11 +229,11 @@ impl Aodv {
                 started: now,
                 ttl,
                 wide_tries: 0,
-                deadline: now + wait,
                 rate_limited: false,
                 repair: Some((old_hops, precursors)),
             },
         );
+        self.timers.set(AodvTimer::Discovery(dst), now + wait);
         self.rreq_times.push_back(now);
         self.send_rreq(now, dst, ttl);
     }

@@ -50,6 +50,7 @@ use sctpsim_wire::dsr::{dsr_packet, DsrOption, DsrRepr, IP_PROTOCOL_DSR, NO_NEXT
 use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, WireError};
 
 use super::send_buffer::{BufferPolicy, Expiry, Offer, Overflow, SendBuffer};
+use super::timers::TimerTable;
 use super::{
     Decision, Outputs, RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput,
 };
@@ -213,7 +214,6 @@ pub const NS2_NO_EXPIRY: SimDuration = SimDuration::from_secs(1_000_000);
 #[derive(Clone, Debug)]
 struct Discovery {
     started: SimTime,
-    deadline: SimTime,
     /// Propagating requests sent so far (the non-propagating one not counted).
     propagating: u32,
     /// [`DsrConfig::ns2_request_backoff`]: retry cycles started (the first included), when
@@ -223,11 +223,16 @@ struct Discovery {
     ring0: bool,
 }
 
-/// A Route Request (originated or rebroadcast) waiting for its jitter.
-#[derive(Clone, Debug)]
-struct Pending {
-    due: SimTime,
-    packet: Vec<u8>,
+/// What a DSR router wakes up for (keys of its [`TimerTable`]; due ones fire in this order
+/// within each step of a wake-up).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum DsrTimer {
+    /// A Route Request waiting for its jitter (due, sequence): in due order, ties in the order
+    /// they were scheduled; the packet waits in `Dsr::pending`.
+    Rebroadcast(SimTime, u64),
+    /// The wait of the discovery for the target ends (§8.2.1: retry with backoff, or give
+    /// up).
+    Discovery(Ipv4Addr),
 }
 
 /// A DSR instance at one node.
@@ -243,7 +248,12 @@ pub struct Dsr {
     seen: BTreeMap<Ipv4Addr, (SimTime, VecDeque<(u16, Ipv4Addr)>)>,
     next_request_id: u16,
     next_ident: u16,
-    pending: Vec<Pending>,
+    /// Route Requests (originated or rebroadcast) waiting for their jitter, by sequence
+    /// number (due: [`DsrTimer::Rebroadcast`]).
+    pending: BTreeMap<u64, Vec<u8>>,
+    pending_seq: u64,
+    /// Jittered requests and discovery waits.
+    timers: TimerTable<DsrTimer>,
     outputs: Outputs,
     events: VecDeque<RoutingEvent>,
     counters: RoutingCounters,
@@ -380,7 +390,9 @@ impl Dsr {
             seen: BTreeMap::new(),
             next_request_id,
             next_ident: 0,
-            pending: Vec::new(),
+            pending: BTreeMap::new(),
+            pending_seq: 0,
+            timers: TimerTable::new(),
             outputs: Outputs::default(),
             events: VecDeque::new(),
             counters: RoutingCounters::default(),
@@ -844,18 +856,16 @@ impl Router for Dsr {
     fn handle_timeout(&mut self, now: SimTime) {
         self.begin(now);
         // Jittered rebroadcasts, in due order (ties: the order they were scheduled).
-        let mut due = Vec::new();
-        self.pending.retain(|p| {
-            if p.due <= now {
-                due.push((p.due, p.packet.clone()));
-                false
-            } else {
-                true
+        let due = self
+            .timers
+            .expired_if(now, |k| matches!(k, DsrTimer::Rebroadcast(..)));
+        for k in due {
+            let DsrTimer::Rebroadcast(_, seq) = k else {
+                continue;
+            };
+            if let Some(packet) = self.pending.remove(&seq) {
+                self.transmit(Ipv4Addr::BROADCAST, Packet::untagged(packet), Some("rreq"));
             }
-        });
-        due.sort_by_key(|(t, _)| *t);
-        for (_, packet) in due {
-            self.transmit(Ipv4Addr::BROADCAST, Packet::untagged(packet), Some("rreq"));
         }
         for packet in self.buffer.expire(now) {
             self.drop_packet(packet, RouteDropReason::SendBufferTimeout);
@@ -872,11 +882,8 @@ impl Router for Dsr {
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
-        let discovery = self.discoveries.values().map(|d| d.deadline).min();
-        let pending = self.pending.iter().map(|p| p.due).min();
         [
-            discovery,
-            pending,
+            self.timers.next(),
             self.buffer.next_deadline(),
             self.cache.next_expiry(),
         ]
