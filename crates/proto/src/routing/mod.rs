@@ -79,7 +79,10 @@
 //!   up on;
 //! * [`Router::poll_event`]: route discovered (with its latency), route errors, route changes
 //!   for transports (A-SCTP);
-//! * [`Router::poll_timeout`]: when to call [`Router::handle_timeout`].
+//! * [`Router::poll_timeout`]: when to call [`Router::handle_timeout`]. Every router keeps its
+//!   deadlines in one [`timers::TimerTable`] keyed by its own timer enum (due keys fire in key
+//!   order) and reports its `next()`, with the expiries of its data structures (route
+//!   lifetimes, send-buffer ages, DSR's path cache).
 //!
 //! Addresses are IPv4; the engine maps a next hop's IP address to its MAC address and
 //! [`Ipv4Addr::BROADCAST`] to the MAC broadcast address. Control packets are complete IPv4
