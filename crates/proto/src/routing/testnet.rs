@@ -4,8 +4,10 @@
 //! A unicast to a neighbour arrives after [`TestNet::hop_delay`] and the sender hears
 //! [`Router::handle_tx_success`]; a unicast to a node that is not (or no longer) a neighbour
 //! makes the sender hear [`Router::handle_link_failure`] after [`TestNet::failure_delay`] (the
-//! time a MAC spends on its retries). A broadcast reaches every neighbour. Everything the
-//! routers output is logged for assertions.
+//! time a MAC spends on its retries). A broadcast reaches every neighbour. The network acts on
+//! each router's [`super::Decision`] for the packet it was handed as the engine's IP does (at
+//! its place among the router's outputs, [`Router::outputs_before_decision`]), and logs
+//! everything — decisions and outputs — for assertions.
 //!
 //! Packets travel with their [`PacketTag`], as the MAC carries it in the engine:
 //! [`TestNet::send_at`] gives every data packet a tag of its own (flow = the sending node, a
