@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_proto::routing::aodv::{Aodv, AodvConfig};
 use sctpsim_proto::routing::testnet::TestNet;
-use sctpsim_proto::routing::{Router, RoutingCounters, RoutingEvent, RoutingOutput};
+use sctpsim_proto::routing::{Decision, Router, RoutingCounters, RoutingEvent, RoutingOutput};
 use sctpsim_wire::aodv::{
     fuzz_parse_aodv, AodvRepr, RerrRepr, RrepRepr, RreqRepr, Unreachable, AODV_PORT,
 };
@@ -235,7 +235,7 @@ impl Router for Injector {
     fn addr(&self) -> Ipv4Addr {
         self.addr
     }
-    fn handle_send(&mut self, _now: SimTime, _packet: Packet) {
+    fn handle_send(&mut self, _now: SimTime, _packet: Packet) -> Decision {
         if let Ok(mut q) = self.queue.lock() {
             for (next_hop, packet) in q.drain(..) {
                 self.out.push_back(RoutingOutput::Transmit {
@@ -245,8 +245,11 @@ impl Router for Injector {
                 });
             }
         }
+        Decision::Consumed
     }
-    fn handle_receive(&mut self, _now: SimTime, _prev_hop: Ipv4Addr, _packet: Packet) {}
+    fn handle_receive(&mut self, _now: SimTime, _prev_hop: Ipv4Addr, _packet: Packet) -> Decision {
+        Decision::Consumed
+    }
     fn handle_link_failure(&mut self, _now: SimTime, _next_hop: Ipv4Addr, _p: Vec<Packet>) {}
     fn handle_timeout(&mut self, _now: SimTime) {}
     fn poll_output(&mut self) -> Option<RoutingOutput> {
@@ -438,7 +441,8 @@ fn standalone_case(rng: &mut Rng, counts: &mut Counts) {
                     Packet::untagged(forged_packet(rng, from, 5))
                 };
                 heard.insert(from);
-                r.handle_receive(now, from, p);
+                let d = r.handle_receive(now, from, p);
+                decided(d, &mut sent, tags);
             }
             4 => {
                 let dst = rng.below(7) as usize;
@@ -448,7 +452,8 @@ fn standalone_case(rng: &mut Rng, counts: &mut Counts) {
                 }
                 tags += 1;
                 let tag = crate::driver::data_tag(0, tags);
-                r.handle_send(now, Packet { bytes: p, tag });
+                let d = r.handle_send(now, Packet { bytes: p, tag });
+                decided(d, &mut sent, tags);
             }
             5 => {
                 let nb = addr(rng, 5);
@@ -492,6 +497,23 @@ fn standalone_case(rng: &mut Rng, counts: &mut Counts) {
     }
 }
 
+/// Checks the router's decision for a packet handed in (a forwarded packet is kept for
+/// replays like a transmission).
+fn decided(d: Decision, sent: &mut Vec<Packet>, tags: u64) {
+    match d {
+        Decision::Forward { packet, .. } => {
+            crate::driver::assert_known_tag(packet.tag, tags);
+            if sent.len() < 200 {
+                sent.push(packet);
+            }
+        }
+        Decision::Deliver(packet) | Decision::Drop { packet, .. } => {
+            crate::driver::assert_known_tag(packet.tag, tags);
+        }
+        Decision::Buffered | Decision::Consumed => {}
+    }
+}
+
 /// Drains the router's outputs (keeping up to 200 transmissions, tags and all, for replays);
 /// `tags` data tags were issued.
 fn drain(r: &mut Aodv, sent: &mut Vec<Packet>, tags: u64) {
@@ -503,7 +525,7 @@ fn drain(r: &mut Aodv, sent: &mut Vec<Packet>, tags: u64) {
                     sent.push(packet);
                 }
             }
-            Some(RoutingOutput::Deliver { packet } | RoutingOutput::Drop { packet, .. }) => {
+            Some(RoutingOutput::Drop { packet, .. }) => {
                 crate::driver::assert_known_tag(packet.tag, tags);
             }
             None => break,

@@ -21,7 +21,7 @@ use std::net::Ipv4Addr;
 
 use sctpsim_kernel::{Packet, Rng, SimDuration, SimTime};
 use sctpsim_proto::routing::dsr::{Dsr, DsrConfig};
-use sctpsim_proto::routing::{Router, RoutingOutput};
+use sctpsim_proto::routing::{Decision, Router, RoutingOutput};
 use sctpsim_wire::dsr::{
     dsr_packet, fuzz_parse_dsr, DsrOption, DsrRepr, RouteErrorKind, IP_PROTOCOL_DSR,
 };
@@ -244,54 +244,73 @@ impl Net {
         self.queue.insert((t, self.seq), (node, a));
     }
 
-    /// Drains node `i`'s outputs into the network and checks its invariants.
-    fn drain(&mut self, rng: &mut Rng, i: usize, counts: &mut Counts) {
-        let n = self.routers.len();
-        let now = self.now;
+    /// Puts node `i`'s decision for the packet it was handed (if any) and then its outputs
+    /// into the network, and checks its invariants.
+    fn drain(&mut self, rng: &mut Rng, i: usize, counts: &mut Counts, decision: Option<Decision>) {
+        match decision {
+            Some(Decision::Forward { next_hop, packet }) => {
+                crate::driver::assert_known_tag(packet.tag, self.tags);
+                self.send(rng, i, next_hop, packet);
+            }
+            Some(Decision::Deliver(packet)) => {
+                crate::driver::assert_known_tag(packet.tag, self.tags);
+                counts.delivered += 1;
+            }
+            Some(Decision::Drop { packet, .. }) => {
+                crate::driver::assert_known_tag(packet.tag, self.tags);
+                counts.dropped += 1;
+            }
+            Some(Decision::Buffered | Decision::Consumed) | None => {}
+        }
         let mut outputs = 0;
         while let Some(out) = self.routers[i].poll_output() {
             outputs += 1;
             assert!(outputs < 1_000_000, "poll_output does not terminate");
-            let (RoutingOutput::Transmit { packet, .. }
-            | RoutingOutput::Deliver { packet }
-            | RoutingOutput::Drop { packet, .. }) = &out;
+            let (RoutingOutput::Transmit { packet, .. } | RoutingOutput::Drop { packet, .. }) =
+                &out;
             crate::driver::assert_known_tag(packet.tag, self.tags);
             match out {
                 RoutingOutput::Transmit {
                     next_hop, packet, ..
-                } => {
-                    let delay = SimDuration::from_micros(500 + rng.below(2000));
-                    if next_hop == Ipv4Addr::BROADCAST {
-                        for j in 0..n {
-                            if self.links[i][j] && !rng.bernoulli(0.05) {
-                                self.push(now + delay, j, Action::Receive(addr(i), packet.clone()));
-                            }
-                        }
-                    } else {
-                        let j = (u32::from(next_hop).wrapping_sub(0x0A80_0001)) as usize;
-                        if j < n && self.links[i][j] {
-                            for k in 0..n {
-                                if k != j && k != i && self.links[i][k] && rng.bernoulli(0.5) {
-                                    self.push(now + delay, k, Action::Overheard(packet.clone()));
-                                }
-                            }
-                            self.push(now + delay, j, Action::Receive(addr(i), packet));
-                            self.push(now + delay, i, Action::TxSuccess(next_hop));
-                        } else {
-                            self.push(
-                                now + SimDuration::from_millis(10),
-                                i,
-                                Action::LinkFailure(next_hop, packet),
-                            );
-                        }
-                    }
-                }
-                RoutingOutput::Deliver { .. } => counts.delivered += 1,
+                } => self.send(rng, i, next_hop, packet),
                 RoutingOutput::Drop { .. } => counts.dropped += 1,
             }
         }
         while self.routers[i].poll_event().is_some() {}
-        self.routers[i].check_invariants(now);
+        self.routers[i].check_invariants(self.now);
+    }
+
+    /// `packet` leaves node `i` for `next_hop`: a broadcast reaches each neighbour with
+    /// probability 0.95, a unicast its neighbour (overheard by others at random) or fails
+    /// after 10 ms.
+    fn send(&mut self, rng: &mut Rng, i: usize, next_hop: Ipv4Addr, packet: Packet) {
+        let n = self.routers.len();
+        let now = self.now;
+        let delay = SimDuration::from_micros(500 + rng.below(2000));
+        if next_hop == Ipv4Addr::BROADCAST {
+            for j in 0..n {
+                if self.links[i][j] && !rng.bernoulli(0.05) {
+                    self.push(now + delay, j, Action::Receive(addr(i), packet.clone()));
+                }
+            }
+        } else {
+            let j = (u32::from(next_hop).wrapping_sub(0x0A80_0001)) as usize;
+            if j < n && self.links[i][j] {
+                for k in 0..n {
+                    if k != j && k != i && self.links[i][k] && rng.bernoulli(0.5) {
+                        self.push(now + delay, k, Action::Overheard(packet.clone()));
+                    }
+                }
+                self.push(now + delay, j, Action::Receive(addr(i), packet));
+                self.push(now + delay, i, Action::TxSuccess(next_hop));
+            } else {
+                self.push(
+                    now + SimDuration::from_millis(10),
+                    i,
+                    Action::LinkFailure(next_hop, packet),
+                );
+            }
+        }
     }
 }
 
@@ -371,7 +390,7 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                     tag: crate::driver::data_tag(s, net.tags),
                 };
                 let now = net.now;
-                match rng.below(3) {
+                let decision = match rng.below(3) {
                     0 => {
                         let routes = net.routers[s].disjoint_routes(now, addr(d), 3);
                         let route = if routes.is_empty() {
@@ -379,15 +398,15 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                         } else {
                             routes[rng.below(routes.len() as u64) as usize].clone()
                         };
-                        net.routers[s].handle_send_on_route(now, packet, &route);
+                        net.routers[s].handle_send_on_route(now, packet, &route)
                     }
                     1 => {
                         let route = random_addrs(&mut rng, n);
-                        net.routers[s].handle_send_on_route(now, packet, &route);
+                        net.routers[s].handle_send_on_route(now, packet, &route)
                     }
                     _ => net.routers[s].handle_send(now, packet),
-                }
-                net.drain(&mut rng, s, &mut counts);
+                };
+                net.drain(&mut rng, s, &mut counts, Some(decision));
             }
             4 => {
                 // Forged DSR packet or random bytes.
@@ -400,13 +419,19 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                 counts.forged += 1;
                 let prev = random_addr(&mut rng, n);
                 let now = net.now;
-                match rng.below(5) {
-                    0 => net.routers[i].handle_link_failure(now, prev, vec![bytes]),
-                    1 => net.routers[i].handle_send(now, bytes),
-                    2 => net.routers[i].handle_overheard(now, &bytes),
-                    _ => net.routers[i].handle_receive(now, prev, bytes),
-                }
-                net.drain(&mut rng, i, &mut counts);
+                let d = match rng.below(5) {
+                    0 => {
+                        net.routers[i].handle_link_failure(now, prev, vec![bytes]);
+                        None
+                    }
+                    1 => Some(net.routers[i].handle_send(now, bytes)),
+                    2 => {
+                        net.routers[i].handle_overheard(now, &bytes);
+                        None
+                    }
+                    _ => Some(net.routers[i].handle_receive(now, prev, bytes)),
+                };
+                net.drain(&mut rng, i, &mut counts, d);
             }
             5 => {
                 // A link changes.
@@ -427,7 +452,7 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                             let now = net.now;
                             net.routers[i].handle_timeout(now);
                             counts.timeouts += 1;
-                            net.drain(&mut rng, i, &mut counts);
+                            net.drain(&mut rng, i, &mut counts, None);
                         }
                     }
                 }
@@ -444,10 +469,11 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                     if w <= net.now {
                         let now = net.now;
                         net.routers[i].handle_timeout(now);
-                        net.drain(&mut rng, i, &mut counts);
+                        net.drain(&mut rng, i, &mut counts, None);
                     }
                 }
                 let now = net.now;
+                let mut decision = None;
                 match action {
                     Action::Receive(prev, mut packet) => {
                         if rng.bernoulli(0.03) {
@@ -467,7 +493,7 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                             fuzz_parse_dsr(&packet.bytes[20..]);
                             counts.codec_inputs += 1;
                         }
-                        net.routers[i].handle_receive(now, prev, packet);
+                        decision = Some(net.routers[i].handle_receive(now, prev, packet));
                     }
                     Action::LinkFailure(next, bytes) => {
                         net.routers[i].handle_link_failure(now, next, vec![bytes]);
@@ -475,7 +501,7 @@ pub(crate) fn dsr_case(seed: u64) -> Counts {
                     Action::TxSuccess(next) => net.routers[i].handle_tx_success(now, next),
                     Action::Overheard(packet) => net.routers[i].handle_overheard(now, &packet),
                 }
-                net.drain(&mut rng, i, &mut counts);
+                net.drain(&mut rng, i, &mut counts, decision);
             }
         }
     }

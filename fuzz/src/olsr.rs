@@ -23,7 +23,7 @@ use std::net::Ipv4Addr;
 
 use sctpsim_kernel::{Packet, Rng, SimDuration, SimTime};
 use sctpsim_proto::routing::olsr::{Olsr, OlsrConfig};
-use sctpsim_proto::routing::{Router, RoutingOutput};
+use sctpsim_proto::routing::{Decision, Router, RoutingOutput};
 use sctpsim_wire::olsr::{
     fuzz_parse_olsr, HelloRepr, LinkCode, LinkMessage, MessageBody, MessageRepr, OlsrRepr, TcRepr,
     UDP_PORT,
@@ -213,47 +213,70 @@ impl Net {
         self.queue.insert((t, self.seq), (node, a));
     }
 
-    fn drain(&mut self, rng: &mut Rng, node: usize, now: SimTime) {
+    /// Puts into effect the router's decision for the packet it was handed (if any: a
+    /// forwarded packet goes on its hop first), then its outputs.
+    fn drain(&mut self, rng: &mut Rng, node: usize, now: SimTime, decision: Option<Decision>) {
+        match decision {
+            Some(Decision::Forward { next_hop, packet }) => {
+                crate::driver::assert_known_tag(packet.tag, self.tags);
+                self.send(rng, node, now, next_hop, packet);
+            }
+            Some(Decision::Deliver(packet) | Decision::Drop { packet, .. }) => {
+                crate::driver::assert_known_tag(packet.tag, self.tags);
+            }
+            Some(Decision::Buffered | Decision::Consumed) | None => {}
+        }
         let mut n = 0;
         while let Some(out) = self.routers[node].poll_output() {
             n += 1;
             assert!(n < 100_000, "poll_output does not terminate");
-            let (RoutingOutput::Transmit { packet, .. }
-            | RoutingOutput::Deliver { packet }
-            | RoutingOutput::Drop { packet, .. }) = &out;
+            let (RoutingOutput::Transmit { packet, .. } | RoutingOutput::Drop { packet, .. }) =
+                &out;
             crate::driver::assert_known_tag(packet.tag, self.tags);
-            let RoutingOutput::Transmit {
+            if let RoutingOutput::Transmit {
                 next_hop, packet, ..
             } = out
-            else {
-                continue;
-            };
-            if self.sent.len() < 64 {
-                self.sent.push(packet.bytes.clone());
-            }
-            let me = addr(node);
-            let delay = SimDuration::from_micros(100 + rng.below(5000));
-            if next_hop == Ipv4Addr::BROADCAST {
-                for j in 0..self.routers.len() {
-                    if self.links[node][j] && !rng.bernoulli(0.05) {
-                        self.push(now + delay, j, Action::Receive(me, packet.clone()));
-                    }
-                }
-            } else {
-                match (0..self.routers.len()).find(|j| addr(*j) == next_hop) {
-                    Some(j) if self.links[node][j] => {
-                        self.push(now + delay, j, Action::Receive(me, packet));
-                    }
-                    _ => self.push(
-                        now + SimDuration::from_millis(10),
-                        node,
-                        Action::LinkFailure(next_hop, packet),
-                    ),
-                }
+            {
+                self.send(rng, node, now, next_hop, packet);
             }
         }
         while self.routers[node].poll_event().is_some() {}
         self.routers[node].check_invariants();
+    }
+
+    /// `packet` leaves `node` for `next_hop` (broadcast: every neighbour, each copy lost
+    /// with probability 0.05; a non-neighbour: a link failure after 10 ms).
+    fn send(
+        &mut self,
+        rng: &mut Rng,
+        node: usize,
+        now: SimTime,
+        next_hop: Ipv4Addr,
+        packet: Packet,
+    ) {
+        if self.sent.len() < 64 {
+            self.sent.push(packet.bytes.clone());
+        }
+        let me = addr(node);
+        let delay = SimDuration::from_micros(100 + rng.below(5000));
+        if next_hop == Ipv4Addr::BROADCAST {
+            for j in 0..self.routers.len() {
+                if self.links[node][j] && !rng.bernoulli(0.05) {
+                    self.push(now + delay, j, Action::Receive(me, packet.clone()));
+                }
+            }
+        } else {
+            match (0..self.routers.len()).find(|j| addr(*j) == next_hop) {
+                Some(j) if self.links[node][j] => {
+                    self.push(now + delay, j, Action::Receive(me, packet));
+                }
+                _ => self.push(
+                    now + SimDuration::from_millis(10),
+                    node,
+                    Action::LinkFailure(next_hop, packet),
+                ),
+            }
+        }
     }
 }
 
@@ -339,9 +362,9 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                 if rng.bernoulli(0.1) {
                     crate::driver::mutate(&mut rng, &mut p, MUTATION);
                 }
-                net.routers[node].handle_receive(now, src, Packet::untagged(p));
+                let d = net.routers[node].handle_receive(now, src, Packet::untagged(p));
                 counts.forged += 1;
-                net.drain(&mut rng, node, now);
+                net.drain(&mut rng, node, now, Some(d));
             }
             2 => {
                 // Data between two nodes (maybe to outsiders or itself).
@@ -357,9 +380,9 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                     bytes: udp_datagram(addr(src), dst, ttl, 1, &udp, &[0u8; 20]),
                     tag: crate::driver::data_tag(src, net.tags),
                 };
-                net.routers[src].handle_send(now, p);
+                let d = net.routers[src].handle_send(now, p);
                 counts.data_sent += 1;
-                net.drain(&mut rng, src, now);
+                net.drain(&mut rng, src, now, Some(d));
             }
             3 | 4 => {
                 // Time passes; every router's due timers run, plus a stale wake-up.
@@ -367,10 +390,10 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                 for i in 0..n {
                     while let Some(t) = net.routers[i].poll_timeout().filter(|t| *t <= now) {
                         net.routers[i].handle_timeout(t);
-                        net.drain(&mut rng, i, t);
+                        net.drain(&mut rng, i, t, None);
                     }
                     net.routers[i].handle_timeout(now);
-                    net.drain(&mut rng, i, now);
+                    net.drain(&mut rng, i, now, None);
                 }
             }
             _ => {
@@ -393,10 +416,11 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                 for i in 0..n {
                     while let Some(w) = net.routers[i].poll_timeout().filter(|w| *w <= t) {
                         net.routers[i].handle_timeout(w.max(now));
-                        net.drain(&mut rng, i, w.max(now));
+                        net.drain(&mut rng, i, w.max(now), None);
                     }
                 }
                 now = t;
+                let mut decision = None;
                 match action {
                     Action::Receive(prev, mut p) => {
                         if rng.bernoulli(0.05) {
@@ -412,14 +436,15 @@ pub(crate) fn olsr_case(seed: u64) -> Counts {
                                 repair_checksums(&mut p.bytes);
                             }
                         }
-                        net.routers[node].handle_receive(now, prev, p);
+                        let d = net.routers[node].handle_receive(now, prev, p);
                         counts.delivered += 1;
+                        decision = Some(d);
                     }
                     Action::LinkFailure(next, p) => {
                         net.routers[node].handle_link_failure(now, next, vec![p]);
                     }
                 }
-                net.drain(&mut rng, node, now);
+                net.drain(&mut rng, node, now, decision);
             }
         }
     }

@@ -136,20 +136,12 @@ impl Simulation {
     /// DSR pins it to the route; any other protocol, or a route no longer usable, routes it
     /// as usual. Without a routing protocol the FIB decides.
     pub(super) fn send_on_route(&mut self, node: NodeId, pkt: Packet, route: &[Ipv4Addr]) {
-        let now = self.now;
-        match self
-            .nodes
-            .get_mut(node.index())
-            .and_then(|n| n.router.as_mut())
-        {
-            Some(r) => r.handle_send_on_route(now, pkt, route),
-            None => {
-                let dst = route.last().copied().unwrap_or(Ipv4Addr::UNSPECIFIED);
-                self.ip_output(node, dst, pkt);
-                return;
-            }
+        if self.routed(node) {
+            self.routing_send_on_route(node, pkt, route);
+        } else {
+            let dst = route.last().copied().unwrap_or(Ipv4Addr::UNSPECIFIED);
+            self.ip_output(node, dst, pkt);
         }
-        self.routing_drain(node);
     }
 
     /// Tells every flow end at `node` about `ev`.

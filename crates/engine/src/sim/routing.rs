@@ -3,10 +3,10 @@
 //!
 //! The glue is the contract of `sctpsim_proto::routing` (its module doc):
 //! * a packet a node originates ([`Simulation::ip_output`]) goes to its router
-//!   (`handle_send`), which routes, buffers or drops it;
+//!   (`handle_send`), which decides: forward, buffer or drop it;
 //! * every packet the node's MAC delivers enters IP input (`ip.rs::ip_input`) like any other;
 //!   packets for the node and broadcasts go to the router (`handle_receive`) with the
-//!   transmitter's address, which consumes control traffic or hands them back for delivery;
+//!   transmitter's address, which consumes control traffic or decides to deliver;
 //!   packets for other nodes go through IP forwarding first (TTL decrement, drop at zero with
 //!   ICMP Time Exceeded), then to the router, which only chooses the next hop;
 //! * the MAC's link-failure event (`TxFailed` at a retry limit) goes to the router with the
@@ -15,8 +15,14 @@
 //! * acknowledged unicasts go to `handle_tx_success`;
 //! * unicast frames for other stations that the MAC overheard (promiscuous reception, on
 //!   only when DSR's tap is) go to `handle_overheard`, and nowhere else;
-//! * router outputs: `Transmit` → the interface queue (control traffic ahead of data),
-//!   `Deliver` → the transport, `Drop` → the flow's drop record;
+//! * `handle_send` and `handle_receive` return the router's decision for the packet handed
+//!   in, which IP acts on here (`routing_decision`): `Forward` → the interface queue,
+//!   `Deliver` → the transport, `Drop` → the flow's drop record, `Buffered`/`Consumed` →
+//!   nothing more; it takes effect at its place among the outputs the call queued
+//!   (`Router::outputs_before_decision`), so the interface queue keeps the router's order;
+//! * router outputs, the router's own doing (control traffic, packets released from its
+//!   send buffer or salvaged, drops of packets it held): `Transmit` → the interface queue
+//!   (control traffic ahead of data), `Drop` → the flow's drop record;
 //! * the router's deadline is a `RoutingTimer` event (stale wake-ups are no-ops).
 //!
 //! Random streams: `("routing", node)` for each router (jitter, identifiers).
@@ -32,7 +38,7 @@ use crate::topology::{Node, Topology};
 use crate::trace::TraceAt;
 use sctpsim_kernel::{NodeId, SeedTree, SimTime, StreamKey};
 use sctpsim_proto::mac::{MacAddr, MacSdu};
-use sctpsim_proto::routing::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
+use sctpsim_proto::routing::{Decision, RouteDropReason, Router, RoutingEvent, RoutingOutput};
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
@@ -124,24 +130,39 @@ impl Simulation {
         }
     }
 
-    /// A packet `node` originates.
+    /// A packet `node` originates: its router decides (forward, buffer, deliver, drop), IP
+    /// acts on the decision.
     pub(super) fn routing_send(&mut self, node: NodeId, pkt: Packet) {
         let now = self.now;
-        if let Some(r) = self.router(node) {
-            r.handle_send(now, pkt);
-        }
-        self.routing_drain(node);
+        let decided = self.router(node).map(|r| {
+            let d = r.handle_send(now, pkt);
+            (r.outputs_before_decision(), d)
+        });
+        self.routing_drain_decided(node, decided);
+    }
+
+    /// A flow's packet `node` originates, to be sent over `route` (one the router's
+    /// `disjoint_routes` gave; DSR pins it, the others route it as usual).
+    pub(super) fn routing_send_on_route(&mut self, node: NodeId, pkt: Packet, route: &[Ipv4Addr]) {
+        let now = self.now;
+        let decided = self.router(node).map(|r| {
+            let d = r.handle_send_on_route(now, pkt, route);
+            (r.outputs_before_decision(), d)
+        });
+        self.routing_drain_decided(node, decided);
     }
 
     /// A packet for `node` (or a broadcast) that IP input hands to its router, sent by MAC
-    /// `src`: the router consumes its control traffic and hands the rest back to deliver.
+    /// `src`: the router consumes its control traffic and decides for the rest (deliver;
+    /// forward, buffer or drop a transit packet), which IP then acts on.
     pub(super) fn routing_receive(&mut self, node: NodeId, src: Option<MacAddr>, pkt: Packet) {
         let now = self.now;
         let prev = self.prev_hop_ip(src);
-        if let Some(r) = self.router(node) {
-            r.handle_receive(now, prev, pkt);
-        }
-        self.routing_drain(node);
+        let decided = self.router(node).map(|r| {
+            let d = r.handle_receive(now, prev, pkt);
+            (r.outputs_before_decision(), d)
+        });
+        self.routing_drain_decided(node, decided);
     }
 
     /// A packet for another node that IP forwarding has passed (its TTL decremented, not
@@ -230,6 +251,14 @@ impl Simulation {
 
     /// Puts everything the router of `node` has to do now into effect.
     pub(super) fn routing_drain(&mut self, node: NodeId) {
+        self.routing_drain_decided(node, None);
+    }
+
+    /// Puts into effect what the router of `node` did: its events, then its outputs in order
+    /// with `decided` — the decision for the packet it was just handed, and how many of the
+    /// outputs come before it ([`Router::outputs_before_decision`]) — in its place among
+    /// them, then whatever those caused.
+    fn routing_drain_decided(&mut self, node: NodeId, mut decided: Option<(usize, Decision)>) {
         loop {
             let Some(r) = self.router(node) else {
                 return;
@@ -242,30 +271,62 @@ impl Simulation {
             while let Some(e) = r.poll_event() {
                 events.push(e);
             }
-            if outputs.is_empty() && events.is_empty() {
+            if outputs.is_empty() && events.is_empty() && decided.is_none() {
                 break;
             }
             for e in events {
                 self.routing_event(node, e);
             }
+            let before = decided.as_ref().map_or(0, |(k, _)| (*k).min(outputs.len()));
+            let later = outputs.split_off(before);
             for o in outputs {
-                match o {
-                    RoutingOutput::Transmit {
-                        next_hop,
-                        mut packet,
-                        control,
-                    } => {
-                        self.routing_out(node, &mut packet);
-                        self.routing_transmit(node, next_hop, packet, control);
-                    }
-                    RoutingOutput::Deliver { packet } => self.routing_deliver(node, packet),
-                    RoutingOutput::Drop { packet, reason } => {
-                        self.drop_packet(TraceAt::ip(node), &packet, reason.into());
-                    }
-                }
+                self.routing_output(node, o);
+            }
+            if let Some((_, d)) = decided.take() {
+                self.routing_decision(node, d);
+            }
+            for o in later {
+                self.routing_output(node, o);
             }
         }
         self.routing_schedule(node);
+    }
+
+    /// IP acts on a router's decision for the packet it was handed: a packet to forward goes
+    /// to the wireless interface, one for this node to the transport, a drop to the flow's
+    /// drop record.
+    fn routing_decision(&mut self, node: NodeId, d: Decision) {
+        match d {
+            Decision::Forward {
+                next_hop,
+                mut packet,
+            } => {
+                self.routing_out(node, &mut packet);
+                self.routing_transmit(node, next_hop, packet, false);
+            }
+            Decision::Deliver(packet) => self.routing_deliver(node, packet),
+            Decision::Drop { packet, reason } => {
+                self.drop_packet(TraceAt::ip(node), &packet, reason.into());
+            }
+            Decision::Buffered | Decision::Consumed => {}
+        }
+    }
+
+    /// One of a router's own outputs.
+    fn routing_output(&mut self, node: NodeId, o: RoutingOutput) {
+        match o {
+            RoutingOutput::Transmit {
+                next_hop,
+                mut packet,
+                control,
+            } => {
+                self.routing_out(node, &mut packet);
+                self.routing_transmit(node, next_hop, packet, control);
+            }
+            RoutingOutput::Drop { packet, reason } => {
+                self.drop_packet(TraceAt::ip(node), &packet, reason.into());
+            }
+        }
     }
 
     /// A router's event: counted, and told to the transports at `node` (`net_events.rs`) in

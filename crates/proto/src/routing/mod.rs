@@ -8,19 +8,44 @@
 //! router never reads a clock and never schedules anything: time enters as `now`, and the
 //! engine wakes it at [`Router::poll_timeout`] (a wake-up that finds nothing due is a no-op).
 //!
+//! # IP forwards, the router decides
+//!
+//! For every packet handed to it — one this node originates, or one the wireless interface
+//! delivered — the router returns a [`Decision`]: [`Decision::Deliver`] (for this node),
+//! [`Decision::Forward`] (to a next hop, the packet maybe rewritten: DSR's source route),
+//! [`Decision::Buffered`] (waiting for a route, or for AODV's local repair),
+//! [`Decision::Consumed`] (routing control, or malformed input) or [`Decision::Drop`] with a
+//! [`RouteDropReason`]. The router never hands the packet it was just given to the interface
+//! or the transport itself: the engine's IP layer acts on the decision, as a kernel's
+//! forwarding path acts on the route its routing table returned.
+//!
+//! Everything else a router does is its own doing and comes out of [`Router::poll_output`]:
+//! the control packets it builds or relays ([`RoutingOutput::Transmit`] with `control`), the
+//! data packets it held and now releases (a buffered packet sent once its route is known, a
+//! packet salvaged or re-routed after a link failure: a later `Transmit` with `control` off,
+//! not a decision, since no packet is being handed in then), and the drops of packets it held
+//! ([`RoutingOutput::Drop`]: buffer overflow or timeout, broken link). Within one call the
+//! order of these outputs and the decision matters (they share the interface queue): a router
+//! may release buffered packets ahead of the one it decides for (DSDV's queued packets before
+//! a new one on the same route, as ns-3 does; DSR's buffered packets that a forwarded packet's
+//! source route made routable) and queue control traffic after it (AODV's route error after
+//! the drop it reports); [`Router::outputs_before_decision`] says where the decision falls
+//! and the engine acts in that order.
+//!
 //! Inputs:
 //! * [`Router::handle_send`]: an IPv4 packet this node originates (transport or application),
-//!   with its IP header complete (source = this node, TTL set). The router routes it, buffers it
-//!   while it discovers a route, or drops it.
+//!   with its IP header complete (source = this node, TTL set). The router decides: forward
+//!   it, buffer it while it discovers a route, or drop it.
 //! * [`Router::handle_receive`]: every IPv4 packet the wireless interface delivered to this node
 //!   (unicast to its MAC or broadcast), with the transmitter's IP address (`prev_hop`). Routing
-//!   control packets are consumed; packets for this node come back as
-//!   [`RoutingOutput::Deliver`]; others are forwarded. A packet for another node reaches the
-//!   router only through the engine's IP forwarding, which has already decremented its TTL,
-//!   dropped it at zero and answered with ICMP Time Exceeded (RFC 1812 §5.3.1): the router
-//!   only chooses the next hop and never touches the TTL of a packet it forwards (the TTL of
-//!   the route requests it floods itself — AODV's expanding ring, DSR's hop limit — is the
-//!   protocol's own scope, RFC 3561 §6.5, RFC 4728 §3.3.3). No routing loop survives.
+//!   control packets are [`Decision::Consumed`]; packets for this node are
+//!   [`Decision::Deliver`]ed; others are forwarded, buffered or dropped. A packet for another
+//!   node reaches the router only through the engine's IP forwarding, which has already
+//!   decremented its TTL, dropped it at zero and answered with ICMP Time Exceeded (RFC 1812
+//!   §5.3.1): the router only chooses the next hop and never touches the TTL of a packet it
+//!   forwards (the TTL of the route requests it floods itself — AODV's expanding ring, DSR's
+//!   hop limit — is the protocol's own scope, RFC 3561 §6.5, RFC 4728 §3.3.3). No routing
+//!   loop survives.
 //! * [`Router::handle_link_failure`]: the MAC gave up on `next_hop` (retry limit) — the failed
 //!   packet and every packet the engine took out of the interface queue for the same next hop.
 //!   Routing reports the broken link (route error) and may salvage or re-buffer the packets.
@@ -40,18 +65,24 @@
 //! the send buffer, forwarding, DSR's source-route header (added at the source,
 //! rewritten at every hop, removed at the destination: the bytes change, the tag stays),
 //! salvaging, re-routing after a link failure, AODV's local repair — so that the packet's end,
-//! a [`RoutingOutput::Deliver`] or a [`RoutingOutput::Drop`], is attributed to its flow without
-//! guessing the flow back from the headers (the role of ns-3's packet tags). A data packet
-//! given to a router ends in exactly one such output, or waits in a buffer
-//! ([`Router::buffered_tags`]), or leaves as a [`RoutingOutput::Transmit`] for the next hop;
-//! the exception is malformed input (below), which is only counted. Control packets a router
-//! builds itself are [`Packet::untagged`] (no flow, uid 0).
+//! a delivery or a drop, is attributed to its flow without guessing the flow back from the
+//! headers (the role of ns-3's packet tags). A data packet given to a router is, exactly once,
+//! delivered or dropped (decision or output), forwarded to the next hop ([`Decision::Forward`]
+//! or a later [`RoutingOutput::Transmit`]), or still waiting in a buffer
+//! ([`Router::buffered_tags`]); the exception is malformed input (below), which is only
+//! counted. Control packets a router builds itself are [`Packet::untagged`] (no flow, uid 0).
 //!
 //! Outputs, drained after every input:
-//! * [`Router::poll_output`]: packets to transmit, to deliver locally, or given up on;
+//! * the [`Decision`] returned by `handle_send` / `handle_receive` /
+//!   [`Router::handle_send_on_route`], for the packet handed in;
+//! * [`Router::poll_output`]: the router's own packets to transmit, and held packets it gave
+//!   up on;
 //! * [`Router::poll_event`]: route discovered (with its latency), route errors, route changes
 //!   for transports (A-SCTP);
-//! * [`Router::poll_timeout`]: when to call [`Router::handle_timeout`].
+//! * [`Router::poll_timeout`]: when to call [`Router::handle_timeout`]. Every router keeps its
+//!   deadlines in one [`timers::TimerTable`] keyed by its own timer enum (due keys fire in key
+//!   order) and reports its `next()`, with the expiries of its data structures (route
+//!   lifetimes, send-buffer ages, DSR's path cache).
 //!
 //! Addresses are IPv4; the engine maps a next hop's IP address to its MAC address and
 //! [`Ipv4Addr::BROADCAST`] to the MAC broadcast address. Control packets are complete IPv4
@@ -62,7 +93,7 @@
 //! [`RoutingCounters::malformed`] and dropped; no input makes a router panic.
 
 use sctpsim_kernel::{Packet, PacketTag, SimDuration, SimTime};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::net::Ipv4Addr;
 
 pub mod aodv;
@@ -71,12 +102,55 @@ pub mod dsr;
 pub mod olsr;
 pub mod send_buffer;
 pub mod testnet;
+pub mod timers;
 
-/// What a router wants done.
+/// What a router decided for the packet it was just handed ([`Router::handle_send`],
+/// [`Router::handle_receive`], [`Router::handle_send_on_route`]). The router only decides; the
+/// engine's IP layer puts the decision into effect (hands a [`Decision::Forward`] to the
+/// interface, a [`Decision::Deliver`] to the transport, records a [`Decision::Drop`]), as a
+/// kernel's forwarding path acts on the route its routing table returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// For this node: up to the transport, routing headers removed (DSR takes its header
+    /// off: other bytes, the same tag).
+    Deliver(Packet),
+    /// Send it on the wireless interface to `next_hop` ([`Ipv4Addr::BROADCAST`]: a MAC
+    /// broadcast). The packet may be rewritten (DSR adds its source route at the source and
+    /// updates Segments Left at every hop); the tag stays.
+    Forward {
+        /// The neighbour (or broadcast).
+        next_hop: Ipv4Addr,
+        /// The IPv4 packet as it leaves, with the tag it came with.
+        packet: Packet,
+    },
+    /// Waiting in the router (send buffer while a route is discovered, AODV's local repair);
+    /// it leaves later as a [`RoutingOutput::Transmit`] or ends as a [`RoutingOutput::Drop`],
+    /// and until then it is among [`Router::buffered_tags`].
+    Buffered,
+    /// Taken in by the router: a routing control packet (which the router may relay as its
+    /// own control output — DSR's source-routed replies and errors, AODV's and OLSR's
+    /// rebroadcasts — counted as control), or malformed input, which is only counted
+    /// ([`RoutingCounters::malformed`]).
+    Consumed,
+    /// Given up on.
+    Drop {
+        /// The IPv4 packet (as the router last held it), with its tag, so that the drop is
+        /// attributed to its flow.
+        packet: Packet,
+        /// Why.
+        reason: RouteDropReason,
+    },
+}
+
+/// What a router does on its own, outside the decision for a packet handed in: its control
+/// traffic, the packets it releases from its send buffer or salvages, and the buffered
+/// packets it gives up on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RoutingOutput {
     /// Send `packet` (a complete IPv4 packet) on the wireless interface to `next_hop`
-    /// ([`Ipv4Addr::BROADCAST`]: a MAC broadcast).
+    /// ([`Ipv4Addr::BROADCAST`]: a MAC broadcast): a control packet built here or relayed, or
+    /// a data packet that waited in the router (released from the send buffer, salvaged or
+    /// re-routed after a link failure).
     Transmit {
         /// The neighbour (or broadcast).
         next_hop: Ipv4Addr,
@@ -85,12 +159,8 @@ pub enum RoutingOutput {
         /// Routing control traffic (queued ahead of data, like ns-2's PriQueue).
         control: bool,
     },
-    /// A packet for this node, routing headers removed: goes up to the transport.
-    Deliver {
-        /// The IPv4 packet, with the tag it was sent with.
-        packet: Packet,
-    },
-    /// A data packet the router gave up on.
+    /// A data packet the router gave up on after holding it (send buffer full or timed out,
+    /// link broken).
     Drop {
         /// The IPv4 packet (as the router last held it), with the tag it was sent with, so
         /// that the drop is attributed to its flow.
@@ -98,6 +168,38 @@ pub enum RoutingOutput {
         /// Why.
         reason: RouteDropReason,
     },
+}
+
+/// A router's queue of [`RoutingOutput`]s, and where the decision of the call being handled
+/// falls among the outputs that call queued ([`Router::outputs_before_decision`]).
+#[derive(Debug, Default)]
+pub(crate) struct Outputs {
+    queue: VecDeque<RoutingOutput>,
+    before_decision: usize,
+}
+
+impl Outputs {
+    /// Queues `o` after everything queued so far.
+    pub(crate) fn push_back(&mut self, o: RoutingOutput) {
+        self.queue.push_back(o);
+    }
+
+    /// The oldest output.
+    pub(crate) fn pop_front(&mut self) -> Option<RoutingOutput> {
+        self.queue.pop_front()
+    }
+
+    /// `d` is the decision for the packet handed in: it takes effect after the outputs
+    /// queued so far in this call and before those queued after it.
+    pub(crate) fn decide(&mut self, d: Decision) -> Decision {
+        self.before_decision = self.queue.len();
+        d
+    }
+
+    /// How many queued outputs come before the last decision.
+    pub(crate) fn before_decision(&self) -> usize {
+        self.before_decision
+    }
 }
 
 /// Why a router dropped a data packet.
@@ -251,12 +353,28 @@ pub trait Router: std::fmt::Debug + Send {
     fn protocol(&self) -> &'static str;
     /// This node's address.
     fn addr(&self) -> Ipv4Addr;
-    /// An IPv4 packet this node originates; its tag comes back with it in whatever output
-    /// ends it.
-    fn handle_send(&mut self, now: SimTime, packet: Packet);
+    /// An IPv4 packet this node originates: the router decides (forward to a next hop,
+    /// buffer while it discovers a route, deliver if it is for this node, drop); the tag
+    /// stays with the packet in the decision or in whatever output ends it later.
+    #[must_use = "the decision takes effect only if the caller acts on it"]
+    fn handle_send(&mut self, now: SimTime, packet: Packet) -> Decision;
     /// An IPv4 packet the wireless interface delivered, sent by `prev_hop`, with the tag the
-    /// MAC carried.
-    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Packet);
+    /// MAC carried: control traffic is [`Decision::Consumed`], a packet for this node
+    /// [`Decision::Deliver`]ed, a packet for another node (TTL already decremented by IP
+    /// forwarding) forwarded, buffered (local repair) or dropped.
+    #[must_use = "the decision takes effect only if the caller acts on it"]
+    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Packet) -> Decision;
+    /// How many of the outputs the last [`Router::handle_send`], [`Router::handle_receive`]
+    /// or [`Router::handle_send_on_route`] queued come before its decision; the engine puts
+    /// the decision into effect at that place, so that the interface queue holds packets in
+    /// the router's order. A router may release packets ahead of the one it was handed (DSDV
+    /// sends the packets queued for a route before a new one on it, as ns-3's
+    /// `LookForQueuedPackets` does; DSR first sends the buffered packets a forwarded packet's
+    /// source route made routable) and queue control traffic after it (AODV's route error
+    /// after a drop, DSR's buffered packets after a delivery). Default 0: the decision first.
+    fn outputs_before_decision(&self) -> usize {
+        0
+    }
     /// The MAC gave up on `next_hop`: the failed packet first, then the packets taken out of
     /// the interface queue for the same next hop, each with its tag (a salvaged or dropped
     /// packet keeps it).
@@ -270,7 +388,8 @@ pub trait Router: std::fmt::Debug + Send {
     fn handle_overheard(&mut self, _now: SimTime, _packet: &Packet) {}
     /// The deadline from [`Router::poll_timeout`] (or any earlier time: a no-op then).
     fn handle_timeout(&mut self, now: SimTime);
-    /// The next output.
+    /// The next output of the router's own (control traffic, released or salvaged data,
+    /// drops of packets it held).
     fn poll_output(&mut self) -> Option<RoutingOutput>;
     /// The next event.
     fn poll_event(&mut self) -> Option<RoutingEvent>;
@@ -309,8 +428,14 @@ pub trait Router: std::fmt::Debug + Send {
     /// Sends an originated `packet` over one of the routes [`Router::disjoint_routes`] gave.
     /// A protocol without multipath (or a route that is no longer usable) routes it as
     /// [`Router::handle_send`] does.
-    fn handle_send_on_route(&mut self, now: SimTime, packet: Packet, _route: &[Ipv4Addr]) {
-        self.handle_send(now, packet);
+    #[must_use = "the decision takes effect only if the caller acts on it"]
+    fn handle_send_on_route(
+        &mut self,
+        now: SimTime,
+        packet: Packet,
+        _route: &[Ipv4Addr],
+    ) -> Decision {
+        self.handle_send(now, packet)
     }
 }
 

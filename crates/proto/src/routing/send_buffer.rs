@@ -47,6 +47,17 @@ pub struct BufferPolicy {
     pub expiry: Expiry,
 }
 
+/// What became of a packet offered to the buffer ([`SendBuffer::offer`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// It waits.
+    Queued,
+    /// It waits; the oldest packet, given back, made room for it.
+    QueuedDropping(Packet),
+    /// The buffer refused it; it is given back.
+    Refused(Packet),
+}
+
 /// One waiting packet.
 #[derive(Clone, Debug)]
 struct Entry {
@@ -75,14 +86,24 @@ impl SendBuffer {
     /// ([`Overflow::DropOldest`]) or `packet` itself ([`Overflow::RefuseNew`], or a capacity of
     /// 0).
     pub fn push(&mut self, now: SimTime, dst: Ipv4Addr, packet: Packet) -> Option<Packet> {
+        match self.offer(now, dst, packet) {
+            Offer::Queued => None,
+            Offer::QueuedDropping(p) | Offer::Refused(p) => Some(p),
+        }
+    }
+
+    /// Buffers `packet` for `dst` as [`SendBuffer::push`] does, saying which packet the policy
+    /// gave up: a router tells its decision for the packet it was handed (buffered, or dropped
+    /// because the buffer refused it) from its drop of an older one.
+    pub fn offer(&mut self, now: SimTime, dst: Ipv4Addr, packet: Packet) -> Offer {
         let full = self.queue.len() >= self.policy.capacity;
         let dropped = match self.policy.overflow {
-            _ if self.policy.capacity == 0 => return Some(packet),
+            _ if self.policy.capacity == 0 => return Offer::Refused(packet),
             Overflow::DropOldest if full => self.queue.pop_front().map(|e| e.packet),
             Overflow::DropOldest => None,
             Overflow::RefuseNew { per_destination } => {
                 if full || self.count(dst) >= per_destination {
-                    return Some(packet);
+                    return Offer::Refused(packet);
                 }
                 None
             }
@@ -92,7 +113,10 @@ impl SendBuffer {
             dst,
             packet,
         });
-        dropped
+        match dropped {
+            Some(p) => Offer::QueuedDropping(p),
+            None => Offer::Queued,
+        }
     }
 
     fn expired(&self, since: SimTime, now: SimTime) -> bool {
@@ -232,6 +256,10 @@ mod tests {
         let mut zero = SendBuffer::new(policy(0, Overflow::DropOldest, Expiry::AtTimeout));
         assert_eq!(zero.push(at(0), A, pkt(9)).map(|p| p.bytes), Some(vec![9]));
         assert!(zero.is_empty());
+        // `offer` tells the refused new packet from the oldest one given up for it.
+        assert_eq!(zero.offer(at(0), A, pkt(8)), Offer::Refused(pkt(8)));
+        assert_eq!(b.offer(at(3), B, pkt(4)), Offer::Queued);
+        assert_eq!(b.offer(at(3), B, pkt(5)), Offer::QueuedDropping(pkt(2)));
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! A unicast to a neighbour arrives after [`TestNet::hop_delay`] and the sender hears
 //! [`Router::handle_tx_success`]; a unicast to a node that is not (or no longer) a neighbour
 //! makes the sender hear [`Router::handle_link_failure`] after [`TestNet::failure_delay`] (the
-//! time a MAC spends on its retries). A broadcast reaches every neighbour. Everything the
-//! routers output is logged for assertions.
+//! time a MAC spends on its retries). A broadcast reaches every neighbour. The network acts on
+//! each router's [`super::Decision`] for the packet it was handed as the engine's IP does (at
+//! its place among the router's outputs, [`Router::outputs_before_decision`]), and logs
+//! everything — decisions and outputs — for assertions.
 //!
 //! Packets travel with their [`PacketTag`], as the MAC carries it in the engine:
 //! [`TestNet::send_at`] gives every data packet a tag of its own (flow = the sending node, a
@@ -17,7 +19,7 @@
 //!
 //! Node `i` has address [`TestNet::addr`]`(i)` = 10.128.0.0 + (i + 1), as in the engine.
 
-use super::{RouteDropReason, Router, RoutingEvent, RoutingOutput};
+use super::{Decision, RouteDropReason, Router, RoutingEvent, RoutingOutput};
 use sctpsim_kernel::{FlowId, Packet, PacketTag, SimDuration, SimTime};
 use sctpsim_wire::udp::{udp_datagram, UdpRepr};
 use sctpsim_wire::{decrement_ttl_in_place, Ipv4Packet};
@@ -397,8 +399,9 @@ impl TestNet {
             let (node, action) = entry.remove();
             self.now = t;
             let r = &mut self.routers[node];
+            let mut decision = None;
             match action {
-                Action::Send(p) => r.handle_send(t, p),
+                Action::Send(p) => decision = Some(r.handle_send(t, p)),
                 Action::Receive(prev, mut p) => {
                     // The engine's IP forwarding (the Router contract): a packet for another
                     // node has its TTL decremented before the router sees it, and is dropped
@@ -411,7 +414,7 @@ impl TestNet {
                     if transit && decrement_ttl_in_place(&mut p.bytes) == Ok(0) {
                         self.dropped.push((node, t, RouteDropReason::TtlExpired, p));
                     } else {
-                        r.handle_receive(t, prev, p);
+                        decision = Some(r.handle_receive(t, prev, p));
                     }
                 }
                 Action::LinkFailure(next, p) => r.handle_link_failure(t, next, vec![p]),
@@ -423,7 +426,8 @@ impl TestNet {
                     r.handle_timeout(t)
                 }
             }
-            self.drain(node);
+            let before = self.routers[node].outputs_before_decision();
+            self.drain(node, decision.map(|d| (before, d)));
         }
         self.now = until;
     }
@@ -448,60 +452,90 @@ impl TestNet {
         }
     }
 
-    fn drain(&mut self, node: usize) {
-        let now = self.now;
+    /// Puts into effect what router `node` did: its outputs in order, with its decision for
+    /// the packet it was handed (if any) at the place the router gave it, as the engine does.
+    fn drain(&mut self, node: usize, decision: Option<(usize, Decision)>) {
+        let mut outputs = Vec::new();
         while let Some(out) = self.routers[node].poll_output() {
-            match out {
-                RoutingOutput::Transmit {
-                    next_hop,
-                    packet,
-                    control,
-                } => {
-                    self.transmissions.push(Transmission {
-                        time: now,
-                        node,
-                        next_hop,
-                        control,
-                        packet: packet.bytes.clone(),
-                        tag: packet.tag,
-                    });
-                    let me = Self::addr(node);
-                    if next_hop == Ipv4Addr::BROADCAST {
-                        for j in 0..self.routers.len() {
-                            if self.links[node][j] {
-                                self.push(
-                                    now + self.hop_delay,
-                                    j,
-                                    Action::Receive(me, packet.clone()),
-                                );
-                            }
-                        }
-                    } else {
-                        match Self::node_of(next_hop) {
-                            Some(j) if j < self.routers.len() && self.links[node][j] => {
-                                self.push(now + self.hop_delay, j, Action::Receive(me, packet));
-                                self.push(now + self.hop_delay, node, Action::TxSuccess(next_hop));
-                            }
-                            _ => {
-                                self.push(
-                                    now + self.failure_delay,
-                                    node,
-                                    Action::LinkFailure(next_hop, packet),
-                                );
-                            }
-                        }
-                    }
-                }
-                RoutingOutput::Deliver { packet } => self.delivered.push((node, now, packet)),
-                RoutingOutput::Drop { packet, reason } => {
-                    self.dropped.push((node, now, reason, packet))
+            outputs.push(out);
+        }
+        let mut decision = decision.map(|(before, d)| (before.min(outputs.len()), d));
+        for (k, out) in outputs.into_iter().enumerate() {
+            if decision.as_ref().is_some_and(|(before, _)| *before == k) {
+                if let Some((_, d)) = decision.take() {
+                    self.decide(node, d);
                 }
             }
+            self.output(node, out);
         }
+        if let Some((_, d)) = decision {
+            self.decide(node, d);
+        }
+        let now = self.now;
         while let Some(ev) = self.routers[node].poll_event() {
             self.events.push((node, now, ev));
         }
         self.schedule_wake(node);
+    }
+
+    /// A router's decision for the packet it was handed.
+    fn decide(&mut self, node: usize, d: Decision) {
+        let now = self.now;
+        match d {
+            Decision::Deliver(packet) => self.delivered.push((node, now, packet)),
+            Decision::Forward { next_hop, packet } => self.transmit(node, next_hop, packet, false),
+            Decision::Drop { packet, reason } => self.dropped.push((node, now, reason, packet)),
+            Decision::Buffered | Decision::Consumed => {}
+        }
+    }
+
+    /// One of a router's own outputs.
+    fn output(&mut self, node: usize, out: RoutingOutput) {
+        match out {
+            RoutingOutput::Transmit {
+                next_hop,
+                packet,
+                control,
+            } => self.transmit(node, next_hop, packet, control),
+            RoutingOutput::Drop { packet, reason } => {
+                self.dropped.push((node, self.now, reason, packet))
+            }
+        }
+    }
+
+    /// Logs a transmission by `node` and puts the packet on its hop (or reports the failure).
+    fn transmit(&mut self, node: usize, next_hop: Ipv4Addr, packet: Packet, control: bool) {
+        let now = self.now;
+        self.transmissions.push(Transmission {
+            time: now,
+            node,
+            next_hop,
+            control,
+            packet: packet.bytes.clone(),
+            tag: packet.tag,
+        });
+        let me = Self::addr(node);
+        if next_hop == Ipv4Addr::BROADCAST {
+            for j in 0..self.routers.len() {
+                if self.links[node][j] {
+                    self.push(now + self.hop_delay, j, Action::Receive(me, packet.clone()));
+                }
+            }
+        } else {
+            match Self::node_of(next_hop) {
+                Some(j) if j < self.routers.len() && self.links[node][j] => {
+                    self.push(now + self.hop_delay, j, Action::Receive(me, packet));
+                    self.push(now + self.hop_delay, node, Action::TxSuccess(next_hop));
+                }
+                _ => {
+                    self.push(
+                        now + self.failure_delay,
+                        node,
+                        Action::LinkFailure(next_hop, packet),
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -521,7 +555,7 @@ mod tests {
         None,
         /// Never outputs it.
         Lose,
-        /// Delivers it twice.
+        /// Delivers it and drops a copy.
         Duplicate,
         /// Delivers it untagged.
         Untag,
@@ -553,38 +587,46 @@ mod tests {
         fn addr(&self) -> Ipv4Addr {
             self.addr
         }
-        fn handle_send(&mut self, _now: SimTime, packet: Packet) {
+        fn handle_send(&mut self, _now: SimTime, packet: Packet) -> Decision {
             let Some((_, dst, _)) = ip_identity(&packet.bytes) else {
-                return;
+                return Decision::Consumed;
             };
-            let mut control = false;
             if packet.tag.uid == 2 {
                 match self.fault {
                     Fault::None => {}
-                    Fault::Lose => return,
+                    Fault::Lose => return Decision::Consumed,
                     Fault::Buffer | Fault::HideInBuffer => {
                         self.held.push(packet);
-                        return;
+                        return Decision::Buffered;
                     }
-                    Fault::DeliverHere => {
-                        self.out.push_back(RoutingOutput::Deliver { packet });
-                        return;
+                    Fault::DeliverHere => return Decision::Deliver(packet),
+                    Fault::AsControl => {
+                        self.out.push_back(RoutingOutput::Transmit {
+                            next_hop: dst,
+                            packet,
+                            control: true,
+                        });
+                        return Decision::Consumed;
                     }
-                    Fault::AsControl => control = true,
                     Fault::Duplicate | Fault::Untag | Fault::Swap => {}
                 }
             }
-            self.out.push_back(RoutingOutput::Transmit {
+            Decision::Forward {
                 next_hop: dst,
                 packet,
-                control,
-            });
+            }
         }
-        fn handle_receive(&mut self, _now: SimTime, _prev_hop: Ipv4Addr, mut packet: Packet) {
+        fn handle_receive(
+            &mut self,
+            _now: SimTime,
+            _prev_hop: Ipv4Addr,
+            mut packet: Packet,
+        ) -> Decision {
             if packet.tag.uid == 2 {
                 match self.fault {
-                    Fault::Duplicate => self.out.push_back(RoutingOutput::Deliver {
+                    Fault::Duplicate => self.out.push_back(RoutingOutput::Drop {
                         packet: packet.clone(),
+                        reason: RouteDropReason::NoRoute,
                     }),
                     Fault::Untag => packet.tag = PacketTag::default(),
                     _ => {}
@@ -593,7 +635,7 @@ mod tests {
             if self.fault == Fault::Swap && matches!(packet.tag.uid, 2 | 3) {
                 packet.tag.uid = 5 - packet.tag.uid;
             }
-            self.out.push_back(RoutingOutput::Deliver { packet });
+            Decision::Deliver(packet)
         }
         fn handle_link_failure(&mut self, _now: SimTime, _next_hop: Ipv4Addr, p: Vec<Packet>) {
             for packet in p {

@@ -1,18 +1,45 @@
 //! Route discovery at the originator (RFC 3561 §6.3, §6.4) and local repair (§6.12).
 
-use super::{Aodv, Discovery};
-use crate::routing::RouteDropReason;
+use super::{Aodv, AodvTimer, Discovery};
+use crate::routing::send_buffer::Offer;
+use crate::routing::{Decision, RouteDropReason};
 use sctpsim_kernel::{Packet, SimDuration, SimTime};
 use sctpsim_wire::aodv::{AodvRepr, RreqRepr, Unreachable};
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
 impl Aodv {
-    /// Buffers `packet` for `dst` and makes sure a discovery runs.
-    pub(super) fn buffer_and_discover(&mut self, now: SimTime, dst: Ipv4Addr, packet: Packet) {
-        if let Some(old) = self.buffer.push(now, dst, packet) {
-            self.drop_packet(old, RouteDropReason::SendBufferFull);
-        }
+    /// Buffers `packet` for `dst` (an older packet the full buffer gives up is dropped) and
+    /// makes sure a discovery runs. `handed_in`: `packet` is the one the current
+    /// `handle_send`/`handle_receive` decides for, so its refusal (a buffer of capacity 0) is
+    /// that call's decision rather than an output.
+    pub(super) fn buffer_and_discover(
+        &mut self,
+        now: SimTime,
+        dst: Ipv4Addr,
+        packet: Packet,
+        handed_in: bool,
+    ) -> Decision {
+        let decision = match self.buffer.offer(now, dst, packet) {
+            Offer::Queued => Decision::Buffered,
+            Offer::QueuedDropping(old) => {
+                self.drop_packet(old, RouteDropReason::SendBufferFull);
+                Decision::Buffered
+            }
+            Offer::Refused(p) if handed_in => {
+                self.drop_decision(p, RouteDropReason::SendBufferFull)
+            }
+            Offer::Refused(p) => {
+                self.drop_packet(p, RouteDropReason::SendBufferFull);
+                Decision::Consumed
+            }
+        };
+        self.ensure_discovery(now, dst);
+        decision
+    }
+
+    /// Starts a discovery for `dst` unless one runs.
+    fn ensure_discovery(&mut self, now: SimTime, dst: Ipv4Addr) {
         if !self.discoveries.contains_key(&dst) {
             self.counters.discoveries += 1;
             self.discoveries.insert(
@@ -21,11 +48,11 @@ impl Aodv {
                     started: now,
                     ttl: 0,
                     wide_tries: 0,
-                    deadline: now,
                     rate_limited: false,
                     repair: None,
                 },
             );
+            self.timers.set(AodvTimer::Discovery(dst), now);
             self.next_request(now, dst);
         }
     }
@@ -90,7 +117,8 @@ impl Aodv {
             let until = self.rreq_times.front().map_or(now, |t| *t + second);
             if let Some(d) = self.discoveries.get_mut(&dst) {
                 d.rate_limited = true;
-                d.deadline = until.max(now + SimDuration(1));
+                let at = until.max(now + SimDuration(1));
+                self.timers.set(AodvTimer::Discovery(dst), at);
             }
             return;
         }
@@ -102,7 +130,7 @@ impl Aodv {
             if ttl == diameter {
                 d.wide_tries += 1;
             }
-            d.deadline = now + wait;
+            self.timers.set(AodvTimer::Discovery(dst), now + wait);
         }
         self.send_rreq(now, dst, ttl);
     }
@@ -140,6 +168,7 @@ impl Aodv {
         let Some(d) = self.discoveries.remove(&dst) else {
             return;
         };
+        self.timers.cancel(AodvTimer::Discovery(dst));
         let reason = match d.repair {
             None => RouteDropReason::NoRoute,
             Some((_, precursors)) => {
@@ -200,11 +229,11 @@ impl Aodv {
                 started: now,
                 ttl,
                 wide_tries: 0,
-                deadline: now + wait,
                 rate_limited: false,
                 repair: Some((old_hops, precursors)),
             },
         );
+        self.timers.set(AodvTimer::Discovery(dst), now + wait);
         self.rreq_times.push_back(now);
         self.send_rreq(now, dst, ttl);
     }

@@ -1,7 +1,7 @@
 //! Handlers of received control messages: RREQ (RFC 3561 §6.5, §6.6), RREP (§6.7), HELLO
 //! (§6.9) and RERR (§6.11).
 
-use super::{millis, seq_max, seq_newer, usable, Aodv};
+use super::{millis, seq_max, seq_newer, usable, Aodv, AodvTimer};
 use crate::routing::RoutingEvent;
 use sctpsim_kernel::{SimDuration, SimTime};
 use sctpsim_wire::aodv::{AodvRepr, RerrRepr, RrepRepr, RreqRepr};
@@ -189,7 +189,7 @@ impl Aodv {
             r.lifetime = r.lifetime.max(until);
         }
         if self.cfg.hello_enabled {
-            self.hello_neighbours.insert(prev_hop, until);
+            self.timers.set(AodvTimer::NeighbourLost(prev_hop), until);
         }
         self.flush_ready(now);
     }

@@ -28,7 +28,10 @@ pub use table::{seq_max, seq_newer, RouteEntry};
 
 use self::table::RouteTable;
 use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
-use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
+use super::timers::TimerTable;
+use super::{
+    Decision, Outputs, RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput,
+};
 use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::aodv::{AodvRepr, RerrRepr, RrepRepr, Unreachable, AODV_PORT};
 use sctpsim_wire::{udp_datagram, IpProtocol, Ipv4Packet, Ipv4Repr, UdpPacket, UdpRepr};
@@ -226,13 +229,27 @@ struct Discovery {
     ttl: u8,
     /// Network-wide requests sent.
     wide_tries: u32,
-    /// When the current wait ends.
-    deadline: SimTime,
-    /// The next request is held back by RREQ_RATELIMIT (§6.3) until `deadline`.
+    /// The next request is held back by RREQ_RATELIMIT (§6.3) until the discovery's timer
+    /// ([`AodvTimer::Discovery`], also the end of the current wait).
     rate_limited: bool,
     /// A local repair (§6.12): hop count of the broken route and the precursors to tell if
     /// the repair fails.
     repair: Option<(u8, BTreeSet<Ipv4Addr>)>,
+}
+
+/// What an AODV router wakes up for (keys of its [`TimerTable`], due ones handled in this
+/// order within each step of a wake-up).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum AodvTimer {
+    /// A jittered broadcast (due, sequence): the packet waits in `Aodv::delayed`.
+    Broadcast(SimTime, u64),
+    /// The wait of the discovery for the destination ends (its next ring, retry or failure,
+    /// or the end of a rate-limit hold-back).
+    Discovery(Ipv4Addr),
+    /// The next HELLO check (§6.9).
+    Hello,
+    /// The neighbour counts as lost unless heard before (§6.10).
+    NeighbourLost(Ipv4Addr),
 }
 
 /// A broadcast waiting for its jitter.
@@ -272,17 +289,16 @@ pub struct Aodv {
     rreq_times: VecDeque<SimTime>,
     /// Times of the RERRs sent in the last second (RERR_RATELIMIT).
     rerr_times: VecDeque<SimTime>,
-    /// Jittered broadcasts: (due, sequence) → packet.
-    delayed: BTreeMap<(SimTime, u64), Delayed>,
+    /// Jittered broadcasts by sequence number (due: [`AodvTimer::Broadcast`]).
+    delayed: BTreeMap<u64, Delayed>,
     delayed_seq: u64,
-    /// Next HELLO check (§6.9), when HELLOs are enabled.
-    hello_at: Option<SimTime>,
+    /// Jittered broadcasts, discoveries, the HELLO check (§6.9, when HELLOs are enabled) and
+    /// the neighbours heard by HELLO with when each counts as lost (§6.10).
+    timers: TimerTable<AodvTimer>,
     /// When this node last broadcast anything (a HELLO is needed only if it has not for a
     /// HELLO_INTERVAL).
     last_broadcast: Option<SimTime>,
-    /// Neighbours heard by HELLO → when they count as lost (§6.10).
-    hello_neighbours: BTreeMap<Ipv4Addr, SimTime>,
-    out: VecDeque<RoutingOutput>,
+    out: Outputs,
     events: VecDeque<RoutingEvent>,
     counters: RoutingCounters,
 }
@@ -312,6 +328,10 @@ impl Aodv {
             // A random phase, so that nodes started together do not send HELLOs together.
             SimTime::ZERO + SimDuration(rng.below(cfg.hello_interval.as_nanos().max(1)))
         });
+        let mut timers = TimerTable::new();
+        if let Some(at) = hello_at {
+            timers.set(AodvTimer::Hello, at);
+        }
         // ns-2 `aodv_rqueue::enque`: a full buffer drops its oldest packet; `deque` drops
         // packets of age ≥ `AODV_RTQ_TIMEOUT`.
         let buffer = SendBuffer::new(BufferPolicy {
@@ -335,10 +355,9 @@ impl Aodv {
             rerr_times: VecDeque::new(),
             delayed: BTreeMap::new(),
             delayed_seq: 0,
-            hello_at,
+            timers,
             last_broadcast: None,
-            hello_neighbours: BTreeMap::new(),
-            out: VecDeque::new(),
+            out: Outputs::default(),
             events: VecDeque::new(),
             counters: RoutingCounters::default(),
         }
@@ -425,8 +444,9 @@ impl Aodv {
         } else {
             let due = now + SimDuration(jitter);
             self.delayed_seq += 1;
-            self.delayed
-                .insert((due, self.delayed_seq), Delayed { kind, packet });
+            let k = self.delayed_seq;
+            self.delayed.insert(k, Delayed { kind, packet });
+            self.timers.set(AodvTimer::Broadcast(due, k), due);
         }
     }
 
@@ -444,9 +464,26 @@ impl Aodv {
         self.out.push_back(RoutingOutput::Drop { packet, reason });
     }
 
-    /// Sends a data packet on a valid route, extending the lifetimes of the routes it uses
-    /// (§6.2: destination, next hop, and the source's and previous hop's reverse routes).
-    /// Without a valid route nothing changes and the packet comes back (tag and all) for the
+    /// Drops the packet handed in (the decision; counted like any drop).
+    pub(super) fn drop_decision(&mut self, packet: Packet, reason: RouteDropReason) -> Decision {
+        self.counters.count_drop(reason);
+        self.out.decide(Decision::Drop { packet, reason })
+    }
+
+    /// The next hop of a data packet from `src` to `dst` on a valid route, extending the
+    /// lifetimes of the routes it uses (§6.2: destination, next hop, and the source's and
+    /// previous hop's reverse routes). Without a valid route nothing changes.
+    fn use_route(&mut self, now: SimTime, dst: Ipv4Addr, src: Ipv4Addr) -> Option<Ipv4Addr> {
+        let next_hop = self.table.valid(dst).map(|r| r.next_hop)?;
+        let until = now + self.cfg.active_route_timeout;
+        for a in [dst, next_hop, src] {
+            self.table.refresh(a, until);
+        }
+        Some(next_hop)
+    }
+
+    /// Sends a data packet the router held (buffered, or handed back by the MAC) on a valid
+    /// route ([`Aodv::use_route`]). Without one the packet comes back (tag and all) for the
     /// caller to buffer or drop.
     fn send_data(
         &mut self,
@@ -455,13 +492,9 @@ impl Aodv {
         dst: Ipv4Addr,
         src: Ipv4Addr,
     ) -> Result<(), Packet> {
-        let Some(next_hop) = self.table.valid(dst).map(|r| r.next_hop) else {
+        let Some(next_hop) = self.use_route(now, dst, src) else {
             return Err(packet);
         };
-        let until = now + self.cfg.active_route_timeout;
-        for a in [dst, next_hop, src] {
-            self.table.refresh(a, until);
-        }
         self.out.push_back(RoutingOutput::Transmit {
             next_hop,
             packet,
@@ -561,6 +594,7 @@ impl Aodv {
             .collect();
         for dst in ready {
             if let Some(d) = self.discoveries.remove(&dst) {
+                self.timers.cancel(AodvTimer::Discovery(dst));
                 match d.repair {
                     None => {
                         self.counters.discoveries_succeeded += 1;
@@ -663,7 +697,7 @@ impl Aodv {
     /// The link to `nb` broke (MAC feedback or lost HELLOs): §6.11 case (i). `packets` are the
     /// packets the MAC could not deliver.
     fn link_broke(&mut self, now: SimTime, nb: Ipv4Addr, packets: Vec<Packet>) {
-        self.hello_neighbours.remove(&nb);
+        self.timers.cancel(AodvTimer::NeighbourLost(nb));
         // Sources of the failed data packets by destination (for the repair TTL).
         let mut failed: Vec<(Ipv4Addr, Ipv4Addr, Packet)> = Vec::new();
         for p in packets {
@@ -733,11 +767,11 @@ impl Aodv {
                 .get(&dst)
                 .is_some_and(|d| d.repair.is_some())
             {
-                self.buffer_and_discover(now, dst, p);
+                self.buffer_and_discover(now, dst, p, false);
             } else if src == self.addr && self.cfg.rebuffer_on_link_failure {
                 self.counters.salvaged += 1;
                 if let Err(p) = self.send_data(now, p, dst, src) {
-                    self.buffer_and_discover(now, dst, p);
+                    self.buffer_and_discover(now, dst, p, false);
                 }
             } else {
                 self.drop_packet(p, RouteDropReason::LinkBroken);
@@ -750,12 +784,9 @@ impl Aodv {
 
     fn next_deadline(&self) -> Option<SimTime> {
         [
-            self.delayed.keys().next().map(|(t, _)| *t),
+            self.timers.next(),
             self.table.next_deadline(),
             self.buffer.next_deadline(),
-            self.discoveries.values().map(|d| d.deadline).min(),
-            self.hello_at,
-            self.hello_neighbours.values().copied().min(),
         ]
         .into_iter()
         .flatten()
@@ -763,11 +794,11 @@ impl Aodv {
     }
 
     fn hello_due(&mut self, now: SimTime) {
-        let Some(at) = self.hello_at.filter(|t| *t <= now) else {
+        let Some(at) = self.timers.get(AodvTimer::Hello).filter(|t| *t <= now) else {
             return;
         };
         let interval = self.cfg.hello_interval.max(SimDuration(1));
-        self.hello_at = Some(at.max(now) + interval);
+        self.timers.set(AodvTimer::Hello, at.max(now) + interval);
         // §6.9: only nodes on an active route send HELLOs, and only if nothing else was
         // broadcast within the last HELLO_INTERVAL.
         let active = self.table.iter().any(|(_, r)| r.valid);
@@ -803,38 +834,40 @@ impl Router for Aodv {
         self.addr
     }
 
-    fn handle_send(&mut self, now: SimTime, packet: Packet) {
+    fn handle_send(&mut self, now: SimTime, packet: Packet) -> Decision {
         let Ok(ip) = Ipv4Packet::new_checked(&packet.bytes[..]).and_then(|p| Ipv4Repr::parse(&p))
         else {
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         };
         let dst = ip.dst_addr;
         if dst == self.addr {
-            self.out.push_back(RoutingOutput::Deliver { packet });
+            self.out.decide(Decision::Deliver(packet))
         } else if !usable(dst) {
             // Broadcast and multicast data go out as one MAC broadcast; AODV does not route
             // them (RFC 3561 covers unicast).
-            self.out.push_back(RoutingOutput::Transmit {
+            self.out.decide(Decision::Forward {
                 next_hop: Ipv4Addr::BROADCAST,
                 packet,
-                control: false,
-            });
-        } else if let Err(packet) = self.send_data(now, packet, dst, self.addr) {
-            // No valid route (send_data changed nothing): wait for one.
-            self.buffer_and_discover(now, dst, packet);
+            })
+        } else if let Some(next_hop) = self.use_route(now, dst, self.addr) {
+            self.out.decide(Decision::Forward { next_hop, packet })
+        } else {
+            // No valid route (use_route changed nothing): wait for one.
+            self.buffer_and_discover(now, dst, packet, true)
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Packet) {
+    fn handle_receive(&mut self, now: SimTime, prev_hop: Ipv4Addr, packet: Packet) -> Decision {
         let Ok(ip) = Ipv4Packet::new_checked(&packet.bytes[..]).and_then(|p| Ipv4Repr::parse(&p))
         else {
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         };
         // §6.10: any packet from a neighbour shows the link is alive.
-        if let Some(t) = self.hello_neighbours.get_mut(&prev_hop) {
-            *t = now + self.cfg.hello_loss_window();
+        let lost = AodvTimer::NeighbourLost(prev_hop);
+        if self.timers.get(lost).is_some() {
+            self.timers.set(lost, now + self.cfg.hello_loss_window());
         }
         let view = Ipv4Packet::new_unchecked(&packet.bytes[..]);
         if is_aodv(&view) {
@@ -844,11 +877,11 @@ impl Router for Aodv {
             });
             let Ok(msg) = parsed else {
                 self.counters.malformed += 1;
-                return;
+                return Decision::Consumed;
             };
             if prev_hop == self.addr || !usable(prev_hop) {
                 self.counters.malformed += 1;
-                return;
+                return Decision::Consumed;
             }
             let len = packet.len();
             match msg {
@@ -872,12 +905,11 @@ impl Router for Aodv {
                 }
                 AodvRepr::RrepAck => self.counters.count_rx("rrep_ack", len),
             }
-            return;
+            return Decision::Consumed;
         }
         let dst = ip.dst_addr;
         if dst == self.addr || !usable(dst) {
-            self.out.push_back(RoutingOutput::Deliver { packet });
-            return;
+            return self.out.decide(Decision::Deliver(packet));
         }
         // Forwarding: IP forwarding has already decremented the TTL and dropped the packet
         // if it reached zero (Router contract); the router only chooses the next hop.
@@ -885,10 +917,11 @@ impl Router for Aodv {
             .refresh(prev_hop, now + self.cfg.active_route_timeout);
         if self.table.valid(dst).is_some() {
             self.counters.data_forwarded += 1;
-            if let Err(packet) = self.send_data(now, packet, dst, ip.src_addr) {
+            match self.use_route(now, dst, ip.src_addr) {
+                Some(next_hop) => self.out.decide(Decision::Forward { next_hop, packet }),
                 // Cannot happen (the route was just checked), but a packet is never lost
                 // silently.
-                self.drop_packet(packet, RouteDropReason::NoRoute);
+                None => self.drop_decision(packet, RouteDropReason::NoRoute),
             }
         } else if self
             .discoveries
@@ -896,7 +929,7 @@ impl Router for Aodv {
             .is_some_and(|d| d.repair.is_some())
         {
             // A local repair is under way: wait for it with the other packets.
-            self.buffer_and_discover(now, dst, packet);
+            self.buffer_and_discover(now, dst, packet, true)
         } else {
             // §6.11 case (ii): data for a destination without an active route.
             let seq = match self.table.get_mut(dst) {
@@ -912,7 +945,7 @@ impl Router for Aodv {
                 .get_mut(dst)
                 .map(|r| std::mem::take(&mut r.precursors))
                 .unwrap_or_default();
-            self.drop_packet(packet, RouteDropReason::NoRoute);
+            let decision = self.drop_decision(packet, RouteDropReason::NoRoute);
             self.send_rerr_to(
                 now,
                 vec![Unreachable { dst, seq }],
@@ -921,7 +954,12 @@ impl Router for Aodv {
                 true,
                 true,
             );
+            decision
         }
+    }
+
+    fn outputs_before_decision(&self) -> usize {
+        self.out.before_decision()
     }
 
     fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
@@ -932,38 +970,41 @@ impl Router for Aodv {
 
     fn handle_timeout(&mut self, now: SimTime) {
         // Jittered broadcasts that are due.
-        while let Some(entry) = self.delayed.first_entry() {
-            if entry.key().0 > now {
-                break;
+        let due = self
+            .timers
+            .expired_if(now, |k| matches!(k, AodvTimer::Broadcast(..)));
+        for k in due {
+            if let AodvTimer::Broadcast(_, seq) = k {
+                if let Some(d) = self.delayed.remove(&seq) {
+                    self.emit_broadcast(d.kind, d.packet);
+                }
             }
-            let d = entry.remove();
-            self.emit_broadcast(d.kind, d.packet);
         }
         self.table.expire(now, now + self.cfg.delete_period());
         for packet in self.buffer.expire(now) {
             self.drop_packet(packet, RouteDropReason::SendBufferTimeout);
         }
-        let due: Vec<Ipv4Addr> = self
-            .discoveries
-            .iter()
-            .filter(|(_, d)| d.deadline <= now)
-            .map(|(dst, _)| *dst)
-            .collect();
-        // A request held back by the rate limit did not advance the ring, so the same call
-        // sends it now.
-        for dst in due {
-            self.next_request(now, dst);
+        // In destination order. A request held back by the rate limit did not advance the
+        // ring, so the same call sends it now.
+        let due = self
+            .timers
+            .expired_if(now, |k| matches!(k, AodvTimer::Discovery(_)));
+        for k in due {
+            if let AodvTimer::Discovery(dst) = k {
+                self.next_request(now, dst);
+            }
         }
         // A discovery whose packets all timed out has nobody waiting for it; it still runs to
         // its end (the RFC ties discovery to the need, the buffer here only to the packets).
         self.hello_due(now);
-        let lost: Vec<Ipv4Addr> = self
-            .hello_neighbours
-            .iter()
-            .filter(|(_, t)| **t <= now)
-            .map(|(a, _)| *a)
-            .collect();
-        for nb in lost {
+        // In address order.
+        let lost = self
+            .timers
+            .expired_if(now, |k| matches!(k, AodvTimer::NeighbourLost(_)));
+        for nb in lost.into_iter().filter_map(|k| match k {
+            AodvTimer::NeighbourLost(nb) => Some(nb),
+            _ => None,
+        }) {
             self.counters.link_breaks += 1;
             self.events
                 .push_back(RoutingEvent::LinkBroken { next_hop: nb });

@@ -435,7 +435,8 @@ fn feed(r: &mut Aodv, now: SimTime, from: Ipv4Addr, ip_dst: Ipv4Addr, msg: &Aodv
         dst_port: AODV_PORT,
     };
     let p = udp_datagram(from, ip_dst, 1, 0, &udp, &msg.to_bytes());
-    r.handle_receive(now, from, Packet::untagged(p));
+    let d = r.handle_receive(now, from, Packet::untagged(p));
+    assert_eq!(d, Decision::Consumed, "AODV messages are control traffic");
 }
 
 fn drain(r: &mut Aodv) -> Vec<RoutingOutput> {
@@ -780,30 +781,33 @@ fn malformed_packets_are_counted() {
         &udp,
         &AodvRepr::RrepAck.to_bytes(),
     );
-    r.handle_receive(ms(0), n1, Packet::untagged(good.clone()));
+    let consumed = Decision::Consumed;
+    assert_eq!(
+        r.handle_receive(ms(0), n1, Packet::untagged(good.clone())),
+        consumed
+    );
     assert_eq!(r.counters().malformed, 0);
     assert_eq!(r.counters().rx.get("rrep_ack").map(|c| c.packets), Some(1));
     // Bad UDP checksum.
     let mut bad = good.clone();
     let last = bad.len() - 1;
     bad[last] ^= 1;
-    r.handle_receive(ms(1), n1, Packet::untagged(bad));
+    assert_eq!(r.handle_receive(ms(1), n1, Packet::untagged(bad)), consumed);
     // Bad IP checksum.
     let mut bad = good.clone();
     bad[10] ^= 1;
-    r.handle_receive(ms(2), n1, Packet::untagged(bad));
+    assert_eq!(r.handle_receive(ms(2), n1, Packet::untagged(bad)), consumed);
     // Unknown type, truncated RREQ, RERR with no destinations.
     for payload in [&[9u8, 0][..], &[1, 0, 0, 0, 0][..], &[3, 0, 0, 0][..]] {
-        r.handle_receive(
-            ms(3),
-            n1,
-            Packet::untagged(udp_datagram(n1, Ipv4Addr::BROADCAST, 1, 0, &udp, payload)),
-        );
+        let p = udp_datagram(n1, Ipv4Addr::BROADCAST, 1, 0, &udp, payload);
+        assert_eq!(r.handle_receive(ms(3), n1, Packet::untagged(p)), consumed);
     }
     // Not IPv4 at all.
-    r.handle_receive(ms(4), n1, Packet::untagged(vec![0x45, 0, 0]));
+    let junk = Packet::untagged(vec![0x45, 0, 0]);
+    assert_eq!(r.handle_receive(ms(4), n1, junk), consumed);
     assert_eq!(r.counters().malformed, 6);
-    r.handle_send(ms(5), Packet::untagged(vec![1, 2, 3]));
+    let junk = Packet::untagged(vec![1, 2, 3]);
+    assert_eq!(r.handle_send(ms(5), junk), consumed);
     assert_eq!(r.counters().malformed, 7);
 }
 
@@ -824,9 +828,10 @@ proptest! {
         } else {
             data.clone()
         };
-        r.handle_receive(ms(1), from, Packet::untagged(packet));
+        // Whatever the decisions are, none may panic.
+        let _ = r.handle_receive(ms(1), from, Packet::untagged(packet));
         r.handle_link_failure(ms(2), from, vec![Packet::untagged(data.clone())]);
-        r.handle_send(ms(3), Packet::untagged(data));
+        let _ = r.handle_send(ms(3), Packet::untagged(data));
         while let Some(t) = r.poll_timeout().filter(|t| *t <= ms(60_000)) {
             r.handle_timeout(t);
             prop_assert!(r.poll_timeout().is_none_or(|u| u > t));

@@ -49,7 +49,10 @@ mod tests;
 pub use table::Route;
 
 use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
-use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
+use super::timers::TimerTable;
+use super::{
+    Decision, Outputs, RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput,
+};
 use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::dsdv::{DsdvEntry, DsdvRepr, ENTRY_LEN, UDP_PORT};
 use sctpsim_wire::{udp_datagram, Ipv4Packet, UdpRepr};
@@ -167,6 +170,22 @@ impl UpdateKind {
     }
 }
 
+/// What a DSDV router wakes up for (keys of its [`TimerTable`]; the order is that of a
+/// wake-up's steps).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum DsdvTimer {
+    /// The settling of `dst`'s changed metric ends, with a triggered update (ns-3's
+    /// per-destination `EventId`s; cancelling one removes it).
+    Settle(Ipv4Addr),
+    /// A triggered update (several may be pending, as ns-3's events), by sequence number.
+    Trigger(u64),
+    /// The next periodic update.
+    Periodic,
+    /// A queued packet for the destination leaves (one per pending `SendPacketFromQueue`),
+    /// by sequence number.
+    Release(u64, Ipv4Addr),
+}
+
 /// A DSDV router.
 #[derive(Debug)]
 pub struct Dsdv {
@@ -176,16 +195,14 @@ pub struct Dsdv {
     /// This node's own sequence number (even; the first periodic update advertises 2).
     own_seq: u32,
     tables: Tables,
-    /// The next periodic update.
-    next_periodic: SimTime,
-    /// Triggered updates scheduled (several may be pending, as ns-3's events).
-    triggers: Vec<SimTime>,
-    /// Queued packets due to leave: (when, destination), one entry per pending
-    /// `SendPacketFromQueue`.
-    releases: Vec<(SimTime, Ipv4Addr)>,
+    /// The periodic update, the triggered updates and queued packets' releases scheduled,
+    /// and the destinations whose changed metric is settling.
+    timers: TimerTable<DsdvTimer>,
+    /// The sequence number of the next scheduled triggered update or release.
+    timer_seq: u64,
     queue: SendBuffer,
     ip_ident: u16,
-    outputs: VecDeque<RoutingOutput>,
+    outputs: Outputs,
     events: VecDeque<RoutingEvent>,
     counters: RoutingCounters,
 }
@@ -205,21 +222,22 @@ impl Dsdv {
             },
             expiry: Expiry::AfterTimeout,
         });
-        Dsdv {
+        let mut dsdv = Dsdv {
             addr,
             cfg,
             rng,
             own_seq: 0,
             tables: Tables::default(),
-            next_periodic: first,
-            triggers: Vec::new(),
-            releases: Vec::new(),
+            timers: TimerTable::new(),
+            timer_seq: 0,
             queue,
             ip_ident: 0,
-            outputs: VecDeque::new(),
+            outputs: Outputs::default(),
             events: VecDeque::new(),
             counters: RoutingCounters::default(),
-        }
+        };
+        dsdv.timers.set(DsdvTimer::Periodic, first);
+        dsdv
     }
 
     /// The configuration.
@@ -249,7 +267,7 @@ impl Dsdv {
 
     /// When the settling of `dst`'s changed metric ends, if it is settling at `now`.
     pub fn settling_until(&self, dst: Ipv4Addr, now: SimTime) -> Option<SimTime> {
-        self.tables.settle.get(&dst).copied().filter(|t| *t > now)
+        self.timers.get(DsdvTimer::Settle(dst)).filter(|t| *t > now)
     }
 
     /// Packets waiting in the send buffer.
@@ -262,7 +280,21 @@ impl Dsdv {
     }
 
     fn schedule_trigger(&mut self, at: SimTime) {
-        self.triggers.push(at);
+        let k = self.next_timer_seq();
+        self.timers.set(DsdvTimer::Trigger(k), at);
+    }
+
+    fn next_timer_seq(&mut self) -> u64 {
+        self.timer_seq += 1;
+        self.timer_seq
+    }
+
+    /// Whether `dst` is settling at `now` (ns-3 `AnyRunningEvent`: an event due now is
+    /// already running, so not pending).
+    fn settling(&self, dst: Ipv4Addr, now: SimTime) -> bool {
+        self.timers
+            .get(DsdvTimer::Settle(dst))
+            .is_some_and(|t| t > now)
     }
 
     // --- sending updates ---------------------------------------------------------------------
@@ -330,7 +362,8 @@ impl Dsdv {
         }));
         self.send_update(UpdateKind::Periodic, entries);
         let j = self.rng.below(JITTER_MAX_US + 1) * PERIODIC_JITTER_STEP_US;
-        self.next_periodic = now + self.cfg.periodic_update_interval + SimDuration::from_micros(j);
+        let next = now + self.cfg.periodic_update_interval + SimDuration::from_micros(j);
+        self.timers.set(DsdvTimer::Periodic, next);
         self.release_queued(now);
     }
 
@@ -342,7 +375,7 @@ impl Dsdv {
             .tables
             .adv
             .iter()
-            .filter(|(d, r)| r.changed && !self.tables.settling(**d, now))
+            .filter(|(d, r)| r.changed && !self.settling(**d, now))
             .map(|(d, _)| *d)
             .collect();
         for d in ready {
@@ -364,7 +397,7 @@ impl Dsdv {
             .tables
             .adv
             .iter()
-            .filter(|(d, r)| r.changed && !self.tables.settling(**d, now))
+            .filter(|(d, r)| r.changed && !self.settling(**d, now))
             .map(|(d, _)| *d)
             .collect();
         if ready.is_empty() {
@@ -375,7 +408,7 @@ impl Dsdv {
             let Some(mut r) = self.tables.adv.remove(&d) else {
                 continue;
             };
-            self.tables.settle.remove(&d);
+            self.timers.cancel(DsdvTimer::Settle(d));
             entries.push(DsdvEntry {
                 dst: d,
                 hop_count: r.hops.saturating_add(1),
@@ -456,7 +489,7 @@ impl Dsdv {
                         self.events.push_back(RoutingEvent::RouteBroken { dst: d });
                     }
                 }
-            } else if !self.tables.settling(e.dst, now) {
+            } else if !self.settling(e.dst, now) {
                 self.tables.adv.remove(&e.dst);
             }
             return;
@@ -471,7 +504,7 @@ impl Dsdv {
         };
         if e.seq_no > adv.seq {
             // Newer sequence number: always taken. ns-3 cancels a settling change first.
-            self.tables.settle.remove(&e.dst);
+            self.timers.cancel(DsdvTimer::Settle(e.dst));
             if e.hop_count != adv.hops {
                 // A changed metric: used at once, advertised after the settling time.
                 self.take_settling(now, e.dst, &main, take);
@@ -483,9 +516,9 @@ impl Dsdv {
         } else if e.seq_no == adv.seq {
             if e.hop_count < adv.hops {
                 // Same sequence number, shorter: a better route; settles like a new metric.
-                self.tables.settle.remove(&e.dst);
+                self.timers.cancel(DsdvTimer::Settle(e.dst));
                 self.take_settling(now, e.dst, &main, take);
-            } else if !self.tables.settling(e.dst, now) {
+            } else if !self.settling(e.dst, now) {
                 // Same or worse metric: only a refresh, from the current next hop.
                 if adv.next_hop == sender {
                     let mut r = adv.clone();
@@ -494,7 +527,7 @@ impl Dsdv {
                 }
                 self.tables.adv.remove(&e.dst);
             }
-        } else if !self.tables.settling(e.dst, now) {
+        } else if !self.settling(e.dst, now) {
             // An older sequence number: ignored.
             self.tables.adv.remove(&e.dst);
         }
@@ -515,7 +548,7 @@ impl Dsdv {
         self.tables.main.insert(dst, r.clone());
         self.tables.adv.insert(dst, r);
         let at = now + st;
-        self.tables.settle.insert(dst, at);
+        self.timers.set(DsdvTimer::Settle(dst), at);
     }
 
     // --- data ------------------------------------------------------------------------------
@@ -549,6 +582,12 @@ impl Dsdv {
             .push_back(RoutingOutput::Drop { packet, reason });
     }
 
+    /// Drops the packet handed in (the decision; counted like any drop).
+    fn drop_decision(&mut self, packet: Packet, reason: RouteDropReason) -> Decision {
+        self.counters.count_drop(reason);
+        self.outputs.decide(Decision::Drop { packet, reason })
+    }
+
     /// ns-3 `LookForQueuedPackets` (run whenever a route lookup for an outgoing packet
     /// succeeds, which includes every update this node sends): for every destination with a
     /// route and packets waiting, one packet leaves now and the rest follow one by one.
@@ -580,47 +619,49 @@ impl Dsdv {
         });
         if self.queue.has(dst) {
             let ms = self.rng.below(RELEASE_JITTER_MAX_MS + 1);
-            self.releases
-                .push((now + SimDuration::from_millis(ms), dst));
+            let k = self.next_timer_seq();
+            self.timers.set(
+                DsdvTimer::Release(k, dst),
+                now + SimDuration::from_millis(ms),
+            );
         }
     }
 
     /// Forwards (or drops) a packet that is not this node's own.
-    fn forward(&mut self, packet: Packet, dst: Ipv4Addr) {
+    fn forward(&mut self, packet: Packet, dst: Ipv4Addr) -> Decision {
         match self.tables.lookup(dst) {
             Some((gw, _)) => {
                 self.counters.data_forwarded += 1;
-                self.outputs.push_back(RoutingOutput::Transmit {
+                self.outputs.decide(Decision::Forward {
                     next_hop: gw,
                     packet,
-                    control: false,
-                });
+                })
             }
             // ns-3 `RouteInput`: no route, no forwarding (intermediate nodes do not buffer).
-            None => self.drop_packet(packet, RouteDropReason::NoRoute),
+            None => self.drop_decision(packet, RouteDropReason::NoRoute),
         }
     }
 
     /// Routes a packet this node originated (ns-3 `RouteOutput`): on the route if there is
-    /// one (queued packets first), else into the buffer, else dropped.
-    fn originate(&mut self, now: SimTime, packet: Packet, dst: Ipv4Addr) {
+    /// one (queued packets first: they are queued as outputs ahead of the decision), else
+    /// into the buffer, else dropped.
+    fn originate(&mut self, now: SimTime, packet: Packet, dst: Ipv4Addr) -> Decision {
         self.purge_on_send(now);
         if let Some((gw, _)) = self.tables.lookup(dst) {
             self.release_queued(now);
-            self.outputs.push_back(RoutingOutput::Transmit {
+            return self.outputs.decide(Decision::Forward {
                 next_hop: gw,
                 packet,
-                control: false,
             });
-            return;
         }
         if !self.cfg.buffering {
-            self.drop_packet(packet, RouteDropReason::NoRoute);
-            return;
+            return self.drop_decision(packet, RouteDropReason::NoRoute);
         }
         self.expire_queue(now);
-        if let Some(packet) = self.queue.push(now, dst, packet) {
-            self.drop_packet(packet, RouteDropReason::SendBufferFull);
+        match self.queue.push(now, dst, packet) {
+            // `RefuseNew`: the packet given back is the one just offered.
+            Some(packet) => self.drop_decision(packet, RouteDropReason::SendBufferFull),
+            None => Decision::Buffered,
         }
     }
 
@@ -636,7 +677,7 @@ impl Dsdv {
         self.events.push_back(RoutingEvent::LinkBroken { next_hop });
         for (d, mut r) in through {
             self.tables.main.remove(&d);
-            self.tables.settle.remove(&d);
+            self.timers.cancel(DsdvTimer::Settle(d));
             r.seq |= 1;
             r.changed = true;
             self.tables.adv.insert(d, r);
@@ -674,46 +715,53 @@ impl Router for Dsdv {
         self.addr
     }
 
-    fn handle_send(&mut self, now: SimTime, packet: Packet) {
+    fn handle_send(&mut self, now: SimTime, packet: Packet) -> Decision {
         let Some(dst) = Ipv4Packet::new_checked(&packet.bytes[..])
             .ok()
             .map(|p| p.dst_addr())
         else {
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         };
         if dst == self.addr {
-            self.outputs.push_back(RoutingOutput::Deliver { packet });
+            self.outputs.decide(Decision::Deliver(packet))
         } else if dst == Ipv4Addr::BROADCAST {
-            self.outputs.push_back(RoutingOutput::Transmit {
+            self.outputs.decide(Decision::Forward {
                 next_hop: Ipv4Addr::BROADCAST,
                 packet,
-                control: false,
-            });
+            })
         } else {
-            self.originate(now, packet, dst);
+            self.originate(now, packet, dst)
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) {
+    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) -> Decision {
+        // Expired buffered packets are dropped first (outputs ahead of the decision).
         self.expire_queue(now);
         match classify(self.addr, &packet.bytes) {
-            Err(_) => self.counters.malformed += 1,
+            Err(_) => {
+                self.counters.malformed += 1;
+                Decision::Consumed
+            }
             Ok(Incoming::Update(src, repr)) => {
                 if src != self.addr {
                     self.counters.count_rx("update", packet.len());
                     self.receive_update(now, src, repr);
                 }
+                Decision::Consumed
             }
             Ok(Incoming::Data(dst)) => {
                 if dst == self.addr || dst == Ipv4Addr::BROADCAST {
-                    self.outputs.push_back(RoutingOutput::Deliver { packet });
-                    return;
+                    return self.outputs.decide(Decision::Deliver(packet));
                 }
                 // IP forwarding has already decremented the TTL (Router contract).
-                self.forward(packet, dst);
+                self.forward(packet, dst)
             }
         }
+    }
+
+    fn outputs_before_decision(&self) -> usize {
+        self.outputs.before_decision()
     }
 
     fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
@@ -739,35 +787,28 @@ impl Router for Dsdv {
 
     fn handle_timeout(&mut self, now: SimTime) {
         self.expire_queue(now);
-        let due_settle: Vec<Ipv4Addr> = self
-            .tables
-            .settle
-            .iter()
-            .filter(|(_, t)| **t <= now)
-            .map(|(d, _)| *d)
-            .collect();
-        let mut trigger = !due_settle.is_empty();
-        for d in due_settle {
-            self.tables.settle.remove(&d);
-        }
-        let before = self.triggers.len();
-        self.triggers.retain(|t| *t > now);
-        trigger |= self.triggers.len() != before;
-        if now >= self.next_periodic {
+        // A settling that ended and a triggered update that is due both send one triggered
+        // update, after the periodic one if that is due too.
+        let settled = self
+            .timers
+            .expired_if(now, |k| matches!(k, DsdvTimer::Settle(_)));
+        let triggered = self
+            .timers
+            .expired_if(now, |k| matches!(k, DsdvTimer::Trigger(_)));
+        if self.timers.is_due(DsdvTimer::Periodic, now) {
             self.periodic_update(now);
         }
-        if trigger {
+        if !settled.is_empty() || !triggered.is_empty() {
             self.triggered_update(now);
         }
-        let due: Vec<Ipv4Addr> = self
-            .releases
-            .iter()
-            .filter(|(t, _)| *t <= now)
-            .map(|(_, d)| *d)
-            .collect();
-        self.releases.retain(|(t, _)| *t > now);
-        for d in due {
-            self.release_one(now, d);
+        // The releases due now (not those the periodic update just scheduled for later).
+        let released = self
+            .timers
+            .expired_if(now, |k| matches!(k, DsdvTimer::Release(..)));
+        for k in released {
+            if let DsdvTimer::Release(_, d) = k {
+                self.release_one(now, d);
+            }
         }
     }
 
@@ -780,13 +821,7 @@ impl Router for Dsdv {
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
-        let settle = self.tables.settle.values().copied().min();
-        let trig = self.triggers.iter().copied().min();
-        let rel = self.releases.iter().map(|(t, _)| *t).min();
-        [Some(self.next_periodic), settle, trig, rel]
-            .into_iter()
-            .flatten()
-            .min()
+        self.timers.next()
     }
 
     fn counters(&self) -> &RoutingCounters {

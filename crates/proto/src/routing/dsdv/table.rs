@@ -43,18 +43,9 @@ pub struct Tables {
     pub main: BTreeMap<Ipv4Addr, Route>,
     /// Changes waiting to be advertised.
     pub adv: BTreeMap<Ipv4Addr, Route>,
-    /// Destinations whose changed metric is settling, and when the settling ends with a
-    /// triggered update (ns-3's per-destination `EventId`s; cancelling one removes it).
-    pub settle: BTreeMap<Ipv4Addr, SimTime>,
 }
 
 impl Tables {
-    /// Whether `dst` is settling at `now` (ns-3 `AnyRunningEvent`: an event due now is
-    /// already running, so not pending).
-    pub fn settling(&self, dst: Ipv4Addr, now: SimTime) -> bool {
-        self.settle.get(&dst).is_some_and(|&t| t > now)
-    }
-
     /// The next hop to use for `dst`: the route's next hop, provided the table also holds a
     /// route to that neighbour (ns-3 `RouteOutput`/`RouteInput` look up both and send to the
     /// neighbour entry's gateway). Returns `(gateway, route to dst)`.

@@ -54,7 +54,8 @@ fn data(src: Ipv4Addr, dst: Ipv4Addr, ident: u16) -> Packet {
 }
 
 fn feed(r: &mut Dsdv, now: SimTime, src: Ipv4Addr, entries: Vec<DsdvEntry>) {
-    r.handle_receive(now, src, update(src, entries));
+    let d = r.handle_receive(now, src, update(src, entries));
+    assert_eq!(d, Decision::Consumed, "an update is control traffic");
 }
 
 /// Runs the router's timers up to `until`; returns the updates it sent, with their times.
@@ -331,6 +332,7 @@ fn refresh_from_next_hop_keeps_route_alive() {
 fn originated_packets_wait_in_the_buffer_five_per_destination() {
     let mut r = router(DsdvConfig::default());
     let mut tags = Vec::new();
+    let mut drops = Vec::new();
     for k in 0..7u16 {
         let mut p = data(me(), a(9), k);
         p.tag = PacketTag {
@@ -338,16 +340,15 @@ fn originated_packets_wait_in_the_buffer_five_per_destination() {
             uid: 100 + u64::from(k),
         };
         tags.push(p.tag);
-        r.handle_send(ms(100 * u64::from(k)), p);
+        // The buffer refuses the sixth and seventh: the decision for them is the drop.
+        match r.handle_send(ms(100 * u64::from(k)), p) {
+            Decision::Buffered => {}
+            Decision::Drop { reason, packet } => drops.push((reason, packet.tag)),
+            d => panic!("packet {k}: {d:?}"),
+        }
     }
     assert_eq!(r.buffered(), 5);
     assert_eq!(r.buffered_tags(), tags[..5].to_vec());
-    let drops: Vec<_> = std::iter::from_fn(|| r.poll_output())
-        .filter_map(|o| match o {
-            RoutingOutput::Drop { reason, packet } => Some((reason, packet.tag)),
-            _ => None,
-        })
-        .collect();
     assert_eq!(
         drops,
         vec![
@@ -393,7 +394,7 @@ fn originated_packets_wait_in_the_buffer_five_per_destination() {
 fn buffered_packets_expire_after_thirty_seconds() {
     let mut r = router(DsdvConfig::default());
     let p = data(me(), a(9), 1);
-    r.handle_send(secs(1), p);
+    assert_eq!(r.handle_send(secs(1), p), Decision::Buffered);
     assert_eq!(r.buffered(), 1);
     run(&mut r, secs(31));
     assert_eq!(r.buffered(), 1, "exactly 30 s is not older");
@@ -409,7 +410,14 @@ fn without_buffering_no_route_drops() {
         ..DsdvConfig::default()
     });
     let p = data(me(), a(9), 1);
-    r.handle_send(secs(1), p);
+    let d = r.handle_send(secs(1), p.clone());
+    assert_eq!(
+        d,
+        Decision::Drop {
+            packet: p,
+            reason: RouteDropReason::NoRoute
+        }
+    );
     assert_eq!(r.buffered(), 0);
     assert_eq!(r.counters().drops[&RouteDropReason::NoRoute], 1);
 }
@@ -444,14 +452,15 @@ fn malformed_input_is_counted_never_panics() {
     // Truncate the UDP payload by one byte, fixing neither length: malformed.
     let n = p.bytes.len();
     p.bytes.truncate(n - 1);
-    r.handle_receive(secs(2), a(1), p);
+    assert_eq!(r.handle_receive(secs(2), a(1), p), Decision::Consumed);
     // Corrupt the UDP checksum.
     let mut p = update(a(1), vec![entry(a(3), 1, 2)]);
     let n = p.bytes.len();
     p.bytes[n - 1] ^= 0xFF;
-    r.handle_receive(secs(2), a(1), p);
+    assert_eq!(r.handle_receive(secs(2), a(1), p), Decision::Consumed);
     for len in 0..40 {
-        r.handle_receive(secs(2), a(1), Packet::untagged(vec![0x45; len]));
+        let d = r.handle_receive(secs(2), a(1), Packet::untagged(vec![0x45; len]));
+        assert_eq!(d, Decision::Consumed);
     }
     assert!(r.counters().malformed >= 42);
     assert!(r.route(a(3)).is_none());
@@ -555,4 +564,48 @@ fn line_break_is_repaired_by_holddown_and_periodic_updates() {
         Some(TestNet::addr(4))
     );
     net.check_conservation().unwrap();
+}
+
+/// ns-3's `RouteOutput` sends the packets queued for destinations that now have a route
+/// before the new packet it routes: they are outputs queued ahead of the decision, and the
+/// router says so, so that the interface queue holds them first.
+#[test]
+fn queued_packets_leave_ahead_of_the_new_one() {
+    let mut r = router(DsdvConfig::default());
+    let mut old = data(me(), a(9), 1);
+    old.tag = PacketTag { flow: None, uid: 1 };
+    assert_eq!(r.handle_send(secs(1), old), Decision::Buffered);
+    feed(
+        &mut r,
+        secs(2),
+        a(1),
+        vec![entry(a(1), 1, 2), entry(a(9), 2, 4)],
+    );
+    while r.poll_output().is_some() {}
+    let mut new = data(me(), a(9), 2);
+    new.tag = PacketTag { flow: None, uid: 2 };
+    match r.handle_send(secs(2), new) {
+        Decision::Forward { next_hop, packet } => {
+            assert_eq!(next_hop, a(1));
+            assert_eq!(packet.tag.uid, 2);
+        }
+        d => panic!("expected the new packet forwarded, got {d:?}"),
+    }
+    assert_eq!(
+        r.outputs_before_decision(),
+        1,
+        "the released packet goes first"
+    );
+    match r.poll_output() {
+        Some(RoutingOutput::Transmit {
+            next_hop,
+            packet,
+            control: false,
+        }) => {
+            assert_eq!(next_hop, a(1));
+            assert_eq!(packet.tag.uid, 1);
+        }
+        o => panic!("expected the queued packet released, got {o:?}"),
+    }
+    assert!(r.poll_output().is_none());
 }

@@ -12,7 +12,7 @@ use sctpsim_wire::dsr::{
 };
 use sctpsim_wire::Ipv4Repr;
 
-use super::{cache, Discovery, Dsr, Pending, IP_PROTOCOL_DSR};
+use super::{cache, Discovery, Dsr, DsrTimer, IP_PROTOCOL_DSR};
 use crate::routing::{RouteDropReason, RoutingEvent};
 
 impl Dsr {
@@ -34,13 +34,13 @@ impl Dsr {
             target,
             Discovery {
                 started: now,
-                deadline: now + wait,
                 propagating,
                 cycles: 1,
                 cycle_start: now,
                 ring0: self.cfg.nonpropagating_first,
             },
         );
+        self.timers.set(DsrTimer::Discovery(target), now + wait);
         self.send_request(now, target, ttl);
     }
 
@@ -130,7 +130,7 @@ impl Dsr {
             if let Some(d) = self.discoveries.get_mut(&target) {
                 d.ring0 = false;
                 d.propagating += 1;
-                d.deadline = next;
+                self.timers.set(DsrTimer::Discovery(target), next);
             }
             self.cfg.discovery_hop_limit
         } else {
@@ -147,7 +147,7 @@ impl Dsr {
                 if !nonprop {
                     d.propagating += 1;
                 }
-                d.deadline = now + wait;
+                self.timers.set(DsrTimer::Discovery(target), now + wait);
             }
             if nonprop {
                 1
@@ -161,13 +161,14 @@ impl Dsr {
     /// Discovery deadlines (§8.2.1): give up, or retransmit with exponential backoff
     /// (RequestPeriod · 2^k, capped at MaxRequestPeriod).
     pub(super) fn discovery_timeouts(&mut self, now: SimTime) {
-        let due: Vec<Ipv4Addr> = self
-            .discoveries
-            .iter()
-            .filter(|(_, d)| d.deadline <= now)
-            .map(|(t, _)| *t)
-            .collect();
-        for target in due {
+        // In target order; each ends or is re-armed below.
+        let due = self
+            .timers
+            .expired_if(now, |k| matches!(k, DsrTimer::Discovery(_)));
+        for target in due.into_iter().filter_map(|k| match k {
+            DsrTimer::Discovery(t) => Some(t),
+            DsrTimer::Rebroadcast(..) => None,
+        }) {
             if self.cache.find(now, target).is_some() {
                 self.complete_discoveries(now);
                 self.flush_buffer(now);
@@ -176,7 +177,7 @@ impl Dsr {
             if !self.buffer.has(target) {
                 // Nothing waits for the route any more: stop asking (§8.2.1 rate-limits a
                 // discovery for packets still waiting).
-                self.discoveries.remove(&target);
+                self.end_discovery(target);
                 continue;
             }
             let Some(d) = self.discoveries.get(&target) else {
@@ -184,7 +185,7 @@ impl Dsr {
             };
             let sent = d.propagating;
             if sent > self.cfg.max_request_rexmt {
-                self.discoveries.remove(&target);
+                self.end_discovery(target);
                 for (_, packet) in self.buffer.take_where(|d| d == target) {
                     self.drop_packet(packet, RouteDropReason::NoRoute);
                 }
@@ -204,7 +205,7 @@ impl Dsr {
             );
             if let Some(d) = self.discoveries.get_mut(&target) {
                 d.propagating += 1;
-                d.deadline = now + wait;
+                self.timers.set(DsrTimer::Discovery(target), now + wait);
             }
             self.send_request(now, target, self.cfg.discovery_hop_limit);
         }
@@ -219,7 +220,7 @@ impl Dsr {
             .filter(|t| self.cache.find(now, *t).is_some())
             .collect();
         for dst in done {
-            if let Some(d) = self.discoveries.remove(&dst) {
+            if let Some(d) = self.end_discovery(dst) {
                 self.counters.discoveries_succeeded += 1;
                 self.events.push_back(RoutingEvent::RouteDiscovered {
                     dst,
@@ -227,6 +228,12 @@ impl Dsr {
                 });
             }
         }
+    }
+
+    /// Removes the discovery for `target` with its timer.
+    fn end_discovery(&mut self, target: Ipv4Addr) -> Option<Discovery> {
+        self.timers.cancel(DsrTimer::Discovery(target));
+        self.discoveries.remove(&target)
     }
 
     /// Whether (initiator, id, target) was seen; records it if not (§4.3 request table,
@@ -360,9 +367,10 @@ impl Dsr {
     fn jittered_broadcast(&mut self, now: SimTime, packet: Vec<u8>) {
         let jitter = self.cfg.broadcast_jitter.as_nanos();
         let delay = SimDuration(self.rng.below(jitter));
-        self.pending.push(Pending {
-            due: now + delay,
-            packet,
-        });
+        self.pending_seq += 1;
+        let k = self.pending_seq;
+        self.pending.insert(k, packet);
+        let due = now + delay;
+        self.timers.set(DsrTimer::Rebroadcast(due, k), due);
     }
 }

@@ -13,7 +13,7 @@ use sctpsim_kernel::{Packet, SimTime};
 use sctpsim_wire::Ipv4Packet;
 
 use super::{cache, Dsr};
-use crate::routing::Router;
+use crate::routing::{Decision, Router};
 
 impl Dsr {
     /// Up to `k` cached routes to `dst` that are pairwise node-disjoint, shortest first.
@@ -62,16 +62,23 @@ impl Dsr {
     /// the packet's destination]`, as [`Dsr::disjoint_routes`] returns). If the route is not
     /// (or no longer) in the cache, or does not match the packet, the packet is routed as by
     /// [`Router::handle_send`]. The packet's tag stays with it either way.
-    pub fn handle_send_on_route(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) {
+    #[must_use = "the decision takes effect only if the caller acts on it"]
+    pub fn handle_send_on_route(
+        &mut self,
+        now: SimTime,
+        packet: Packet,
+        route: &[Ipv4Addr],
+    ) -> Decision {
         self.begin(now);
         let dst = Ipv4Packet::new_checked(&packet.bytes[..])
             .map(|p| p.dst_addr())
             .ok();
         let usable = route.last().copied() == dst && self.has_route(now, route);
         if usable {
-            self.send_data(now, packet, route);
+            let routed = self.route_data(now, packet, route);
+            self.settle(routed, true)
         } else {
-            self.handle_send(now, packet);
+            self.handle_send(now, packet)
         }
     }
 

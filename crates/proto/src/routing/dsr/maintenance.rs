@@ -118,7 +118,7 @@ impl Dsr {
         if self.cache.find(now, dst).is_some() {
             self.counters.salvaged += 1;
         }
-        self.route_or_buffer(now, packet, dst);
+        self.route_or_buffer(now, packet, dst, false);
     }
 
     /// Sends a Route Error (NODE_UNREACHABLE `unreachable`) to `src`, the source of a packet

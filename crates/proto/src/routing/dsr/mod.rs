@@ -49,8 +49,11 @@ use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::dsr::{dsr_packet, DsrOption, DsrRepr, IP_PROTOCOL_DSR, NO_NEXT_HEADER};
 use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, WireError};
 
-use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
-use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
+use super::send_buffer::{BufferPolicy, Expiry, Offer, Overflow, SendBuffer};
+use super::timers::TimerTable;
+use super::{
+    Decision, Outputs, RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput,
+};
 use cache::PathCache;
 
 pub use cache::MAX_PATH_NODES;
@@ -211,7 +214,6 @@ pub const NS2_NO_EXPIRY: SimDuration = SimDuration::from_secs(1_000_000);
 #[derive(Clone, Debug)]
 struct Discovery {
     started: SimTime,
-    deadline: SimTime,
     /// Propagating requests sent so far (the non-propagating one not counted).
     propagating: u32,
     /// [`DsrConfig::ns2_request_backoff`]: retry cycles started (the first included), when
@@ -221,11 +223,16 @@ struct Discovery {
     ring0: bool,
 }
 
-/// A Route Request (originated or rebroadcast) waiting for its jitter.
-#[derive(Clone, Debug)]
-struct Pending {
-    due: SimTime,
-    packet: Vec<u8>,
+/// What a DSR router wakes up for (keys of its [`TimerTable`]; due ones fire in this order
+/// within each step of a wake-up).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum DsrTimer {
+    /// A Route Request waiting for its jitter (due, sequence): in due order, ties in the order
+    /// they were scheduled; the packet waits in `Dsr::pending`.
+    Rebroadcast(SimTime, u64),
+    /// The wait of the discovery for the target ends (§8.2.1: retry with backoff, or give
+    /// up).
+    Discovery(Ipv4Addr),
 }
 
 /// A DSR instance at one node.
@@ -241,8 +248,13 @@ pub struct Dsr {
     seen: BTreeMap<Ipv4Addr, (SimTime, VecDeque<(u16, Ipv4Addr)>)>,
     next_request_id: u16,
     next_ident: u16,
-    pending: Vec<Pending>,
-    outputs: VecDeque<RoutingOutput>,
+    /// Route Requests (originated or rebroadcast) waiting for their jitter, by sequence
+    /// number (due: [`DsrTimer::Rebroadcast`]).
+    pending: BTreeMap<u64, Vec<u8>>,
+    pending_seq: u64,
+    /// Jittered requests and discovery waits.
+    timers: TimerTable<DsrTimer>,
+    outputs: Outputs,
     events: VecDeque<RoutingEvent>,
     counters: RoutingCounters,
     /// The time of the latest input, for the queries that take no `now`.
@@ -294,6 +306,16 @@ impl Parsed {
         let end = self.ip_header_len + self.ip.payload_len;
         bytes.get(start..end).unwrap_or(&[])
     }
+}
+
+/// A data packet routed along a source route ([`Dsr::route_data`]).
+enum Routed {
+    /// To this next hop, as these bytes (a Source Route option added beyond one hop).
+    Send(Ipv4Addr, Packet),
+    /// The header could not be built: dropped (no route).
+    Fail(Packet),
+    /// A route without a next hop, or an unparsable packet (counted malformed).
+    Lost,
 }
 
 /// The message type a DSR header counts under: a packet with several options counts once,
@@ -368,8 +390,10 @@ impl Dsr {
             seen: BTreeMap::new(),
             next_request_id,
             next_ident: 0,
-            pending: Vec::new(),
-            outputs: VecDeque::new(),
+            pending: BTreeMap::new(),
+            pending_seq: 0,
+            timers: TimerTable::new(),
+            outputs: Outputs::default(),
             events: VecDeque::new(),
             counters: RoutingCounters::default(),
             last_now: SimTime::ZERO,
@@ -427,6 +451,32 @@ impl Dsr {
             .push_back(RoutingOutput::Drop { packet, reason });
     }
 
+    /// Drops the packet handed in (the decision; counted like any drop).
+    fn drop_decision(&mut self, packet: Packet, reason: RouteDropReason) -> Decision {
+        self.counters.count_drop(reason);
+        self.outputs.decide(Decision::Drop { packet, reason })
+    }
+
+    /// What became of a packet routed by [`Dsr::route_data`]: the decision for the packet
+    /// handed in (`handed_in`), or an output for one the router held (buffered, salvaged).
+    fn settle(&mut self, routed: Routed, handed_in: bool) -> Decision {
+        match (routed, handed_in) {
+            (Routed::Send(next_hop, packet), true) => {
+                self.outputs.decide(Decision::Forward { next_hop, packet })
+            }
+            (Routed::Send(next_hop, packet), false) => {
+                self.transmit(next_hop, packet, None);
+                Decision::Consumed
+            }
+            (Routed::Fail(packet), true) => self.drop_decision(packet, RouteDropReason::NoRoute),
+            (Routed::Fail(packet), false) => {
+                self.drop_packet(packet, RouteDropReason::NoRoute);
+                Decision::Consumed
+            }
+            (Routed::Lost, _) => Decision::Consumed,
+        }
+    }
+
     /// Builds and sends a control packet from this node to `dst` along `route`
     /// (`[self, ..., dst]`), with `options` followed by a Source Route option when the route
     /// has intermediate nodes.
@@ -460,51 +510,73 @@ impl Dsr {
         }
     }
 
-    /// Sends a packet this node originated (a plain IPv4 packet, not DSR) along `route`
+    /// Routes a packet this node originated (a plain IPv4 packet, not DSR) along `route`
     /// (`[self, ..., dst]`): unchanged to a neighbour, else with a Source Route option (new
     /// bytes, the same tag).
-    fn send_data(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) {
+    fn route_data(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) -> Routed {
         self.cache.touch(now, route);
         let Some(&next_hop) = route.get(1) else {
-            return;
+            return Routed::Lost;
         };
         if route.len() == 2 {
-            self.transmit(next_hop, packet, None);
-            return;
+            return Routed::Send(next_hop, packet);
         }
         let Ok(parsed) = Parsed::parse(&packet.bytes) else {
             self.counters.malformed += 1;
-            return;
+            return Routed::Lost;
         };
         let dsr = DsrRepr {
             next_header: u8::from(parsed.ip.protocol),
             options: vec![source_route_option(route, 0)],
         };
         match dsr_packet(&parsed.ip, &dsr, parsed.upper(&packet.bytes)) {
-            Ok(bytes) => self.transmit(
+            Ok(bytes) => Routed::Send(
                 next_hop,
                 Packet {
                     bytes,
                     tag: packet.tag,
                 },
-                None,
             ),
-            Err(_) => self.drop_packet(packet, RouteDropReason::NoRoute),
+            Err(_) => Routed::Fail(packet),
         }
     }
 
+    /// Sends a packet this node originated and held (buffered) along `route`.
+    fn send_data(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) {
+        let routed = self.route_data(now, packet, route);
+        self.settle(routed, false);
+    }
+
     /// Routes a packet this node originated, or buffers it and discovers a route.
-    fn route_or_buffer(&mut self, now: SimTime, packet: Packet, dst: Ipv4Addr) -> bool {
+    /// `handed_in`: the packet is the one the current call decides for (else one the router
+    /// held, whose fate is an output).
+    fn route_or_buffer(
+        &mut self,
+        now: SimTime,
+        packet: Packet,
+        dst: Ipv4Addr,
+        handed_in: bool,
+    ) -> Decision {
         if let Some(route) = self.cache.find(now, dst) {
-            self.send_data(now, packet, &route);
-            true
-        } else {
-            if let Some(old) = self.buffer.push(now, dst, packet) {
-                self.drop_packet(old, RouteDropReason::SendBufferFull);
-            }
-            self.discover(now, dst);
-            false
+            let routed = self.route_data(now, packet, &route);
+            return self.settle(routed, handed_in);
         }
+        let decision = match self.buffer.offer(now, dst, packet) {
+            Offer::Queued => Decision::Buffered,
+            Offer::QueuedDropping(old) => {
+                self.drop_packet(old, RouteDropReason::SendBufferFull);
+                Decision::Buffered
+            }
+            Offer::Refused(p) if handed_in => {
+                self.drop_decision(p, RouteDropReason::SendBufferFull)
+            }
+            Offer::Refused(p) => {
+                self.drop_packet(p, RouteDropReason::SendBufferFull);
+                Decision::Consumed
+            }
+        };
+        self.discover(now, dst);
+        decision
     }
 
     /// Sends every buffered packet whose destination now has a route.
@@ -535,8 +607,14 @@ impl Dsr {
         }
     }
 
-    /// A DSR packet (protocol 48) arrived.
-    fn receive_dsr(&mut self, now: SimTime, packet: Packet, parsed: Parsed, dsr: DsrRepr) {
+    /// A DSR packet (protocol 48) arrived: the decision for it.
+    fn receive_dsr(
+        &mut self,
+        now: SimTime,
+        packet: Packet,
+        parsed: Parsed,
+        dsr: DsrRepr,
+    ) -> Decision {
         let me = self.addr;
         let ip = parsed.ip;
         if let Some(kind) = main_kind(&dsr) {
@@ -580,7 +658,7 @@ impl Dsr {
                 .cloned()
                 .collect();
             self.handle_request(now, &ip, id, target, record, errors);
-            return;
+            return Decision::Consumed;
         }
         // Learn from the source route (§8.1.4) and from a reply's route.
         let sr = source_route(&dsr).map(|(s, l, a)| (s, l, a.to_vec()));
@@ -610,6 +688,7 @@ impl Dsr {
             if reply.is_some() {
                 self.complete_discoveries(now);
             }
+            let mut decision = Decision::Consumed;
             if dsr.next_header != NO_NEXT_HEADER {
                 // The DSR header comes off: new bytes, the tag the packet was sent with.
                 let upper = parsed.upper(&packet.bytes);
@@ -621,31 +700,32 @@ impl Dsr {
                 let mut out = vec![0u8; repr.buffer_len()];
                 repr.emit(&mut Ipv4Packet::new_unchecked(&mut out[..]));
                 out[Ipv4Repr::HEADER_LEN..].copy_from_slice(upper);
-                self.outputs.push_back(RoutingOutput::Deliver {
-                    packet: Packet {
-                        bytes: out,
-                        tag: packet.tag,
-                    },
-                });
+                decision = self.outputs.decide(Decision::Deliver(Packet {
+                    bytes: out,
+                    tag: packet.tag,
+                }));
             }
+            // The buffered packets this packet's route made routable follow the delivery.
             self.flush_buffer(now);
-            return;
+            return decision;
         }
         if ip.dst_addr.is_broadcast() {
-            return;
+            return Decision::Consumed;
         }
+        // The buffered packets this packet's route made routable go ahead of it.
         self.flush_buffer(now);
         let Some((_, segs_left, addresses)) = sr else {
             // A unicast DSR packet for someone else without a source route: nothing to
             // follow.
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         };
-        self.forward(packet, &parsed, &dsr, segs_left, &addresses);
+        self.forward(packet, &parsed, &dsr, segs_left, &addresses)
     }
 
     /// Forwards a packet along its Source Route option (§8.1.5): `segs_left` and `addresses`
-    /// are that option's.
+    /// are that option's. Data is the decision ([`Decision::Forward`]); a control packet
+    /// (reply, error) is relayed as this router's own control output and consumed.
     fn forward(
         &mut self,
         packet: Packet,
@@ -653,14 +733,14 @@ impl Dsr {
         dsr: &DsrRepr,
         segs_left: u8,
         addresses: &[Ipv4Addr],
-    ) {
+    ) -> Decision {
         let n = addresses.len();
         let sl = usize::from(segs_left);
         if sl == 0 || sl > n || addresses[n - sl] != self.addr {
             // Not our turn on this route (or a bad Segments Left): RFC 4728 §8.1.5 would send
             // an ICMP Parameter Problem; we count and drop.
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         }
         let control = main_kind(dsr);
         let new_sl = sl - 1;
@@ -678,24 +758,22 @@ impl Dsr {
         }
         // The TTL is IP forwarding's: it was decremented (and checked) before the packet came
         // here (Router contract); only the Source Route option changes.
-        match dsr_packet(&parsed.ip, &new_dsr, parsed.upper(&packet.bytes)) {
-            Ok(bytes) => {
-                if control.is_none() {
-                    self.counters.data_forwarded += 1;
-                }
-                // Rewritten header, the same tag (control packets relayed here are
-                // untagged already).
-                self.transmit(
-                    next_hop,
-                    Packet {
-                        bytes,
-                        tag: packet.tag,
-                    },
-                    control,
-                );
-            }
-            Err(_) => self.counters.malformed += 1,
+        let Ok(bytes) = dsr_packet(&parsed.ip, &new_dsr, parsed.upper(&packet.bytes)) else {
+            self.counters.malformed += 1;
+            return Decision::Consumed;
+        };
+        // Rewritten header, the same tag (control packets relayed here are untagged
+        // already).
+        let packet = Packet {
+            bytes,
+            tag: packet.tag,
+        };
+        if control.is_some() {
+            self.transmit(next_hop, packet, control);
+            return Decision::Consumed;
         }
+        self.counters.data_forwarded += 1;
+        self.outputs.decide(Decision::Forward { next_hop, packet })
     }
 
     /// Removes the link `from — to` from the cache and reports the routes that broke.
@@ -715,29 +793,32 @@ impl Router for Dsr {
         self.addr
     }
 
-    fn handle_send(&mut self, now: SimTime, packet: Packet) {
+    fn handle_send(&mut self, now: SimTime, packet: Packet) -> Decision {
         self.begin(now);
         let Ok(parsed) = Parsed::parse(&packet.bytes) else {
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         };
         let dst = parsed.ip.dst_addr;
         if dst.is_broadcast() {
-            self.transmit(Ipv4Addr::BROADCAST, packet, None);
+            self.outputs.decide(Decision::Forward {
+                next_hop: Ipv4Addr::BROADCAST,
+                packet,
+            })
         } else if dst == self.addr {
-            self.outputs.push_back(RoutingOutput::Deliver { packet });
+            self.outputs.decide(Decision::Deliver(packet))
         } else {
-            self.route_or_buffer(now, packet, dst);
+            self.route_or_buffer(now, packet, dst, true)
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) {
+    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) -> Decision {
         self.begin(now);
         let parsed = match Parsed::parse(&packet.bytes) {
             Ok(p) => p,
             Err(_) => {
                 self.counters.malformed += 1;
-                return;
+                return Decision::Consumed;
             }
         };
         match parsed.dsr.clone() {
@@ -745,14 +826,18 @@ impl Router for Dsr {
             None => {
                 let dst = parsed.ip.dst_addr;
                 if dst == self.addr || dst.is_broadcast() {
-                    self.outputs.push_back(RoutingOutput::Deliver { packet });
+                    self.outputs.decide(Decision::Deliver(packet))
                 } else {
                     // A plain packet for another node reached us: DSR forwards only along
                     // source routes.
-                    self.drop_packet(packet, RouteDropReason::NoRoute);
+                    self.drop_decision(packet, RouteDropReason::NoRoute)
                 }
             }
         }
+    }
+
+    fn outputs_before_decision(&self) -> usize {
+        self.outputs.before_decision()
     }
 
     fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
@@ -771,18 +856,16 @@ impl Router for Dsr {
     fn handle_timeout(&mut self, now: SimTime) {
         self.begin(now);
         // Jittered rebroadcasts, in due order (ties: the order they were scheduled).
-        let mut due = Vec::new();
-        self.pending.retain(|p| {
-            if p.due <= now {
-                due.push((p.due, p.packet.clone()));
-                false
-            } else {
-                true
+        let due = self
+            .timers
+            .expired_if(now, |k| matches!(k, DsrTimer::Rebroadcast(..)));
+        for k in due {
+            let DsrTimer::Rebroadcast(_, seq) = k else {
+                continue;
+            };
+            if let Some(packet) = self.pending.remove(&seq) {
+                self.transmit(Ipv4Addr::BROADCAST, Packet::untagged(packet), Some("rreq"));
             }
-        });
-        due.sort_by_key(|(t, _)| *t);
-        for (_, packet) in due {
-            self.transmit(Ipv4Addr::BROADCAST, Packet::untagged(packet), Some("rreq"));
         }
         for packet in self.buffer.expire(now) {
             self.drop_packet(packet, RouteDropReason::SendBufferTimeout);
@@ -799,11 +882,8 @@ impl Router for Dsr {
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
-        let discovery = self.discoveries.values().map(|d| d.deadline).min();
-        let pending = self.pending.iter().map(|p| p.due).min();
         [
-            discovery,
-            pending,
+            self.timers.next(),
             self.buffer.next_deadline(),
             self.cache.next_expiry(),
         ]
@@ -832,7 +912,12 @@ impl Router for Dsr {
         Dsr::disjoint_routes(self, now, dst, k)
     }
 
-    fn handle_send_on_route(&mut self, now: SimTime, packet: Packet, route: &[Ipv4Addr]) {
+    fn handle_send_on_route(
+        &mut self,
+        now: SimTime,
+        packet: Packet,
+        route: &[Ipv4Addr],
+    ) -> Decision {
         Dsr::handle_send_on_route(self, now, packet, route)
     }
 

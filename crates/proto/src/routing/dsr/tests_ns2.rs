@@ -11,7 +11,17 @@ use sctpsim_wire::{Ipv4Packet, Ipv4Repr};
 
 use super::{Dsr, DsrConfig, Parsed};
 use crate::routing::testnet::TestNet;
-use crate::routing::{Router, RoutingOutput};
+use crate::routing::{Decision, Router, RoutingOutput};
+
+/// Hands `d` a control packet from `prev_hop`: a router consumes control traffic.
+fn feed(d: &mut Dsr, now: SimTime, prev_hop: Ipv4Addr, packet: Packet) {
+    assert_eq!(d.handle_receive(now, prev_hop, packet), Decision::Consumed);
+}
+
+/// `d` originates `packet` for a destination it has no route to: it waits in the buffer.
+fn buffer(d: &mut Dsr, now: SimTime, packet: Packet) {
+    assert_eq!(d.handle_send(now, packet), Decision::Buffered);
+}
 
 fn a(i: usize) -> Ipv4Addr {
     TestNet::addr(i)
@@ -165,7 +175,8 @@ fn tap_snoops_route_errors() {
             last_hop_external: false,
             addresses: vec![a(2), a(3)],
         };
-        d.handle_receive(
+        feed(
+            &mut d,
             ms(0),
             a(2),
             Packet::untagged(control_packet(a(3), a(7), 64, vec![reply])),
@@ -234,13 +245,14 @@ fn gratuitous_reply_shortens_the_route_at_the_source() {
             last_hop_external: false,
             addresses: path(&[1, 2, 3, 4]),
         };
-        n0.handle_receive(
+        feed(
+            &mut n0,
             ms(0),
             a(1),
             Packet::untagged(control_packet(a(4), a(0), 64, vec![long])),
         );
         assert_eq!(n0.next_hop(a(4)), Some(a(1)));
-        n0.handle_receive(ms(11), a(3), reply);
+        feed(&mut n0, ms(11), a(3), reply);
         assert_eq!(n0.next_hop(a(4)), Some(a(3)));
     }
 }
@@ -274,12 +286,13 @@ fn propagated_error_stops_stale_cache_replies() {
             error_dst: a(0),
             kind: RouteErrorKind::NodeUnreachable(a(2)),
         };
-        src.handle_receive(
+        feed(
+            &mut src,
             ms(0),
             a(1),
             Packet::untagged(control_packet(a(1), a(0), 64, vec![error])),
         );
-        src.handle_send(ms(100), tagged(TestNet::data_packet(0, 3, 30, 1)));
+        buffer(&mut src, ms(100), tagged(TestNet::data_packet(0, 3, 30, 1)));
         src.handle_timeout(ms(120));
         let request = drain(&mut src)
             .into_iter()
@@ -298,14 +311,15 @@ fn propagated_error_stops_stale_cache_replies() {
             last_hop_external: false,
             addresses: path(&[1, 2, 3]),
         };
-        cache_node.handle_receive(
+        feed(
+            &mut cache_node,
             ms(0),
             a(1),
             Packet::untagged(control_packet(a(3), a(5), 64, vec![reply])),
         );
         drain(&mut cache_node);
         assert_eq!(cache_node.cached_paths(), vec![path(&[5, 1, 2, 3])]);
-        cache_node.handle_receive(ms(121), a(0), request);
+        feed(&mut cache_node, ms(121), a(0), request);
         cache_node.handle_timeout(ms(200));
         let out = drain(&mut cache_node);
         let stale = replies(&out)
@@ -322,7 +336,8 @@ fn propagated_error_stops_stale_cache_replies() {
 
         // Held for max_err_hold (1 s) only.
         let mut late = Dsr::new(a(0), cfg, Rng::from_seed(1));
-        late.handle_receive(
+        feed(
+            &mut late,
             ms(0),
             a(1),
             Packet::untagged(control_packet(
@@ -337,7 +352,11 @@ fn propagated_error_stops_stale_cache_replies() {
                 }],
             )),
         );
-        late.handle_send(ms(1000), tagged(TestNet::data_packet(0, 3, 30, 1)));
+        buffer(
+            &mut late,
+            ms(1000),
+            tagged(TestNet::data_packet(0, 3, 30, 1)),
+        );
         late.handle_timeout(ms(1020));
         assert!(drain(&mut late).iter().all(|o| match o {
             RoutingOutput::Transmit { packet, .. } => !options(packet)
@@ -357,7 +376,8 @@ fn forwarders_of_route_errors_remove_the_link() {
         last_hop_external: false,
         addresses: path(&[2, 3]),
     };
-    n1.handle_receive(
+    feed(
+        &mut n1,
         ms(0),
         a(2),
         Packet::untagged(control_packet(a(3), a(1), 64, vec![reply])),
@@ -378,7 +398,8 @@ fn forwarders_of_route_errors_remove_the_link() {
         segs_left: 1,
         addresses: vec![a(1)],
     };
-    n1.handle_receive(
+    feed(
+        &mut n1,
         ms(1),
         a(2),
         Packet::untagged(control_packet(a(2), a(0), 64, vec![error, sr])),
@@ -392,7 +413,7 @@ fn forwarders_of_route_errors_remove_the_link() {
 /// of each request, jitter being < 10 ms.
 fn schedule(cfg: DsrConfig, until_ms: u64) -> Vec<(u64, u8)> {
     let mut d = Dsr::new(a(0), cfg, Rng::from_seed(5));
-    d.handle_send(ms(0), tagged(TestNet::data_packet(0, 3, 30, 1)));
+    buffer(&mut d, ms(0), tagged(TestNet::data_packet(0, 3, 30, 1)));
     let mut out = Vec::new();
     let mut now = ms(0);
     while let Some(t) = d.poll_timeout() {

@@ -33,7 +33,10 @@ mod vecmap;
 pub use mpr::{select as select_mprs, WILL_ALWAYS, WILL_DEFAULT, WILL_HIGH, WILL_LOW, WILL_NEVER};
 pub use table::Route;
 
-use super::{RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput};
+use super::timers::TimerTable;
+use super::{
+    Decision, Outputs, RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput,
+};
 use repo::{valid, DupTuple, Repositories};
 use sctpsim_kernel::{Packet, Rng, SimDuration, SimTime};
 use sctpsim_wire::olsr::{
@@ -149,16 +152,31 @@ pub struct Olsr {
     packet_seq: u16,
     msg_seq: u16,
     ip_ident: u16,
-    next_hello: SimTime,
-    next_tc: SimTime,
+    /// The HELLO and TC timers, the earliest forwarding jitter and the repositories' next
+    /// expiry.
+    timers: TimerTable<OlsrTimer>,
     /// §9.3: after the advertised set empties, empty TCs go out until then.
     tc_empty_until: SimTime,
-    /// Messages waiting for their forwarding jitter.
-    forward_queue: Vec<(SimTime, MessageRepr)>,
-    next_expiry: Option<SimTime>,
-    outputs: VecDeque<RoutingOutput>,
+    /// Messages waiting for their forwarding jitter (the earliest is [`OlsrTimer::Forward`]).
+    forward_queue: Vec<MessageRepr>,
+    outputs: Outputs,
     events: VecDeque<RoutingEvent>,
     counters: RoutingCounters,
+}
+
+/// What an OLSR router wakes up for (fields of [`TimerTable`]; the order is that of a
+/// wake-up's steps).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum OlsrTimer {
+    /// The earliest time a tuple of the repositories expires (not the duplicate set, which
+    /// expires through its own queue); recomputed when a repository was written.
+    Expiry,
+    /// The next HELLO (RFC 3626 §6.2, jittered as RFC 5148 §5.4).
+    Hello,
+    /// The next TC (§9.3, jittered).
+    Tc,
+    /// The earliest forwarding jitter of a queued message (§3.4, RFC 5148 §5.3).
+    Forward,
 }
 
 /// The counter key of a message type.
@@ -198,17 +216,17 @@ impl Olsr {
             packet_seq: 0,
             msg_seq: 0,
             ip_ident: 0,
-            next_hello: SimTime::ZERO,
-            next_tc: SimTime::ZERO,
+            timers: TimerTable::new(),
             tc_empty_until: SimTime::ZERO,
             forward_queue: Vec::new(),
-            next_expiry: None,
-            outputs: VecDeque::new(),
+            outputs: Outputs::default(),
             events: VecDeque::new(),
             counters: RoutingCounters::default(),
         };
-        olsr.next_hello = SimTime::ZERO + olsr.jitter();
-        olsr.next_tc = SimTime::ZERO + olsr.jitter();
+        let hello = SimTime::ZERO + olsr.jitter();
+        olsr.timers.set(OlsrTimer::Hello, hello);
+        let tc = SimTime::ZERO + olsr.jitter();
+        olsr.timers.set(OlsrTimer::Tc, tc);
         olsr
     }
 
@@ -466,7 +484,10 @@ impl Olsr {
         // Times only move when a repository was written (or purged); a packet of duplicates
         // leaves the deadline as it was.
         if self.repo.touched {
-            self.next_expiry = self.repo.next_expiry(now);
+            match self.repo.next_expiry(now) {
+                Some(t) => self.timers.set(OlsrTimer::Expiry, t),
+                None => self.timers.cancel(OlsrTimer::Expiry),
+            }
             self.repo.touched = false;
         }
     }
@@ -481,7 +502,11 @@ impl Olsr {
         // followed by an update at the same instant before time moves on), so before then a
         // purge would remove nothing and can be skipped. The duplicate set is not part of
         // `next_expiry`; it expires through its own queue.
-        if self.next_expiry.is_some_and(|t| !valid(t, now)) {
+        if self
+            .timers
+            .get(OlsrTimer::Expiry)
+            .is_some_and(|t| !valid(t, now))
+        {
             changed |= self.repo.purge(now);
         } else {
             self.repo.purge_dups(now);
@@ -706,26 +731,28 @@ impl Olsr {
             msg.ttl -= 1;
             msg.hop_count = msg.hop_count.saturating_add(1);
             let due = now + self.jitter();
-            self.forward_queue.push((due, msg));
+            self.timers.set_earlier(OlsrTimer::Forward, due);
+            self.forward_queue.push(msg);
         }
     }
 
-    /// Sends a data packet (tag and all) to the next hop toward `dst`, or drops it.
-    fn route_data(&mut self, packet: Packet, dst: Ipv4Addr) {
-        match self.route(dst) {
-            Some(r) => self.outputs.push_back(RoutingOutput::Transmit {
+    /// Decides for a data packet (tag and all): to the next hop toward `dst`, or dropped
+    /// (OLSR has no send buffer).
+    fn route_data(&mut self, packet: Packet, dst: Ipv4Addr) -> Decision {
+        let d = match self.route(dst) {
+            Some(r) => Decision::Forward {
                 next_hop: r.next_hop,
                 packet,
-                control: false,
-            }),
+            },
             None => {
                 self.counters.count_drop(RouteDropReason::NoRoute);
-                self.outputs.push_back(RoutingOutput::Drop {
+                Decision::Drop {
                     packet,
                     reason: RouteDropReason::NoRoute,
-                });
+                }
             }
-        }
+        };
+        self.outputs.decide(d)
     }
 }
 
@@ -754,47 +781,53 @@ impl Router for Olsr {
         self.addr
     }
 
-    fn handle_send(&mut self, _now: SimTime, packet: Packet) {
+    fn handle_send(&mut self, _now: SimTime, packet: Packet) -> Decision {
         let Some(dst) = Ipv4Packet::new_checked(&packet.bytes[..])
             .ok()
             .map(|p| p.dst_addr())
         else {
             self.counters.malformed += 1;
-            return;
+            return Decision::Consumed;
         };
         if dst == self.addr {
-            self.outputs.push_back(RoutingOutput::Deliver { packet });
+            self.outputs.decide(Decision::Deliver(packet))
         } else if dst == Ipv4Addr::BROADCAST {
-            self.outputs.push_back(RoutingOutput::Transmit {
+            self.outputs.decide(Decision::Forward {
                 next_hop: Ipv4Addr::BROADCAST,
                 packet,
-                control: false,
-            });
+            })
         } else {
-            self.route_data(packet, dst);
+            self.route_data(packet, dst)
         }
     }
 
-    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) {
+    fn handle_receive(&mut self, now: SimTime, _prev_hop: Ipv4Addr, packet: Packet) -> Decision {
         match classify(self.addr, &packet.bytes) {
-            Err(_) => self.counters.malformed += 1,
+            Err(_) => {
+                self.counters.malformed += 1;
+                Decision::Consumed
+            }
             Ok(Incoming::Olsr(src, repr)) => {
                 if src != self.addr {
                     self.receive_olsr(now, src, repr, packet.len());
                 }
+                Decision::Consumed
             }
             Ok(Incoming::Data(dst)) => {
                 if dst == self.addr || dst == Ipv4Addr::BROADCAST {
-                    self.outputs.push_back(RoutingOutput::Deliver { packet });
-                    return;
+                    return self.outputs.decide(Decision::Deliver(packet));
                 }
                 // IP forwarding has already decremented the TTL (Router contract).
                 if self.route(dst).is_some() {
                     self.counters.data_forwarded += 1;
                 }
-                self.route_data(packet, dst);
+                self.route_data(packet, dst)
             }
         }
+    }
+
+    fn outputs_before_decision(&self) -> usize {
+        self.outputs.before_decision()
     }
 
     fn handle_link_failure(&mut self, now: SimTime, next_hop: Ipv4Addr, packets: Vec<Packet>) {
@@ -834,10 +867,10 @@ impl Router for Olsr {
     fn handle_timeout(&mut self, now: SimTime) {
         self.update(now, false);
         let mut msgs = Vec::new();
-        if now >= self.next_hello {
+        if self.timers.is_due(OlsrTimer::Hello, now) {
             msgs.push(self.make_hello(now));
             let j = self.jitter();
-            self.next_hello = now
+            let next = now
                 + SimDuration::from_nanos(
                     self.cfg
                         .hello_interval
@@ -845,13 +878,14 @@ impl Router for Olsr {
                         .saturating_sub(j.as_nanos())
                         .max(1),
                 );
+            self.timers.set(OlsrTimer::Hello, next);
         }
-        if now >= self.next_tc {
+        if self.timers.is_due(OlsrTimer::Tc, now) {
             if !self.advertised.is_empty() || valid(self.tc_empty_until, now) {
                 msgs.push(self.make_tc());
             }
             let j = self.jitter();
-            self.next_tc = now
+            let next = now
                 + SimDuration::from_nanos(
                     self.cfg
                         .tc_interval
@@ -859,14 +893,16 @@ impl Router for Olsr {
                         .saturating_sub(j.as_nanos())
                         .max(1),
                 );
+            self.timers.set(OlsrTimer::Tc, next);
         }
         // Piggybacking (RFC 3626 §3.4: a packet carries several messages; RFC 5148 §5.3: a
         // message held for its forwarding jitter may leave earlier with another packet): when
         // anything is due, every message still waiting goes in the same packet. ns-3 bundles
         // likewise (everything queued within one jitter window), so both count IP packets of
         // similar fill.
-        if !msgs.is_empty() || self.forward_queue.iter().any(|(t, _)| *t <= now) {
-            for (_, m) in self.forward_queue.drain(..) {
+        if !msgs.is_empty() || self.timers.is_due(OlsrTimer::Forward, now) {
+            self.timers.cancel(OlsrTimer::Forward);
+            for m in self.forward_queue.drain(..) {
                 *self
                     .counters
                     .relayed
@@ -887,16 +923,7 @@ impl Router for Olsr {
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
-        let forward = self.forward_queue.iter().map(|(t, _)| *t).min();
-        [
-            Some(self.next_hello),
-            Some(self.next_tc),
-            forward,
-            self.next_expiry,
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        self.timers.next()
     }
 
     fn counters(&self) -> &RoutingCounters {

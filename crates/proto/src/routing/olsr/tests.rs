@@ -10,6 +10,11 @@ use sctpsim_wire::olsr::{MessageBody, OlsrRepr, MPR_NEIGH};
 use sctpsim_wire::pcap::{PcapWriter, LINKTYPE_RAW};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Hands `r` a control packet (or malformed input) from `prev_hop`: consumed.
+fn take_control(r: &mut Olsr, now: SimTime, prev_hop: Ipv4Addr, packet: Packet) {
+    assert_eq!(r.handle_receive(now, prev_hop, packet), Decision::Consumed);
+}
+
 fn secs(s: u64) -> SimTime {
     SimTime::ZERO + SimDuration::from_secs(s)
 }
@@ -522,19 +527,20 @@ fn malformed_control_packets_are_counted() {
     let mut bad = hello.clone();
     let last = bad.len() - 1;
     bad[last] ^= 1;
-    r.handle_receive(secs(5), TestNet::addr(0), Packet::untagged(bad));
+    take_control(&mut r, secs(5), TestNet::addr(0), Packet::untagged(bad));
     // Bad IP checksum.
     let mut bad = hello.clone();
     bad[8] ^= 1;
-    r.handle_receive(secs(5), TestNet::addr(0), Packet::untagged(bad));
+    take_control(&mut r, secs(5), TestNet::addr(0), Packet::untagged(bad));
     // Truncated.
-    r.handle_receive(
+    take_control(
+        &mut r,
         secs(5),
         TestNet::addr(0),
         Packet::untagged(hello[..hello.len() - 3].to_vec()),
     );
     assert_eq!(r.counters().malformed, 3);
-    r.handle_receive(secs(5), TestNet::addr(0), Packet::untagged(hello));
+    take_control(&mut r, secs(5), TestNet::addr(0), Packet::untagged(hello));
     assert_eq!(r.counters().malformed, 3);
     assert_eq!(r.counters().rx["hello"].packets, 1);
 }
@@ -546,7 +552,8 @@ proptest::proptest! {
         flips in proptest::collection::vec((0usize..200, proptest::num::u8::ANY), 0..6),
     ) {
         let mut r = Olsr::new(TestNet::addr(0), OlsrConfig::default(), Rng::from_seed(3));
-        r.handle_receive(secs(1), TestNet::addr(1), Packet::untagged(data.clone()));
+        // Whatever the decision is, it may not panic.
+        let _ = r.handle_receive(secs(1), TestNet::addr(1), Packet::untagged(data.clone()));
         // A valid OLSR packet with mutated bytes and repaired checksums, so that the OLSR
         // parser and the repositories see the damage.
         let repr = OlsrRepr {
@@ -569,7 +576,7 @@ proptest::proptest! {
         }
         let udp = UdpRepr { src_port: UDP_PORT, dst_port: UDP_PORT };
         let p = udp_datagram(TestNet::addr(1), Ipv4Addr::BROADCAST, 1, 1, &udp, &payload);
-        r.handle_receive(secs(1), TestNet::addr(1), Packet::untagged(p));
+        take_control(&mut r, secs(1), TestNet::addr(1), Packet::untagged(p));
         r.handle_timeout(secs(3));
         while r.poll_output().is_some() {}
         r.check_invariants();
@@ -715,7 +722,7 @@ fn one_recomputation_per_packet_and_lookups_see_it() {
             tc_from(a(3), 1, 1, &[a(4)]),
         ],
     );
-    r.handle_receive(now, a(1), packet);
+    take_control(&mut r, now, a(1), packet);
     assert_eq!(
         r.recomputations(),
         1,
@@ -734,19 +741,17 @@ fn one_recomputation_per_packet_and_lookups_see_it() {
     assert_eq!(r.mpr_set().iter().copied().collect::<Vec<_>>(), vec![a(1)]);
     r.check_invariants();
     // A data packet sent now goes out at once on the new route.
-    r.handle_send(now, Packet::untagged(TestNet::data_packet(0, 2, 64, 1)));
-    match r.poll_output() {
-        Some(RoutingOutput::Transmit {
-            next_hop, control, ..
-        }) => {
-            assert_eq!(next_hop, a(1));
-            assert!(!control);
-        }
-        other => panic!("expected a transmission, got {other:?}"),
+    match r.handle_send(now, Packet::untagged(TestNet::data_packet(0, 2, 64, 1))) {
+        Decision::Forward { next_hop, .. } => assert_eq!(next_hop, a(1)),
+        other => panic!("expected the packet forwarded, got {other:?}"),
     }
+    assert!(
+        r.poll_output().is_none(),
+        "the packet is the decision, not an output"
+    );
     // A packet of duplicates changes nothing and recomputes nothing.
     let again = control_packet(a(1), 2, vec![tc_from(a(3), 1, 1, &[a(4)])]);
-    r.handle_receive(now, a(1), again);
+    take_control(&mut r, now, a(1), again);
     assert_eq!(r.recomputations(), 1);
     // The HELLO that withdraws 2 (NOT_NEIGH) changes the 2-hop set: one recomputation, and
     // the route to 2 is gone (RouteBroken) as soon as the packet has been processed.
@@ -759,7 +764,7 @@ fn one_recomputation_per_packet_and_lookups_see_it() {
         ],
     );
     while r.poll_event().is_some() {}
-    r.handle_receive(now, a(1), control_packet(a(1), 3, vec![hello]));
+    take_control(&mut r, now, a(1), control_packet(a(1), 3, vec![hello]));
     assert_eq!(r.recomputations(), 2);
     assert_eq!(r.next_hop(a(2)), None);
     assert_eq!(
@@ -789,7 +794,7 @@ fn refreshed_router() -> Olsr {
             tc_from(a(3), 1, 1, &[a(4)]),
         ],
     );
-    r.handle_receive(secs(1), a(1), packet);
+    take_control(&mut r, secs(1), a(1), packet);
     assert_eq!(r.recomputations(), 1);
     assert_eq!(r.next_hop(a(4)), Some(a(1)));
     r.check_invariants();
@@ -823,7 +828,7 @@ fn refreshed_tuples_do_not_recompute() {
             tc_from(a(3), 7, 2, &[a(4)]),
         ],
     );
-    r.handle_receive(secs(3), a(1), packet);
+    take_control(&mut r, secs(3), a(1), packet);
     assert_eq!(r.recomputations(), 1, "refreshes only: no recomputation");
     assert_eq!(r.routes(), &routes[..]);
     assert_eq!(r.mpr_set(), &mprs);
@@ -831,7 +836,7 @@ fn refreshed_tuples_do_not_recompute() {
     // 4 (three hops) advertises 2 and 3 (two hops): longer paths to known destinations,
     // which cannot change anything.
     let packet = control_packet(a(1), 3, vec![tc_from(a(4), 1, 1, &[a(2), a(3)])]);
-    r.handle_receive(secs(4), a(1), packet);
+    take_control(&mut r, secs(4), a(1), packet);
     assert_eq!(r.recomputations(), 1, "a longer path is no change");
     assert_eq!(r.routes(), &routes[..]);
     assert_eq!(
@@ -859,7 +864,7 @@ fn real_changes_still_recompute() {
             &[a(0), a(2), a(3), a(5)],
         )],
     );
-    r.handle_receive(secs(2), a(1), control_packet(a(1), 2, vec![hello]));
+    take_control(&mut r, secs(2), a(1), control_packet(a(1), 2, vec![hello]));
     assert_eq!(r.recomputations(), 2);
     assert_eq!(
         r.routes()
@@ -871,7 +876,8 @@ fn real_changes_still_recompute() {
     r.check_invariants();
     // 2 advertises 4: the same length as through 3, but 2 < 3 wins the tie, so the route's
     // last hop changes (the next hop stays 1): recomputed.
-    r.handle_receive(
+    take_control(
+        &mut r,
         secs(3),
         a(1),
         control_packet(a(1), 3, vec![tc_from(a(2), 1, 1, &[a(4)])]),
@@ -880,7 +886,8 @@ fn real_changes_still_recompute() {
     r.check_invariants();
     // 3 withdraws 4 under a new ANSN: the route to 4 was found through 2 since the last
     // change, so nothing to recompute; then 2 withdraws it too, which removes the route.
-    r.handle_receive(
+    take_control(
+        &mut r,
         secs(4),
         a(1),
         control_packet(a(1), 4, vec![tc_from(a(3), 2, 2, &[])]),
@@ -893,7 +900,8 @@ fn real_changes_still_recompute() {
     assert_eq!(r.next_hop(a(4)), Some(a(1)));
     r.check_invariants();
     while r.poll_event().is_some() {}
-    r.handle_receive(
+    take_control(
+        &mut r,
         secs(5),
         a(1),
         control_packet(a(1), 5, vec![tc_from(a(2), 2, 2, &[])]),
@@ -914,7 +922,8 @@ fn real_changes_still_recompute() {
             t as u16 + 10,
             &[(sctpsim_wire::olsr::SYM_LINK, SYM_NEIGH, &[a(0), a(2), a(5)])],
         );
-        r.handle_receive(
+        take_control(
+            &mut r,
             secs(t),
             a(1),
             control_packet(a(1), t as u16 + 10, vec![hello]),
