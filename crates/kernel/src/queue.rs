@@ -142,6 +142,17 @@ impl<T> EventQueue<T> {
             Some(b) => b,
             None => return,
         };
+        if self.buckets[b].len() == 1 {
+            // A bucket of one: its entry is the minimum and goes to bucket 0, as the loop
+            // below would move it, without the swap, the scan for the minimum and the drain.
+            if let Some((key, item)) = self.buckets[b].pop() {
+                self.occupied[b >> 6] &= !(1 << (b & 63));
+                self.last = key;
+                self.buckets[0].push((key, item));
+                self.occupied[0] |= 1;
+            }
+            return;
+        }
         core::mem::swap(&mut self.spare, &mut self.buckets[b]);
         self.occupied[b >> 6] &= !(1 << (b & 63));
         let min = self.spare.iter().map(|(k, _)| *k).min().unwrap_or(self.last);
