@@ -159,7 +159,12 @@ impl<T> EventQueue<T> {
         }
         core::mem::swap(&mut self.spare, &mut self.buckets[b]);
         self.occupied[b >> 6] &= !(1 << (b & 63));
-        let min = self.spare.iter().map(|(k, _)| *k).min().unwrap_or(self.last);
+        let min = self
+            .spare
+            .iter()
+            .map(|(k, _)| *k)
+            .min()
+            .unwrap_or(self.last);
         self.last = min;
         // Every entry lands in a bucket below `b`, so never in the one just emptied.
         for (key, item) in self.spare.drain(..) {
