@@ -11,9 +11,18 @@ use std::net::Ipv4Addr;
 ///
 /// The result is an unfolded partial sum: it is congruent to the true sum modulo `0xFFFF` and is
 /// zero only if every byte is zero. Fold it with [`fold`].
+///
+/// Summed four octets at a time: a big-endian 32-bit word `hi·2^16 + lo` is congruent to
+/// `hi + lo` modulo `0xFFFF` (2^16 ≡ 1), so the partial sum stays valid and [`fold`] gives the
+/// same value, with half the loop iterations (every IPv4 header verified at every hop, every
+/// UDP and TCP checksum).
 pub fn sum_bytes(data: &[u8]) -> u32 {
     let mut acc: u64 = 0;
-    let mut words = data.chunks_exact(2);
+    let mut quads = data.chunks_exact(4);
+    for q in &mut quads {
+        acc += u64::from(u32::from_be_bytes([q[0], q[1], q[2], q[3]]));
+    }
+    let mut words = quads.remainder().chunks_exact(2);
     for word in &mut words {
         acc += u64::from(u16::from_be_bytes([word[0], word[1]]));
     }
@@ -135,6 +144,26 @@ mod test {
             30,
         );
         assert_eq!(sum, 0xc0a8 + 0x0001 + 0x0a00 + 0x0002 + 17 + 30);
+    }
+
+    /// The one's complement sum of `data` word by word, folded: RFC 1071 §4.1 as written.
+    fn reference_sum(data: &[u8]) -> u16 {
+        let mut sum: u32 = 0;
+        for w in data.chunks(2) {
+            let word = u32::from(w[0]) << 8 | u32::from(w.get(1).copied().unwrap_or(0));
+            sum += word;
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        sum as u16
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn four_octet_sums_fold_like_two_octet_sums(
+            data in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+        ) {
+            proptest::prop_assert_eq!(fold(sum_bytes(&data)), reference_sum(&data));
+        }
     }
 
     #[test]

@@ -368,15 +368,19 @@ impl Radio {
         power_w: f64,
     ) -> (Option<RxReport>, Option<bool>) {
         let mut report = None;
-        let locked = self.lock.filter(|l| l.frame == id && l.end == now);
+        // The lock is taken out only when it is this frame's (`take_if`), never copied to test
+        // it: `Lock` is 72 bytes and every frame end of every neighbour comes here, locked on
+        // or not (cachegrind, BENCHMARKS.md "Against 8f75f88").
+        let is_locked = |l: &mut Lock| l.frame == id && l.end == now;
+        let locked;
         match &self.params {
             ReceptionParams::Threshold(t) => {
                 if power_w < t.cs_thresh_w {
                     return (None, None);
                 }
                 self.sensed = self.sensed.saturating_sub(1);
-                if let Some(l) = locked {
-                    self.lock = None;
+                locked = self.lock.take_if(is_locked);
+                if let Some(l) = &locked {
                     let loss = match (l.corrupted, l.collided) {
                         (false, _) => None,
                         (true, true) => Some(RxLoss::Collision),
@@ -394,8 +398,8 @@ impl Radio {
                 if let Some(pos) = self.arrivals.iter().position(|a| a.frame == id) {
                     self.arrivals.swap_remove(pos);
                 }
-                if let Some(l) = locked {
-                    self.lock = None;
+                locked = self.lock.take_if(is_locked);
+                if let Some(l) = &locked {
                     let (segs, n) = segments(l.mode, l.preamble, l.start, l.end);
                     let p = model.frame_success_rate(&segs[..n], l.power_w, &self.interferers);
                     // One draw per locked frame, whatever its success probability.
@@ -416,7 +420,7 @@ impl Radio {
                 }
             }
         }
-        if let (Some(r), Some(fe), Some(l)) = (&mut report, &mut self.frame_error, locked) {
+        if let (Some(fe), Some(r), Some(l)) = (&mut self.frame_error, &mut report, &locked) {
             let (model, unit, rng) = &mut **fe;
             let exposure = unit.exposure(l.bytes as usize, l.end.0.saturating_sub(l.start.0));
             // One draw per reported frame, good or not, so the stream's use does not depend on

@@ -15,6 +15,29 @@ use super::{Dcf, Phase};
 use crate::mac::phy_timing::{PhyMode, ACK_BYTES};
 use crate::mac::profiles::MacConfig;
 
+/// DIFS (§10.3.2.3.5) and EIFS (§10.3.2.3.7) of a MAC's configuration, computed once when
+/// the MAC is made: they depend only on the configuration, which never changes, and the
+/// access start is computed after every input ([`Dcf::rearm`]). Computed there per call (the
+/// EIFS from the PHY's timing and the Ack's airtime), they cost 0.9 % of a `manet-cbr` run's
+/// instructions (cachegrind, BENCHMARKS.md "Against 8f75f88").
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Ifs {
+    /// DIFS = SIFS + 2·slot ([`MacConfig::difs`]).
+    pub(super) difs: SimDuration,
+    /// EIFS ([`MacConfig::eifs`]).
+    pub(super) eifs: SimDuration,
+}
+
+impl Ifs {
+    /// The DIFS and EIFS of `cfg`.
+    pub(super) fn of(cfg: &MacConfig) -> Self {
+        Ifs {
+            difs: cfg.difs(),
+            eifs: cfg.eifs(),
+        }
+    }
+}
+
 /// Physical and virtual carrier sense (§10.3.2.1): when the medium last became idle, the
 /// NAV, and the EIFS after a frame received in error. Read on every frame heard.
 #[derive(Clone, Debug)]
@@ -100,11 +123,11 @@ impl CarrierSense {
 
     /// Where slot counting starts in the current idle period: DIFS after the medium became
     /// idle, EIFS after the end of a frame received in error, DIFS after the NAV ends.
-    pub(super) fn access_start(&self, cfg: &MacConfig) -> SimTime {
-        let difs = cfg.difs();
+    pub(super) fn access_start(&self, ifs: Ifs) -> SimTime {
+        let difs = ifs.difs;
         let mut t = (self.idle_since + difs).max(self.nav_until + difs);
         if let Some(e) = self.eifs_ref {
-            t = t.max(e + cfg.eifs());
+            t = t.max(e + ifs.eifs);
         }
         t
     }
@@ -333,7 +356,7 @@ impl Dcf {
             self.cs.was_busy = false;
             self.cs.idle_since = now;
         }
-        let target = self.cs.access_start(&self.cfg);
+        let target = self.cs.access_start(self.ifs);
         match self.backoff.count_from {
             // The medium has been idle since `idle_since`; counting starts at the IFS end.
             None => self.backoff.arm(target),
