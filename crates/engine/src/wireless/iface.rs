@@ -31,8 +31,6 @@ pub const ADHOC_BSSID: MacAddr = MacAddr([0x02, 0xff, 0x00, 0x00, 0x00, 0x01]);
 pub struct WifiIface {
     /// Reception state.
     pub radio: Radio,
-    /// Earliest MAC wake-up already queued (stale wake-ups are no-ops).
-    pub wake: sctpsim_kernel::WakeSlot,
     /// The node it belongs to.
     pub node: NodeId,
     /// Its index among the node's interfaces.
@@ -41,6 +39,10 @@ pub struct WifiIface {
     pub addr: Ipv4Addr,
     /// Its MAC address.
     pub mac: MacAddr,
+    /// Earliest MAC wake-up already queued (stale wake-ups are no-ops). Right before the
+    /// `Dcf`, on the cache line of its phase and carrier sense (bytes 320–335), which every
+    /// pump of the MAC reads anyway.
+    pub wake: sctpsim_kernel::WakeSlot,
     /// The 802.11 MAC.
     pub dcf: Dcf,
 }

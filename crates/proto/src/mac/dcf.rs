@@ -157,6 +157,11 @@ const MAX_DURATION_US: u64 = 32_767;
 /// `counters.rx_frames` ending at byte 272 (256 without `ifs`), the struct 768 bytes (752); at
 /// offset 288 the hot fields still span lines 4–8 of the `WifiIface`, and `ifs` shares line 8
 /// with `counters.rx_frames`.
+///
+/// Since then the `Radio` has grown and the `Dcf` sits at byte 336 of the `WifiIface` (16
+/// bytes into line 5). With `response` boxed (2026-11-29) `counters.rx_errors` ends at byte
+/// 232 of the `Dcf` (568 of the `WifiIface`): the hot fields span lines 5–8, four lines
+/// instead of five, and the struct is 720 bytes.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Dcf {
@@ -170,7 +175,11 @@ pub struct Dcf {
     on_air: Option<OnAir>,
     cfg: Arc<MacConfig>,
     events: VecDeque<MacEvent>,
-    response: Option<Response>,
+    /// Boxed (8 bytes instead of 56): with it inline the hot fields spanned five cache lines
+    /// of the `WifiIface` (the `Dcf` at its byte 336), boxed they span four. A response
+    /// exists only for the SIFS before a CTS or Ack, but `poll_transmit` and `poll_timeout`
+    /// test for it on every call.
+    response: Option<Box<Response>>,
     role: Role,
     /// DIFS and EIFS of `cfg`, computed once. Here, on the cache line of
     /// `counters.rx_frames`, rather than next to `cfg`: there it moved `role` by 16 bytes and
@@ -470,12 +479,12 @@ impl Dcf {
                         .0
                         .saturating_sub((self.cfg.sifs + cts_time).0);
                     let duration = duration_field(SimDuration(rest));
-                    self.response = Some(Response {
+                    self.response = Some(Box::new(Response {
                         at: now + self.cfg.sifs,
                         frame: FrameRepr::Cts(CtsRepr { duration, ra: r.ta }).to_bytes(),
                         mode,
                         kind: FrameKind::Cts,
-                    });
+                    }));
                 } else {
                     self.counters.cts_suppressed += 1;
                 }
@@ -562,7 +571,7 @@ impl Dcf {
             return None;
         }
         if self.response.as_ref().is_some_and(|r| r.at <= now) {
-            let r = self.response.take()?;
+            let r = *self.response.take()?;
             match r.kind {
                 FrameKind::Cts => self.counters.tx_cts += 1,
                 _ => self.counters.tx_ack += 1,
@@ -974,7 +983,7 @@ impl Dcf {
     /// Schedules the Ack of a frame from `ta` received with `mode` (§10.3.2.9 Ack procedure: after SIFS,
     /// regardless of the busy/idle state of the medium).
     fn schedule_ack(&mut self, now: SimTime, ta: MacAddr, mode: PhyMode) {
-        self.response = Some(Response {
+        self.response = Some(Box::new(Response {
             at: now + self.cfg.sifs,
             frame: FrameRepr::Ack(AckRepr {
                 duration: 0,
@@ -983,7 +992,7 @@ impl Dcf {
             .to_bytes(),
             mode: self.cfg.control_mode(mode),
             kind: FrameKind::Ack,
-        });
+        }));
     }
 
     /// §10.3.2.14.3: a cache of <Address 2, sequence number, fragment number> per transmitter;

@@ -296,14 +296,19 @@ impl Dcf {
 
     /// Whether the frame in service may go now: its backoff has ended (or ended at this
     /// instant, frozen by a transmission that started at the same time).
+    ///
+    /// The frame in service (a cold field, 200 bytes past the hot ones) is tested last, once
+    /// the backoff has ended: written `phase != Contend || current.is_none()`, the compiler
+    /// loaded both and combined them without a branch, so every [`Dcf::poll_transmit`] of
+    /// an idle MAC touched that line (cachegrind, `manet-cbr` 20 flows 60 s: 0.98 M of the
+    /// 3.1 M more L1 read misses than 8f75f88).
     pub(super) fn access_granted(&self, now: SimTime) -> bool {
-        if self.phase != Phase::Contend || self.current.is_none() {
+        if self.phase != Phase::Contend {
             return false;
         }
-        if self.backoff.due_at == Some(now) {
-            return true;
-        }
-        self.access_deadline().is_some_and(|d| d <= now)
+        let ended =
+            self.backoff.due_at == Some(now) || self.access_deadline().is_some_and(|d| d <= now);
+        ended && self.current.is_some()
     }
 
     /// Freezes the backoff at `now`: the whole idle slots since `count_from` are consumed
