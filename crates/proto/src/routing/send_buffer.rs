@@ -7,6 +7,7 @@
 //! Packets wait with their [`sctpsim_kernel::PacketTag`] so that whatever ends them later (sent
 //! on the discovered route, or dropped) still names their flow.
 
+use super::{Decision, Outputs, RouteDropReason, RoutingCounters, RoutingOutput};
 use sctpsim_kernel::{Packet, PacketTag, SimDuration, SimTime};
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
@@ -56,6 +57,38 @@ pub enum Offer {
     QueuedDropping(Packet),
     /// The buffer refused it; it is given back.
     Refused(Packet),
+}
+
+impl Offer {
+    /// The router's decision for the offered packet (AODV and DSR alike): buffered — an older
+    /// packet given up for it is dropped as an output — or refused, which is the decision's
+    /// drop when the packet was the one handed in (`handed_in`), else an output's drop of a
+    /// packet the router held. Every drop is counted as `send_buffer_full`.
+    pub(crate) fn settle(
+        self,
+        handed_in: bool,
+        counters: &mut RoutingCounters,
+        out: &mut Outputs,
+    ) -> Decision {
+        let reason = RouteDropReason::SendBufferFull;
+        match self {
+            Offer::Queued => Decision::Buffered,
+            Offer::QueuedDropping(packet) => {
+                counters.count_drop(reason);
+                out.push_back(RoutingOutput::Drop { packet, reason });
+                Decision::Buffered
+            }
+            Offer::Refused(packet) if handed_in => {
+                counters.count_drop(reason);
+                out.decide(Decision::Drop { packet, reason })
+            }
+            Offer::Refused(packet) => {
+                counters.count_drop(reason);
+                out.push_back(RoutingOutput::Drop { packet, reason });
+                Decision::Consumed
+            }
+        }
+    }
 }
 
 /// One waiting packet.

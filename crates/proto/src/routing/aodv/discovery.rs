@@ -1,7 +1,6 @@
 //! Route discovery at the originator (RFC 3561 §6.3, §6.4) and local repair (§6.12).
 
 use super::{Aodv, AodvTimer, Discovery};
-use crate::routing::send_buffer::Offer;
 use crate::routing::{Decision, RouteDropReason};
 use sctpsim_kernel::{Packet, SimDuration, SimTime};
 use sctpsim_wire::aodv::{AodvRepr, RreqRepr, Unreachable};
@@ -20,20 +19,11 @@ impl Aodv {
         packet: Packet,
         handed_in: bool,
     ) -> Decision {
-        let decision = match self.buffer.offer(now, dst, packet) {
-            Offer::Queued => Decision::Buffered,
-            Offer::QueuedDropping(old) => {
-                self.drop_packet(old, RouteDropReason::SendBufferFull);
-                Decision::Buffered
-            }
-            Offer::Refused(p) if handed_in => {
-                self.drop_decision(p, RouteDropReason::SendBufferFull)
-            }
-            Offer::Refused(p) => {
-                self.drop_packet(p, RouteDropReason::SendBufferFull);
-                Decision::Consumed
-            }
-        };
+        let decision = self.buffer.offer(now, dst, packet).settle(
+            handed_in,
+            &mut self.counters,
+            &mut self.out,
+        );
         self.ensure_discovery(now, dst);
         decision
     }

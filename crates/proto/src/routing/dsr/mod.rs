@@ -49,7 +49,7 @@ use sctpsim_kernel::{Packet, PacketTag, Rng, SimDuration, SimTime};
 use sctpsim_wire::dsr::{dsr_packet, DsrOption, DsrRepr, IP_PROTOCOL_DSR, NO_NEXT_HEADER};
 use sctpsim_wire::{IpProtocol, Ipv4Packet, Ipv4Repr, WireError};
 
-use super::send_buffer::{BufferPolicy, Expiry, Offer, Overflow, SendBuffer};
+use super::send_buffer::{BufferPolicy, Expiry, Overflow, SendBuffer};
 use super::timers::TimerTable;
 use super::{
     Decision, Outputs, RouteDropReason, Router, RoutingCounters, RoutingEvent, RoutingOutput,
@@ -561,20 +561,11 @@ impl Dsr {
             let routed = self.route_data(now, packet, &route);
             return self.settle(routed, handed_in);
         }
-        let decision = match self.buffer.offer(now, dst, packet) {
-            Offer::Queued => Decision::Buffered,
-            Offer::QueuedDropping(old) => {
-                self.drop_packet(old, RouteDropReason::SendBufferFull);
-                Decision::Buffered
-            }
-            Offer::Refused(p) if handed_in => {
-                self.drop_decision(p, RouteDropReason::SendBufferFull)
-            }
-            Offer::Refused(p) => {
-                self.drop_packet(p, RouteDropReason::SendBufferFull);
-                Decision::Consumed
-            }
-        };
+        let decision = self.buffer.offer(now, dst, packet).settle(
+            handed_in,
+            &mut self.counters,
+            &mut self.outputs,
+        );
         self.discover(now, dst);
         decision
     }
