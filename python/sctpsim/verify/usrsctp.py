@@ -80,7 +80,7 @@ def _tshark_bad(pcap_dir: Path) -> tuple[int, int]:
     return total, bad
 
 
-@register("usrsctp", "sctpsim SCTP vs usrsctp: impaired path, both roles, shutdown and abort, stream reset")
+@register("usrsctp", "sctpsim SCTP vs usrsctp: impaired path, both roles, shutdown and abort, stream reset, I-DATA, NR-SACK")
 def check(quick: bool) -> list[Row]:
     # CI (scripts/test.sh) sets SCTPSIM_REQUIRE_TOOLS=1: there a missing library or binary is a
     # failure, not a skip.
@@ -126,41 +126,17 @@ def check(quick: bool) -> list[Row]:
                 "%",
             )
         )
-    # RFC 6525: the StreamReset rows (one per role, `seeds` runs each): both resets performed.
-    if "reconfig_performed" in r:
-        rows.append(
-            Row(
-                f"usrsctp: stream reset runs not passing ({2 * seeds} runs, RFC 6525)",
-                2.0 * seeds - r["reconfig_performed"],
-                0.0,
-                0.0,
-                "runs",
-            )
-        )
-    # RFC 8260: the IData rows (one per role, `seeds` runs each): I-DATA negotiated, every
-    # reliable message delivered in order, abandoned ones skipped by I-FORWARD-TSN.
-    if "i_data_ok" in r:
-        rows.append(
-            Row(
-                f"usrsctp: I-DATA runs not passing ({2 * seeds} runs, RFC 8260)",
-                2.0 * seeds - r["i_data_ok"],
-                0.0,
-                0.0,
-                "runs",
-            )
-        )
-    # NR-SACK: the NrSack rows (one per role, `seeds` runs each): NR-SACK negotiated, each side
-    # acknowledging only with NR-SACK chunks, every reliable message delivered.
-    if "nr_sack_ok" in r:
-        rows.append(
-            Row(
-                f"usrsctp: NR-SACK runs not passing ({2 * seeds} runs)",
-                2.0 * seeds - r["nr_sack_ok"],
-                0.0,
-                0.0,
-                "runs",
-            )
-        )
+    # The special cases, one row per role, `seeds` runs each (RESULT counts the passing runs):
+    # RFC 6525 StreamReset (both resets performed); RFC 8260 IData (I-DATA negotiated, every
+    # reliable message delivered in order, abandoned ones skipped by I-FORWARD-TSN); NrSack
+    # (NR-SACK negotiated, each side acknowledging only with NR-SACK chunks).
+    for key, what in (
+        ("reconfig_performed", "stream reset runs not passing ({n} runs, RFC 6525)"),
+        ("i_data_ok", "I-DATA runs not passing ({n} runs, RFC 8260)"),
+        ("nr_sack_ok", "NR-SACK runs not passing ({n} runs)"),
+    ):
+        if key in r:
+            rows.append(Row(f"usrsctp: {what.format(n=2 * seeds)}", 2.0 * seeds - r[key], 0.0, 0.0, "runs"))
     if total >= 0:
         rows.append(
             Row(f"usrsctp: tshark malformed/bad CRC ({total} pkts, {capture_seeds} seeds)", float(bad), 0.0, 0.0, "packets")
