@@ -246,7 +246,7 @@ impl Simulation {
             Ok(_) if self.nodes[node.index()].router.is_some() => {
                 self.routing_forward(node, prev, pkt);
             }
-            Ok(_) => match self.fib_for(node, hdr.dst, &pkt) {
+            Ok(_) => match self.fib(node, hdr.dst, Some(hdr.src)) {
                 Ok(hop) => {
                     self.nodes[node.index()].ip.forwarded += 1;
                     self.trace(TraceAt::ip(node), TraceEvent::Forward, &pkt);

@@ -277,16 +277,18 @@ impl Simulation {
             for e in events {
                 self.routing_event(node, e);
             }
-            let before = decided.as_ref().map_or(0, |(k, _)| (*k).min(outputs.len()));
-            let later = outputs.split_off(before);
-            for o in outputs {
+            // The decision in its place among the outputs, without splitting the vector.
+            let before = decided.as_ref().map_or(0, |(k, _)| *k);
+            for (i, o) in outputs.into_iter().enumerate() {
+                if i == before {
+                    if let Some((_, d)) = decided.take() {
+                        self.routing_decision(node, d);
+                    }
+                }
                 self.routing_output(node, o);
             }
             if let Some((_, d)) = decided.take() {
                 self.routing_decision(node, d);
-            }
-            for o in later {
-                self.routing_output(node, o);
             }
         }
         self.routing_schedule(node);
