@@ -1,8 +1,8 @@
 //! The event queue: a radix heap ordered by `(time, insertion sequence)`.
 //!
 //! Ties in time are broken by insertion order, which makes a run a pure function of its inputs
-//! (DESIGN.md §1.3). The key is packed into one `u128` (`time << 64 | seq`), so all keys are
-//! distinct and a comparison is one integer compare.
+//! (DESIGN.md §1.3). The key is `time << 64 | seq` as one `u128`, so all keys are distinct and
+//! a comparison is one integer compare; it is stored as two `u64` words ([`Key`]).
 //!
 //! Why a radix heap (Ahuja, Mehlhorn, Orlin, Tarjan 1990) and not a binary heap: a discrete-event
 //! simulator is a *monotone* priority queue — nothing is ever scheduled before the event being
@@ -32,11 +32,11 @@ pub struct EventQueue<T> {
     /// A fixed-size array, not a `Vec`: [`bucket_of`] is at most 128, so with the length in
     /// the type the compiler drops the bounds check on every bucket access of a push and of
     /// the redistribution in [`EventQueue::settle`] (one per entry moved).
-    buckets: Box<[Vec<(u128, T)>; BUCKETS]>,
+    buckets: Box<[Vec<(Key, T)>; BUCKETS]>,
     /// An empty vector that the bucket being redistributed is swapped with: the bucket gets
     /// an empty one without a `take` and a drop of what is put back (~10 instructions a
     /// pop), and the allocations stay in use, passed from bucket to bucket.
-    spare: Vec<(u128, T)>,
+    spare: Vec<(Key, T)>,
     /// Bit `b` set ⇔ `buckets[b]` is non-empty.
     occupied: [u64; 3],
     last: u128,
@@ -47,6 +47,31 @@ pub struct EventQueue<T> {
 impl<T> Default for EventQueue<T> {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// A key as stored beside its event: `time << 64 | seq` in two 8-byte words. A `u128` is
+/// 16-byte aligned, which pads the engine's `(key, event)` entry (24-byte event) from 40 to 48
+/// bytes; every push and every redistribution moves entries by value, so the padding was a
+/// sixth of the queue's memory traffic (BENCHMARKS.md, "Queue key").
+#[derive(Clone, Copy, Debug)]
+struct Key {
+    hi: u64,
+    lo: u64,
+}
+
+impl Key {
+    #[inline(always)]
+    fn new(k: u128) -> Key {
+        Key {
+            hi: (k >> 64) as u64,
+            lo: k as u64,
+        }
+    }
+
+    #[inline(always)]
+    fn get(self) -> u128 {
+        (u128::from(self.hi) << 64) | u128::from(self.lo)
     }
 }
 
@@ -116,7 +141,7 @@ impl<T> EventQueue<T> {
         let key = ((t as u128) << 64) | self.next_seq as u128;
         self.next_seq += 1;
         let b = bucket_of(key, self.last);
-        self.buckets[b].push((key, item));
+        self.buckets[b].push((Key::new(key), item));
         self.occupied[b >> 6] |= 1 << (b & 63);
         self.len += 1;
     }
@@ -131,7 +156,7 @@ impl<T> EventQueue<T> {
         let (key, item) = self.buckets[b].pop()?;
         self.occupied[b >> 6] &= !(1 << (b & 63));
         self.len -= 1;
-        Some((SimTime((key >> 64) as u64), item))
+        Some((SimTime(key.hi), item))
     }
 
     /// Find the minimum, make it the new `last` and return the bucket that holds it alone:
@@ -154,7 +179,7 @@ impl<T> EventQueue<T> {
             return 0;
         };
         if let [(key, _)] = self.buckets[b][..] {
-            self.last = key;
+            self.last = key.get();
             return b;
         }
         core::mem::swap(&mut self.spare, &mut self.buckets[b]);
@@ -162,7 +187,7 @@ impl<T> EventQueue<T> {
         let min = self
             .spare
             .iter()
-            .map(|(k, _)| *k)
+            .map(|(k, _)| k.get())
             .min()
             .unwrap_or(self.last);
         self.last = min;
@@ -171,7 +196,7 @@ impl<T> EventQueue<T> {
         // compiles to less than `drain(..)`, whose drop stopped being inlined once the event
         // loop grew (+16 M instructions on manet-cbr, BENCHMARKS.md).
         while let Some((key, item)) = self.spare.pop() {
-            let nb = bucket_of(key, min);
+            let nb = bucket_of(key.get(), min);
             self.buckets[nb].push((key, item));
             self.occupied[nb >> 6] |= 1 << (nb & 63);
         }
