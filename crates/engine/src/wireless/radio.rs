@@ -448,14 +448,16 @@ impl Radio {
     }
 }
 
-/// `RadioParams::from_spec` rejects SINR reception with a rate that has no error model.
-const NO_ERROR_MODEL: &str = "a DsssAnyRate rate without an 802.11 modulation under SINR reception";
-
 /// The parts of a frame that carry bits, with their modes: the PLCP preamble and header at
 /// 1 Mbit/s DSSS (long: 192 µs; short: 72 µs at 1 Mbit/s + 24 µs at 2 Mbit/s) then the PSDU
 /// (Clauses 15, 16); for OFDM the SIGNAL field (4 µs at 6 Mbit/s BPSK 1/2, after the 16 µs
 /// training preamble, which carries no data bits) then the DATA field, minus the 6 µs ERP
 /// signal extension (Clauses 17, 18).
+///
+/// A DSSS rate with no 802.11 modulation (`DsssAnyRate` at a rate the standard does not have)
+/// has no error model for its PSDU: only its PLCP segments are returned. `RadioParams::from_spec`
+/// refuses that rate under SINR reception, so a scenario never gets here with one; the fallback
+/// keeps a run from panicking if a caller builds the radio some other way (DESIGN.md §1).
 fn segments(
     mode: PhyMode,
     preamble: Preamble,
@@ -475,28 +477,27 @@ fn segments(
         | PhyMode::Cck5_5
         | PhyMode::Cck11
         | PhyMode::DsssAnyRate { .. } => {
-            let data = wifi_mode(mode).expect(NO_ERROR_MODEL);
+            let data = wifi_mode(mode);
             if mode.plcp_overhead(preamble) == DSSS_SHORT_PLCP {
                 let a = (start + us(72)).min(end);
                 let b = (start + us(96)).min(end);
-                (
-                    [
-                        seg(WifiMode::Dsss1, start, a),
-                        seg(WifiMode::Dsss2, a, b),
-                        seg(data, b, end),
-                    ],
-                    3,
-                )
+                let plcp = [seg(WifiMode::Dsss1, start, a), seg(WifiMode::Dsss2, a, b)];
+                match data {
+                    Some(d) => ([plcp[0], plcp[1], seg(d, b, end)], 3),
+                    None => ([plcp[0], plcp[1], empty], 2),
+                }
             } else {
                 let a = (start + us(192)).min(end);
-                (
-                    [seg(WifiMode::Dsss1, start, a), seg(data, a, end), empty],
-                    2,
-                )
+                let plcp = seg(WifiMode::Dsss1, start, a);
+                match data {
+                    Some(d) => ([plcp, seg(d, a, end), empty], 2),
+                    None => ([plcp, empty, empty], 1),
+                }
             }
         }
         PhyMode::Ofdm(_) | PhyMode::ErpOfdm(_) => {
-            let data = wifi_mode(mode).expect(NO_ERROR_MODEL);
+            // Every OFDM rate has a modulation (`wifi_mode` is `Some`).
+            let data = wifi_mode(mode).unwrap_or(WifiMode::Ofdm6);
             let tail = if matches!(mode, PhyMode::ErpOfdm(_)) {
                 us(6)
             } else {
@@ -623,6 +624,17 @@ mod test {
         assert_eq!(cca, Some(false));
         // It was never locked on to: nothing to report at its end.
         assert_eq!(r.rx_end(t(1610), 2, 1e-10), (None, None));
+    }
+
+    #[test]
+    fn a_rate_without_a_modulation_gets_its_plcp_only() {
+        // Not reachable from a scenario (`from_spec` refuses it); no panic either way.
+        let odd = PhyMode::DsssAnyRate { bps: 3_000_000 };
+        let (s, n) = segments(odd, Preamble::Long, t(0), t(1000));
+        assert_eq!((n, s[0].end), (1, t(192)));
+        // Its PLCP is the long one whatever the preamble asked (`PhyMode::plcp_overhead`).
+        let (s, n) = segments(odd, Preamble::Short, t(0), t(1000));
+        assert_eq!((n, s[0].end), (1, t(192)));
     }
 
     #[test]
