@@ -25,6 +25,7 @@
 //!            sockets / ICMP / Mobile IP
 //! ```
 
+use super::mobility::Mobility;
 use super::transport::End;
 use crate::topology::{Iface, SocketKey};
 use sctpsim_kernel::{FlowId, NodeId, WakeSlot};
@@ -80,6 +81,10 @@ pub struct Node {
     pub router: Option<Box<dyn Router>>,
     /// The router's earliest wake-up already queued.
     pub router_wake: WakeSlot,
+    /// Its mobility agent (`mobility.rs`): its Mobile IP or access-router role and that
+    /// role's wake-up slot (`None`: no role). One pointer, so that the nodes without a role
+    /// (every node of most scenarios) pay eight bytes on the packet path.
+    pub(super) mobility: Option<Box<Mobility>>,
     /// The flow ends at this node: (flow, end) (`net_events.rs`).
     pub flows: Vec<(FlowId, End)>,
 }
@@ -98,6 +103,7 @@ impl Node {
             wlan: None,
             router: None,
             router_wake: WakeSlot::default(),
+            mobility: None,
             flows: Vec::new(),
         }
     }
