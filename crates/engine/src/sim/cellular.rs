@@ -44,7 +44,7 @@ use super::fib::{Hop, NoHop};
 use super::mobility::{agent_of, agent_of_mut, Mobility, Role};
 use super::net_events::NetEvent;
 use super::node::Node;
-use super::transport::CellData;
+use super::transport::AddrArrival;
 use super::{Event, Simulation};
 use crate::results::HandoffResult;
 use crate::scenario::schema::{
@@ -157,18 +157,6 @@ impl Mobile {
     fn holds(&self, k: u32) -> bool {
         self.views.get(&k).is_some_and(|v| v.acquiring.is_none())
     }
-}
-
-/// The ASCONF history of a cSCTP flow at its mobile end, for the handoffs table: (kind, our
-/// address, sent, acknowledged).
-#[derive(Clone, Debug, Default)]
-pub struct CsctpLog {
-    /// Add-ip requests.
-    pub add_ip: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
-    /// Set-primary requests.
-    pub set_primary: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
-    /// Delete-ip requests.
-    pub delete_ip: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
 }
 
 /// Access-router mobility of the whole network: what is not one node's (the access routers
@@ -718,9 +706,9 @@ impl Simulation {
     }
 
     /// A flow end at mobile `node` received data on its cellular address `dst`
-    /// ([`super::transport::Received::cell_data`]): when data first and last arrived on that
-    /// address, and the duplicates, for the handoffs table.
-    pub(super) fn cell_data_arrival(&mut self, node: NodeId, dst: Ipv4Addr, data: CellData) {
+    /// ([`super::transport::Received::addr_arrival`]): when data first and last arrived on
+    /// that address, and the duplicates, for the handoffs table.
+    pub(super) fn cell_addr_arrival(&mut self, node: NodeId, dst: Ipv4Addr, data: AddrArrival) {
         let now = self.now;
         let Some(cell) = self.cell.as_mut() else {
             return;
