@@ -39,6 +39,16 @@
 //! traffic before it withdraws the address). An AR not heard for `lost_after` is lost: a held
 //! address is released (`AddrRemoved`), an acquisition under way cancelled. At t = 0 a mobile
 //! holds the address of the strongest AR at its position (it was there before the run began).
+//!
+//! # Per node and network-wide
+//!
+//! An access router ([`Router`]: its beacon schedule) or a mobile ([`Mobile`]: its views of
+//! the ARs, its preferred AR, its acquisition stream and the history the handoffs rows read)
+//! is its node's mobility agent (`Node::mobility`, `mobility.rs`), with the wake slot of its
+//! beacons or of its acquisitions and losses. [`CellRt`], in the `Simulation`, holds what
+//! belongs to no one node: the configuration, the nodes of AR k and of mobile m (the
+//! addressing, [`cell_address`]), AR address → k, the handovers open and closed, the drop
+//! times, the `handoffs` rows and the counters.
 
 use super::fib::{Hop, NoHop};
 use super::mobility::{agent_of, agent_of_mut, Mobility, Role};

@@ -2,6 +2,15 @@
 //! agents' and mobile nodes' timers and signalling, the IP layer's Mobile IP decisions and the
 //! `handoffs` table.
 //!
+//! # Per node and network-wide
+//!
+//! An agent ([`MobilityAgent`]) or a mobile node ([`MobileState`]: the protocol's
+//! [`MobileNode`] and what the engine keeps of its handovers) is its node's mobility agent
+//! (`Node::mobility`, `mobility.rs`), with the wake slot of its timers. [`MipRt`], in the
+//! `Simulation`, holds what belongs to no one node: which node has each home address (and
+//! which its home agent is) and each agent's cell address, the times of drops and tunnelled
+//! packets, the finished `handoffs` rows and the tunnel counters.
+//!
 //! # Where packets go
 //!
 //! * **Signalling**: advertisements are 802.11 broadcasts on the agent's cell (TTL 1);
