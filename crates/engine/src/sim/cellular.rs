@@ -490,6 +490,7 @@ impl Simulation {
 
     /// A broadcast ICMP packet reached `node`: an AR beacon if `node` is a mobile. Returns
     /// whether it was one.
+    #[inline(never)]
     pub(super) fn cell_heard(&mut self, node: NodeId, bytes: &[u8]) -> bool {
         let now = self.now;
         let wifi = &mut *self.wifi;
@@ -708,6 +709,7 @@ impl Simulation {
 
     /// Whether `dst` is a cellular address of mobile `node` (held or not: an AR forwards only
     /// to a holder, so a packet that arrives was sent while it was held).
+    #[inline(never)]
     pub(super) fn cell_local(&self, node: NodeId, dst: Ipv4Addr) -> bool {
         self.cell.as_ref().is_some_and(|cell| {
             mobile(&self.nodes, node)
@@ -738,6 +740,7 @@ impl Simulation {
     }
 
     /// `rows` DATA chunks of a flow were dropped now.
+    #[inline(never)]
     pub(super) fn cell_count_drop(&mut self, rows: u64) {
         let now = self.now;
         if let Some(c) = self.cell.as_mut() {

@@ -555,6 +555,7 @@ impl Simulation {
 
     /// A tunnel packet reached its exit `node`: a foreign agent delivers the inner packet to
     /// its visitor (RFC 5944 §4.2.2); anything else is dropped.
+    #[inline(never)]
     pub(super) fn mip_decapsulate(&mut self, node: NodeId, pkt: Packet) {
         let now = self.now;
         let inner = match ipip_decapsulate(&pkt.bytes) {
@@ -588,6 +589,7 @@ impl Simulation {
     }
 
     /// Local delivery of a UDP datagram at `node`: `true` if Mobile IP took it (port 434).
+    #[inline(never)]
     pub(super) fn mip_udp(&mut self, node: NodeId, bytes: &[u8]) -> bool {
         let now = self.now;
         let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
@@ -621,6 +623,7 @@ impl Simulation {
 
     /// An ICMP message at `node` (broadcast or unicast): agent advertisements to a mobile node,
     /// solicitations to an agent. `true` if Mobile IP took it.
+    #[inline(never)]
     pub(super) fn mip_icmp(&mut self, node: NodeId, bytes: &[u8]) -> bool {
         let now = self.now;
         let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
@@ -656,6 +659,7 @@ impl Simulation {
 
     /// A frame from `src` reached mobile node `node` carrying `pkt`: remembered for the
     /// handoffs table; the first flow packet through the new agent ends the handover.
+    #[inline(never)]
     pub(super) fn mip_heard(&mut self, node: NodeId, src: MacAddr, pkt: &Packet) {
         let now = self.now;
         if self.mip.is_none() {
@@ -683,6 +687,7 @@ impl Simulation {
     }
 
     /// The MAC of mobile node `node` gave up on a frame to `next_hop`: the layer-2 trigger.
+    #[inline(never)]
     pub(super) fn mip_link_failure(&mut self, node: NodeId, next_hop: MacAddr) -> bool {
         let now = self.now;
         if self.mip.is_none() {
@@ -706,6 +711,7 @@ impl Simulation {
     }
 
     /// A packet of a flow was dropped (for the handoffs table's loss count).
+    #[inline(never)]
     pub(super) fn mip_count_drop(&mut self) {
         let now = self.now;
         if let Some(m) = self.mip.as_mut() {
