@@ -167,6 +167,20 @@ impl Mobile {
     fn holds(&self, k: u32) -> bool {
         self.views.get(&k).is_some_and(|v| v.acquiring.is_none())
     }
+
+    /// Its index m among the mobiles.
+    #[cfg(test)]
+    pub(super) fn index(&self) -> u32 {
+        self.m
+    }
+}
+
+#[cfg(test)]
+impl Router {
+    /// Its index k among the access routers.
+    pub(super) fn index(&self) -> u32 {
+        self.k
+    }
 }
 
 /// Access-router mobility of the whole network: what is not one node's (the access routers
@@ -299,6 +313,12 @@ impl CellRt {
             nodes[i].mobility = Some(Mobility::new(role));
         }
         Some(rt)
+    }
+
+    /// The nodes of the access routers by k and of the mobiles by m.
+    #[cfg(test)]
+    pub(super) fn nodes_by_index(&self) -> (&[NodeId], &[NodeId]) {
+        (&self.ars, &self.mobiles)
     }
 
     /// The AR and mobile an address belongs to, if it is one of the cellular addresses.

@@ -23,6 +23,8 @@ mod infra;
 mod ip;
 mod mobileip;
 mod mobility;
+#[cfg(test)]
+mod mobility_test;
 mod net_events;
 pub mod node;
 #[cfg(test)]
