@@ -350,10 +350,11 @@ impl CellRt {
         channel: &mut crate::wireless::channel::Channel,
     ) {
         let now = SimTime::ZERO;
-        let ar_w: Vec<u32> = self
+        // Each AR's radio by k (every AR node has its role: `build` gave it).
+        let ar_w: Vec<Option<u32>> = self
             .ars
             .iter()
-            .filter_map(|&n| router(nodes, n).map(|r| r.w))
+            .map(|&n| router(nodes, n).map(|r| r.w))
             .collect();
         for &n in &self.mobiles {
             let Some(mob) = mobile_mut(nodes, n) else {
@@ -362,7 +363,8 @@ impl CellRt {
             let best = ar_w
                 .iter()
                 .enumerate()
-                .map(|(k, &rw)| {
+                .filter_map(|(k, rw)| Some((k, (*rw)?)))
+                .map(|(k, rw)| {
                     let p = channel.mean_power(rw, mob.w, now);
                     (k as u32, sctpsim_world::power::w_to_dbm(p))
                 })
