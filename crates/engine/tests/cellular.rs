@@ -68,7 +68,7 @@ fn csctp_moves_the_association_from_router_to_router_and_delivers_every_message_
 #[test]
 fn the_mobile_end_reports_data_on_each_address_and_duplicated_transfer_duplicates_more() {
     // The handoffs table's data columns come from the flow end at the mobile (its driver's
-    // `Received::cell_data`): data reaches the new address before the old one goes quiet,
+    // `Received::addr_arrival`): data reaches the new address before the old one goes quiet,
     // inside the handover, and the duplicated transfer of a handoff delivers more DATA twice
     // than a single primary does.
     let single = drive(60.0, 60, &[]);

@@ -39,17 +39,29 @@
 //! traffic before it withdraws the address). An AR not heard for `lost_after` is lost: a held
 //! address is released (`AddrRemoved`), an acquisition under way cancelled. At t = 0 a mobile
 //! holds the address of the strongest AR at its position (it was there before the run began).
+//!
+//! # Per node and network-wide
+//!
+//! An access router ([`Router`]: its beacon schedule) or a mobile ([`Mobile`]: its views of
+//! the ARs, its preferred AR, its acquisition stream and the history the handoffs rows read)
+//! is its node's mobility agent (`Node::mobility`, `mobility.rs`), with the wake slot of its
+//! beacons or of its acquisitions and losses. [`CellRt`], in the `Simulation`, holds what
+//! belongs to no one node: the configuration, the nodes of AR k and of mobile m (the
+//! addressing, [`cell_address`]), AR address → k, the handovers open and closed, the drop
+//! times, the `handoffs` rows and the counters.
 
 use super::fib::{Hop, NoHop};
+use super::mobility::{agent_of, agent_of_mut, Mobility, Role};
 use super::net_events::NetEvent;
-use super::transport::CellData;
+use super::node::Node;
+use super::transport::AddrArrival;
 use super::{Event, Simulation};
 use crate::results::HandoffResult;
 use crate::scenario::schema::{
     AcquisitionDistKind, CellRoleKind, CellularSpec, Scenario, DEFAULT_ACQUISITION_NS,
     DEFAULT_BEACON_INTERVAL_NS, DEFAULT_LOST_AFTER_NS,
 };
-use sctpsim_kernel::{NodeId, Rng, SeedTree, SimDuration, SimTime, StreamKey, WakeSlot};
+use sctpsim_kernel::{NodeId, Rng, SeedTree, SimDuration, SimTime, StreamKey};
 use sctpsim_proto::mac::MacAddr;
 use sctpsim_wire::checksum;
 use sctpsim_wire::ipv4::{ipv4_datagram, IpProtocol, Ipv4Packet, Ipv4Repr};
@@ -102,9 +114,11 @@ pub fn cell_address(k: u32, m: u32) -> Ipv4Addr {
     Ipv4Addr::new(172, 16 + (k / 256) as u8, (k % 256) as u8, 10 + m as u8)
 }
 
-/// An access router.
-struct Router {
-    node: NodeId,
+/// An access router: a node's [`Role::AccessRouter`].
+#[derive(Debug)]
+pub(super) struct Router {
+    /// Its index among the access routers (its subnet, [`cell_address`]).
+    k: u32,
     /// Its wireless interface (radio) index.
     w: u32,
     /// Its cell address (the wireless interface's).
@@ -128,9 +142,12 @@ enum Mark {
     Acquired(u32, SimTime),
 }
 
-/// A mobile.
-struct Mobile {
-    node: NodeId,
+/// A mobile: a node's [`Role::CellMobile`].
+#[derive(Debug)]
+pub(super) struct Mobile {
+    /// Its index among the mobiles (its host number, [`cell_address`]).
+    m: u32,
+    /// Its wireless interface (radio) index.
     w: u32,
     views: BTreeMap<u32, View>,
     preferred: Option<u32>,
@@ -145,28 +162,37 @@ struct Mobile {
     last_beacon: BTreeMap<u32, SimTime>,
 }
 
-/// The ASCONF history of a cSCTP flow at its mobile end, for the handoffs table: (kind, our
-/// address, sent, acknowledged).
-#[derive(Clone, Debug, Default)]
-pub struct CsctpLog {
-    /// Add-ip requests.
-    pub add_ip: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
-    /// Set-primary requests.
-    pub set_primary: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
-    /// Delete-ip requests.
-    pub delete_ip: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
+impl Mobile {
+    /// Whether the mobile holds its address at AR `k` (acquired and not released).
+    fn holds(&self, k: u32) -> bool {
+        self.views.get(&k).is_some_and(|v| v.acquiring.is_none())
+    }
+
+    /// Its index m among the mobiles.
+    #[cfg(test)]
+    pub(super) fn index(&self) -> u32 {
+        self.m
+    }
 }
 
-/// Access-router mobility of the whole network.
+#[cfg(test)]
+impl Router {
+    /// Its index k among the access routers.
+    pub(super) fn index(&self) -> u32 {
+        self.k
+    }
+}
+
+/// Access-router mobility of the whole network: what is not one node's (the access routers
+/// and the mobiles are the nodes' [`Role`]s).
 pub(super) struct CellRt {
     pub(super) cfg: CellConfig,
-    routers: Vec<Router>,
-    mobiles: Vec<Mobile>,
-    /// Node index → `Ok(router)` / `Err(mobile)`.
-    role_of: Vec<Option<Result<u32, u32>>>,
-    /// AR cell address → router.
+    /// The node of each access router, by index k (the subnet of [`cell_address`]).
+    ars: Vec<NodeId>,
+    /// The node of each mobile, by index m (the host number of [`cell_address`]).
+    mobiles: Vec<NodeId>,
+    /// AR cell address → its index k.
     router_addr: BTreeMap<Ipv4Addr, u32>,
-    wake: Vec<WakeSlot>,
     /// Times DATA chunks of flows were dropped, with how many.
     drop_times: Vec<(SimTime, u64)>,
     /// Handovers closed (the old address released).
@@ -195,26 +221,49 @@ pub(super) struct Closed {
     last_old: Option<SimTime>,
 }
 
+/// The access router at `node`, if it is one.
+fn router(nodes: &[Node], node: NodeId) -> Option<&Router> {
+    match agent_of(nodes, node).map(|m| &m.role) {
+        Some(Role::AccessRouter(r)) => Some(r),
+        _ => None,
+    }
+}
+
+/// The cellular mobile at `node`, if it is one.
+fn mobile(nodes: &[Node], node: NodeId) -> Option<&Mobile> {
+    match agent_of(nodes, node).map(|m| &m.role) {
+        Some(Role::CellMobile(m)) => Some(m),
+        _ => None,
+    }
+}
+
+/// The cellular mobile at `node`, if it is one, to change.
+fn mobile_mut(nodes: &mut [Node], node: NodeId) -> Option<&mut Mobile> {
+    match agent_of_mut(nodes, node).map(|m| &mut m.role) {
+        Some(Role::CellMobile(m)) => Some(m),
+        _ => None,
+    }
+}
+
 impl CellRt {
-    /// The runtime of a scenario with cellular roles. `cell` gives a node's wireless interface
-    /// (index, address).
+    /// The runtime of a scenario with cellular roles; each node with a role gets it
+    /// ([`Node::mobility`](super::node::Node::mobility)). `wlan_addr` gives a wireless
+    /// interface's address.
     pub(super) fn build(
         s: &Scenario,
         seeds: &SeedTree,
-        cell: impl Fn(usize) -> Option<(u32, Ipv4Addr)>,
+        nodes: &mut [Node],
+        wlan_addr: impl Fn(u32) -> Ipv4Addr,
     ) -> Option<Self> {
         if !s.node.iter().any(|n| n.cellular.is_some()) {
             return None;
         }
         let cfg = CellConfig::from_spec(s.cellular.as_ref());
-        let n = s.node.len();
         let mut rt = CellRt {
             cfg: cfg.clone(),
-            routers: Vec::new(),
+            ars: Vec::new(),
             mobiles: Vec::new(),
-            role_of: vec![None; n],
             router_addr: BTreeMap::new(),
-            wake: vec![WakeSlot::default(); n],
             drop_times: Vec::new(),
             handoffs: Vec::new(),
             beacons_sent: 0,
@@ -225,27 +274,31 @@ impl CellRt {
             closed: Vec::new(),
         };
         for (i, node) in s.node.iter().enumerate() {
-            let (Some(c), Some((w, addr))) = (&node.cellular, cell(i)) else {
+            let w = nodes.get(i).and_then(|n| n.wlan);
+            let (Some(c), Some(w)) = (&node.cellular, w) else {
                 continue;
             };
-            match c.role {
+            let role = match c.role {
                 CellRoleKind::AccessRouter => {
-                    let k = rt.routers.len() as u32;
+                    let k = rt.ars.len() as u32;
                     let mut rng = seeds.stream(&StreamKey::new("ar-beacon").with(u64::from(k)));
                     let phase = rng.below(cfg.beacon_interval.as_nanos().max(1));
-                    rt.routers.push(Router {
-                        node: NodeId(i as u32),
+                    let addr = wlan_addr(w);
+                    rt.ars.push(NodeId(i as u32));
+                    rt.router_addr.insert(addr, k);
+                    Role::AccessRouter(Router {
+                        k,
                         w,
                         addr,
                         next_beacon: SimTime::ZERO + SimDuration::from_nanos(phase),
-                    });
-                    rt.router_addr.insert(addr, k);
-                    rt.role_of[i] = Some(Ok(k));
+                    })
                 }
                 CellRoleKind::Mobile => {
                     let m = rt.mobiles.len() as u32;
-                    rt.mobiles.push(Mobile {
-                        node: NodeId(i as u32),
+                    rt.mobiles.push(NodeId(i as u32));
+                    rt.open.push(Vec::new());
+                    Role::CellMobile(Mobile {
+                        m,
                         w,
                         views: BTreeMap::new(),
                         preferred: None,
@@ -254,20 +307,18 @@ impl CellRt {
                         dup_times: Vec::new(),
                         data: BTreeMap::new(),
                         last_beacon: BTreeMap::new(),
-                    });
-                    rt.open.push(Vec::new());
-                    rt.role_of[i] = Some(Err(m));
+                    })
                 }
-            }
+            };
+            nodes[i].mobility = Some(Mobility::new(role));
         }
         Some(rt)
     }
 
-    fn mobile_of(&self, node: NodeId) -> Option<u32> {
-        match self.role_of.get(node.index()) {
-            Some(Some(Err(m))) => Some(*m),
-            _ => None,
-        }
+    /// The nodes of the access routers by k and of the mobiles by m.
+    #[cfg(test)]
+    pub(super) fn nodes_by_index(&self) -> (&[NodeId], &[NodeId]) {
+        (&self.ars, &self.mobiles)
     }
 
     /// The AR and mobile an address belongs to, if it is one of the cellular addresses.
@@ -278,22 +329,14 @@ impl CellRt {
         }
         let k = u32::from(o[1] - 16) * 256 + u32::from(o[2]);
         let m = u32::from(o[3] - 10);
-        ((k as usize) < self.routers.len() && (m as usize) < self.mobiles.len()).then_some((k, m))
-    }
-
-    /// Whether mobile `m` holds its address at AR `k` (acquired and not released).
-    fn holds(&self, m: u32, k: u32) -> bool {
-        self.mobiles[m as usize]
-            .views
-            .get(&k)
-            .is_some_and(|v| v.acquiring.is_none())
+        ((k as usize) < self.ars.len() && (m as usize) < self.mobiles.len()).then_some((k, m))
     }
 
     /// Every cellular address of the mobile at `node` (held or not), for socket tables.
-    pub(super) fn addresses_of(&self, node: NodeId) -> Vec<Ipv4Addr> {
-        match self.mobile_of(node) {
-            Some(m) => (0..self.routers.len() as u32)
-                .map(|k| cell_address(k, m))
+    pub(super) fn addresses_of(&self, nodes: &[Node], node: NodeId) -> Vec<Ipv4Addr> {
+        match mobile(nodes, node) {
+            Some(mob) => (0..self.ars.len() as u32)
+                .map(|k| cell_address(k, mob.m))
                 .collect(),
             None => Vec::new(),
         }
@@ -301,15 +344,28 @@ impl CellRt {
 
     /// Gives each mobile the address of the strongest access router at its position at
     /// t = 0 (it was there before the run began).
-    pub(super) fn init(&mut self, channel: &mut crate::wireless::channel::Channel) {
+    pub(super) fn init(
+        &mut self,
+        nodes: &mut [Node],
+        channel: &mut crate::wireless::channel::Channel,
+    ) {
         let now = SimTime::ZERO;
-        for mob in &mut self.mobiles {
-            let best = self
-                .routers
+        // Each AR's radio by k (every AR node has its role: `build` gave it).
+        let ar_w: Vec<Option<u32>> = self
+            .ars
+            .iter()
+            .map(|&n| router(nodes, n).map(|r| r.w))
+            .collect();
+        for &n in &self.mobiles {
+            let Some(mob) = mobile_mut(nodes, n) else {
+                continue;
+            };
+            let best = ar_w
                 .iter()
                 .enumerate()
-                .map(|(k, r)| {
-                    let p = channel.mean_power(r.w, mob.w, now);
+                .filter_map(|(k, rw)| Some((k, (*rw)?)))
+                .map(|(k, rw)| {
+                    let p = channel.mean_power(rw, mob.w, now);
                     (k as u32, sctpsim_world::power::w_to_dbm(p))
                 })
                 .filter(|(_, dbm)| dbm.is_finite())
@@ -332,10 +388,9 @@ impl CellRt {
     }
 
     /// The address mobile `node` holds at t = 0 (after [`CellRt::init`]).
-    pub(super) fn initial_address(&self, node: NodeId) -> Option<Ipv4Addr> {
-        let m = self.mobile_of(node)?;
-        let k = self.mobiles[m as usize].preferred?;
-        Some(cell_address(k, m))
+    pub(super) fn initial_address(nodes: &[Node], node: NodeId) -> Option<Ipv4Addr> {
+        let mob = mobile(nodes, node)?;
+        Some(cell_address(mob.preferred?, mob.m))
     }
 
     /// A delay drawn for one acquisition.
@@ -370,12 +425,8 @@ impl Simulation {
         let Some(cell) = self.cell.as_ref() else {
             return;
         };
-        let nodes: Vec<NodeId> = cell
-            .routers
-            .iter()
-            .map(|r| r.node)
-            .chain(cell.mobiles.iter().map(|m| m.node))
-            .collect();
+        // The access routers in order, then the mobiles.
+        let nodes: Vec<NodeId> = cell.ars.iter().chain(&cell.mobiles).copied().collect();
         for n in nodes {
             self.cell_arm(n);
         }
@@ -383,28 +434,29 @@ impl Simulation {
 
     /// Queue `node`'s next cellular wake-up.
     fn cell_arm(&mut self, node: NodeId) {
-        let Some(cell) = self.cell.as_mut() else {
+        let Some(cell) = self.cell.as_ref() else {
             return;
         };
-        let t = match cell.role_of.get(node.index()).copied().flatten() {
-            Some(Ok(k)) => Some(cell.routers[k as usize].next_beacon),
-            Some(Err(m)) => {
-                let lost = cell.cfg.lost_after;
-                cell.mobiles[m as usize]
-                    .views
-                    .values()
-                    .map(|v| match v.acquiring {
-                        Some(t) => t.min(v.last_heard + lost),
-                        None => v.last_heard + lost,
-                    })
-                    .min()
-            }
-            None => None,
+        let lost = cell.cfg.lost_after;
+        let Some(agent) = agent_of_mut(&mut self.nodes, node) else {
+            return;
+        };
+        let t = match &agent.role {
+            Role::AccessRouter(r) => Some(r.next_beacon),
+            Role::CellMobile(mob) => mob
+                .views
+                .values()
+                .map(|v| match v.acquiring {
+                    Some(t) => t.min(v.last_heard + lost),
+                    None => v.last_heard + lost,
+                })
+                .min(),
+            _ => None,
         };
         if let Some(t) = t {
             let t = t.max(self.now);
-            if cell.wake[node.index()].arm(t) {
-                self.queue.push(t, Event::CellTimer(node));
+            if agent.wake.arm(t) {
+                self.queue.push(t, Event::MobilityTimer(node));
             }
         }
     }
@@ -415,10 +467,12 @@ impl Simulation {
         let Some(cell) = self.cell.as_mut() else {
             return;
         };
-        cell.wake[node.index()].fired(now);
-        match cell.role_of.get(node.index()).copied().flatten() {
-            Some(Ok(k)) => {
-                let r = &mut cell.routers[k as usize];
+        let Some(agent) = agent_of_mut(&mut self.nodes, node) else {
+            return;
+        };
+        agent.wake.fired(now);
+        match &mut agent.role {
+            Role::AccessRouter(r) => {
                 if r.next_beacon <= now {
                     r.next_beacon = now + cell.cfg.beacon_interval;
                     let (addr, lifetime) = (r.addr, cell.cfg.lost_after.as_nanos() / 1_000_000_000);
@@ -426,8 +480,8 @@ impl Simulation {
                     self.cell_beacon(node, addr, lifetime.min(u64::from(u16::MAX)) as u16);
                 }
             }
-            Some(Err(m)) => self.cell_update(m),
-            None => return,
+            Role::CellMobile(_) => self.cell_update(node),
+            _ => return,
         }
         self.cell_arm(node);
     }
@@ -458,15 +512,16 @@ impl Simulation {
 
     /// A broadcast ICMP packet reached `node`: an AR beacon if `node` is a mobile. Returns
     /// whether it was one.
+    #[inline(never)]
     pub(super) fn cell_heard(&mut self, node: NodeId, bytes: &[u8]) -> bool {
         let now = self.now;
         let wifi = &mut *self.wifi;
         let Some(cell) = self.cell.as_mut() else {
             return false;
         };
-        let Some(m) = cell.mobile_of(node) else {
+        if mobile(&self.nodes, node).is_none() {
             return false;
-        };
+        }
         let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
             return false;
         };
@@ -481,8 +536,17 @@ impl Simulation {
             return false;
         };
         cell.beacons_heard += 1;
-        let rw = cell.routers[k as usize].w;
-        let mob = &mut cell.mobiles[m as usize];
+        let Some(rw) = cell
+            .ars
+            .get(k as usize)
+            .and_then(|&n| router(&self.nodes, n))
+            .map(|r| r.w)
+        else {
+            return false;
+        };
+        let Some(mob) = mobile_mut(&mut self.nodes, node) else {
+            return false;
+        };
         let rssi_dbm = sctpsim_world::power::w_to_dbm(wifi.channel.mean_power(rw, mob.w, now));
         let t = now.as_secs_f64();
         self.series.push_owned(
@@ -513,22 +577,24 @@ impl Simulation {
                 mob.marks.push(Mark::Detected(k, now));
             }
         }
-        self.cell_update(m);
+        self.cell_update(node);
         self.cell_arm(node);
         true
     }
 
     /// A mobile's acquisitions that are done, ARs lost, and its preferred address; the
     /// transports at the node hear each change.
-    fn cell_update(&mut self, m: u32) {
+    fn cell_update(&mut self, node: NodeId) {
         let now = self.now;
         let Some(cell) = self.cell.as_mut() else {
             return;
         };
         let lost_after = cell.cfg.lost_after;
         let hyst = cell.cfg.hysteresis_db;
-        let mob = &mut cell.mobiles[m as usize];
-        let node = mob.node;
+        let Some(mob) = mobile_mut(&mut self.nodes, node) else {
+            return;
+        };
+        let m = mob.m;
         let mut added = Vec::new();
         let mut removed = Vec::new();
         mob.views.retain(|&k, v| {
@@ -568,7 +634,7 @@ impl Simulation {
         // Handovers: a new address while another is held opens one; the release of the old
         // one closes it.
         for &k in &added {
-            let olds: Vec<u32> = cell.mobiles[m as usize]
+            let olds: Vec<u32> = mob
                 .views
                 .iter()
                 .filter(|(&j, v)| j != k && v.acquiring.is_none())
@@ -598,7 +664,7 @@ impl Simulation {
             self.series
                 .push_owned(t, "node", node.0, a.to_string(), "ar_address", 0.0);
             self.notify(node, &NetEvent::AddrRemoved { addr: a });
-            self.cell_close(m, k, now);
+            self.cell_close(node, k, now);
         }
     }
 
@@ -614,40 +680,50 @@ impl Simulation {
         src: Option<Ipv4Addr>,
         dst: Ipv4Addr,
     ) -> Option<Result<Hop, NoHop>> {
-        let cell = self.cell.as_ref()?;
+        let cell = self.cell.as_deref()?;
         let wifi = &*self.wifi;
-        let mac_of = |w: u32| wifi.ifaces[w as usize].mac;
-        if let Some(m) = cell.mobile_of(node) {
-            let mob = &cell.mobiles[m as usize];
-            // An AR's own address: straight to it if heard.
-            if let Some(&k) = cell.router_addr.get(&dst) {
-                return Some(if mob.views.contains_key(&k) {
-                    Ok(Hop::Wifi(mob.w, mac_of(cell.routers[k as usize].w)))
-                } else {
-                    Err(NoHop::NoRoute)
+        let nodes = &self.nodes;
+        // The MAC address of AR k's radio.
+        let ar_mac = |k: u32| {
+            let r = router(nodes, *cell.ars.get(k as usize)?)?;
+            Some(wifi.ifaces[r.w as usize].mac)
+        };
+        match agent_of(nodes, node).map(|a| &a.role) {
+            Some(Role::CellMobile(mob)) => {
+                // An AR's own address: straight to it if heard.
+                if let Some(&k) = cell.router_addr.get(&dst) {
+                    return Some(match ar_mac(k) {
+                        Some(mac) if mob.views.contains_key(&k) => Ok(Hop::Wifi(mob.w, mac)),
+                        _ => Err(NoHop::NoRoute),
+                    });
+                }
+                // By source address: the AR whose subnet it is in, if held; else the preferred.
+                let k = match src.and_then(|s| cell.owner(s)) {
+                    Some((k, mm)) if mm == mob.m => Some(k).filter(|k| mob.holds(*k)),
+                    _ => mob.preferred,
+                };
+                return Some(match k.map(ar_mac) {
+                    Some(Some(mac)) => Ok(Hop::Wifi(mob.w, mac)),
+                    Some(None) => Err(NoHop::NoRoute),
+                    None => Err(NoHop::NoAgent),
                 });
             }
-            // By source address: the AR whose subnet it is in, if held; else the preferred.
-            let k = match src.and_then(|s| cell.owner(s)) {
-                Some((k, mm)) if mm == m => Some(k).filter(|&k| cell.holds(m, k)),
-                _ => mob.preferred,
-            };
-            return Some(match k {
-                Some(k) => Ok(Hop::Wifi(mob.w, mac_of(cell.routers[k as usize].w))),
-                None => Err(NoHop::NoAgent),
-            });
+            Some(Role::AccessRouter(r)) => {
+                let (k, m) = cell.owner(dst)?;
+                if r.k == k {
+                    let mob = mobile(nodes, cell.mobiles[m as usize]).filter(|x| x.holds(k));
+                    return Some(match mob {
+                        Some(mob) => Ok(Hop::Wifi(r.w, wifi.ifaces[mob.w as usize].mac)),
+                        None => Err(NoHop::NoRoute),
+                    });
+                }
+            }
+            _ => {}
         }
-        let (k, m) = cell.owner(dst)?;
-        let r = &cell.routers[k as usize];
-        if r.node == node {
-            return Some(if cell.holds(m, k) {
-                Ok(Hop::Wifi(r.w, mac_of(cell.mobiles[m as usize].w)))
-            } else {
-                Err(NoHop::NoRoute)
-            });
-        }
+        let (k, _) = cell.owner(dst)?;
+        let addr = router(nodes, cell.ars[k as usize])?.addr;
         Some(
-            self.static_route(node, r.addr)
+            self.static_route(node, addr)
                 .map(Hop::Link)
                 .ok_or(NoHop::NoRoute),
         )
@@ -655,28 +731,28 @@ impl Simulation {
 
     /// Whether `dst` is a cellular address of mobile `node` (held or not: an AR forwards only
     /// to a holder, so a packet that arrives was sent while it was held).
+    #[inline(never)]
     pub(super) fn cell_local(&self, node: NodeId, dst: Ipv4Addr) -> bool {
         self.cell.as_ref().is_some_and(|cell| {
-            cell.mobile_of(node)
-                .is_some_and(|m| cell.owner(dst).is_some_and(|(_, mm)| mm == m))
+            mobile(&self.nodes, node)
+                .is_some_and(|mob| cell.owner(dst).is_some_and(|(_, m)| m == mob.m))
         })
     }
 
     /// A flow end at mobile `node` received data on its cellular address `dst`
-    /// ([`super::transport::Received::cell_data`]): when data first and last arrived on that
-    /// address, and the duplicates, for the handoffs table.
-    pub(super) fn cell_data_arrival(&mut self, node: NodeId, dst: Ipv4Addr, data: CellData) {
+    /// ([`super::transport::Received::addr_arrival`]): when data first and last arrived on
+    /// that address, and the duplicates, for the handoffs table.
+    pub(super) fn cell_addr_arrival(&mut self, node: NodeId, dst: Ipv4Addr, data: AddrArrival) {
         let now = self.now;
         let Some(cell) = self.cell.as_mut() else {
             return;
         };
-        let (Some(m), Some((k, mm))) = (cell.mobile_of(node), cell.owner(dst)) else {
+        let (Some(mob), Some((k, m))) = (mobile_mut(&mut self.nodes, node), cell.owner(dst)) else {
             return;
         };
-        if mm != m {
+        if m != mob.m {
             return;
         }
-        let mob = &mut cell.mobiles[m as usize];
         for _ in 0..data.duplicates {
             mob.dup_times.push(now);
         }
@@ -686,6 +762,7 @@ impl Simulation {
     }
 
     /// `rows` DATA chunks of a flow were dropped now.
+    #[inline(never)]
     pub(super) fn cell_count_drop(&mut self, rows: u64) {
         let now = self.now;
         if let Some(c) = self.cell.as_mut() {
@@ -695,16 +772,21 @@ impl Simulation {
         }
     }
 
-    /// The handovers of mobile `m` away from AR `k` end: its address there was released.
-    fn cell_close(&mut self, m: u32, k: u32, now: SimTime) {
+    /// The handovers of the mobile at `node` away from AR `k` end: its address there was
+    /// released.
+    fn cell_close(&mut self, node: NodeId, k: u32, now: SimTime) {
         let Some(cell) = self.cell.as_mut() else {
             return;
         };
+        let Some(mob) = mobile(&self.nodes, node) else {
+            return;
+        };
+        let m = mob.m;
         let open = std::mem::take(&mut cell.open[m as usize]);
         let (closing, rest): (Vec<_>, Vec<_>) = open.into_iter().partition(|&(old, _)| old == k);
         cell.open[m as usize] = rest;
         for (old, new) in closing {
-            let data = &cell.mobiles[m as usize].data;
+            let data = &mob.data;
             cell.closed.push(Closed {
                 m,
                 old,
@@ -729,8 +811,11 @@ impl Simulation {
             .collect();
         let mut ended = std::mem::take(&mut cell.closed);
         for (m, list) in open {
+            let Some(mob) = mobile(&self.nodes, cell.mobiles[m as usize]) else {
+                continue;
+            };
             for (old, new) in list {
-                let data = &cell.mobiles[m as usize].data;
+                let data = &mob.data;
                 ended.push(Closed {
                     m,
                     old,

@@ -2,6 +2,15 @@
 //! agents' and mobile nodes' timers and signalling, the IP layer's Mobile IP decisions and the
 //! `handoffs` table.
 //!
+//! # Per node and network-wide
+//!
+//! An agent ([`MobilityAgent`]) or a mobile node ([`MobileState`]: the protocol's
+//! [`MobileNode`] and what the engine keeps of its handovers) is its node's mobility agent
+//! (`Node::mobility`, `mobility.rs`), with the wake slot of its timers. [`MipRt`], in the
+//! `Simulation`, holds what belongs to no one node: which node has each home address (and
+//! which its home agent is) and each agent's cell address, the times of drops and tunnelled
+//! packets, the finished `handoffs` rows and the tunnel counters.
+//!
 //! # Where packets go
 //!
 //! * **Signalling**: advertisements are 802.11 broadcasts on the agent's cell (TTL 1);
@@ -31,6 +40,8 @@
 //! `link_lost_s` and the first packet through the new agent.
 
 use super::fib::{Hop, NoHop};
+use super::mobility::{agent_of, agent_of_mut, Mobility, Role};
+use super::node::Node;
 use super::{Event, Simulation};
 use crate::drop::DropReason;
 use crate::packet::Packet;
@@ -39,7 +50,7 @@ use crate::scenario::schema::{
     MipMovementKind, MipProfileKind, MipRoleKind, MobileIpSpec, Scenario,
 };
 use crate::trace::{TraceAt, TraceEvent};
-use sctpsim_kernel::{NodeId, SeedTree, SimDuration, SimTime, StreamKey, WakeSlot};
+use sctpsim_kernel::{NodeId, SeedTree, SimDuration, SimTime, StreamKey};
 use sctpsim_proto::mac::MacAddr;
 use sctpsim_proto::mobileip::{
     Attachment, MipConfig, MipEvent, MipLink, MipTransmit, MobileNode, MobilityAgent,
@@ -61,14 +72,10 @@ const ICMP_SOLICIT: u8 = 10;
 /// the encapsulator; RFC 5944 §4.2.3 says nothing more).
 const TUNNEL_TTL: u8 = super::DEFAULT_TTL;
 
-/// The Mobile IP role of one node, and its state machine.
-enum Role {
-    Agent(Box<MobilityAgent>),
-    Mobile(Box<MobileState>),
-}
-
-/// A mobile node and what the engine keeps about it for the handoffs table.
-struct MobileState {
+/// A mobile node and what the engine keeps about it for the handoffs table (a node's
+/// [`Role::MipMobile`]).
+#[derive(Debug)]
+pub(super) struct MobileState {
     mn: MobileNode,
     /// The agent it is attached to (cell address), as last seen.
     agent: Option<Ipv4Addr>,
@@ -95,10 +102,9 @@ struct Pending {
     reply: Option<SimTime>,
 }
 
-/// Mobile IP of the whole network.
+/// Mobile IP of the whole network: what is not one node's (the agents and mobile nodes are
+/// the nodes' [`Role`]s).
 pub(super) struct MipRt {
-    roles: Vec<Option<Role>>,
-    wake: Vec<WakeSlot>,
     /// Home address → (mobile node, its home agent's node).
     homes: BTreeMap<Ipv4Addr, (NodeId, NodeId)>,
     /// Cell address → agent node.
@@ -145,24 +151,24 @@ pub fn mip_config(spec: Option<&MobileIpSpec>) -> MipConfig {
 }
 
 impl MipRt {
-    /// Mobile IP of a scenario, if any node has a role. `cell_addr` gives a node's wireless
-    /// interface address.
+    /// Mobile IP of a scenario, if any node has a role; each node with a role gets it
+    /// ([`Node::mobility`](super::node::Node::mobility)). `wlan_addr` gives a wireless
+    /// interface's address.
     /// The first advertisement of each agent comes at a uniform phase in one advertisement
     /// interval, from the stream `("mip-advert", node)`, so that agents on one channel do not
     /// broadcast at the same instants for the whole run.
     pub(super) fn build(
         s: &Scenario,
         seeds: &SeedTree,
-        cell_addr: impl Fn(usize) -> Option<Ipv4Addr>,
+        nodes: &mut [Node],
+        wlan_addr: impl Fn(u32) -> Ipv4Addr,
     ) -> Option<Self> {
         if !s.node.iter().any(|n| n.mobile_ip.is_some()) {
             return None;
         }
         let cfg = mip_config(s.mobile_ip.as_ref());
-        let n = s.node.len();
+        let cell_addr = |nodes: &[Node], i: usize| nodes.get(i)?.wlan.map(&wlan_addr);
         let mut rt = MipRt {
-            roles: (0..n).map(|_| None).collect(),
-            wake: vec![WakeSlot::default(); n],
             homes: BTreeMap::new(),
             agents: BTreeMap::new(),
             drop_times: Vec::new(),
@@ -172,7 +178,7 @@ impl MipRt {
             decapsulated: 0,
         };
         for (i, node) in s.node.iter().enumerate() {
-            let (Some(m), Some(addr)) = (&node.mobile_ip, cell_addr(i)) else {
+            let (Some(m), Some(addr)) = (&node.mobile_ip, cell_addr(nodes, i)) else {
                 continue;
             };
             let (home, foreign) = match m.role {
@@ -186,7 +192,7 @@ impl MipRt {
             let mut rng = seeds.stream(&StreamKey::new("mip-advert").with(i as u64));
             let phase = rng.below(cfg.advertisement_interval.as_nanos().max(1));
             agent.set_first_advertisement(SimTime::ZERO + SimDuration::from_nanos(phase));
-            rt.roles[i] = Some(Role::Agent(Box::new(agent)));
+            nodes[i].mobility = Some(Mobility::new(Role::MipAgent(agent)));
         }
         for (i, node) in s.node.iter().enumerate() {
             let Some(m) = &node.mobile_ip else { continue };
@@ -196,11 +202,11 @@ impl MipRt {
             let Some(ha) = s.node.iter().position(|x| &x.name == ha_name) else {
                 continue;
             };
-            let (Some(home), Some(ha_addr)) = (cell_addr(i), cell_addr(ha)) else {
+            let (Some(home), Some(ha_addr)) = (cell_addr(nodes, i), cell_addr(nodes, ha)) else {
                 continue;
             };
             rt.homes.insert(home, (NodeId(i as u32), NodeId(ha as u32)));
-            rt.roles[i] = Some(Role::Mobile(Box::new(MobileState {
+            nodes[i].mobility = Some(Mobility::new(Role::MipMobile(MobileState {
                 mn: MobileNode::new(cfg.clone(), home, ha_addr),
                 agent: None,
                 last_agent: None,
@@ -211,30 +217,31 @@ impl MipRt {
         }
         Some(rt)
     }
+}
 
-    fn agent(&self, node: NodeId) -> Option<&MobilityAgent> {
-        match self.roles.get(node.index())? {
-            Some(Role::Agent(a)) => Some(a),
-            _ => None,
-        }
+/// The Mobile IP agent at `node`, if it is one.
+fn agent(nodes: &[Node], node: NodeId) -> Option<&MobilityAgent> {
+    match agent_of(nodes, node).map(|m| &m.role) {
+        Some(Role::MipAgent(a)) => Some(a),
+        _ => None,
     }
+}
 
-    fn mobile(&mut self, node: NodeId) -> Option<&mut MobileState> {
-        match self.roles.get_mut(node.index())? {
-            Some(Role::Mobile(m)) => Some(m),
-            _ => None,
-        }
+/// The Mobile IP mobile node at `node`, if it is one.
+fn mobile(nodes: &mut [Node], node: NodeId) -> Option<&mut MobileState> {
+    match agent_of_mut(nodes, node).map(|m| &mut m.role) {
+        Some(Role::MipMobile(m)) => Some(m),
+        _ => None,
     }
 }
 
 impl Simulation {
     /// Starts every agent's and mobile node's timers.
     pub(super) fn mip_start(&mut self) {
-        let n = match &self.mip {
-            Some(m) => m.roles.len(),
-            None => return,
-        };
-        for i in 0..n {
+        if self.mip.is_none() {
+            return;
+        }
+        for i in 0..self.nodes.len() {
             self.mip_pump(NodeId(i as u32));
         }
     }
@@ -242,15 +249,20 @@ impl Simulation {
     /// A Mobile IP timer of `node` may have come.
     pub(super) fn mip_timer(&mut self, node: NodeId) {
         let now = self.now;
-        let Some(mip) = self.mip.as_mut() else { return };
-        mip.wake[node.index()].fired(now);
-        match mip.roles.get_mut(node.index()) {
-            Some(Some(Role::Agent(a))) => {
+        if self.mip.is_none() {
+            return;
+        }
+        let Some(mob) = agent_of_mut(&mut self.nodes, node) else {
+            return;
+        };
+        mob.wake.fired(now);
+        match &mut mob.role {
+            Role::MipAgent(a) => {
                 if a.poll_timeout().is_some_and(|t| t <= now) {
                     a.handle_timeout(now);
                 }
             }
-            Some(Some(Role::Mobile(m))) => {
+            Role::MipMobile(m) => {
                 if m.mn.poll_timeout().is_some_and(|t| t <= now) {
                     m.mn.handle_timeout(now);
                 }
@@ -264,20 +276,21 @@ impl Simulation {
     /// attachment, its next timer.
     fn mip_pump(&mut self, node: NodeId) {
         let now = self.now;
+        if self.mip.is_none() {
+            return;
+        }
         loop {
-            let Some(mip) = self.mip.as_mut() else { return };
-            let tx = match mip.roles.get_mut(node.index()) {
-                Some(Some(Role::Agent(a))) => a.poll_transmit(),
-                Some(Some(Role::Mobile(m))) => m.mn.poll_transmit(),
+            let tx = match agent_of_mut(&mut self.nodes, node).map(|m| &mut m.role) {
+                Some(Role::MipAgent(a)) => a.poll_transmit(),
+                Some(Role::MipMobile(m)) => m.mn.poll_transmit(),
                 _ => return,
             };
             let Some(tx) = tx else { break };
             self.mip_send(node, tx);
         }
-        let Some(mip) = self.mip.as_mut() else { return };
-        match mip.roles.get_mut(node.index()) {
-            Some(Some(Role::Agent(a))) => while a.poll_event().is_some() {},
-            Some(Some(Role::Mobile(m))) => {
+        match agent_of_mut(&mut self.nodes, node).map(|m| &mut m.role) {
+            Some(Role::MipAgent(a)) => while a.poll_event().is_some() {},
+            Some(Role::MipMobile(m)) => {
                 // The attachment first, so that the request sent on attaching belongs to the
                 // handover it starts.
                 let events: Vec<MipEvent> = std::iter::from_fn(|| m.mn.poll_event()).collect();
@@ -288,7 +301,7 @@ impl Simulation {
                 if agent != m.agent {
                     self.mip_attach(node, agent);
                 }
-                if let Some(m) = self.mip.as_mut().and_then(|x| x.mobile(node)) {
+                if let Some(m) = mobile(&mut self.nodes, node) {
                     for ev in events {
                         mobile_event(m, now, ev);
                     }
@@ -296,16 +309,18 @@ impl Simulation {
             }
             _ => {}
         }
-        let Some(mip) = self.mip.as_mut() else { return };
-        let t = match mip.roles.get(node.index()) {
-            Some(Some(Role::Agent(a))) => a.poll_timeout(),
-            Some(Some(Role::Mobile(m))) => m.mn.poll_timeout(),
+        let Some(mob) = agent_of_mut(&mut self.nodes, node) else {
+            return;
+        };
+        let t = match &mob.role {
+            Role::MipAgent(a) => a.poll_timeout(),
+            Role::MipMobile(m) => m.mn.poll_timeout(),
             _ => None,
         };
         if let Some(t) = t {
             let t = t.max(now);
-            if mip.wake[node.index()].arm(t) {
-                self.queue.push(t, Event::MipTimer(node));
+            if mob.wake.arm(t) {
+                self.queue.push(t, Event::MobilityTimer(node));
             }
         }
     }
@@ -315,10 +330,12 @@ impl Simulation {
     fn mip_attach(&mut self, node: NodeId, agent: Option<Ipv4Addr>) {
         let now = self.now;
         let wifi = &*self.wifi;
-        let Some(mip) = self.mip.as_mut() else {
+        if self.mip.is_none() {
+            return;
+        }
+        let Some(m) = mobile(&mut self.nodes, node) else {
             return;
         };
-        let Some(m) = mip.mobile(node) else { return };
         let prev = std::mem::replace(&mut m.agent, agent);
         if prev.is_none() && m.pending.is_none() && m.last_agent.is_none() {
             // The first attachment is not a handover.
@@ -392,10 +409,12 @@ impl Simulation {
 
     /// Closes the handovers still under way at the end of the run.
     pub(super) fn mip_finish(&mut self) {
-        let Some(mip) = self.mip.as_mut() else { return };
+        if self.mip.is_none() {
+            return;
+        }
         let mut open = Vec::new();
-        for (i, r) in mip.roles.iter_mut().enumerate() {
-            if let Some(Role::Mobile(m)) = r {
+        for (i, n) in self.nodes.iter_mut().enumerate() {
+            if let Some(Role::MipMobile(m)) = n.mobility.as_deref_mut().map(|m| &mut m.role) {
                 if let Some(p) = m.pending.take() {
                     open.push((NodeId(i as u32), p));
                 }
@@ -460,11 +479,13 @@ impl Simulation {
     /// layers route it.
     pub(super) fn mip_layer(&mut self, node: NodeId, dst: Ipv4Addr) -> Option<Result<Hop, NoHop>> {
         let now = self.now;
-        let mip = self.mip.as_mut()?;
+        let mip = self.mip.as_deref()?;
         let wifi = &*self.wifi;
         let nodes = &self.nodes;
         let cell = |n: NodeId| nodes.get(n.index()).and_then(|x| x.wlan);
-        if let Some(attachment) = mip.mobile(node).map(|m| m.mn.attachment()) {
+        let role = agent_of(nodes, node).map(|m| &m.role);
+        if let Some(Role::MipMobile(m)) = role {
+            let attachment = m.mn.attachment();
             let Some(w) = cell(node) else {
                 return Some(Err(NoHop::NoRoute));
             };
@@ -487,7 +508,9 @@ impl Simulation {
         }
         let &(mobile, ha) = mip.homes.get(&dst)?;
         if ha == node {
-            let agent = mip.agent(node)?;
+            let Some(Role::MipAgent(agent)) = role else {
+                return None;
+            };
             if let Some(coa) = agent.care_of(now, dst) {
                 return Some(Ok(Hop::Tunnel(coa)));
             }
@@ -532,6 +555,7 @@ impl Simulation {
 
     /// A tunnel packet reached its exit `node`: a foreign agent delivers the inner packet to
     /// its visitor (RFC 5944 §4.2.2); anything else is dropped.
+    #[inline(never)]
     pub(super) fn mip_decapsulate(&mut self, node: NodeId, pkt: Packet) {
         let now = self.now;
         let inner = match ipip_decapsulate(&pkt.bytes) {
@@ -546,11 +570,8 @@ impl Simulation {
             bytes: inner,
             tag: pkt.tag,
         };
-        let visitor = self
-            .mip
-            .as_ref()
-            .and_then(|m| m.agent(node))
-            .is_some_and(|a| a.is_visitor(now, dst));
+        let visitor =
+            self.mip.is_some() && agent(&self.nodes, node).is_some_and(|a| a.is_visitor(now, dst));
         let hop = self
             .nodes
             .get(node.index())
@@ -568,6 +589,7 @@ impl Simulation {
     }
 
     /// Local delivery of a UDP datagram at `node`: `true` if Mobile IP took it (port 434).
+    #[inline(never)]
     pub(super) fn mip_udp(&mut self, node: NodeId, bytes: &[u8]) -> bool {
         let now = self.now;
         let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
@@ -586,11 +608,11 @@ impl Simulation {
             return false;
         };
         let from_cell = mip.homes.contains_key(&src);
-        match mip.roles.get_mut(node.index()) {
-            Some(Some(Role::Agent(a))) if udp.dst_port() == MIP_PORT => {
+        match agent_of_mut(&mut self.nodes, node).map(|m| &mut m.role) {
+            Some(Role::MipAgent(a)) if udp.dst_port() == MIP_PORT => {
                 a.handle_registration(now, src, dst, datagram, from_cell);
             }
-            Some(Some(Role::Mobile(m))) if udp.src_port() == MIP_PORT => {
+            Some(Role::MipMobile(m)) if udp.src_port() == MIP_PORT => {
                 m.mn.handle_registration_reply(now, src, datagram);
             }
             _ => return false,
@@ -601,6 +623,7 @@ impl Simulation {
 
     /// An ICMP message at `node` (broadcast or unicast): agent advertisements to a mobile node,
     /// solicitations to an agent. `true` if Mobile IP took it.
+    #[inline(never)]
     pub(super) fn mip_icmp(&mut self, node: NodeId, bytes: &[u8]) -> bool {
         let now = self.now;
         let Ok(ip) = Ipv4Packet::new_checked(bytes) else {
@@ -617,14 +640,17 @@ impl Simulation {
         let Some(mip) = self.mip.as_mut() else {
             return false;
         };
-        match (mip.roles.get_mut(node.index()), kind) {
-            (Some(Some(Role::Mobile(m))), ICMP_ADVERT) => {
+        match (
+            agent_of_mut(&mut self.nodes, node).map(|m| &mut m.role),
+            kind,
+        ) {
+            (Some(Role::MipMobile(m)), ICMP_ADVERT) => {
                 if mip.agents.contains_key(&src) {
                     m.last_ad.insert(src, now);
                 }
                 m.mn.handle_advertisement(now, src, icmp);
             }
-            (Some(Some(Role::Agent(a))), ICMP_SOLICIT) => a.handle_solicitation(now, src),
+            (Some(Role::MipAgent(a)), ICMP_SOLICIT) => a.handle_solicitation(now, src),
             _ => return false,
         }
         self.mip_pump(node);
@@ -633,10 +659,15 @@ impl Simulation {
 
     /// A frame from `src` reached mobile node `node` carrying `pkt`: remembered for the
     /// handoffs table; the first flow packet through the new agent ends the handover.
+    #[inline(never)]
     pub(super) fn mip_heard(&mut self, node: NodeId, src: MacAddr, pkt: &Packet) {
         let now = self.now;
-        let Some(mip) = self.mip.as_mut() else { return };
-        let Some(m) = mip.mobile(node) else { return };
+        if self.mip.is_none() {
+            return;
+        }
+        let Some(m) = mobile(&mut self.nodes, node) else {
+            return;
+        };
         m.last_heard.insert(src, now);
         let done = match (&m.pending, pkt.tag.flow) {
             (Some(p), Some(_)) => {
@@ -646,7 +677,7 @@ impl Simulation {
             _ => false,
         };
         if done {
-            let Some(m) = self.mip.as_mut().and_then(|x| x.mobile(node)) else {
+            let Some(m) = mobile(&mut self.nodes, node) else {
                 return;
             };
             if let Some(p) = m.pending.take() {
@@ -656,12 +687,13 @@ impl Simulation {
     }
 
     /// The MAC of mobile node `node` gave up on a frame to `next_hop`: the layer-2 trigger.
+    #[inline(never)]
     pub(super) fn mip_link_failure(&mut self, node: NodeId, next_hop: MacAddr) -> bool {
         let now = self.now;
-        let Some(mip) = self.mip.as_mut() else {
+        if self.mip.is_none() {
             return false;
-        };
-        let Some(m) = mip.mobile(node) else {
+        }
+        let Some(m) = mobile(&mut self.nodes, node) else {
             return false;
         };
         let current = m.agent;
@@ -669,7 +701,7 @@ impl Simulation {
             .and_then(|a| self.wifi.addrs.resolve(a))
             .is_some_and(|mac| mac == next_hop);
         if ours {
-            let Some(m) = self.mip.as_mut().and_then(|x| x.mobile(node)) else {
+            let Some(m) = mobile(&mut self.nodes, node) else {
                 return false;
             };
             m.mn.handle_link_change(now);
@@ -679,6 +711,7 @@ impl Simulation {
     }
 
     /// A packet of a flow was dropped (for the handoffs table's loss count).
+    #[inline(never)]
     pub(super) fn mip_count_drop(&mut self) {
         let now = self.now;
         if let Some(m) = self.mip.as_mut() {

@@ -22,6 +22,9 @@ pub(crate) mod flows;
 mod infra;
 mod ip;
 mod mobileip;
+mod mobility;
+#[cfg(test)]
+mod mobility_test;
 mod net_events;
 pub mod node;
 #[cfg(test)]
@@ -81,11 +84,10 @@ enum Event {
     RoutingTimer(NodeId),
     /// A wireless interface sends a beacon (`[beacons]`).
     Beacon(u32),
-    /// A node's Mobile IP deadline may have come (stale wake-ups are no-ops).
-    MipTimer(NodeId),
-    /// A node's access-router mobility deadline may have come: an access router's beacon, a
-    /// mobile's acquisitions and losses (stale wake-ups are no-ops).
-    CellTimer(NodeId),
+    /// A node's mobility agent's deadline may have come (`mobility.rs`): a Mobile IP timer,
+    /// an access router's beacon, a cellular mobile's acquisitions and losses (stale wake-ups
+    /// are no-ops).
+    MobilityTimer(NodeId),
 }
 
 /// Progress of a running simulation, for progress bars.
@@ -169,9 +171,11 @@ pub struct Simulation {
     flow_out: Vec<transport::Transmit>,
     /// The per-packet trace, if one was asked for (`trace.rs`).
     trace: Option<Box<Tracer>>,
-    /// Mobile IP agents and mobile nodes, if any node has a role (`mobileip.rs`).
+    /// Mobile IP of the whole network, if any node has a role (`mobileip.rs`; the agents
+    /// and mobile nodes are in their nodes, `Node::mobility`).
     mip: Option<Box<mobileip::MipRt>>,
-    /// Access routers and cellular mobiles, if any node has a role (`cellular.rs`).
+    /// Access-router mobility of the whole network, if any node has a role (`cellular.rs`;
+    /// the access routers and mobiles are in their nodes, `Node::mobility`).
     cell: Option<Box<cellular::CellRt>>,
 }
 
@@ -206,19 +210,19 @@ impl Simulation {
             None => crate::wireless::Wireless::empty(&seeds).map_err(SimError::Build)?,
         });
         let routing = routing::RoutingRt::build(spec, &mut topo, &seeds);
-        let wlan_addr = |i: usize| {
-            let k = topo.nodes.get(i)?.wlan?;
-            Some((k, wifi.ifaces[k as usize].addr))
-        };
+        // The mobility agents go into their nodes (`Node::mobility`); what is network-wide
+        // stays here.
+        let ifaces = &wifi.ifaces;
+        let wlan_addr = |w: u32| ifaces[w as usize].addr;
         let mip = has_wifi
-            .then(|| mobileip::MipRt::build(spec, &seeds, |i| wlan_addr(i).map(|x| x.1)))
+            .then(|| mobileip::MipRt::build(spec, &seeds, &mut topo.nodes, wlan_addr))
             .flatten()
             .map(Box::new);
         let mut cell = has_wifi
-            .then(|| cellular::CellRt::build(spec, &seeds, wlan_addr))
+            .then(|| cellular::CellRt::build(spec, &seeds, &mut topo.nodes, wlan_addr))
             .flatten();
         if let Some(c) = cell.as_mut() {
-            c.init(&mut wifi.channel);
+            c.init(&mut topo.nodes, &mut wifi.channel);
         }
         let end = SimTime::ZERO + spec.simulation.duration.0;
         let mtu = spec.smallest_link_mtu();
@@ -244,7 +248,8 @@ impl Simulation {
             // every address it may hold (`cellular.rs`).
             let cell_of = |n: NodeId| {
                 let c = cell.as_ref()?;
-                Some((c.initial_address(n)?, c.addresses_of(n)))
+                let first = cellular::CellRt::initial_address(&topo.nodes, n)?;
+                Some((first, c.addresses_of(&topo.nodes, n)))
             };
             let addr = |n: NodeId| cell_of(n).map_or_else(|| addr(n), |c| c.0);
             let (src_addr, dst_addr) = (addr(src), addr(dst));
@@ -424,8 +429,7 @@ impl Simulation {
             Event::WifiTimer(w) => self.wifi_timer(w),
             Event::RoutingTimer(n) => self.routing_timer(n),
             Event::Beacon(w) => self.beacon_send(w),
-            Event::MipTimer(n) => self.mip_timer(n),
-            Event::CellTimer(n) => self.cell_timer(n),
+            Event::MobilityTimer(n) => self.mobility_timer(n),
         }
     }
 

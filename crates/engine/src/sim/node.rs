@@ -1,13 +1,16 @@
 //! A node: one object holding everything that is per node — its IPv4 stack (interfaces, the
 //! FIB's static and host routes, the socket table, the IP counters and Identification), which
-//! 802.11 interface it has, its ad hoc router and the router's wake-up slot, and the flow ends
+//! 802.11 interface it has, its ad hoc router and the router's wake-up slot, its mobility agent
+//! (a Mobile IP or access-router role and its wake-up slot, `mobility.rs`), and the flow ends
 //! it holds (issue 37: "a node is one object").
 //!
 //! The [`super::Simulation`] keeps the world (event queue, channel, links) and `nodes:
 //! Vec<Node>`; the per-node vectors it used to keep beside the topology (the routers and their
-//! wake slots, `by_node`, `flows_at`) live here, so that a node's state is found in one place
-//! and a wired node visibly has no router and no wireless interface (`None`), not a missing
-//! entry in some other vector.
+//! wake slots, `by_node`, `flows_at`, the Mobile IP roles and the access routers and mobiles
+//! with their wake slots) live here, so that a node's state is found in one place and a wired
+//! node visibly has no router, no wireless interface and no mobility agent (`None`), not a
+//! missing entry in some other vector. What a mobility protocol knows of the whole network
+//! (address maps, handoffs rows, counters) stays in `Simulation`'s `mip` and `cell`.
 //!
 //! # A node's stack
 //!
@@ -22,9 +25,11 @@
 //!                   |          \            Exceeded; else FIB / router chooses next hop
 //!                 deliver       send_via -> link / MAC / router
 //!                   |
-//!            sockets / ICMP / Mobile IP
+//!            sockets / ICMP / mobility agent (`Node::mobility`: Mobile IP agent or mobile
+//!                                             node, access router or cellular mobile)
 //! ```
 
+use super::mobility::Mobility;
 use super::transport::End;
 use crate::topology::{Iface, SocketKey};
 use sctpsim_kernel::{FlowId, NodeId, WakeSlot};
@@ -80,6 +85,10 @@ pub struct Node {
     pub router: Option<Box<dyn Router>>,
     /// The router's earliest wake-up already queued.
     pub router_wake: WakeSlot,
+    /// Its mobility agent (`mobility.rs`): its Mobile IP or access-router role and that
+    /// role's wake-up slot (`None`: no role). One pointer, so that the nodes without a role
+    /// (every node of most scenarios) pay eight bytes on the packet path.
+    pub(super) mobility: Option<Box<Mobility>>,
     /// The flow ends at this node: (flow, end) (`net_events.rs`).
     pub flows: Vec<(FlowId, End)>,
 }
@@ -98,6 +107,7 @@ impl Node {
             wlan: None,
             router: None,
             router_wake: WakeSlot::default(),
+            mobility: None,
             flows: Vec::new(),
         }
     }

@@ -13,10 +13,10 @@
 //!
 //! [`WakeSlot`]: sctpsim_kernel::WakeSlot
 
-use super::cellular::CsctpLog;
 use super::flows::Endpoints;
 use super::ip::IpHeader;
 use super::net_events::NetEvent;
+use super::sctp::CsctpLog;
 use super::{Event, Simulation};
 use crate::drop::DropReason;
 use crate::results::{FlowResult, PathResult, SctpResult, StreamResult, TimeSeries};
@@ -275,15 +275,18 @@ pub(super) struct Received {
     /// A data packet at the receiving end (counted in the flow's `data_packets_received`),
     /// whose route length the engine records ([`RouteHops`]).
     pub data: bool,
-    /// For an end at a cellular mobile's address (`sim/cellular.rs`), if the packet carried
-    /// data: its data units (SCTP: DATA chunks) and how many of them the end had received
-    /// before (duplicates), for the handoffs table. `None` elsewhere and for other packets.
-    pub cell_data: Option<CellData>,
+    /// For a packet with data that arrived on one of a cellular mobile's addresses
+    /// (`sim/cellular.rs`): the handoffs table's record of that arrival. `None` elsewhere and
+    /// for other packets.
+    pub addr_arrival: Option<AddrArrival>,
 }
 
-/// The data of one packet at an end on a cellular mobile's address ([`Received::cell_data`]).
+/// The handoffs table's record of one packet with data arriving on one of a cellular mobile's
+/// addresses ([`Received::addr_arrival`]): nothing but what `sim/cellular.rs` counts per
+/// address (when data first and last arrived there, and the duplicates), told by the flow end
+/// so that the network layer parses no transport header.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct CellData {
+pub(super) struct AddrArrival {
     /// Data units the packet carried (at least one).
     pub units: u32,
     /// Of those, how many had arrived at the end before.
@@ -291,12 +294,12 @@ pub(super) struct CellData {
 }
 
 impl Received {
-    /// A packet that is (`data`) or is not a data packet at the receiving end, and is no
-    /// cellular data.
+    /// A packet that is (`data`) or is not a data packet at the receiving end, and no data
+    /// arriving on a cellular mobile's address.
     pub(super) fn data(data: bool) -> Received {
         Received {
             data,
-            cell_data: None,
+            addr_arrival: None,
         }
     }
 }
@@ -488,8 +491,8 @@ impl Simulation {
                 h.record(now, hops_from_ttl(ttl));
             }
         }
-        if let Some(c) = got.cell_data {
-            self.cell_data_arrival(node, dst, c);
+        if let Some(a) = got.addr_arrival {
+            self.cell_addr_arrival(node, dst, a);
         }
         self.flow_pump(f, Slot::End(side));
         // The receiving application reads while the flow is pumped; a file completes on the

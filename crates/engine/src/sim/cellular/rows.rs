@@ -13,7 +13,7 @@
 //! of the outage, so the shares add up to the outage (to floating-point rounding).
 
 use super::super::Simulation;
-use super::{cell_address, Closed, Mark};
+use super::{cell_address, mobile, Closed, Mark};
 use crate::results::HandoffResult;
 use sctpsim_kernel::SimTime;
 use std::net::Ipv4Addr;
@@ -62,13 +62,12 @@ impl Simulation {
         let Some(cell) = self.cell.as_ref() else {
             return HandoffResult::empty("csctp", String::new());
         };
-        let mob = &cell.mobiles[m as usize];
-        let name = |k: u32| {
-            self.nodes[cell.routers[k as usize].node.index()]
-                .name
-                .clone()
+        let node = cell.mobiles[m as usize];
+        let Some(mob) = mobile(&self.nodes, node) else {
+            return HandoffResult::empty("csctp", String::new());
         };
-        let mut row = HandoffResult::empty("csctp", self.nodes[mob.node.index()].name.clone());
+        let name = |k: u32| self.nodes[cell.ars[k as usize].index()].name.clone();
+        let mut row = HandoffResult::empty("csctp", self.nodes[node.index()].name.clone());
         row.from_agent = name(old);
         row.to_agent = name(new);
         let end = released.unwrap_or(self.now);
@@ -91,7 +90,7 @@ impl Simulation {
         let (new_addr, old_addr) = (cell_address(new, m), cell_address(old, m));
         let log = self
             .nodes
-            .get(mob.node.index())
+            .get(node.index())
             .into_iter()
             .flat_map(|n| &n.flows)
             .find_map(|&(f, _)| self.flows.get(f.index())?.handoff_log());

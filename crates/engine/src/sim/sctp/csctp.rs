@@ -13,9 +13,8 @@
 //! that an add-ip still goes through when the old access router is already out of reach.
 
 use super::{SctpFlow, CLIENT, SERVER};
-use crate::sim::cellular::CsctpLog;
 use crate::sim::net_events::NetEvent;
-use crate::sim::transport::CellData;
+use crate::sim::transport::AddrArrival;
 use crate::sim::transport::End;
 use sctpsim_kernel::SimTime;
 use sctpsim_proto::transport::sctp::{
@@ -51,6 +50,20 @@ pub(super) fn configure(cfg: &mut SctpConfig, mode: Option<&str>) {
     let mode = Mode::from_name(mode);
     cfg.csctp.enabled = mode != Mode::Off;
     cfg.csctp.duplicate_during_handoff = mode == Mode::Duplicated;
+}
+
+/// The ASCONF history of a cSCTP flow at its mobile end, for the handoffs table
+/// (`sim/cellular/rows.rs`, through `FlowDriver::handoff_log`): per request kind, (our
+/// address, sent, acknowledged). Filled by [`Csctp::apply`] (sent) and [`Csctp::on_event`]
+/// (acknowledged; a refused request is removed).
+#[derive(Clone, Debug, Default)]
+pub struct CsctpLog {
+    /// Add-ip requests.
+    pub add_ip: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
+    /// Set-primary requests.
+    pub set_primary: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
+    /// Delete-ip requests.
+    pub delete_ip: Vec<(Ipv4Addr, SimTime, Option<SimTime>)>,
 }
 
 /// A flow end at a cellular mobile.
@@ -252,12 +265,12 @@ impl CellArrivals {
     /// the packet carries DATA, its DATA chunks and how many of their TSNs had arrived before.
     /// Read from the packet as it arrived (before the CRC32c check and the association), so a
     /// chunk counts whatever the association makes of it.
-    pub fn arrival(&mut self, dst: Ipv4Addr, sctp: &[u8]) -> Option<CellData> {
+    pub fn arrival(&mut self, dst: Ipv4Addr, sctp: &[u8]) -> Option<AddrArrival> {
         if !self.addresses.contains(&dst) {
             return None;
         }
         let p = SctpPacket::new_checked(sctp).ok()?;
-        let mut data = CellData::default();
+        let mut data = AddrArrival::default();
         for c in p.chunks().filter_map(|c| c.ok()) {
             // The TSN is the first field of a DATA chunk's value (RFC 9260 §3.3.1).
             let Some(tsn) = c.value().get(..4).filter(|_| c.kind() == chunk_type::DATA) else {

@@ -5,11 +5,11 @@
 //! the interface the FIB's host route to that destination leaves by.
 
 use super::rows::{asconf_metric, PumpCtx};
+use super::CsctpLog;
 use super::{SctpFlow, SctpSide, CLIENT, SERVER};
 use crate::drop::DropReason;
 use crate::results::{FlowResult, TimeSeries};
 use crate::scenario::{AsconfActionKind, FlowSide};
-use crate::sim::cellular::CsctpLog;
 use crate::sim::flows::Endpoints;
 use crate::sim::net_events::NetEvent;
 use crate::sim::transport::{
@@ -329,14 +329,14 @@ impl FlowDriver for SctpFlow {
     ) -> Result<Received, ()> {
         let sd = &mut self.sides[side];
         // Counted before the endpoint's checks, as every DATA chunk that reached the address.
-        let cell_data = sd.cell.as_mut().and_then(|c| c.arrival(dst, payload));
+        let addr_arrival = sd.cell.as_mut().and_then(|c| c.arrival(dst, payload));
         let Ok(event) = sd.endpoint.handle_datagram(now, src, dst, payload) else {
             // RFC 9260 §6.8: a packet with a bad CRC32c is silently discarded (counted with
             // the association's rows, not as an IP-layer malformed packet).
             sd.malformed += 1;
             return Ok(Received {
                 data: false,
-                cell_data,
+                addr_arrival,
             });
         };
         let created = match event {
@@ -353,7 +353,7 @@ impl FlowDriver for SctpFlow {
         if created {
             self.pin_sources(side);
         }
-        Ok(Received { data, cell_data })
+        Ok(Received { data, addr_arrival })
     }
 
     fn handle_timeout(&mut self, now: SimTime, slot: Slot) {

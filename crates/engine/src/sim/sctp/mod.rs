@@ -37,6 +37,8 @@ mod driver;
 mod results;
 mod rows;
 
+pub(crate) use csctp::CsctpLog;
+
 pub(super) use build::build_sctp_flow;
 pub(crate) use build::{sctp_config, ASCTP_DEFAULT_ROUTES};
 
