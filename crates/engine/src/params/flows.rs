@@ -214,7 +214,14 @@ fn sctp(rows: &mut Rows<'_>, p: &str, f: &FlowSpec, mtu: usize) {
         // CMT's switches, coupled congestion control and retransmission policy (the profile's
         // `CmtConfig::RECOMMENDED` by default).
         for r in resolve_table(SCTP_CMT_PARAMS, &c, &b) {
-            rows.add(format!("{p}.{}", r.field), r.value, r.default, r.unit, d);
+            let path = format!("{p}.{}", r.field);
+            if r.field == "cmt_cc" && spec.cmt_cc.is_none() && spec.cmt_coupled.is_some() {
+                // Set through its older form, `cmt_coupled`: that field's source.
+                let given_as = format!("{p}.cmt_coupled");
+                rows.add_given_as(path, &given_as, r.value, r.default, r.unit, d);
+            } else {
+                rows.add(path, r.value, r.default, r.unit, d);
+            }
         }
     }
     if c.multipath == sctpsim_proto::transport::sctp::Multipath::Asctp {

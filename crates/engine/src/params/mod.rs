@@ -134,6 +134,27 @@ impl Rows<'_> {
         }
     }
 
+    /// Adds the row of `path` whose value the scenario gives through the field at `given_as`
+    /// (an older name of the same setting): its source is that field's.
+    pub(crate) fn add_given_as(
+        &mut self,
+        path: impl Into<String>,
+        given_as: &str,
+        value: impl Into<Value>,
+        default: impl Into<Value>,
+        unit: &'static str,
+        fallback: &str,
+    ) {
+        let source = self.source(given_as, fallback);
+        self.out.push(ParamRow {
+            path: path.into(),
+            value: value.into(),
+            unit,
+            default: default.into(),
+            source,
+        });
+    }
+
     /// Adds the row of `path`; its source is `fallback` unless the scenario sets the field.
     pub(crate) fn add(
         &mut self,

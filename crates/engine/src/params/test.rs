@@ -472,6 +472,34 @@ fn sctp_auth_rows() {
 }
 
 #[test]
+fn cmt_cc_given_through_cmt_coupled_has_its_source() {
+    let cmt = [("flows[1].sctp.multipath", "\"cmt\"")];
+    let r = rows(WIRED, &cmt, None);
+    let cc = row(&r, "flows[1].sctp.cmt_cc");
+    assert_eq!(
+        (cc.value.as_str(), cc.source.as_str()),
+        (Some("off"), "default")
+    );
+    // The older form sets the newer field's value, and its source with it.
+    let r = rows(
+        WIRED,
+        &[cmt[0], ("flows[1].sctp.cmt_coupled", "true")],
+        None,
+    );
+    let cc = row(&r, "flows[1].sctp.cmt_cc");
+    assert_eq!(
+        (cc.value.as_str(), cc.source.as_str()),
+        (Some("lia"), "--set")
+    );
+    let r = rows(WIRED, &[cmt[0], ("flows[1].sctp.cmt_cc", "\"rpv2\"")], None);
+    let cc = row(&r, "flows[1].sctp.cmt_cc");
+    assert_eq!(
+        (cc.value.as_str(), cc.source.as_str()),
+        (Some("rpv2"), "--set")
+    );
+}
+
+#[test]
 fn sctp_i_data_and_scheduler_rows() {
     // RFC 8260: I-DATA off and round robin by default, from the default; the per-stream
     // lists only with the scheduler that uses them, one entry per outbound stream.
