@@ -146,13 +146,7 @@ impl Rows<'_> {
         fallback: &str,
     ) {
         let source = self.source(given_as, fallback);
-        self.out.push(ParamRow {
-            path: path.into(),
-            value: value.into(),
-            unit,
-            default: default.into(),
-            source,
-        });
+        self.push(path.into(), source, value.into(), default.into(), unit);
     }
 
     /// Adds the row of `path`; its source is `fallback` unless the scenario sets the field.
@@ -166,11 +160,22 @@ impl Rows<'_> {
     ) {
         let path = path.into();
         let source = self.source(&path, fallback);
+        self.push(path, source, value.into(), default.into(), unit);
+    }
+
+    fn push(
+        &mut self,
+        path: String,
+        source: String,
+        value: Value,
+        default: Value,
+        unit: &'static str,
+    ) {
         self.out.push(ParamRow {
             path,
-            value: value.into(),
+            value,
             unit,
-            default: default.into(),
+            default,
             source,
         });
     }
