@@ -62,14 +62,6 @@ struct Key {
 
 impl Key {
     #[inline(always)]
-    fn new(k: u128) -> Key {
-        Key {
-            hi: (k >> 64) as u64,
-            lo: k as u64,
-        }
-    }
-
-    #[inline(always)]
     fn get(self) -> u128 {
         (u128::from(self.hi) << 64) | u128::from(self.lo)
     }
@@ -138,10 +130,13 @@ impl<T> EventQueue<T> {
     pub fn push(&mut self, time: SimTime, item: T) {
         let floor = (self.last >> 64) as u64;
         let t = time.0.max(floor);
-        let key = ((t as u128) << 64) | self.next_seq as u128;
+        let key = Key {
+            hi: t,
+            lo: self.next_seq,
+        };
         self.next_seq += 1;
-        let b = bucket_of(key, self.last);
-        self.buckets[b].push((Key::new(key), item));
+        let b = bucket_of(key.get(), self.last);
+        self.buckets[b].push((key, item));
         self.occupied[b >> 6] |= 1 << (b & 63);
         self.len += 1;
     }

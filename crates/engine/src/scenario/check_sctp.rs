@@ -562,20 +562,14 @@ fn check_cmt(sp: &str, sc: &SctpSpec, mode: Multipath) -> Result<(), ScenarioErr
     }
     if let Some(v) = sc.cmt_rtx_policy.as_deref() {
         if RtxPolicy::from_name(v).is_none() {
-            let names: Vec<&str> = RtxPolicy::ALL.iter().map(|p| p.name()).collect();
-            return Err(ScenarioError::at(
-                format!("{sp}.cmt_rtx_policy"),
-                format!("unknown value {v:?}: expected one of {}", names.join(", ")),
-            ));
+            let names = RtxPolicy::ALL.iter().map(|p| p.name());
+            return Err(unknown_name(format!("{sp}.cmt_rtx_policy"), v, names));
         }
     }
     if let Some(v) = sc.cmt_cc.as_deref() {
         if CoupledCc::from_name(v).is_none() {
-            let names: Vec<&str> = CoupledCc::ALL.iter().map(|c| c.name()).collect();
-            return Err(ScenarioError::at(
-                format!("{sp}.cmt_cc"),
-                format!("unknown value {v:?}: expected one of {}", names.join(", ")),
-            ));
+            let names = CoupledCc::ALL.iter().map(|c| c.name());
+            return Err(unknown_name(format!("{sp}.cmt_cc"), v, names));
         }
         // `cmt_coupled` is the older form of the same choice: both given must agree.
         if let Some(c) = sc.cmt_coupled {
@@ -702,4 +696,13 @@ fn check_action_times(
         last = at;
     }
     Ok(())
+}
+
+/// The error for a name that is not one of `names` at `path`.
+fn unknown_name<'a>(path: String, v: &str, names: impl Iterator<Item = &'a str>) -> ScenarioError {
+    let names: Vec<&str> = names.collect();
+    ScenarioError::at(
+        path,
+        format!("unknown value {v:?}: expected one of {}", names.join(", ")),
+    )
 }

@@ -471,33 +471,25 @@ fn segments(
         end: b.max(a),
     };
     let empty = seg(WifiMode::Dsss1, start, start);
-    match mode {
+    // The PLCP segments, then the span of the PSDU (or DATA field), which gets a segment in
+    // the rate's modulation when it has one.
+    let (mut segs, mut n, (from, to)) = match mode {
         PhyMode::Dsss1
         | PhyMode::Dsss2
         | PhyMode::Cck5_5
         | PhyMode::Cck11
         | PhyMode::DsssAnyRate { .. } => {
-            let data = wifi_mode(mode);
             if mode.plcp_overhead(preamble) == DSSS_SHORT_PLCP {
                 let a = (start + us(72)).min(end);
                 let b = (start + us(96)).min(end);
                 let plcp = [seg(WifiMode::Dsss1, start, a), seg(WifiMode::Dsss2, a, b)];
-                match data {
-                    Some(d) => ([plcp[0], plcp[1], seg(d, b, end)], 3),
-                    None => ([plcp[0], plcp[1], empty], 2),
-                }
+                ([plcp[0], plcp[1], empty], 2, (b, end))
             } else {
                 let a = (start + us(192)).min(end);
-                let plcp = seg(WifiMode::Dsss1, start, a);
-                match data {
-                    Some(d) => ([plcp, seg(d, a, end), empty], 2),
-                    None => ([plcp, empty, empty], 1),
-                }
+                ([seg(WifiMode::Dsss1, start, a), empty, empty], 1, (a, end))
             }
         }
         PhyMode::Ofdm(_) | PhyMode::ErpOfdm(_) => {
-            // Every OFDM rate has a modulation (`wifi_mode` is `Some`).
-            let data = wifi_mode(mode).unwrap_or(WifiMode::Ofdm6);
             let tail = if matches!(mode, PhyMode::ErpOfdm(_)) {
                 us(6)
             } else {
@@ -506,9 +498,14 @@ fn segments(
             let a = (start + us(16)).min(end);
             let b = (start + us(20)).min(end);
             let e = SimTime(end.0.saturating_sub(tail.0)).max(b);
-            ([seg(WifiMode::Ofdm6, a, b), seg(data, b, e), empty], 2)
+            ([seg(WifiMode::Ofdm6, a, b), empty, empty], 1, (b, e))
         }
+    };
+    if let Some(data) = wifi_mode(mode) {
+        segs[n] = seg(data, from, to);
+        n += 1;
     }
+    (segs, n)
 }
 
 #[cfg(test)]
